@@ -1,0 +1,147 @@
+//! The command line (clap derive): global flags and one struct per subcommand.
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+
+const ABOUT: &str = "Estimate how contaminated your evaluation anchors are (ρ_k), and whether to trust the estimate";
+
+const LONG_ABOUT: &str = "\
+rhoscope estimates each anchor's contamination ρ_k — the correlation between an anchor's errors
+and the common-mode error an LLM-judge panel shares — in closed form under a single-common-factor
+model (Theorem 1), and reports every out-of-range value as a flag rather than clipping it.";
+
+const EXAMPLES: &str = "\
+Examples:
+  rhoscope simulate --preset mid --n 500 --seed 1 -o panel.csv
+  rhoscope estimate panel.csv
+  rhoscope estimate hanna.csv --judges 2,3 --anchors 4,5 --json";
+
+/// rhoscope: anchor-contamination estimation for LLM-judge panels.
+#[derive(Debug, Parser)]
+#[command(name = "rhoscope", version, about = ABOUT, long_about = LONG_ABOUT,
+          after_help = EXAMPLES, arg_required_else_help = true)]
+pub struct Cli {
+    /// Worker threads for parallel work (default: all cores, or RAYON_NUM_THREADS).
+    /// Results are identical at any thread count.
+    #[arg(long, global = true, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub threads: Option<u16>,
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Estimate every anchor's ρ from a panel file (Theorem 1)
+    #[command(after_help = ESTIMATE_HELP)]
+    Estimate(EstimateArgs),
+    /// Write a simulated panel CSV from a preset design (SPEC §4)
+    #[command(after_long_help = simulate_help(), after_help = SIMULATE_SHORT)]
+    Simulate(SimulateArgs),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell)
+    #[command(
+        after_help = "Example:\n  rhoscope completions bash > ~/.local/share/bash-completion/completions/rhoscope"
+    )]
+    Completions {
+        /// The shell to generate for.
+        shell: clap_complete::Shell,
+    },
+}
+
+const ESTIMATE_HELP: &str = "\
+Columns named J1, J2, … or judge… are judges and A1, A2, … or anchor… are anchors unless
+--judges / --anchors say otherwise (names or 1-based indices). Items with a missing value in
+any selected column are dropped (complete-case) and counted.
+
+Worked example:
+  rhoscope simulate --preset families --n 2000 --seed 7 -o fam.csv   # also writes fam.families.csv
+  rhoscope estimate fam.csv --blocked --designated-clean A1
+  rhoscope estimate ratings.csv --long 'Story ID,Worker ID,Coherence' \\
+      --judges W1,W2,W3 --anchors W4,W5
+
+Exit codes: 0 ok, 2 bad arguments, 65 bad data, 66 missing or unreadable file.";
+
+const SIMULATE_SHORT: &str = "\
+Worked example:
+  rhoscope simulate --preset boundary --set rho=0.99,0.5 --n 2000 --seed 11 -o near.csv
+  rhoscope estimate near.csv
+Run with --help for the presets and every --set key.";
+
+fn simulate_help() -> String {
+    let mut s = String::from("Presets:\n");
+    for (name, what) in crate::scenario::PRESETS {
+        let _ = writeln!(s, "  {name:<16} {what}");
+    }
+    s.push_str("\n--set keys (lists are comma-separated; one value broadcasts):\n");
+    for (key, what) in crate::scenario::KEYS {
+        let _ = writeln!(s, "  {key:<16} {what}");
+    }
+    s.push_str(
+        "\nThe CSV has header J1..Jp,A1..Am. When the design has families, they are written to
+FILE.families.csv beside it (judge,family), which `rhoscope estimate FILE` picks up by itself.\n\n",
+    );
+    s.push_str(SIMULATE_SHORT);
+    s
+}
+
+/// How to read a panel: the options shared by every command that takes one.
+#[derive(Debug, Args, Clone)]
+pub struct PanelArgs {
+    /// Panel file: CSV, TSV or semicolon-separated (sniffed), wide or long (--long).
+    pub panel: PathBuf,
+    /// Judge columns (or rater ids with --long): comma-separated names or 1-based indices.
+    #[arg(long, value_delimiter = ',', value_name = "LIST")]
+    pub judges: Option<Vec<String>>,
+    /// Anchor columns (or rater ids with --long): comma-separated names or 1-based indices.
+    #[arg(long, value_delimiter = ',', value_name = "LIST")]
+    pub anchors: Option<Vec<String>>,
+    /// Judge families: NAME=FAMILY,... or a two-column judge,family file.
+    /// Default: FILE.families.csv beside the panel, if present.
+    #[arg(long, value_name = "SPEC")]
+    pub families: Option<String>,
+    /// An id column, which is never a judge or anchor.
+    #[arg(long, value_name = "COL")]
+    pub id: Option<String>,
+    /// Long layout: one row per (item, rater, score); names the three columns.
+    #[arg(long, value_delimiter = ',', value_name = "ITEM,RATER,SCORE")]
+    pub long: Option<Vec<String>>,
+}
+
+#[derive(Debug, Args)]
+pub struct EstimateArgs {
+    #[command(flatten)]
+    pub panel: PanelArgs,
+    /// Also report the family-blocked estimate (K from cross-family judge pairs; needs ≥ 2 families).
+    #[arg(long)]
+    pub blocked: bool,
+    /// Also report the comparison estimate that trusts this anchor as clean (CT-C(M−1)-style).
+    #[arg(long, value_name = "ANCHOR")]
+    pub designated_clean: Option<String>,
+    /// Print JSON (schema in the README) instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct SimulateArgs {
+    /// Design to start from.
+    #[arg(long, default_value = "mid", value_parser = preset_names())]
+    pub preset: String,
+    /// Override one parameter: KEY=VALUE (repeatable; see --help for keys).
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    pub set: Vec<String>,
+    /// Number of items.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(3..=100_000_000))]
+    pub n: u64,
+    /// Seed of the random stream (ChaCha8, replicate 0).
+    #[arg(long, value_name = "S")]
+    pub seed: u64,
+    /// Output file (default: standard output).
+    #[arg(short = 'o', long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+}
+
+fn preset_names() -> clap::builder::PossibleValuesParser {
+    clap::builder::PossibleValuesParser::new(crate::scenario::PRESETS.iter().map(|(n, _)| *n))
+}

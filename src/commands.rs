@@ -1,0 +1,209 @@
+//! Runs each subcommand: core calls in, text or JSON out (through [`crate::report`]).
+
+use std::fs::File;
+use std::io::{self, Write};
+use std::path::Path;
+
+use clap::CommandFactory;
+
+use crate::cli::{Cli, Command, EstimateArgs, PanelArgs, SimulateArgs};
+use crate::data::{self, LoadOptions, Loaded};
+use crate::error::Error;
+use crate::estimate::{blocked, clean, closed_form};
+use crate::moments::{JudgePairs, Moments};
+use crate::report::{self, EstimateReport};
+use crate::scenario;
+use crate::simulate;
+
+/// Runs a parsed command line.
+///
+/// # Errors
+/// Any [`Error`], to be printed by `main` with its exit code.
+pub fn run(cli: Cli) -> Result<(), Error> {
+    if let Some(t) = cli.threads {
+        // Only fails if a pool already exists, which cannot happen this early.
+        let _ = rayon::ThreadPoolBuilder::new()
+            .num_threads(usize::from(t))
+            .build_global();
+    }
+    match cli.command {
+        Some(Command::Estimate(a)) => estimate(&a),
+        Some(Command::Simulate(a)) => simulate_cmd(&a),
+        Some(Command::Completions { shell }) => {
+            let mut out = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "rhoscope", &mut out);
+            write_stdout(&out)
+        }
+        None => write_stdout(Cli::command().render_help().to_string().as_bytes()),
+    }
+}
+
+/// The loader options of a panel's flags.
+#[must_use]
+pub fn load_options(a: &PanelArgs, min_anchors: usize) -> LoadOptions {
+    LoadOptions {
+        judges: a.judges.clone(),
+        anchors: a.anchors.clone(),
+        id: a.id.clone(),
+        long: a.long.clone(),
+        families: a.families.clone(),
+        min_anchors,
+    }
+}
+
+/// Loads a panel and notes dropped items on stderr (one line).
+///
+/// # Errors
+/// Any load error.
+pub fn load_panel(a: &PanelArgs, min_anchors: usize) -> Result<Loaded, Error> {
+    let loaded = data::load(&a.panel, &load_options(a, min_anchors))?;
+    if let Some(at) = &loaded.first_dropped {
+        let e = Error::data_at(
+            &a.panel,
+            at.clone(),
+            format!(
+                "note: {} of {} items dropped for missing values (first here)",
+                loaded.panel.n_dropped,
+                loaded.panel.n + loaded.panel.n_dropped
+            ),
+        );
+        eprintln!("rhoscope: {e}");
+    }
+    Ok(loaded)
+}
+
+fn estimate(a: &EstimateArgs) -> Result<(), Error> {
+    let loaded = load_panel(&a.panel, 2)?;
+    let panel = &loaded.panel;
+    let s = panel.covariance();
+    let mom = Moments::from_cov(&s, panel.p(), JudgePairs::All)
+        .expect("the loader guarantees at least 2 judges");
+    let est = closed_form(&mom);
+    let blocked = if a.blocked {
+        let fam = panel.family_index().ok_or_else(|| {
+            Error::Usage(format!("--blocked {}", blocked::NotApplicable::NoFamilies))
+        })?;
+        Some(
+            blocked::family_blocked(&s, &fam)
+                .map_err(|why| Error::Usage(format!("--blocked {why}")))?,
+        )
+    } else {
+        None
+    };
+    let clean = match &a.designated_clean {
+        Some(name) => {
+            let d = anchor_index(&panel.anchors, name, "--designated-clean")?;
+            Some((d, clean::designated_clean(&mom, d)))
+        }
+        None => None,
+    };
+    let source = a.panel.panel.display().to_string();
+    let r = EstimateReport {
+        source: &source,
+        panel,
+        families_source: loaded.families_source.as_deref(),
+        estimate: &est,
+        blocked: blocked.as_ref(),
+        clean: clean.as_ref().map(|(d, e)| (*d, e)),
+    };
+    if a.json {
+        write_json(&report::estimate_report_json(&r))
+    } else {
+        write_stdout(report::estimate_report_text(&r).as_bytes())
+    }
+}
+
+/// An anchor by name or 1-based position among the anchors.
+fn anchor_index(anchors: &[String], tok: &str, flag: &str) -> Result<usize, Error> {
+    anchors
+        .iter()
+        .position(|n| n == tok)
+        .or_else(|| {
+            tok.parse::<usize>()
+                .ok()
+                .filter(|i| (1..=anchors.len()).contains(i))
+                .map(|i| i - 1)
+        })
+        .ok_or_else(|| {
+            Error::Usage(format!(
+                "{flag}: '{}' is not an anchor (anchors: {})",
+                crate::error::sanitize(tok),
+                anchors.join(", ")
+            ))
+        })
+}
+
+fn simulate_cmd(a: &SimulateArgs) -> Result<(), Error> {
+    let mut pm = scenario::preset(&a.preset).map_err(Error::Usage)?;
+    for s in &a.set {
+        scenario::apply_set(&mut pm, s).map_err(Error::Usage)?;
+    }
+    let n = usize::try_from(a.n).map_err(|_| Error::Usage("--n is too large".into()))?;
+    let panel = simulate::simulate(&pm, n, a.seed)
+        .map_err(|e| Error::Usage(format!("invalid design: {e}")))?;
+    match &a.output {
+        Some(path) if path.as_os_str() != "-" => {
+            write_file(path, |w| panel.write_csv(w))?;
+            if panel.families.is_some() {
+                write_file(&data::families_sidecar(path), |w| panel.write_families(w))?;
+            }
+            Ok(())
+        }
+        _ => {
+            if let Some(f) = &panel.families {
+                let pairs: Vec<String> = panel
+                    .judges
+                    .iter()
+                    .zip(f)
+                    .map(|(j, x)| format!("{j}={x}"))
+                    .collect();
+                eprintln!(
+                    "rhoscope: families (pass to estimate): --families {}",
+                    pairs.join(",")
+                );
+            }
+            let mut buf = Vec::new();
+            panel
+                .write_csv(&mut buf)
+                .map_err(|e| output_error(None, &e))?;
+            write_stdout(&buf)
+        }
+    }
+}
+
+fn write_file(path: &Path, f: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> Result<(), Error> {
+    let mut file = File::create(path).map_err(|e| output_error(Some(path), &e))?;
+    f(&mut file).map_err(|e| output_error(Some(path), &e))
+}
+
+fn output_error(path: Option<&Path>, e: &io::Error) -> Error {
+    Error::Output {
+        path: path.map(Path::to_path_buf),
+        reason: e.to_string(),
+    }
+}
+
+/// Writes pretty JSON and a newline to stdout.
+///
+/// # Panics
+/// Never: a `serde_json::Value` always serialises.
+///
+/// # Errors
+/// A write failure other than a closed pipe.
+pub fn write_json(v: &serde_json::Value) -> Result<(), Error> {
+    let mut s = serde_json::to_string_pretty(v).expect("JSON values always serialise");
+    s.push('\n');
+    write_stdout(s.as_bytes())
+}
+
+/// Writes to stdout; a closed pipe (`rhoscope … | head`) is not an error.
+///
+/// # Errors
+/// Any other write failure.
+pub fn write_stdout(bytes: &[u8]) -> Result<(), Error> {
+    let mut out = io::stdout().lock();
+    match out.write_all(bytes).and_then(|()| out.flush()) {
+        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(output_error(None, &e)),
+        _ => Ok(()),
+    }
+}

@@ -1,0 +1,162 @@
+//! User-facing errors: one line each, naming file, row, column and value where known,
+//! and mapping to a distinct process exit code (sysexits-style).
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// Exit code for bad arguments (clap uses the same).
+pub const EXIT_USAGE: i32 = 2;
+/// Exit code for bad data in an input file (`EX_DATAERR`).
+pub const EXIT_DATA: i32 = 65;
+/// Exit code for a missing or unreadable input file (`EX_NOINPUT`).
+pub const EXIT_NO_INPUT: i32 = 66;
+/// Exit code for a failure writing output (`EX_IOERR`).
+pub const EXIT_IO: i32 = 74;
+
+/// Where in an input file a problem sits. Rows are 1-based line numbers of the file
+/// (the header is line 1), so an editor's "go to line" lands on the culprit.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Location {
+    pub row: Option<u64>,
+    pub column: Option<String>,
+    pub value: Option<String>,
+}
+
+/// Every way a command can fail. Each variant knows its exit code.
+#[derive(Debug)]
+pub enum Error {
+    /// A flag or argument that cannot be honoured (exit 2).
+    Usage(String),
+    /// The input file is missing or unreadable (exit 66).
+    NoInput { path: PathBuf, reason: String },
+    /// The input file's contents are unusable (exit 65).
+    Data {
+        path: PathBuf,
+        at: Location,
+        message: String,
+    },
+    /// Writing output failed (exit 74).
+    Output {
+        path: Option<PathBuf>,
+        reason: String,
+    },
+}
+
+impl Error {
+    /// The process exit code for this error.
+    #[must_use]
+    pub fn exit_code(&self) -> i32 {
+        match self {
+            Error::Usage(_) => EXIT_USAGE,
+            Error::NoInput { .. } => EXIT_NO_INPUT,
+            Error::Data { .. } => EXIT_DATA,
+            Error::Output { .. } => EXIT_IO,
+        }
+    }
+
+    /// A data error in `path` with no location.
+    pub fn data(path: &Path, message: impl Into<String>) -> Self {
+        Error::Data {
+            path: path.to_path_buf(),
+            at: Location::default(),
+            message: message.into(),
+        }
+    }
+
+    /// A data error in `path` at a given place.
+    pub fn data_at(path: &Path, at: Location, message: impl Into<String>) -> Self {
+        Error::Data {
+            path: path.to_path_buf(),
+            at,
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Usage(msg) => write!(f, "{}", sanitize(msg)),
+            Error::NoInput { path, reason } => {
+                write!(f, "{}: cannot read: {}", show_path(path), sanitize(reason))
+            }
+            Error::Data { path, at, message } => {
+                write!(f, "{}", show_path(path))?;
+                if let Some(row) = at.row {
+                    write!(f, ": row {row}")?;
+                }
+                if let Some(col) = &at.column {
+                    write!(f, ", column '{}'", clip(&sanitize(col), 60))?;
+                }
+                write!(f, ": {}", sanitize(message))?;
+                if let Some(v) = &at.value {
+                    write!(f, " (value '{}')", clip(&sanitize(v), 40))?;
+                }
+                Ok(())
+            }
+            Error::Output { path, reason } => match path {
+                Some(p) => write!(f, "{}: cannot write: {}", show_path(p), sanitize(reason)),
+                None => write!(f, "cannot write output: {}", sanitize(reason)),
+            },
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// Strips control characters (including ESC and bidi overrides) so that text taken from a
+/// file can never drive the user's terminal.
+#[must_use]
+pub fn sanitize(s: &str) -> String {
+    s.chars()
+        .filter(|c| !c.is_control() && !is_bidi_control(*c))
+        .collect()
+}
+
+fn is_bidi_control(c: char) -> bool {
+    matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{200E}' | '\u{200F}')
+}
+
+/// Shortens `s` to at most `max` characters, marking the cut with an ellipsis.
+#[must_use]
+pub fn clip(s: &str, max: usize) -> String {
+    if s.chars().count() <= max {
+        s.to_string()
+    } else {
+        let mut out: String = s.chars().take(max.saturating_sub(1)).collect();
+        out.push('…');
+        out
+    }
+}
+
+fn show_path(p: &Path) -> String {
+    sanitize(&p.display().to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sanitize_removes_escape_sequences_and_bidi() {
+        assert_eq!(sanitize("a\x1b[31mb\u{202E}c\r\n"), "a[31mbc");
+    }
+
+    #[test]
+    fn data_error_names_row_column_and_value() {
+        let e = Error::data_at(
+            Path::new("x.csv"),
+            Location {
+                row: Some(4),
+                column: Some("J\x072".into()),
+                value: Some("abc".into()),
+            },
+            "not a number",
+        );
+        assert_eq!(
+            e.to_string(),
+            "x.csv: row 4, column 'J2': not a number (value 'abc')"
+        );
+        assert_eq!(e.exit_code(), EXIT_DATA);
+    }
+}

@@ -1,0 +1,324 @@
+//! The closed-form estimator of Theorem 1 (eq. 1) with SPEC §1's conventions: per-pair σ_t²
+//! and denominators, the plain mean over pairs for m > 2, and out-of-range values reported as
+//! flags, never clipped. The family-blocked and designated-clean variants live in submodules.
+
+pub mod blocked;
+pub mod clean;
+
+use crate::moments::Moments;
+
+/// A fit of the single-common-factor model. Undefined numbers are `NaN` (or `None` for ρ);
+/// the flags say why.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Estimate {
+    /// σ̂_t²: the plain mean of the per-pair values (SPEC §1).
+    pub sigma_t2: f64,
+    /// σ̂_c² = K − σ̂_t².
+    pub sigma_c2: f64,
+    /// K used by this fit.
+    pub k: f64,
+    /// The mean of the pair denominators (Corollary 1); `NaN` when no pair was used.
+    pub denominator: f64,
+    /// One entry per anchor pair k < l.
+    pub pairs: Vec<PairEstimate>,
+    /// One entry per anchor, in the order given.
+    pub anchors: Vec<AnchorEstimate>,
+    /// Out-of-range and identification flags.
+    pub flags: Vec<Flag>,
+}
+
+/// σ_t² from one anchor pair, eq. (1).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PairEstimate {
+    /// Anchor indices (k, l), k < l.
+    pub anchors: (usize, usize),
+    /// (K·P_kl − M_k·M_l) / den, `NaN` at a zero denominator.
+    pub sigma_t2: f64,
+    /// den = (K + P_kl) − (M_k + M_l) = (σ_c² − β_k)(σ_c² − β_l)/σ_c² (Corollary 1).
+    pub denominator: f64,
+}
+
+/// Per-anchor parameters of Theorem 1.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct AnchorEstimate {
+    /// β̂_k = M_k − σ̂_t² = Cov(A_k, c).
+    pub beta: f64,
+    /// σ̂_ak² = Var(A_k) − σ̂_t².
+    pub sigma_a2: f64,
+    /// ρ̂_k = β̂_k / (σ̂_ak σ̂_c); `None` when σ̂_c² ≤ 0, σ̂_ak² ≤ 0 or σ̂_t² is undefined.
+    pub rho: Option<f64>,
+}
+
+/// The kinds of trouble a fit can report (SPEC §1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FlagCode {
+    /// σ̂_c² ≤ 0.
+    SigmaC2Nonpositive,
+    /// σ̂_t² ∉ (0, K).
+    SigmaT2Outside0K,
+    /// σ̂_ak² ≤ 0 for one anchor.
+    SigmaA2Nonpositive,
+    /// A pair's denominator is zero: both anchors at the boundary β = σ_c².
+    ZeroDenominator,
+    /// |ρ̂_k| > 1.
+    RhoOutsideUnit,
+    /// Fewer than two anchors (or judges): σ_t² is not identified.
+    NotIdentified,
+}
+
+impl FlagCode {
+    /// The stable machine-readable code (JSON `code`).
+    #[must_use]
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FlagCode::SigmaC2Nonpositive => "sigma_c2_nonpositive",
+            FlagCode::SigmaT2Outside0K => "sigma_t2_outside_0_K",
+            FlagCode::SigmaA2Nonpositive => "sigma_a2_nonpositive",
+            FlagCode::ZeroDenominator => "zero_denominator",
+            FlagCode::RhoOutsideUnit => "rho_outside_unit",
+            FlagCode::NotIdentified => "not_identified",
+        }
+    }
+}
+
+/// One flag: its code, the anchor (or anchor pair) it concerns, and the offending value.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Flag {
+    pub code: FlagCode,
+    /// The anchor concerned, if any.
+    pub anchor: Option<usize>,
+    /// The anchor pair concerned (zero denominators).
+    pub pair: Option<(usize, usize)>,
+    /// The offending value.
+    pub value: f64,
+}
+
+impl Flag {
+    fn new(code: FlagCode, value: f64) -> Self {
+        Flag {
+            code,
+            anchor: None,
+            pair: None,
+            value,
+        }
+    }
+
+    /// One sentence on what the flag means and what to do, naming anchors by `names`.
+    #[must_use]
+    pub fn message(&self, est: &Estimate, names: &[String]) -> String {
+        let name = |i: usize| {
+            names
+                .get(i)
+                .map_or_else(|| format!("A{}", i + 1), Clone::clone)
+        };
+        match self.code {
+            FlagCode::SigmaC2Nonpositive => format!(
+                "σ̂_c² = {:.4} ≤ 0: no common-mode variance is left once quality is removed, so every ρ̂ is undefined; this out-of-range (Heywood-type) fit signals misspecification or weak identification — run the battery and report intervals only.",
+                self.value
+            ),
+            FlagCode::SigmaT2Outside0K => format!(
+                "σ̂_t² = {:.4} lies outside (0, K = {:.4}): an out-of-range (Heywood-type) fit that signals misspecification or weak identification; do not interpret the point estimates.",
+                self.value, est.k
+            ),
+            FlagCode::SigmaA2Nonpositive => format!(
+                "σ̂_a² = {:.4} ≤ 0 for anchor {}: its error variance came out non-positive, so its ρ̂ is undefined; the anchor may be nearly error-free or the model misspecified.",
+                self.value,
+                name(self.anchor.unwrap_or(0))
+            ),
+            FlagCode::ZeroDenominator => {
+                let (k, l) = self.pair.unwrap_or((0, 1));
+                format!(
+                    "the denominator of Theorem 1 for anchors ({}, {}) is zero: both sit on the identification boundary β = σ_c² (Corollary 1), so this pair carries no information and is left out of the mean.",
+                    name(k),
+                    name(l)
+                )
+            }
+            FlagCode::RhoOutsideUnit => format!(
+                "|ρ̂| = {:.4} > 1 for anchor {}: impossible under the model, so this is evidence of misspecification or weak identification (Section 3); gate it behind the battery before using it.",
+                self.value.abs(),
+                name(self.anchor.unwrap_or(0))
+            ),
+            FlagCode::NotIdentified => {
+                "σ_t² is not identified: Theorem 1 needs at least 2 judges and 2 anchors with a non-zero denominator; no ρ̂ can be reported.".to_string()
+            }
+        }
+    }
+}
+
+/// Theorem 1 for every anchor pair k < l, averaged as SPEC §1 prescribes.
+#[must_use]
+pub fn closed_form(mom: &Moments) -> Estimate {
+    let m = mom.n_anchors();
+    let mut pairs = Vec::with_capacity(m * m.saturating_sub(1) / 2);
+    for k in 0..m {
+        for l in k + 1..m {
+            pairs.push(pair_estimate(mom, k, l));
+        }
+    }
+    let used: Vec<&PairEstimate> = pairs.iter().filter(|p| p.sigma_t2.is_finite()).collect();
+    let (sigma_t2, denominator) = if used.is_empty() {
+        (f64::NAN, f64::NAN)
+    } else {
+        let n = used.len() as f64;
+        (
+            used.iter().map(|p| p.sigma_t2).sum::<f64>() / n,
+            used.iter().map(|p| p.denominator).sum::<f64>() / n,
+        )
+    };
+    let mut flags: Vec<Flag> = pairs
+        .iter()
+        .filter(|p| !p.sigma_t2.is_finite())
+        .map(|p| Flag {
+            pair: Some(p.anchors),
+            ..Flag::new(FlagCode::ZeroDenominator, p.denominator)
+        })
+        .collect();
+    if used.is_empty() {
+        flags.push(Flag::new(FlagCode::NotIdentified, f64::NAN));
+    }
+    finish(mom, sigma_t2, denominator, pairs, None, flags)
+}
+
+/// σ_t² from one pair; `NaN` when the denominator vanishes relative to the moments' scale.
+#[must_use]
+pub fn pair_estimate(mom: &Moments, k: usize, l: usize) -> PairEstimate {
+    let (kk, pkl, mk, ml) = (mom.k, mom.pa[(k, l)], mom.m[k], mom.m[l]);
+    let denominator = (kk + pkl) - (mk + ml);
+    let scale = kk.abs() + pkl.abs() + mk.abs() + ml.abs();
+    let sigma_t2 = if denominator.abs() <= 1e-12 * scale || !denominator.is_finite() {
+        f64::NAN
+    } else {
+        (kk * pkl - mk * ml) / denominator
+    };
+    PairEstimate {
+        anchors: (k, l),
+        sigma_t2,
+        denominator,
+    }
+}
+
+/// Everything after σ̂_t²: σ̂_c², β̂_k, σ̂_ak², ρ̂_k and the range flags. `clean` marks an
+/// anchor whose ρ is fixed at 0 by assumption (the designated-clean estimator).
+fn finish(
+    mom: &Moments,
+    sigma_t2: f64,
+    denominator: f64,
+    pairs: Vec<PairEstimate>,
+    clean: Option<usize>,
+    mut flags: Vec<Flag>,
+) -> Estimate {
+    let sigma_c2 = mom.k - sigma_t2;
+    let defined = sigma_t2.is_finite();
+    if defined && sigma_c2 <= 0.0 {
+        flags.push(Flag::new(FlagCode::SigmaC2Nonpositive, sigma_c2));
+    }
+    if defined && !(sigma_t2 > 0.0 && sigma_t2 < mom.k) {
+        flags.push(Flag::new(FlagCode::SigmaT2Outside0K, sigma_t2));
+    }
+    let anchors = (0..mom.n_anchors())
+        .map(|a| {
+            let beta = if clean == Some(a) {
+                0.0
+            } else {
+                mom.m[a] - sigma_t2
+            };
+            let sigma_a2 = mom.pa[(a, a)] - sigma_t2;
+            if defined && sigma_a2 <= 0.0 {
+                flags.push(Flag {
+                    anchor: Some(a),
+                    ..Flag::new(FlagCode::SigmaA2Nonpositive, sigma_a2)
+                });
+            }
+            let rho = (defined && sigma_c2 > 0.0 && sigma_a2 > 0.0)
+                .then(|| beta / (sigma_a2.sqrt() * sigma_c2.sqrt()));
+            if let Some(r) = rho.filter(|r| r.abs() > 1.0) {
+                flags.push(Flag {
+                    anchor: Some(a),
+                    ..Flag::new(FlagCode::RhoOutsideUnit, r)
+                });
+            }
+            AnchorEstimate {
+                beta,
+                sigma_a2,
+                rho,
+            }
+        })
+        .collect();
+    Estimate {
+        sigma_t2,
+        sigma_c2,
+        k: mom.k,
+        denominator,
+        pairs,
+        anchors,
+        flags,
+    }
+}
+
+impl Estimate {
+    /// ρ̂ of every anchor (`None` where undefined).
+    #[must_use]
+    pub fn rho(&self) -> Vec<Option<f64>> {
+        self.anchors.iter().map(|a| a.rho).collect()
+    }
+
+    /// Whether any flag of this code is raised.
+    #[must_use]
+    pub fn has_flag(&self, code: FlagCode) -> bool {
+        self.flags.iter().any(|f| f.code == code)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Params;
+    use crate::moments::{JudgePairs, Moments};
+
+    fn population(pm: &Params) -> Moments {
+        Moments::from_cov(&pm.population_cov(), pm.p, JudgePairs::All).unwrap()
+    }
+
+    #[test]
+    fn inverts_base_design() {
+        let est = closed_form(&population(&Params::default()));
+        assert!((est.sigma_t2 - 1.0).abs() < 1e-12);
+        assert!((est.sigma_c2 - 0.8).abs() < 1e-12);
+        assert!((est.anchors[0].rho.unwrap() - 0.3).abs() < 1e-12);
+        assert!((est.anchors[1].rho.unwrap() - 0.7).abs() < 1e-12);
+        assert!(est.flags.is_empty());
+    }
+
+    #[test]
+    fn denominator_is_corollary_1_product() {
+        let pm = Params::default();
+        let est = closed_form(&population(&pm));
+        let b = pm.beta();
+        let want = (0.8 - b[0]) * (0.8 - b[1]) / 0.8;
+        assert!((est.denominator - want).abs() < 1e-12);
+    }
+
+    #[test]
+    fn single_anchor_is_not_identified() {
+        let pm = Params {
+            rho: vec![0.3],
+            sigma_a: vec![0.5],
+            ..Params::default()
+        };
+        let est = closed_form(&population(&pm));
+        assert!(est.has_flag(FlagCode::NotIdentified));
+        assert!(est.anchors[0].rho.is_none());
+    }
+
+    #[test]
+    fn heywood_case_is_flagged_not_clipped() {
+        // K smaller than every M_k forces σ̂_c² < 0.
+        let mut mom = population(&Params::default());
+        mom.k = 0.5;
+        let est = closed_form(&mom);
+        assert!(est.sigma_c2.is_finite());
+        assert!(
+            est.has_flag(FlagCode::SigmaC2Nonpositive) || est.has_flag(FlagCode::SigmaT2Outside0K)
+        );
+    }
+}

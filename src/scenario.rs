@@ -1,0 +1,263 @@
+//! Named simulation presets (SPEC §4's designs) and `KEY=VALUE` overrides, shared by the
+//! `simulate` command and, later, the explorer's sliders.
+
+use crate::model::{Discretise, Dist, Families, Params};
+
+/// The presets, with one line each on what they show.
+pub const PRESETS: &[(&str, &str)] = &[
+    (
+        "mid",
+        "the paper's base design: σ_t²=1, σ_c²=0.8, p=6, ρ=(0.3, 0.7), σ_a=(0.5, 0.6)",
+    ),
+    (
+        "boundary",
+        "near the identification boundary: σ_a=(0.9, 0.6), ρ=(0.95, 0.5)",
+    ),
+    (
+        "three-anchor",
+        "mid plus a third anchor ρ_3=0.5, σ_a3=0.7 (enables Test B)",
+    ),
+    (
+        "families",
+        "mid with three families of two judges and family residual σ_f=0.5",
+    ),
+    (
+        "shared-residual",
+        "mid with a shared judge residual of strength s=0.6 (Assumption 2 violated)",
+    ),
+];
+
+/// The parameters of a named preset.
+///
+/// # Errors
+/// An unknown name, with the list of known ones.
+pub fn preset(name: &str) -> Result<Params, String> {
+    let mut pm = Params::default();
+    match name {
+        "mid" => {}
+        "boundary" => {
+            pm.sigma_a = vec![0.9, 0.6];
+            pm.rho = vec![0.95, 0.5];
+        }
+        "three-anchor" => {
+            pm.rho = vec![0.3, 0.7, 0.5];
+            pm.sigma_a = vec![0.5, 0.6, 0.7];
+        }
+        "families" => {
+            pm.violations.families = Families::Blocks(3);
+            pm.violations.sigma_f = 0.5;
+        }
+        "shared-residual" => pm.violations.shared_residual = 0.6,
+        _ => {
+            let names: Vec<&str> = PRESETS.iter().map(|(n, _)| *n).collect();
+            return Err(format!(
+                "unknown preset '{name}' (choose one of: {})",
+                names.join(", ")
+            ));
+        }
+    }
+    Ok(pm)
+}
+
+/// The keys `apply_set` understands, with one line each (shown in `simulate --help`).
+pub const KEYS: &[(&str, &str)] = &[
+    ("sigma_t2", "quality variance σ_t² (> 0)"),
+    ("sigma_c2", "common-mode variance σ_c² (> 0)"),
+    ("p", "number of judges"),
+    ("judge_var", "judge error variances: one value or p values"),
+    (
+        "rho",
+        "anchor contaminations ρ_k (|ρ| < 1); the count sets m",
+    ),
+    ("sigma_a", "anchor total error SDs: one value or m values"),
+    (
+        "g",
+        "judge loadings on a second factor: one value or p values",
+    ),
+    (
+        "h",
+        "anchor loadings on a second factor: one value or m values",
+    ),
+    (
+        "shared_residual",
+        "shared judge residual strength s (alias: s)",
+    ),
+    (
+        "families",
+        "judge families: a count of blocks (3) or p labels",
+    ),
+    ("sigma_f", "family residual SD σ_f (needs families)"),
+    ("hetero", "heteroscedasticity γ ≥ 0"),
+    ("dist", "gaussian | lognormal | t4"),
+    (
+        "lognormal_sd",
+        "log-scale SD of the lognormal (default 0.5)",
+    ),
+    (
+        "ordinal",
+        "COLS:L — discretise into L equal-probability levels; COLS is judges, anchors, all or a column (J2); none clears",
+    ),
+    (
+        "thresholds",
+        "COLS:p1/p2/… — discretise at these cumulative probabilities (L = count + 1)",
+    ),
+];
+
+/// Applies one `KEY=VALUE` override to `pm`. Lengths are checked later by
+/// [`Params::validate`], so keys may come in any order.
+///
+/// # Errors
+/// An unknown key or an unparsable value, in one sentence.
+pub fn apply_set(pm: &mut Params, assignment: &str) -> Result<(), String> {
+    let (key, value) = assignment
+        .split_once('=')
+        .ok_or_else(|| format!("--set '{assignment}' is not KEY=VALUE"))?;
+    let (key, value) = (key.trim(), value.trim());
+    let v = &mut pm.violations;
+    match key {
+        "sigma_t2" => pm.sigma_t2 = number(key, value)?,
+        "sigma_c2" => pm.sigma_c2 = number(key, value)?,
+        "p" => pm.p = count(key, value)?,
+        "judge_var" => pm.judge_var = list(key, value)?,
+        "rho" => pm.rho = list(key, value)?,
+        "sigma_a" => pm.sigma_a = list(key, value)?,
+        "g" => v.judge_loading = list(key, value)?,
+        "h" => v.anchor_loading = list(key, value)?,
+        "shared_residual" | "s" => v.shared_residual = number(key, value)?,
+        "sigma_f" => v.sigma_f = number(key, value)?,
+        "hetero" => v.hetero = number(key, value)?,
+        "lognormal_sd" => {
+            v.dist = Dist::Lognormal {
+                sigma: number(key, value)?,
+            }
+        }
+        "dist" => {
+            v.dist = match value {
+                "gaussian" | "normal" => Dist::Gaussian,
+                "lognormal" => Dist::Lognormal { sigma: 0.5 },
+                "t4" => Dist::StudentT4,
+                _ => return Err(format!("dist '{value}': choose gaussian, lognormal or t4")),
+            }
+        }
+        "families" => {
+            v.families = match value.parse::<usize>() {
+                Ok(0) => Families::None,
+                Ok(k) => Families::Blocks(k),
+                Err(_) => Families::Labels(value.split(',').map(|s| s.trim().into()).collect()),
+            }
+        }
+        "ordinal" | "thresholds" => set_ordinal(pm, key, value)?,
+        _ => {
+            let keys: Vec<&str> = KEYS.iter().map(|(k, _)| *k).collect();
+            return Err(format!(
+                "unknown --set key '{key}' (known: {})",
+                keys.join(", ")
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn set_ordinal(pm: &mut Params, key: &str, value: &str) -> Result<(), String> {
+    if value == "none" {
+        pm.violations.ordinal.clear();
+        return Ok(());
+    }
+    let (cols, spec) = value
+        .split_once(':')
+        .ok_or_else(|| format!("{key}={value}: expected COLS:{}", spec_hint(key)))?;
+    let disc = if key == "ordinal" {
+        let levels = count(key, spec)?;
+        if levels < 2 {
+            return Err(format!("{key}: need at least 2 levels, got {levels}"));
+        }
+        Discretise::equal_probability(levels)
+    } else {
+        let cum_probs = spec
+            .split('/')
+            .map(|s| number(key, s))
+            .collect::<Result<_, _>>()?;
+        Discretise { cum_probs }
+    };
+    let (p, m) = (pm.p, pm.m());
+    let targets: Vec<usize> = match cols {
+        "judges" => (0..p).collect(),
+        "anchors" => (p..p + m).collect(),
+        "all" => (0..p + m).collect(),
+        name => vec![column_index(name, p, m)?],
+    };
+    let ord = &mut pm.violations.ordinal;
+    ord.retain(|(c, _)| !targets.contains(c));
+    ord.extend(targets.into_iter().map(|c| (c, disc.clone())));
+    ord.sort_by_key(|(c, _)| *c);
+    Ok(())
+}
+
+fn spec_hint(key: &str) -> &'static str {
+    if key == "ordinal" {
+        "LEVELS"
+    } else {
+        "p1/p2/…"
+    }
+}
+
+fn column_index(name: &str, p: usize, m: usize) -> Result<usize, String> {
+    let parse = |prefix: char, n: usize, offset: usize| {
+        name.strip_prefix(prefix)
+            .and_then(|d| d.parse::<usize>().ok())
+            .filter(|i| (1..=n).contains(i))
+            .map(|i| offset + i - 1)
+    };
+    parse('J', p, 0)
+        .or_else(|| parse('A', m, p))
+        .ok_or_else(|| format!("no column '{name}' (columns are J1..J{p} and A1..A{m})"))
+}
+
+fn number(key: &str, s: &str) -> Result<f64, String> {
+    s.trim()
+        .parse::<f64>()
+        .ok()
+        .filter(|x| x.is_finite())
+        .ok_or_else(|| format!("{key}: '{s}' is not a finite number"))
+}
+
+fn count(key: &str, s: &str) -> Result<usize, String> {
+    s.trim()
+        .parse::<usize>()
+        .map_err(|_| format!("{key}: '{s}' is not a whole number"))
+}
+
+fn list(key: &str, s: &str) -> Result<Vec<f64>, String> {
+    s.split(',').map(|x| number(key, x)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_preset_is_valid() {
+        for (name, _) in PRESETS {
+            preset(name).unwrap().validate().unwrap();
+        }
+        assert!(preset("nope").unwrap_err().contains("mid"));
+    }
+
+    #[test]
+    fn sets_apply_in_any_order() {
+        let mut pm = preset("mid").unwrap();
+        apply_set(&mut pm, "rho=0.1,0.2,0.3").unwrap();
+        apply_set(&mut pm, "sigma_a=0.5").unwrap();
+        apply_set(&mut pm, "ordinal=judges:5").unwrap();
+        apply_set(&mut pm, "thresholds=A1:0.2/0.5").unwrap();
+        pm.validate().unwrap();
+        assert_eq!(pm.m(), 3);
+        assert_eq!(pm.violations.ordinal.len(), 7);
+        assert!(apply_set(&mut pm, "bogus=1").unwrap_err().contains("known"));
+        assert!(
+            apply_set(&mut pm, "rho=x")
+                .unwrap_err()
+                .contains("not a finite")
+        );
+    }
+}
