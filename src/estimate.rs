@@ -229,8 +229,13 @@ fn finish(
                     ..Flag::new(FlagCode::SigmaA2Nonpositive, sigma_a2)
                 });
             }
-            let rho = (defined && sigma_c2 > 0.0 && sigma_a2 > 0.0)
-                .then(|| beta / (sigma_a2.sqrt() * sigma_c2.sqrt()));
+            // The designated-clean anchor's ρ is 0 by assumption (SPEC §1), whatever σ̂_a².
+            let rho = if clean == Some(a) {
+                Some(0.0)
+            } else {
+                (defined && sigma_c2 > 0.0 && sigma_a2 > 0.0)
+                    .then(|| beta / (sigma_a2.sqrt() * sigma_c2.sqrt()))
+            };
             if let Some(r) = rho.filter(|r| r.abs() > 1.0) {
                 flags.push(Flag {
                     anchor: Some(a),

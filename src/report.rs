@@ -225,6 +225,27 @@ pub fn estimate_text(title: &str, est: &Estimate, anchors: &[String]) -> String 
     out
 }
 
+/// Columns grouped by detected scale: `continuous: J1, J2; ordinal (5 levels: 1..5): A1`.
+#[must_use]
+pub fn scales_summary(panel: &Panel) -> String {
+    let mut groups: Vec<(String, Vec<String>)> = Vec::new();
+    for (name, scale) in panel.names().into_iter().zip(&panel.scales) {
+        let d = scale.describe();
+        match groups.iter_mut().find(|(g, _)| *g == d) {
+            Some((_, names)) => names.push(name),
+            None => groups.push((d, vec![name])),
+        }
+    }
+    if groups.len() == 1 {
+        return format!("all {}", groups[0].0);
+    }
+    groups
+        .iter()
+        .map(|(d, names)| format!("{d}: {}", names.join(", ")))
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
 /// The whole `estimate` text report.
 #[must_use]
 pub fn estimate_report_text(r: &EstimateReport<'_>) -> String {
@@ -250,13 +271,7 @@ pub fn estimate_report_text(r: &EstimateReport<'_>) -> String {
             .collect();
         let _ = writeln!(out, "families{from}: {}", pairs.join(", "));
     }
-    let scales: Vec<String> = panel
-        .names()
-        .iter()
-        .zip(&panel.scales)
-        .map(|(n, s)| format!("{n} {}", s.describe()))
-        .collect();
-    let _ = writeln!(out, "scales: {}", scales.join("; "));
+    let _ = writeln!(out, "scales: {}", scales_summary(panel));
     for note in panel_notes(panel) {
         let _ = writeln!(out, "note: {note}");
     }

@@ -1,0 +1,309 @@
+//! Every bad-input case of the core issue, through the built binary: one line on stderr
+//! naming file, row, column and value where known; exit 65 (bad data), 66 (missing file)
+//! or 2 (bad arguments); never a panic.
+
+mod common;
+
+use common::{run, write};
+
+/// A small valid panel: 2 anchors, 3 judges, 6 items.
+const GOOD: &str = "J1,J2,J3,A1,A2\n\
+1.0,2.0,1.5,0.3,0.1\n\
+2.0,2.5,2.0,0.9,0.4\n\
+0.5,1.0,0.2,0.1,-0.3\n\
+3.0,2.0,2.5,1.2,0.8\n\
+1.5,1.9,1.1,0.2,0.6\n\
+2.2,3.1,2.6,1.0,0.9\n";
+
+/// GOOD with every data row rewritten by `f` (the header kept).
+fn map_rows(f: impl Fn(&str) -> String) -> String {
+    let mut lines = GOOD.lines();
+    let mut out = format!("{}\n", lines.next().unwrap());
+    for l in lines {
+        out.push_str(&f(l));
+        out.push('\n');
+    }
+    out
+}
+
+/// Runs estimate on `content` and checks the exit code and that stderr is one clean line
+/// containing every `needle`.
+fn expect_error(content: &[u8], extra: &[&str], code: i32, needles: &[&str]) {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "p.csv", content);
+    let mut args = vec!["estimate", "p.csv"];
+    args.extend_from_slice(extra);
+    let r = run(dir.path(), &args);
+    assert_eq!(r.code, code, "args {args:?}\nstderr: {}", r.stderr);
+    let err = r.stderr.trim_end();
+    assert_eq!(err.lines().count(), 1, "one line: {err}");
+    assert!(!err.contains("panicked") && !err.contains('\x1b'), "{err}");
+    for n in needles {
+        assert!(err.contains(n), "'{n}' missing from: {err}");
+    }
+    assert!(r.stdout.is_empty());
+}
+
+#[test]
+fn empty_file() {
+    expect_error(b"", &[], 65, &["p.csv", "empty"]);
+}
+
+#[test]
+fn header_only() {
+    expect_error(b"J1,J2,J3,A1,A2\n", &[], 65, &["p.csv", "header only"]);
+}
+
+#[test]
+fn ragged_row() {
+    let bad = GOOD.replacen("2.0,2.5,2.0,0.9,0.4", "2.0,2.5,2.0,0.9", 1);
+    expect_error(
+        bad.as_bytes(),
+        &[],
+        65,
+        &["p.csv: row 3", "ragged", "4 fields"],
+    );
+}
+
+#[test]
+fn non_numeric_cell() {
+    let bad = GOOD.replacen("2.5", "abc", 1);
+    expect_error(
+        bad.as_bytes(),
+        &[],
+        65,
+        &["p.csv: row 3, column 'J2'", "not a number", "value 'abc'"],
+    );
+}
+
+#[test]
+fn infinite_cell() {
+    for inf in ["inf", "-Infinity"] {
+        let bad = GOOD.replacen("0.9", inf, 1);
+        expect_error(
+            bad.as_bytes(),
+            &[],
+            65,
+            &["row 3, column 'A1'", "infinite", inf],
+        );
+    }
+}
+
+#[test]
+fn nan_is_missing_per_spec_and_dropped_with_a_located_note() {
+    // SPEC §6 lists NaN among the missing-value markers: the item is dropped (complete-case)
+    // and a one-line note names file, row and column; the fit still runs.
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "p.csv",
+        GOOD.replacen("0.9", "NaN", 1).as_bytes(),
+    );
+    let r = run(dir.path(), &["estimate", "p.csv", "--json"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("p.csv: row 3, column 'A1'"),
+        "{}",
+        r.stderr
+    );
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(v["n_dropped"], 1);
+    assert_eq!(v["n_items"], 5);
+}
+
+#[test]
+fn nan_everywhere_leaves_too_few_items() {
+    let bad = map_rows(|l| format!("{},NaN", l.rsplit_once(',').unwrap().0));
+    expect_error(
+        bad.as_bytes(),
+        &[],
+        65,
+        &["only 0 complete items", "6 dropped"],
+    );
+}
+
+#[test]
+fn constant_column() {
+    let bad = map_rows(|l| format!("4,{}", l.split_once(',').unwrap().1));
+    expect_error(
+        bad.as_bytes(),
+        &[],
+        65,
+        &["column 'J1'", "constant", "value '4'"],
+    );
+}
+
+#[test]
+fn fewer_than_two_judges() {
+    let one = GOOD.replacen("J2,J3", "X2,X3", 1);
+    expect_error(one.as_bytes(), &[], 65, &["fewer than 2 judges", "J1"]);
+    expect_error(
+        GOOD.as_bytes(),
+        &["--judges", "J1"],
+        2,
+        &["fewer than 2 judges"],
+    );
+}
+
+#[test]
+fn fewer_than_two_anchors() {
+    let one = GOOD.replacen("A2", "B2", 1);
+    expect_error(one.as_bytes(), &[], 65, &["fewer than 2 anchors", "A1"]);
+}
+
+#[test]
+fn unknown_name_in_judges() {
+    expect_error(
+        GOOD.as_bytes(),
+        &["--judges", "J1,J9"],
+        2,
+        &["--judges", "no column 'J9'", "J1, J2, J3"],
+    );
+    expect_error(
+        GOOD.as_bytes(),
+        &["--judges", "1,99"],
+        2,
+        &["no column '99'"],
+    );
+}
+
+#[test]
+fn column_as_both_judge_and_anchor() {
+    expect_error(
+        GOOD.as_bytes(),
+        &["--judges", "J1,J2,A1", "--anchors", "A1,A2"],
+        2,
+        &["'A1'", "both judge and anchor"],
+    );
+}
+
+#[test]
+fn duplicate_header_names() {
+    let dup = GOOD.replacen("J3", "J2", 1);
+    expect_error(
+        dup.as_bytes(),
+        &[],
+        65,
+        &["row 1, column 'J2'", "duplicate", "2 and 3"],
+    );
+}
+
+#[test]
+fn too_few_complete_items() {
+    let short: String = GOOD.lines().take(3).flat_map(|l| [l, "\n"]).collect();
+    expect_error(
+        short.as_bytes(),
+        &[],
+        65,
+        &["only 2 complete items", "at least 3"],
+    );
+}
+
+#[test]
+fn families_naming_an_unknown_judge() {
+    expect_error(
+        GOOD.as_bytes(),
+        &["--families", "J1=a,J7=b"],
+        2,
+        &["--families", "'J7'", "not a judge"],
+    );
+}
+
+#[test]
+fn binary_garbage() {
+    let mut junk = vec![0x7f, b'E', b'L', b'F', 0, 1, 2, 3, 0xff, 0xfe];
+    junk.extend((0..2000u32).map(|i| u8::try_from(i * 7919 % 251).unwrap()));
+    expect_error(&junk, &[], 65, &["p.csv", "not a text panel"]);
+}
+
+#[test]
+fn missing_and_unreadable_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let r = run(dir.path(), &["estimate", "nope.csv"]);
+    assert_eq!(r.code, 66);
+    assert!(
+        r.stderr.contains("nope.csv: cannot read: no such file"),
+        "{}",
+        r.stderr
+    );
+    let r = run(dir.path(), &["estimate", "."]);
+    assert_eq!(r.code, 66);
+    assert!(r.stderr.contains("is a directory"));
+}
+
+#[test]
+fn wrong_flags_exit_2() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "p.csv", GOOD.as_bytes());
+    for args in [
+        vec!["estimate"],
+        vec!["estimate", "p.csv", "--bogus"],
+        vec!["simulate", "--n", "10"],
+        vec!["simulate", "--n", "2", "--seed", "1"],
+        vec!["simulate", "--n", "10", "--seed", "1", "--preset", "nope"],
+        vec![
+            "simulate",
+            "--n",
+            "10",
+            "--seed",
+            "1",
+            "--set",
+            "rho=1.0,0.5",
+        ],
+        vec!["simulate", "--n", "10", "--seed", "1", "--set", "zzz=1"],
+        vec!["estimate", "p.csv", "--blocked"],
+        vec!["estimate", "p.csv", "--designated-clean", "A9"],
+        vec!["--threads", "0", "estimate", "p.csv"],
+    ] {
+        let r = run(dir.path(), &args);
+        assert_eq!(r.code, 2, "{args:?}: {}", r.stderr);
+        assert!(!r.stderr.contains("panicked"));
+    }
+}
+
+#[test]
+fn bom_crlf_and_semicolons_load_like_plain_csv() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "plain.csv", GOOD.as_bytes());
+    let mut odd = b"\xEF\xBB\xBF".to_vec();
+    odd.extend(GOOD.replace(',', ";").replace('\n', "\r\n").bytes());
+    write(dir.path(), "odd.csv", &odd);
+    write(dir.path(), "tabs.tsv", GOOD.replace(',', "\t").as_bytes());
+    let est = |name: &str| {
+        let r = run(dir.path(), &["estimate", name, "--json"]);
+        assert_eq!(r.code, 0, "{name}: {}", r.stderr);
+        let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+        v["estimate"].clone()
+    };
+    assert_eq!(est("plain.csv"), est("odd.csv"));
+    assert_eq!(est("plain.csv"), est("tabs.tsv"));
+}
+
+#[test]
+fn control_characters_from_files_never_reach_the_terminal() {
+    let dir = tempfile::tempdir().unwrap();
+    let evil = GOOD
+        .replacen("J1", "J1\x1b[2J\x07", 1)
+        .replacen("A1", "A\u{202e}1", 1);
+    write(dir.path(), "p.csv", evil.as_bytes());
+    let r = run(
+        dir.path(),
+        &["estimate", "p.csv", "--judges", "1,2,3", "--anchors", "4,5"],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(!r.stdout.contains('\x1b') && !r.stdout.contains('\x07'));
+    assert!(!r.stdout.contains('\u{202e}'));
+    assert!(r.stdout.contains("J1[2J"));
+    let bad = evil.replacen("2.5", "\x1b]0;pwned\x07", 1);
+    write(dir.path(), "q.csv", bad.as_bytes());
+    let r = run(
+        dir.path(),
+        &["estimate", "q.csv", "--judges", "1,2,3", "--anchors", "4,5"],
+    );
+    assert_eq!(r.code, 65);
+    assert!(
+        !r.stderr.contains('\x1b') && !r.stderr.contains('\x07'),
+        "{:?}",
+        r.stderr
+    );
+}
