@@ -1,0 +1,68 @@
+//! Speed targets of the core issue, measured with criterion:
+//! moments + closed form at N = 2000, p = 6, m = 3 (≤ 15 µs); simulating a 2000 × 9 panel
+//! (≤ 200 µs); loading a 1,000,000-row, 9-column CSV (≤ 2 s; peak memory is measured
+//! separately with `/usr/bin/time -v`, see the README).
+
+use std::hint::black_box;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use rhoscope::data::{LoadOptions, load};
+use rhoscope::estimate::closed_form;
+use rhoscope::moments::{JudgePairs, Moments};
+use rhoscope::scenario::preset;
+use rhoscope::simulate::{Design, replicate_rng, simulate};
+
+fn fit(c: &mut Criterion) {
+    let pm = preset("three-anchor").unwrap();
+    let panel = simulate(&pm, 2000, 1).unwrap();
+    let mut scratch = Vec::new();
+    c.bench_function("fit: moments + closed form, N=2000 p=6 m=3", |b| {
+        b.iter(|| {
+            let mom = Moments::from_data(
+                black_box(&panel.data),
+                2000,
+                6,
+                JudgePairs::All,
+                &mut scratch,
+            )
+            .unwrap();
+            black_box(closed_form(&mom))
+        });
+    });
+}
+
+fn simulate_panel(c: &mut Criterion) {
+    let design = Design::new(&preset("three-anchor").unwrap()).unwrap();
+    let mut out = Vec::new();
+    let mut r = 0u64;
+    c.bench_function("simulate: 2000 x 9 panel", |b| {
+        b.iter(|| {
+            r += 1;
+            design.draw_into(2000, &mut replicate_rng(7, r), &mut out);
+            black_box(&out);
+        });
+    });
+}
+
+fn load_csv(c: &mut Criterion) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("big.csv");
+    let panel = simulate(&preset("three-anchor").unwrap(), 1_000_000, 3).unwrap();
+    panel
+        .write_csv(&mut std::fs::File::create(&path).unwrap())
+        .unwrap();
+    drop(panel);
+    let opts = LoadOptions {
+        min_anchors: 2,
+        ..LoadOptions::default()
+    };
+    let mut g = c.benchmark_group("load");
+    g.sample_size(10);
+    g.bench_function("load: 1,000,000 x 9 CSV", |b| {
+        b.iter(|| black_box(load(&path, &opts).unwrap()));
+    });
+    g.finish();
+}
+
+criterion_group!(benches, fit, simulate_panel, load_csv);
+criterion_main!(benches);
