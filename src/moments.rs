@@ -35,6 +35,9 @@ pub fn covariance(data: &[f64], n: usize, q: usize, scratch: &mut Vec<f64>) -> D
 
 /// Sum with [`LANES`] independent accumulators so the compiler can vectorise it; the fixed
 /// association order keeps the result bit-identical run to run.
+///
+/// # Panics
+/// Never: `chunks_exact` yields chunks of exactly [`LANES`] items.
 #[must_use]
 pub fn sum(a: &[f64]) -> f64 {
     let chunks = a.chunks_exact(LANES);
@@ -50,6 +53,9 @@ pub fn sum(a: &[f64]) -> f64 {
 }
 
 /// Dot product with [`LANES`] independent accumulators (see [`sum`]).
+///
+/// # Panics
+/// Never: `chunks_exact` yields chunks of exactly [`LANES`] items.
 #[must_use]
 pub fn dot(a: &[f64], b: &[f64]) -> f64 {
     let ca = a.chunks_exact(LANES);
