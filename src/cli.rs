@@ -16,7 +16,7 @@ const EXAMPLES: &str = "\
 Examples:
   rhoscope simulate --preset mid --n 500 --seed 1 -o panel.csv
   rhoscope estimate panel.csv
-  rhoscope estimate hanna.csv --judges 2,3 --anchors 4,5 --json";
+  rhoscope estimate ratings.csv --judges 2,3,4 --anchors 5,6 --json";
 
 /// rhoscope: anchor-contamination estimation for LLM-judge panels.
 #[derive(Debug, Parser)]
@@ -36,7 +36,7 @@ pub enum Command {
     /// Estimate every anchor's ρ from a panel file (Theorem 1)
     #[command(after_help = ESTIMATE_HELP)]
     Estimate(EstimateArgs),
-    /// Write a simulated panel CSV from a preset design (SPEC §4)
+    /// Write a simulated panel CSV from one of the paper's designs, with any violation switched on
     #[command(after_long_help = simulate_help(), after_help = SIMULATE_SHORT)]
     Simulate(SimulateArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell)
