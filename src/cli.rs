@@ -36,6 +36,9 @@ pub enum Command {
     /// Estimate every anchor's ρ from a panel file (Theorem 1)
     #[command(after_help = ESTIMATE_HELP)]
     Estimate(EstimateArgs),
+    /// Run the diagnostic battery: CIs, weak-ID screen, Tests A/B/C against a calibrated null
+    #[command(after_help = BATTERY_HELP)]
+    Battery(BatteryArgs),
     /// Write a simulated panel CSV from one of the paper's designs, with any violation switched on
     #[command(after_long_help = simulate_help(), after_help = SIMULATE_SHORT)]
     Simulate(SimulateArgs),
@@ -61,6 +64,20 @@ Worked example:
       --judges W1,W2,W3 --anchors W4,W5
 
 Exit codes: 0 ok, 2 bad arguments, 65 bad data, 66 missing or unreadable file.";
+
+const BATTERY_HELP: &str = "\
+Runs before trusting any ρ̂. Prints the panel's row of the paper's decision table, the estimate
+with percentile bootstrap CIs and flags, the family-blocked estimate when families are given,
+the weak-identification screen, and each test's verdict with statistic, null threshold,
+p-value and meaning. A firing test is a result, not an error: the exit code is 0 unless
+--fail-on-diagnostic is given.
+
+Worked example:
+  rhoscope battery assets/families.csv
+  rhoscope battery hanna_coherence_panel.csv --judges 2,3,4        # Test A on a real panel
+
+Exit codes: 0 ran, 1 a test fired or weak-ID flagged (with --fail-on-diagnostic),
+2 bad arguments, 65 bad data, 66 missing or unreadable file.";
 
 const SIMULATE_SHORT: &str = "\
 Worked example:
@@ -121,6 +138,29 @@ pub struct EstimateArgs {
     /// Print JSON (schema in the README) instead of text.
     #[arg(long)]
     pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct BatteryArgs {
+    #[command(flatten)]
+    pub panel: PanelArgs,
+    /// Bootstrap resamples B for the CIs and the weak-ID screen.
+    #[arg(long, value_name = "B", default_value_t = 300,
+          value_parser = clap::value_parser!(u32).range(2..=1_000_000))]
+    pub bootstrap: u32,
+    /// Null draws per test for thresholds and p-values.
+    #[arg(long, value_name = "D", default_value_t = 1000,
+          value_parser = clap::value_parser!(u32).range(20..=10_000_000))]
+    pub null_draws: u32,
+    /// Seed of the bootstrap and null streams.
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    pub seed: u64,
+    /// Print JSON (schema in the README) instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// Exit 1 when any test fires or the weak-identification flag is raised.
+    #[arg(long)]
+    pub fail_on_diagnostic: bool,
 }
 
 #[derive(Debug, Args)]

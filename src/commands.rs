@@ -6,7 +6,8 @@ use std::path::Path;
 
 use clap::CommandFactory;
 
-use crate::cli::{Cli, Command, EstimateArgs, PanelArgs, SimulateArgs};
+use crate::battery::{self, NullSpec};
+use crate::cli::{BatteryArgs, Cli, Command, EstimateArgs, PanelArgs, SimulateArgs};
 use crate::data::{self, LoadOptions, Loaded};
 use crate::error::Error;
 use crate::estimate::{blocked, clean, closed_form};
@@ -29,6 +30,7 @@ pub fn run(cli: Cli) -> Result<(), Error> {
     match cli.command {
         Some(Command::Estimate(a)) => estimate(&a),
         Some(Command::Simulate(a)) => simulate_cmd(&a),
+        Some(Command::Battery(a)) => battery_cmd(&a),
         Some(Command::Completions { shell }) => {
             let mut out = Vec::new();
             clap_complete::generate(shell, &mut Cli::command(), "rhoscope", &mut out);
@@ -111,6 +113,30 @@ fn estimate(a: &EstimateArgs) -> Result<(), Error> {
     } else {
         write_stdout(report::estimate_report_text(&r).as_bytes())
     }
+}
+
+/// What `battery` reports for exit purposes.
+fn battery_cmd(a: &BatteryArgs) -> Result<(), Error> {
+    let loaded = load_panel(&a.panel, 0)?;
+    let panel = &loaded.panel;
+    let opts = battery::Options {
+        resamples: a.bootstrap as usize,
+        null_draws: a.null_draws as usize,
+        seed: a.seed,
+    };
+    let report = battery::run(panel, NullSpec::Matched, &opts, &crate::progress::silent)
+        .expect("a silent progress callback never stops the run");
+    let source = a.panel.panel.display().to_string();
+    let fam = loaded.families_source.as_deref();
+    if a.json {
+        write_json(&report::battery_report_json(&source, panel, fam, &report))?;
+    } else {
+        write_stdout(report::battery_report_text(&source, panel, fam, &report).as_bytes())?;
+    }
+    if a.fail_on_diagnostic && report.any_alarm() {
+        return Err(Error::Diagnostic);
+    }
+    Ok(())
 }
 
 /// An anchor by name or 1-based position among the anchors.

@@ -10,6 +10,8 @@ pub const EXIT_USAGE: i32 = 2;
 pub const EXIT_DATA: i32 = 65;
 /// Exit code for a missing or unreadable input file (`EX_NOINPUT`).
 pub const EXIT_NO_INPUT: i32 = 66;
+/// Exit code when `--fail-on-diagnostic` sees a firing test or a weak-ID flag.
+pub const EXIT_DIAGNOSTIC: i32 = 1;
 /// Exit code for a failure writing output (`EX_IOERR`).
 pub const EXIT_IO: i32 = 74;
 
@@ -40,6 +42,8 @@ pub enum Error {
         path: Option<PathBuf>,
         reason: String,
     },
+    /// `--fail-on-diagnostic`: a test fired or the weak-ID flag was raised (exit 1).
+    Diagnostic,
 }
 
 impl Error {
@@ -51,6 +55,7 @@ impl Error {
             Error::NoInput { .. } => EXIT_NO_INPUT,
             Error::Data { .. } => EXIT_DATA,
             Error::Output { .. } => EXIT_IO,
+            Error::Diagnostic => EXIT_DIAGNOSTIC,
         }
     }
 
@@ -98,6 +103,12 @@ impl fmt::Display for Error {
                 Some(p) => write!(f, "{}: cannot write: {}", show_path(p), sanitize(reason)),
                 None => write!(f, "cannot write output: {}", sanitize(reason)),
             },
+            Error::Diagnostic => {
+                write!(
+                    f,
+                    "a diagnostic fired or weak identification was flagged (--fail-on-diagnostic)"
+                )
+            }
         }
     }
 }

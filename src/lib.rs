@@ -15,14 +15,18 @@
 //! assert!((est.anchors[1].rho.unwrap() - 0.7).abs() < 1e-12);
 //! ```
 
+pub mod battery;
+pub mod bootstrap;
 pub mod cli;
 pub mod commands;
 pub mod data;
+pub mod decision;
 pub mod error;
 pub mod estimate;
 pub mod model;
 pub mod moments;
 pub mod panel;
+pub mod progress;
 pub mod report;
 pub mod scenario;
 pub mod simulate;

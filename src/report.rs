@@ -6,6 +6,8 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 
+use crate::battery::BatteryReport;
+use crate::bootstrap::{BootstrapResult, Interval};
 use crate::estimate::Estimate;
 use crate::panel::Panel;
 
@@ -103,22 +105,28 @@ fn columns_json(panel: &Panel) -> Value {
     Value::Array(cols)
 }
 
-/// The full `estimate --json` document (schema in the README).
+/// The panel part of every report: schema version, source, counts, names and columns.
 #[must_use]
-pub fn estimate_report_json(r: &EstimateReport<'_>) -> Value {
-    let panel = r.panel;
-    let mut doc = json!({
+pub fn panel_json(source: &str, panel: &Panel, families_source: Option<&Path>) -> Value {
+    json!({
         "schema_version": SCHEMA_VERSION,
-        "source": r.source,
+        "source": source,
         "n_items": panel.n,
         "n_dropped": panel.n_dropped,
         "judges": panel.judges,
         "anchors": panel.anchors,
         "columns": columns_json(panel),
-        "families_source": r.families_source.map(|p| p.display().to_string()),
+        "families_source": families_source.map(|p| p.display().to_string()),
         "notes": panel_notes(panel),
-        "estimate": estimate_json(r.estimate, &panel.anchors),
-    });
+    })
+}
+
+/// The full `estimate --json` document (schema in the README).
+#[must_use]
+pub fn estimate_report_json(r: &EstimateReport<'_>) -> Value {
+    let panel = r.panel;
+    let mut doc = panel_json(r.source, panel, r.families_source);
+    doc["estimate"] = estimate_json(r.estimate, &panel.anchors);
     if let Some(b) = r.blocked {
         doc["blocked"] = estimate_json(b, &panel.anchors);
     }
@@ -127,6 +135,78 @@ pub fn estimate_report_json(r: &EstimateReport<'_>) -> Value {
         obj["clean_anchor"] = json!(panel.anchors[d]);
         doc["designated_clean"] = obj;
     }
+    doc
+}
+
+fn interval_json(i: Option<Interval>) -> Value {
+    i.map_or(Value::Null, |i| json!([num(i.lo), num(i.hi)]))
+}
+
+/// A fit's JSON with its bootstrap intervals: `ci` on each anchor, and `sigma_t2_ci`,
+/// `sigma_c2_ci`.
+#[must_use]
+pub fn estimate_with_ci_json(est: &Estimate, boot: &BootstrapResult, anchors: &[String]) -> Value {
+    let mut v = estimate_json(est, anchors);
+    v["sigma_t2_ci"] = interval_json(boot.sigma_t2);
+    v["sigma_c2_ci"] = interval_json(boot.sigma_c2);
+    if let Some(list) = v["anchors"].as_array_mut() {
+        for (k, a) in list.iter_mut().enumerate() {
+            a["ci"] = interval_json(boot.rho[k]);
+            a["dropped"] = json!(boot.dropped_per_anchor[k]);
+        }
+    }
+    v
+}
+
+fn bootstrap_json(b: &BootstrapResult) -> Value {
+    json!({"resamples": b.resamples, "dropped": b.dropped, "seed": b.seed})
+}
+
+/// The `battery --json` document (schema in the README).
+#[must_use]
+pub fn battery_report_json(
+    source: &str,
+    panel: &Panel,
+    families_source: Option<&Path>,
+    r: &BatteryReport,
+) -> Value {
+    let anchors = &panel.anchors;
+    let mut doc = panel_json(source, panel, families_source);
+    doc["estimate"] = match (&r.estimate, &r.boot) {
+        (Some(e), Some(b)) => estimate_with_ci_json(e, b, anchors),
+        _ => Value::Null,
+    };
+    if let Some((e, b)) = &r.blocked {
+        doc["blocked"] = estimate_with_ci_json(e, b, anchors);
+    }
+    doc["weak_id"] = r.weak_id.map_or(Value::Null, |w| {
+        json!({"T": num(w.t), "flag": w.flag, "denominator": num(w.denominator), "sd_boot": num(w.sd_boot)})
+    });
+    doc["bootstrap"] = r.boot.as_ref().map_or(Value::Null, bootstrap_json);
+    let mut tests = serde_json::Map::new();
+    for t in &r.tests {
+        tests.insert(
+            t.test.name().into(),
+            json!({
+                "applicable": t.applicable,
+                "statistic": t.statistic.map_or(Value::Null, num),
+                "threshold": t.threshold.map_or(Value::Null, num),
+                "p_value": t.p_value.map_or(Value::Null, num),
+                "verdict": t.verdict.as_str(),
+                "message": t.message,
+            }),
+        );
+    }
+    doc["tests"] = Value::Object(tests);
+    doc["configuration"] = json!({
+        "row": r.decision.row.configuration,
+        "available": r.decision.available,
+        "unguarded": r.decision.unguarded,
+        "not_identified": r.decision.refusal,
+    });
+    doc["null"] = json!({
+        "kind": r.null.kind, "method": r.null.method, "draws": r.null.draws, "note": r.null.note,
+    });
     doc
 }
 
@@ -169,18 +249,46 @@ pub fn table(header: &[&str], rows: &[Vec<String>]) -> String {
     out
 }
 
-/// The text block of one fit.
+fn fmt_interval(i: Option<Interval>) -> String {
+    i.map_or_else(
+        || "[undefined]".into(),
+        |i| format!("[{}, {}]", fmt_num(i.lo), fmt_num(i.hi)),
+    )
+}
+
+/// The text block of one fit, with bootstrap intervals when `boot` is given.
 #[must_use]
-pub fn estimate_text(title: &str, est: &Estimate, anchors: &[String]) -> String {
+pub fn estimate_text(
+    title: &str,
+    est: &Estimate,
+    boot: Option<&BootstrapResult>,
+    anchors: &[String],
+) -> String {
     let mut out = format!("{title}\n");
-    let _ = writeln!(
-        out,
-        "  K = {}   σ_t² = {}   σ_c² = {}   denominator = {}",
-        fmt_num(est.k),
-        fmt_num(est.sigma_t2),
-        fmt_num(est.sigma_c2),
-        fmt_num(est.denominator)
-    );
+    match boot {
+        Some(b) => {
+            let _ = writeln!(
+                out,
+                "  K = {}   σ_t² = {} {}   σ_c² = {} {}   denominator = {}",
+                fmt_num(est.k),
+                fmt_num(est.sigma_t2),
+                fmt_interval(b.sigma_t2),
+                fmt_num(est.sigma_c2),
+                fmt_interval(b.sigma_c2),
+                fmt_num(est.denominator)
+            );
+        }
+        None => {
+            let _ = writeln!(
+                out,
+                "  K = {}   σ_t² = {}   σ_c² = {}   denominator = {}",
+                fmt_num(est.k),
+                fmt_num(est.sigma_t2),
+                fmt_num(est.sigma_c2),
+                fmt_num(est.denominator)
+            );
+        }
+    }
     if !est.pairs.is_empty() {
         let rows: Vec<Vec<String>> = est
             .pairs
@@ -199,17 +307,30 @@ pub fn estimate_text(title: &str, est: &Estimate, anchors: &[String]) -> String 
         .anchors
         .iter()
         .zip(anchors)
-        .map(|(a, name)| {
-            vec![
+        .enumerate()
+        .map(|(k, (a, name))| {
+            let mut row = vec![
                 name.clone(),
                 fmt_num(a.beta),
                 fmt_num(a.sigma_a2),
                 a.rho
                     .map_or_else(|| "undefined (see flags)".into(), fmt_num),
-            ]
+            ];
+            if let Some(b) = boot {
+                row.push(fmt_interval(b.rho[k]));
+                row.push(b.dropped_per_anchor[k].to_string());
+            }
+            row
         })
         .collect();
-    out.push_str(&table(&["anchor", "β", "σ_a²", "ρ"], &rows));
+    if boot.is_some() {
+        out.push_str(&table(
+            &["anchor", "β", "σ_a²", "ρ", "95% CI", "dropped"],
+            &rows,
+        ));
+    } else {
+        out.push_str(&table(&["anchor", "β", "σ_a²", "ρ"], &rows));
+    }
     if est.flags.is_empty() {
         out.push_str("  flags: none\n");
     } else {
@@ -222,6 +343,94 @@ pub fn estimate_text(title: &str, est: &Estimate, anchors: &[String]) -> String 
             );
         }
     }
+    out
+}
+
+/// The whole `battery` text report.
+#[must_use]
+pub fn battery_report_text(
+    source: &str,
+    panel: &Panel,
+    families_source: Option<&Path>,
+    r: &BatteryReport,
+) -> String {
+    let anchors = &panel.anchors;
+    let mut out = panel_text("battery", source, panel, families_source);
+    let d = &r.decision;
+    let _ = writeln!(
+        out,
+        "\nConfiguration (decision table, Section 6): {}",
+        d.row.configuration
+    );
+    let _ = writeln!(out, "  available: {}", d.available.join("; "));
+    let _ = writeln!(out, "  unguarded: {}", d.unguarded.join("; "));
+    if let Some(why) = &d.refusal {
+        let _ = writeln!(out, "\nEstimate: {why}.");
+    }
+    if let (Some(est), Some(boot)) = (&r.estimate, &r.boot) {
+        out.push('\n');
+        out.push_str(&estimate_text(
+            &format!(
+                "Estimate (closed form, Theorem 1; 95% percentile bootstrap CIs, B = {}, seed {}, {} resamples dropped)",
+                boot.resamples, boot.seed, boot.dropped
+            ),
+            est,
+            Some(boot),
+            anchors,
+        ));
+    }
+    if let Some((est, boot)) = &r.blocked {
+        out.push('\n');
+        out.push_str(&estimate_text(
+            "Family-blocked estimate (Section 5; K from cross-family judge pairs only)",
+            est,
+            Some(boot),
+            anchors,
+        ));
+    }
+    if let Some(w) = r.weak_id {
+        let _ = writeln!(
+            out,
+            "\nWeak-identification screen: T = |den| / SD_boot(den) = {} / {} = {} → {}",
+            fmt_num(w.denominator.abs()),
+            fmt_num(w.sd_boot),
+            fmt_num(w.t),
+            if w.flag {
+                "FLAGGED (T < 4): the data carry little information about σ_t²; report every ρ as its interval only"
+            } else {
+                "ok (T ≥ 4)"
+            }
+        );
+    }
+    let _ = writeln!(
+        out,
+        "\nDiagnostic battery ({}; {} draws, {})",
+        r.null.note, r.null.draws, r.null.method
+    );
+    let rows: Vec<Vec<String>> = r
+        .tests
+        .iter()
+        .map(|t| {
+            let opt = |x: Option<f64>| x.map_or_else(|| "—".into(), fmt_num);
+            vec![
+                format!("{} {}", t.test.name(), t.test.guards()),
+                t.verdict.badge().into(),
+                opt(t.statistic),
+                opt(t.threshold),
+                t.p_value.map_or_else(|| "—".into(), |p| format!("{p:.4}")),
+            ]
+        })
+        .collect();
+    out.push_str(&table(
+        &["test", "verdict", "statistic", "threshold (95%)", "p-value"],
+        &rows,
+    ));
+    for t in &r.tests {
+        let _ = writeln!(out, "  {}: {}", t.test.name(), t.message);
+    }
+    out.push_str(
+        "\nBlind spots no test can see (Section 5): a uniformly loaded second factor (harmless for ρ, but σ_t² is inflated) and a panel-wide shared residual such as one prompt template (harmful: ρ̂ drifts toward a false \"clean\").\n",
+    );
     out
 }
 
@@ -246,11 +455,15 @@ pub fn scales_summary(panel: &Panel) -> String {
         .join("; ")
 }
 
-/// The whole `estimate` text report.
+/// The panel header of every text report: source, items, roles, families, scales, notes.
 #[must_use]
-pub fn estimate_report_text(r: &EstimateReport<'_>) -> String {
-    let panel = r.panel;
-    let mut out = format!("rhoscope estimate — {}\n", r.source);
+pub fn panel_text(
+    command: &str,
+    source: &str,
+    panel: &Panel,
+    families_source: Option<&Path>,
+) -> String {
+    let mut out = format!("rhoscope {command} — {source}\n");
     let _ = writeln!(
         out,
         "items: {} used, {} dropped for missing values",
@@ -259,8 +472,7 @@ pub fn estimate_report_text(r: &EstimateReport<'_>) -> String {
     let _ = writeln!(out, "judges ({}): {}", panel.p(), panel.judges.join(", "));
     let _ = writeln!(out, "anchors ({}): {}", panel.m(), panel.anchors.join(", "));
     if let Some(f) = &panel.families {
-        let from = r
-            .families_source
+        let from = families_source
             .map(|p| format!(" (from {})", p.display()))
             .unwrap_or_default();
         let pairs: Vec<String> = panel
@@ -275,10 +487,19 @@ pub fn estimate_report_text(r: &EstimateReport<'_>) -> String {
     for note in panel_notes(panel) {
         let _ = writeln!(out, "note: {note}");
     }
+    out
+}
+
+/// The whole `estimate` text report.
+#[must_use]
+pub fn estimate_report_text(r: &EstimateReport<'_>) -> String {
+    let panel = r.panel;
+    let mut out = panel_text("estimate", r.source, panel, r.families_source);
     out.push('\n');
     out.push_str(&estimate_text(
         "Closed form (Theorem 1; K = mean of all judge-pair covariances)",
         r.estimate,
+        None,
         &panel.anchors,
     ));
     if let Some(b) = r.blocked {
@@ -286,6 +507,7 @@ pub fn estimate_report_text(r: &EstimateReport<'_>) -> String {
         out.push_str(&estimate_text(
             "Family-blocked (Section 5; K from cross-family judge pairs only)",
             b,
+            None,
             &panel.anchors,
         ));
     }
@@ -297,6 +519,7 @@ pub fn estimate_report_text(r: &EstimateReport<'_>) -> String {
                 panel.anchors[d]
             ),
             est,
+            None,
             &panel.anchors,
         ));
     }

@@ -1,0 +1,256 @@
+//! "What your configuration buys you" (Section 6, SPEC §5) as data. The paper's decision
+//! table and the ordinal hierarchy (Section 7) are kept here: from a panel's configuration
+//! this finds the matching row, the estimators and diagnostics available, and the failure
+//! modes left unguarded.
+
+use crate::panel::Panel;
+
+/// One row of the paper's table, verbatim.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Row {
+    pub configuration: &'static str,
+    pub estimate: &'static str,
+    pub diagnostics: &'static str,
+    pub unguarded: &'static str,
+}
+
+/// The decision table of Section 6, in order of increasing protection.
+pub const TABLE: [Row; 4] = [
+    Row {
+        configuration: "2 judges, 2 anchors",
+        estimate: "yes",
+        diagnostics: "weak-ID screen only",
+        unguarded: "all misspecification",
+    },
+    Row {
+        configuration: "≥ 3 judges, 2 anchors",
+        estimate: "yes",
+        diagnostics: "+ Test A",
+        unguarded: "anchor-side; shared residual",
+    },
+    Row {
+        configuration: "≥ 3 judges (≥ 2 families), 2 anchors",
+        estimate: "yes",
+        diagnostics: "+ Test C, blocked estimator",
+        unguarded: "anchor-side; panel-wide residual",
+    },
+    Row {
+        configuration: "≥ 3 judges (≥ 2 fam.), ≥ 3 anchors, N ≳ 10⁴",
+        estimate: "yes",
+        diagnostics: "full battery",
+        unguarded: "panel-wide residual; uniform factor (harmless for ρ)",
+    },
+];
+
+/// The ordinal hierarchy of Section 7.
+pub const ORDINAL: [Row; 3] = [
+    Row {
+        configuration: "all columns ordinal",
+        estimate: "no: ρ is not identified at any number of anchors",
+        diagnostics: "judge-side tests only",
+        unguarded: "ρ itself",
+    },
+    Row {
+        configuration: "ordinal judges, < 3 continuous anchors",
+        estimate: "no: needs ≥ 3 continuous anchors",
+        diagnostics: "judge-side tests only",
+        unguarded: "ρ itself",
+    },
+    Row {
+        configuration: "ordinal judges, ≥ 3 continuous anchors",
+        estimate: "mixed-scale estimator (Section 7)",
+        diagnostics: "as the continuous rows",
+        unguarded: "finite-sample upward bias near ρ = 0 at small N",
+    },
+];
+
+/// A panel's configuration: the facts the table depends on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Configuration {
+    pub p: usize,
+    pub m: usize,
+    pub n: usize,
+    /// Number of families (0 without metadata) and the size of the largest.
+    pub families: usize,
+    pub largest_family: usize,
+    /// Judges observed on an ordinal scale.
+    pub ordinal_judges: usize,
+    /// Anchors observed on a continuous scale.
+    pub continuous_anchors: usize,
+}
+
+impl Configuration {
+    /// The configuration of a loaded panel.
+    #[must_use]
+    pub fn of(panel: &Panel) -> Configuration {
+        let fam = panel.family_index().unwrap_or_default();
+        let n_fam = fam.iter().max().map_or(0, |m| m + 1);
+        let p = panel.p();
+        Configuration {
+            p,
+            m: panel.m(),
+            n: panel.n,
+            families: n_fam,
+            largest_family: (0..n_fam)
+                .map(|b| fam.iter().filter(|f| **f == b).count())
+                .max()
+                .unwrap_or(0),
+            ordinal_judges: panel.scales[..p].iter().filter(|s| s.is_ordinal()).count(),
+            continuous_anchors: panel.scales[p..].iter().filter(|s| !s.is_ordinal()).count(),
+        }
+    }
+}
+
+/// The table's answer for one configuration.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Decision {
+    /// The matching row of the paper's table (or of the ordinal hierarchy).
+    pub row: Row,
+    /// Estimators and diagnostics this panel can run.
+    pub available: Vec<String>,
+    /// Failure modes no available diagnostic guards against.
+    pub unguarded: Vec<String>,
+    /// Why ρ must not be reported at all, if so.
+    pub refusal: Option<String>,
+}
+
+/// Looks a configuration up in the table.
+#[must_use]
+pub fn decide(c: &Configuration) -> Decision {
+    let all_ordinal = c.ordinal_judges == c.p && c.continuous_anchors == 0;
+    let has_fam = c.families >= 2;
+    let test_c = has_fam && c.largest_family >= 2;
+    let (row, refusal) = if all_ordinal {
+        (
+            ORDINAL[0],
+            Some("every column is ordinal, and with all variables ordinal ρ is not identified at any number of anchors (Section 7): thresholds absorb the scale ρ needs".to_string()),
+        )
+    } else if c.ordinal_judges > 0 && c.continuous_anchors < 3 {
+        (
+            ORDINAL[1],
+            Some(format!(
+                "the judges are ordinal and only {} anchor(s) are continuous; ρ needs ≥ 3 continuous anchors when judges are ordinal (Section 7)",
+                c.continuous_anchors
+            )),
+        )
+    } else if c.ordinal_judges > 0 {
+        (ORDINAL[2], None)
+    } else if c.p >= 3 && has_fam && c.m >= 3 {
+        (TABLE[3], None)
+    } else if c.p >= 3 && has_fam {
+        (TABLE[2], None)
+    } else if c.p >= 3 {
+        (TABLE[1], None)
+    } else {
+        (TABLE[0], None)
+    };
+    // Too few anchors is the first reason to give: nothing else could identify ρ.
+    let refusal = if c.m < 2 {
+        Some(format!(
+            "{} anchor(s): Theorem 1 needs ≥ 2 anchors, so σ_t² and every ρ are not identified",
+            c.m
+        ))
+    } else {
+        refusal
+    };
+    let mut available = Vec::new();
+    if refusal.is_none() {
+        available.push("closed-form ρ̂ with bootstrap CIs".to_string());
+        available.push("weak-identification screen".to_string());
+        available.push("designated-clean comparison".to_string());
+    }
+    if c.p >= 3 {
+        available.push("Test A (judge-covariance dispersion)".to_string());
+    }
+    if c.m >= 3 && refusal.is_none() {
+        available.push("Test B (over-identification)".to_string());
+    }
+    if test_c {
+        available.push("Test C (family block)".to_string());
+    }
+    if has_fam && refusal.is_none() {
+        available.push("family-blocked estimator".to_string());
+    }
+    let mut unguarded = Vec::new();
+    if c.p < 3 {
+        unguarded.push("non-uniform judge loadings (no Test A with 2 judges)".to_string());
+    }
+    if c.m < 3 {
+        unguarded.push(
+            "anchor-side violations: non-uniform anchor loadings (no Test B with < 3 anchors)"
+                .to_string(),
+        );
+    }
+    if !test_c {
+        unguarded
+            .push("family-level shared judge residual (no family metadata to test)".to_string());
+    }
+    if c.m >= 3 && !test_c && c.n < 10_000 {
+        unguarded.push("judge-side shared residual: Test B sees it only near N ≈ 10⁴".to_string());
+    }
+    unguarded.push(
+        "panel-wide shared residual (e.g. one prompt template): invisible to every test"
+            .to_string(),
+    );
+    unguarded
+        .push("uniform second factor: invisible, harmless for ρ, but inflates σ_t²".to_string());
+    Decision {
+        row,
+        available,
+        unguarded,
+        refusal,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn config(p: usize, m: usize, families: usize, largest: usize) -> Configuration {
+        Configuration {
+            p,
+            m,
+            n: 500,
+            families,
+            largest_family: largest,
+            ordinal_judges: 0,
+            continuous_anchors: m,
+        }
+    }
+
+    #[test]
+    fn paper_rows_match_their_configurations() {
+        assert_eq!(decide(&config(2, 2, 0, 0)).row, TABLE[0]);
+        assert_eq!(decide(&config(6, 2, 0, 0)).row, TABLE[1]);
+        assert_eq!(decide(&config(6, 2, 3, 2)).row, TABLE[2]);
+        assert_eq!(decide(&config(6, 3, 3, 2)).row, TABLE[3]);
+        let full = decide(&config(6, 3, 3, 2));
+        assert!(full.available.iter().any(|a| a.starts_with("Test B")));
+        assert!(full.unguarded.iter().any(|u| u.starts_with("panel-wide")));
+    }
+
+    #[test]
+    fn ordinal_rows_refuse_with_reasons() {
+        let mut c = config(3, 2, 0, 0);
+        c.ordinal_judges = 3;
+        c.continuous_anchors = 0;
+        let d = decide(&c);
+        assert_eq!(d.row, ORDINAL[0]);
+        assert!(d.refusal.unwrap().contains("every column is ordinal"));
+        let mut c = config(6, 2, 0, 0);
+        c.ordinal_judges = 6;
+        assert_eq!(decide(&c).row, ORDINAL[1]);
+        let mut c = config(6, 3, 0, 0);
+        c.ordinal_judges = 6;
+        let d = decide(&c);
+        assert_eq!(d.row, ORDINAL[2]);
+        assert!(d.refusal.is_none());
+    }
+
+    #[test]
+    fn too_few_anchors_is_not_identified_but_test_a_runs() {
+        let d = decide(&config(3, 1, 0, 0));
+        assert!(d.refusal.unwrap().contains("not identified"));
+        assert!(d.available.iter().any(|a| a.starts_with("Test A")));
+    }
+}
