@@ -39,6 +39,9 @@ pub enum Command {
     /// Run the diagnostic battery: CIs, weak-ID screen, Tests A/B/C against a calibrated null
     #[command(after_help = BATTERY_HELP)]
     Battery(BatteryArgs),
+    /// Operating characteristics: each test's false-positive rate and power by simulation
+    #[command(after_help = POWER_HELP)]
+    Power(PowerArgs),
     /// Write a simulated panel CSV from one of the paper's designs, with any violation switched on
     #[command(after_long_help = simulate_help(), after_help = SIMULATE_SHORT)]
     Simulate(SimulateArgs),
@@ -78,6 +81,19 @@ Worked example:
 
 Exit codes: 0 ran, 1 a test fired or weak-ID flagged (with --fail-on-diagnostic),
 2 bad arguments, 65 bad data, 66 missing or unreadable file.";
+
+const POWER_HELP: &str = "\
+Designs (the paper's violations; strength s):
+  test-a           half the judges load s on a second factor (Test A's target)
+  test-b           a second factor on three anchors with loadings (s, s/2, 0) (Test B's target)
+  test-c           three families of two judges with family residual SD s (Test C's target)
+  shared-residual  a residual of strength s shared by every judge, three anchors (Test B, weakly)
+
+Strength 0 (the false-positive rate) is always included. Each rate has Monte-Carlo standard
+error √(r(1 − r)/reps). --coverage B adds bootstrap CI coverage and mean width per anchor.
+
+Worked example (the paper's operating-characteristics table, Test A):
+  rhoscope power --design test-a --strength 0.4,0.6 --n 500,2000,10000 --reps 500";
 
 const SIMULATE_SHORT: &str = "\
 Worked example:
@@ -161,6 +177,46 @@ pub struct BatteryArgs {
     /// Exit 1 when any test fires or the weak-identification flag is raised.
     #[arg(long)]
     pub fail_on_diagnostic: bool,
+}
+
+/// The violation designs of `rhoscope power`.
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+pub enum DesignArg {
+    TestA,
+    TestB,
+    TestC,
+    SharedResidual,
+}
+
+#[derive(Debug, Args)]
+pub struct PowerArgs {
+    /// Which violation to inject.
+    #[arg(long, value_enum)]
+    pub design: DesignArg,
+    /// Violation strengths (comma-separated).
+    #[arg(long, value_delimiter = ',', value_name = "LIST", required = true)]
+    pub strength: Vec<f64>,
+    /// Panel sizes N (comma-separated).
+    #[arg(long = "n", value_delimiter = ',', value_name = "LIST", required = true,
+          value_parser = clap::value_parser!(u64).range(3..=10_000_000))]
+    pub n: Vec<u64>,
+    /// Replicates per (N, strength) cell.
+    #[arg(long, value_name = "R", default_value_t = 200,
+          value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub reps: u32,
+    /// Null draws per N for the thresholds.
+    #[arg(long, value_name = "D", default_value_t = 1000,
+          value_parser = clap::value_parser!(u32).range(20..=10_000_000))]
+    pub null_draws: u32,
+    /// Bootstrap resamples per replicate for CI coverage and width (off by default).
+    #[arg(long, value_name = "B", value_parser = clap::value_parser!(u32).range(2..=100_000))]
+    pub coverage: Option<u32>,
+    /// Seed of every stream.
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    pub seed: u64,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, Args)]

@@ -7,11 +7,15 @@ use std::path::Path;
 use clap::CommandFactory;
 
 use crate::battery::{self, NullSpec};
-use crate::cli::{BatteryArgs, Cli, Command, EstimateArgs, PanelArgs, SimulateArgs};
+use crate::cli::{
+    BatteryArgs, Cli, Command, DesignArg, EstimateArgs, PanelArgs, PowerArgs, SimulateArgs,
+};
 use crate::data::{self, LoadOptions, Loaded};
 use crate::error::Error;
 use crate::estimate::{blocked, clean, closed_form};
 use crate::moments::{JudgePairs, Moments};
+use crate::power::{self, PowerDesign, PowerOptions};
+use crate::progress::{Flow, Progress};
 use crate::report::{self, EstimateReport};
 use crate::scenario;
 use crate::simulate;
@@ -31,6 +35,7 @@ pub fn run(cli: Cli) -> Result<(), Error> {
         Some(Command::Estimate(a)) => estimate(&a),
         Some(Command::Simulate(a)) => simulate_cmd(&a),
         Some(Command::Battery(a)) => battery_cmd(&a),
+        Some(Command::Power(a)) => power_cmd(&a),
         Some(Command::Completions { shell }) => {
             let mut out = Vec::new();
             clap_complete::generate(shell, &mut Cli::command(), "rhoscope", &mut out);
@@ -137,6 +142,61 @@ fn battery_cmd(a: &BatteryArgs) -> Result<(), Error> {
         return Err(Error::Diagnostic);
     }
     Ok(())
+}
+
+fn power_cmd(a: &PowerArgs) -> Result<(), Error> {
+    let design = match a.design {
+        DesignArg::TestA => PowerDesign::TestA,
+        DesignArg::TestB => PowerDesign::TestB,
+        DesignArg::TestC => PowerDesign::TestC,
+        DesignArg::SharedResidual => PowerDesign::SharedResidual,
+    };
+    if let Some(bad) = a.strength.iter().find(|s| !s.is_finite() || **s < 0.0) {
+        return Err(Error::Usage(format!(
+            "--strength {bad}: strengths are finite and ≥ 0"
+        )));
+    }
+    let opts = PowerOptions {
+        ns: a
+            .n
+            .iter()
+            .map(|n| usize::try_from(*n).unwrap_or(usize::MAX))
+            .collect(),
+        strengths: a.strength.clone(),
+        reps: a.reps as usize,
+        null_draws: a.null_draws as usize,
+        seed: a.seed,
+        coverage: a.coverage.map(|b| b as usize),
+    };
+    let bar = progress_bar(power::total_steps(&opts), !a.json);
+    let tick = |_: Progress| {
+        bar.inc(1);
+        Flow::Continue
+    };
+    let cells = power::operating_characteristics(design, &opts, &tick)
+        .map_err(|e| Error::Usage(format!("power: {e}")))?
+        .expect("a progress bar never stops the run");
+    bar.finish_and_clear();
+    if a.json {
+        write_json(&report::power_json(design, &opts, &cells))
+    } else {
+        write_stdout(report::power_text(design, &opts, &cells).as_bytes())
+    }
+}
+
+/// A progress bar on stderr; hidden when `show` is false or stderr is not a terminal
+/// (indicatif checks the latter itself).
+fn progress_bar(len: u64, show: bool) -> indicatif::ProgressBar {
+    if !show {
+        return indicatif::ProgressBar::hidden();
+    }
+    let bar = indicatif::ProgressBar::new(len);
+    if let Ok(style) = indicatif::ProgressStyle::with_template(
+        "{spinner} {bar:40} {percent:>3}% {elapsed_precise} (eta {eta})",
+    ) {
+        bar.set_style(style);
+    }
+    bar
 }
 
 /// An anchor by name or 1-based position among the anchors.

@@ -26,6 +26,7 @@ pub mod estimate;
 pub mod model;
 pub mod moments;
 pub mod panel;
+pub mod power;
 pub mod progress;
 pub mod report;
 pub mod scenario;

@@ -22,6 +22,8 @@ pub enum Purpose {
     Bootstrap = 1,
     /// Null-distribution draws for the battery's thresholds.
     Null = 2,
+    /// Replicates of operating-characteristic studies.
+    Power = 3,
 }
 
 /// The named, stable generator behind every random number in rhoscope: ChaCha8 seeded from
