@@ -42,6 +42,22 @@ pub const TABLE: [Row; 4] = [
     },
 ];
 
+/// Rows the paper's table does not list, completing it for ≥ 3 anchors without families.
+pub const EXTRA: [Row; 2] = [
+    Row {
+        configuration: "2 judges, ≥ 3 anchors (not in the paper's table)",
+        estimate: "yes",
+        diagnostics: "weak-ID screen + Test B",
+        unguarded: "judge-side loadings; shared residual",
+    },
+    Row {
+        configuration: "≥ 3 judges, ≥ 3 anchors, no families (not in the paper's table)",
+        estimate: "yes",
+        diagnostics: "+ Test A, Test B",
+        unguarded: "shared residual (Test B sees a judge-side one only near N ≈ 10⁴); panel-wide residual",
+    },
+];
+
 /// The ordinal hierarchy of Section 7.
 pub const ORDINAL: [Row; 3] = [
     Row {
@@ -139,8 +155,12 @@ pub fn decide(c: &Configuration) -> Decision {
         (TABLE[3], None)
     } else if c.p >= 3 && has_fam {
         (TABLE[2], None)
+    } else if c.p >= 3 && c.m >= 3 {
+        (EXTRA[1], None)
     } else if c.p >= 3 {
         (TABLE[1], None)
+    } else if c.m >= 3 {
+        (EXTRA[0], None)
     } else {
         (TABLE[0], None)
     };
@@ -224,6 +244,8 @@ mod tests {
         assert_eq!(decide(&config(6, 2, 0, 0)).row, TABLE[1]);
         assert_eq!(decide(&config(6, 2, 3, 2)).row, TABLE[2]);
         assert_eq!(decide(&config(6, 3, 3, 2)).row, TABLE[3]);
+        assert_eq!(decide(&config(6, 3, 0, 0)).row, EXTRA[1]);
+        assert_eq!(decide(&config(2, 3, 0, 0)).row, EXTRA[0]);
         let full = decide(&config(6, 3, 3, 2));
         assert!(full.available.iter().any(|a| a.starts_with("Test B")));
         assert!(full.unguarded.iter().any(|u| u.starts_with("panel-wide")));
