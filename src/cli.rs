@@ -139,6 +139,10 @@ pub struct PanelArgs {
     /// Long layout: one row per (item, rater, score); names the three columns.
     #[arg(long, value_delimiter = ',', value_name = "ITEM,RATER,SCORE")]
     pub long: Option<Vec<String>>,
+    /// Treat these columns as continuous even if they look ordinal (integers with ≤ 10
+    /// levels): comma-separated names, or `all`.
+    #[arg(long, value_delimiter = ',', value_name = "LIST")]
+    pub continuous: Option<Vec<String>>,
 }
 
 #[derive(Debug, Args)]

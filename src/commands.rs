@@ -54,6 +54,7 @@ pub fn load_options(a: &PanelArgs, min_anchors: usize) -> LoadOptions {
         id: a.id.clone(),
         long: a.long.clone(),
         families: a.families.clone(),
+        continuous: a.continuous.clone(),
         min_anchors,
     }
 }

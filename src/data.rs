@@ -28,6 +28,9 @@ pub struct LoadOptions {
     pub long: Option<Vec<String>>,
     /// `--families`: `NAME=FAMILY,...` or the path of a two-column file.
     pub families: Option<String>,
+    /// `--continuous`: columns (judges or anchors, by name) forced to the continuous scale,
+    /// or `all`.
+    pub continuous: Option<Vec<String>>,
     /// Fewest anchors accepted (2 for `estimate`; the battery accepts 0).
     pub min_anchors: usize,
 }
@@ -634,9 +637,12 @@ fn finish(path: &Path, raw: &mut Raw, opts: &LoadOptions) -> Result<Loaded, Erro
         }
     }
     check_constant(path, &names, &data, n)?;
-    let scales: Vec<Scale> = (0..names.len())
+    let mut scales: Vec<Scale> = (0..names.len())
         .map(|c| Scale::detect(&data[c * n..(c + 1) * n]))
         .collect();
+    for c in forced_continuous(&names, opts.continuous.as_deref())? {
+        scales[c] = Scale::Continuous;
+    }
     let (families, families_source) = load_families(path, &raw.judges, opts)?;
     Ok(Loaded {
         panel: Panel {
@@ -709,6 +715,15 @@ fn check_constant(path: &Path, names: &[String], data: &[f64], n: usize) -> Resu
         }
     }
     Ok(())
+}
+
+/// Column indices named by `--continuous` (`all` names every column).
+fn forced_continuous(names: &[String], list: Option<&[String]>) -> Result<Vec<usize>, Error> {
+    match list {
+        None => Ok(Vec::new()),
+        Some([one]) if one.trim().eq_ignore_ascii_case("all") => Ok((0..names.len()).collect()),
+        Some(tokens) => resolve_list(tokens, names, false, "--continuous"),
+    }
 }
 
 fn found_names(names: &[String]) -> String {

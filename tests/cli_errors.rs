@@ -307,3 +307,35 @@ fn control_characters_from_files_never_reach_the_terminal() {
         r.stderr
     );
 }
+
+#[test]
+fn integer_columns_can_be_forced_continuous() {
+    let dir = tempfile::tempdir().unwrap();
+    let ints = "J1,J2,J3,A1,A2\n1,2,1,3,1\n2,1,2,1,2\n3,3,2,2,2\n1,1,1,2,3\n2,3,3,3,1\n";
+    write(dir.path(), "i.csv", ints.as_bytes());
+    let json = |extra: &[&str]| {
+        let mut args = vec!["estimate", "i.csv", "--json"];
+        args.extend_from_slice(extra);
+        let r = run(dir.path(), &args);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        serde_json::from_str::<serde_json::Value>(&r.stdout).unwrap()
+    };
+    assert_eq!(json(&[])["columns"][0]["scale"], "ordinal");
+    let all = json(&["--continuous", "all"]);
+    assert!(
+        all["columns"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|c| c["scale"] == "continuous")
+    );
+    let one = json(&["--continuous", "A1"]);
+    assert_eq!(one["columns"][3]["scale"], "continuous");
+    assert_eq!(one["columns"][0]["scale"], "ordinal");
+    expect_error(
+        ints.as_bytes(),
+        &["--continuous", "Z9"],
+        2,
+        &["--continuous", "no column 'Z9'"],
+    );
+}
