@@ -13,7 +13,11 @@ and the common-mode error an LLM-judge panel shares — in closed form under a s
 model (Theorem 1), and reports every out-of-range value as a flag rather than clipping it.";
 
 const EXAMPLES: &str = "\
+With no command, rhoscope opens the explorer on the paper's base design (N = 500).
+
 Examples:
+  rhoscope                                   # the explorer
+  rhoscope demo                              # talk mode
   rhoscope simulate --preset mid --n 500 --seed 1 -o panel.csv
   rhoscope estimate panel.csv
   rhoscope estimate ratings.csv --judges 2,3,4 --anchors 5,6 --json";
@@ -21,7 +25,7 @@ Examples:
 /// rhoscope: anchor-contamination estimation for LLM-judge panels.
 #[derive(Debug, Parser)]
 #[command(name = "rhoscope", version, about = ABOUT, long_about = LONG_ABOUT,
-          after_help = EXAMPLES, arg_required_else_help = true)]
+          after_help = EXAMPLES)]
 pub struct Cli {
     /// Worker threads for parallel work (default: all cores, or RAYON_NUM_THREADS).
     /// Results are identical at any thread count.
@@ -33,6 +37,12 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Open the explorer (interactive terminal UI), on a panel file or the default scenario
+    #[command(after_help = EXPLORE_HELP)]
+    Explore(ExploreArgs),
+    /// Talk mode: the explorer stepping through scenes that demo each failure mode
+    #[command(after_help = DEMO_HELP)]
+    Demo(DemoArgs),
     /// Estimate every anchor's ρ from a panel file (Theorem 1)
     #[command(after_help = ESTIMATE_HELP)]
     Estimate(EstimateArgs),
@@ -67,6 +77,23 @@ Worked example:
       --judges W1,W2,W3 --anchors W4,W5
 
 Exit codes: 0 ok, 2 bad arguments, 65 bad data, 66 missing or unreadable file.";
+
+const EXPLORE_HELP: &str = "\
+Keys: ? shows them all. q quits, Tab/1–5 move focus, h/l/H/L move the selected slider,
+[ ] select a slider, n/p step through the walkthrough (with a file) or the talk scenes.
+
+Worked example:
+  rhoscope explore                          # the base design, N = 500
+  rhoscope explore assets/families.csv      # a panel file, then n to walk through it";
+
+const DEMO_HELP: &str = "\
+Scenes: clean recovery; the boundary; a uniform second factor; an asymmetric one;
+non-uniform judge loadings; a shared judge residual; family blocking; a designated clean
+anchor that is not clean; the real HANNA panel (with --hanna PATH or ../shared/data/hanna).
+n / p step, f freezes the screen, q quits. Every scene shows the same numbers every time.
+
+Worked example:
+  rhoscope demo --no-mouse --hanna ../shared/data/hanna";
 
 const BATTERY_HELP: &str = "\
 Runs before trusting any ρ̂. Prints the panel's row of the paper's decision table, the estimate
@@ -118,11 +145,39 @@ FILE.families.csv beside it (judge,family), which `rhoscope estimate FILE` picks
     s
 }
 
-/// How to read a panel: the options shared by every command that takes one.
+/// How to read a panel: the file and its options.
 #[derive(Debug, Args, Clone)]
 pub struct PanelArgs {
     /// Panel file: CSV, TSV or semicolon-separated (sniffed), wide or long (--long).
     pub panel: PathBuf,
+    #[command(flatten)]
+    pub opts: PanelOptions,
+}
+
+#[derive(Debug, Args)]
+pub struct ExploreArgs {
+    /// Panel file to open (default: the simulated base design).
+    pub panel: Option<PathBuf>,
+    #[command(flatten)]
+    pub opts: PanelOptions,
+    /// Do not capture the mouse (for presenters).
+    #[arg(long)]
+    pub no_mouse: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct DemoArgs {
+    /// The HANNA coherence panel (file, or the folder holding hanna_coherence_panel.csv).
+    #[arg(long, value_name = "PATH")]
+    pub hanna: Option<PathBuf>,
+    /// Do not capture the mouse (for presenters).
+    #[arg(long)]
+    pub no_mouse: bool,
+}
+
+/// The options shared by every command that reads a panel.
+#[derive(Debug, Args, Clone, Default)]
+pub struct PanelOptions {
     /// Judge columns (or rater ids with --long): comma-separated names or 1-based indices.
     #[arg(long, value_delimiter = ',', value_name = "LIST")]
     pub judges: Option<Vec<String>>,

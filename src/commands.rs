@@ -41,13 +41,61 @@ pub fn run(cli: Cli) -> Result<(), Error> {
             clap_complete::generate(shell, &mut Cli::command(), "rhoscope", &mut out);
             write_stdout(&out)
         }
-        None => write_stdout(Cli::command().render_help().to_string().as_bytes()),
+        Some(Command::Explore(a)) => explore(a.panel.as_deref(), &a.opts, !a.no_mouse, None),
+        Some(Command::Demo(a)) => demo(a.hanna.clone(), !a.no_mouse),
+        None => explore(None, &crate::cli::PanelOptions::default(), true, None),
     }
+}
+
+#[cfg(feature = "tui")]
+fn explore(
+    panel: Option<&std::path::Path>,
+    opts: &crate::cli::PanelOptions,
+    mouse: bool,
+    hanna: Option<std::path::PathBuf>,
+) -> Result<(), Error> {
+    use crate::tui::app::Start;
+    let start = match panel {
+        Some(p) => Start::File(p.to_path_buf(), load_options(opts, 0)),
+        None => Start::Default,
+    };
+    crate::tui::run(crate::tui::Options { start, mouse, hanna })
+}
+
+#[cfg(feature = "tui")]
+fn demo(hanna: Option<std::path::PathBuf>, mouse: bool) -> Result<(), Error> {
+    crate::tui::run(crate::tui::Options {
+        start: crate::tui::app::Start::Demo,
+        mouse,
+        hanna,
+    })
+}
+
+#[cfg(not(feature = "tui"))]
+fn explore(
+    _: Option<&std::path::Path>,
+    _: &crate::cli::PanelOptions,
+    _: bool,
+    _: Option<std::path::PathBuf>,
+) -> Result<(), Error> {
+    Err(no_tui())
+}
+
+#[cfg(not(feature = "tui"))]
+fn demo(_: Option<std::path::PathBuf>, _: bool) -> Result<(), Error> {
+    Err(no_tui())
+}
+
+#[cfg(not(feature = "tui"))]
+fn no_tui() -> Error {
+    Error::Usage(
+        "this rhoscope was built without the `tui` feature; run estimate, battery or power".into(),
+    )
 }
 
 /// The loader options of a panel's flags.
 #[must_use]
-pub fn load_options(a: &PanelArgs, min_anchors: usize) -> LoadOptions {
+pub fn load_options(a: &crate::cli::PanelOptions, min_anchors: usize) -> LoadOptions {
     LoadOptions {
         judges: a.judges.clone(),
         anchors: a.anchors.clone(),
@@ -64,7 +112,7 @@ pub fn load_options(a: &PanelArgs, min_anchors: usize) -> LoadOptions {
 /// # Errors
 /// Any load error.
 pub fn load_panel(a: &PanelArgs, min_anchors: usize) -> Result<Loaded, Error> {
-    let loaded = data::load(&a.panel, &load_options(a, min_anchors))?;
+    let loaded = data::load(&a.panel, &load_options(&a.opts, min_anchors))?;
     if let Some(at) = &loaded.first_dropped {
         let e = Error::data_at(
             &a.panel,

@@ -45,6 +45,14 @@ pub struct Loaded {
     pub first_dropped: Option<Location>,
 }
 
+/// Every column name of a panel file's header (sanitised).
+///
+/// # Errors
+/// As [`load`], for the header only.
+pub fn header(path: &Path) -> Result<Vec<String>, Error> {
+    Ok(Source::open(path)?.header)
+}
+
 /// The families sidecar that `simulate` writes next to a panel: `x.csv` → `x.families.csv`.
 #[must_use]
 pub fn families_sidecar(panel_path: &Path) -> PathBuf {

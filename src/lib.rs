@@ -31,3 +31,5 @@ pub mod progress;
 pub mod report;
 pub mod scenario;
 pub mod simulate;
+#[cfg(feature = "tui")]
+pub mod tui;

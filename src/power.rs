@@ -78,10 +78,29 @@ impl PowerDesign {
         }
     }
 
+    /// The paper's design this violation is studied on: the base design, or the
+    /// three-anchor design where the target test needs ≥ 3 anchors.
+    #[must_use]
+    pub fn base(self) -> Params {
+        let mut pm = Params::default();
+        if matches!(self, PowerDesign::TestB | PowerDesign::SharedResidual) {
+            pm.rho = vec![0.3, 0.7, 0.5];
+            pm.sigma_a = vec![0.5, 0.6, 0.7];
+        }
+        pm
+    }
+
     /// The design's parameters at strength `s` (s = 0 is the correctly specified null).
     #[must_use]
     pub fn params(self, s: f64) -> Params {
-        let mut pm = Params::default();
+        self.apply(&self.base(), s)
+    }
+
+    /// This violation at strength `s` injected into `base` (whose own violations are kept).
+    #[must_use]
+    pub fn apply(self, base: &Params, s: f64) -> Params {
+        let mut pm = base.clone();
+        let v = &mut pm.violations;
         match self {
             // The paper does not state the layout of its "loading spread". Half the judges
             // loading s is the simplest non-uniform layout, and of those compared (evenly
@@ -89,23 +108,21 @@ impl PowerDesign {
             // that reproduces the paper's power table; see the README.
             PowerDesign::TestA => {
                 let p = pm.p;
-                pm.violations.judge_loading =
-                    (0..p).map(|j| if j < p / 2 { s } else { 0.0 }).collect();
+                v.judge_loading = (0..p).map(|j| if j < p / 2 { s } else { 0.0 }).collect();
             }
             PowerDesign::TestB => {
-                pm.rho = vec![0.3, 0.7, 0.5];
-                pm.sigma_a = vec![0.5, 0.6, 0.7];
-                pm.violations.anchor_loading = vec![s, s / 2.0, 0.0];
+                let m = pm.rho.len();
+                v.anchor_loading = (0..m)
+                    .map(|k| if k < 3 { s * (1.0 - k as f64 / 2.0) } else { 0.0 })
+                    .collect();
             }
             PowerDesign::TestC => {
-                pm.violations.families = Families::Blocks(3);
-                pm.violations.sigma_f = s;
+                if v.families == Families::None {
+                    v.families = Families::Blocks(3);
+                }
+                v.sigma_f = s;
             }
-            PowerDesign::SharedResidual => {
-                pm.rho = vec![0.3, 0.7, 0.5];
-                pm.sigma_a = vec![0.5, 0.6, 0.7];
-                pm.violations.shared_residual = s;
-            }
+            PowerDesign::SharedResidual => v.shared_residual = s,
         }
         pm
     }
@@ -154,10 +171,24 @@ pub fn operating_characteristics(
     opts: &PowerOptions,
     progress: &(dyn Fn(Progress) -> Flow + Sync),
 ) -> Result<Option<Vec<PowerCell>>, String> {
+    characteristics_on(design, &design.base(), opts, progress)
+}
+
+/// As [`operating_characteristics`], with the violation injected into `base`: the explorer
+/// uses this for the configuration on screen.
+///
+/// # Errors
+/// Invalid options or an invalid design at some strength.
+pub fn characteristics_on(
+    design: PowerDesign,
+    base: &Params,
+    opts: &PowerOptions,
+    progress: &(dyn Fn(Progress) -> Flow + Sync),
+) -> Result<Option<Vec<PowerCell>>, String> {
     if opts.reps == 0 || opts.reps >= 1 << 24 {
         return Err("--reps must be between 1 and 16777215".into());
     }
-    let base = design.params(0.0);
+    let base = design.apply(base, 0.0);
     let null = NullModel::scenario(&base)?;
     let layout = Layout {
         p: base.p,
@@ -173,7 +204,7 @@ pub fn operating_characteristics(
         .collect();
     let designs: Vec<Design> = strengths
         .iter()
-        .map(|s| Design::new(&design.params(*s)))
+        .map(|s| Design::new(&design.apply(&base, *s)))
         .collect::<Result<_, _>>()?;
     let mut cells = Vec::new();
     for (i, &n) in opts.ns.iter().enumerate() {

@@ -1,0 +1,161 @@
+//! What can happen to the explorer (user intents and worker messages) and what it asks the
+//! outside world to do in return. `App::update` turns one into the other, with no I/O.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use crate::battery::BatteryReport;
+use crate::model::Params;
+use crate::panel::Panel;
+
+/// The panes, in focus order (keys 1–5).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Pane {
+    Data,
+    Sliders,
+    Estimates,
+    Battery,
+    Config,
+}
+
+impl Pane {
+    pub const ALL: [Pane; 5] = [
+        Pane::Data,
+        Pane::Sliders,
+        Pane::Estimates,
+        Pane::Battery,
+        Pane::Config,
+    ];
+
+    #[must_use]
+    pub fn title(self) -> &'static str {
+        match self {
+            Pane::Data => "1 Data",
+            Pane::Sliders => "2 Sliders",
+            Pane::Estimates => "3 Estimates",
+            Pane::Battery => "4 Battery",
+            Pane::Config => "5 Configuration",
+        }
+    }
+}
+
+/// A user intent or a message from the worker.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Action {
+    Quit,
+    /// `q`: close the overlay if one is open, else quit.
+    CloseOrQuit,
+    /// `Esc`: close the overlay; never quits.
+    CloseOverlay,
+    ToggleHelp,
+    FocusNext,
+    FocusPrev,
+    Focus(Pane),
+    Up,
+    Down,
+    Top,
+    Bottom,
+    /// Move the selected slider by this many fine (`h`/`l`) steps.
+    Fine(i32),
+    /// Move the selected slider by this many coarse (`H`/`L`) steps.
+    Coarse(i32),
+    /// Select the previous / next slider (`[`/`]`).
+    SelectSlider(i32),
+    ResetSlider,
+    ResetAll,
+    Rerun,
+    NewSeed,
+    Freeze,
+    Next,
+    Prev,
+    /// `Enter` in the data pane: open the selected file or preset.
+    Activate,
+    /// `space` in the data pane: cycle the selected column's role.
+    CycleRole,
+    /// `+`/`-` in the data pane: change the selected judge's family.
+    Family(i32),
+    /// A mouse click at a terminal cell.
+    Click { x: u16, y: u16 },
+    /// The mouse wheel at a terminal cell (`up` = away from the user).
+    Wheel { x: u16, y: u16, up: bool },
+    Resize { width: u16, height: u16 },
+    Worker(WorkerMsg),
+}
+
+/// Results coming back from the background worker, tagged with what they answer.
+#[derive(Debug, Clone, PartialEq)]
+pub enum WorkerMsg {
+    Battery {
+        generation: u64,
+        report: Box<BatteryReport>,
+    },
+    Power {
+        key: String,
+        summary: PowerSummary,
+    },
+    Loaded {
+        generation: u64,
+        result: Result<LoadedFile, String>,
+    },
+    /// The worker thread panicked: fatal.
+    Crashed,
+}
+
+/// A loaded panel file with every header name, so roles can be edited.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LoadedFile {
+    pub path: PathBuf,
+    pub header: Vec<String>,
+    pub panel: Arc<Panel>,
+}
+
+/// Operating characteristics of the configuration on screen.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PowerSummary {
+    /// Per test (A, B, C): power at strength 0.4 and 0.6, `None` when not applicable.
+    pub power: [Option<(f64, f64)>; 3],
+    /// Mean bootstrap CI width of each ρ_k.
+    pub ci_width: Vec<Option<f64>>,
+    pub reps: usize,
+}
+
+/// How the battery of a job is calibrated.
+#[derive(Debug, Clone, PartialEq)]
+pub enum NullKind {
+    Scenario(Box<Params>),
+    Matched,
+}
+
+/// A battery run for one generation of the data.
+#[derive(Debug, Clone)]
+pub struct BatteryJob {
+    pub generation: u64,
+    pub panel: Arc<Panel>,
+    pub null: NullKind,
+    pub seed: u64,
+}
+
+/// Operating characteristics for one configuration.
+#[derive(Debug, Clone)]
+pub struct PowerJob {
+    pub key: String,
+    pub base: Params,
+    pub n: usize,
+}
+
+/// Load (or reload with edited roles) a panel file.
+#[derive(Debug, Clone)]
+pub struct LoadJob {
+    pub generation: u64,
+    pub path: PathBuf,
+    pub options: crate::data::LoadOptions,
+}
+
+/// What `App::update` asks the loop to do.
+#[derive(Debug, Clone)]
+pub enum Effect {
+    Quit,
+    Battery(BatteryJob),
+    Power(PowerJob),
+    Load(LoadJob),
+}

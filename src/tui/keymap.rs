@@ -1,0 +1,168 @@
+//! The one key table: it drives dispatch, the `?` help overlay and the README's key table.
+
+use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+
+use super::action::{Action, Pane};
+
+/// Where a binding applies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Context {
+    /// Everywhere (unless an overlay takes the key).
+    Global,
+    /// Only with this pane focused.
+    Pane(Pane),
+}
+
+/// One key binding.
+#[derive(Debug, Clone)]
+pub struct Binding {
+    /// The keys as shown in help.
+    pub keys: &'static str,
+    pub codes: &'static [KeyCode],
+    pub ctrl: bool,
+    pub context: Context,
+    pub action: Action,
+    pub help: &'static str,
+}
+
+const fn bind(
+    keys: &'static str,
+    codes: &'static [KeyCode],
+    context: Context,
+    action: Action,
+    help: &'static str,
+) -> Binding {
+    Binding {
+        keys,
+        codes,
+        ctrl: false,
+        context,
+        action,
+        help,
+    }
+}
+
+use Context::Global;
+use KeyCode::{BackTab, Char, Down, End, Enter, Esc, Home, Left, Right, Tab, Up};
+
+/// Every binding, in the order help shows them.
+pub static KEYMAP: &[Binding] = &[
+    bind("q", &[Char('q')], Global, Action::CloseOrQuit, "close the overlay, else quit"),
+    Binding {
+        keys: "Ctrl-c",
+        codes: &[Char('c')],
+        ctrl: true,
+        context: Global,
+        action: Action::Quit,
+        help: "quit from anywhere",
+    },
+    bind("Esc", &[Esc], Global, Action::CloseOverlay, "close the overlay (never quits)"),
+    bind("?", &[Char('?')], Global, Action::ToggleHelp, "this help"),
+    bind("Tab", &[Tab], Global, Action::FocusNext, "next pane"),
+    bind("Shift-Tab", &[BackTab], Global, Action::FocusPrev, "previous pane"),
+    bind("1", &[Char('1')], Global, Action::Focus(Pane::Data), "focus the data pane"),
+    bind("2", &[Char('2')], Global, Action::Focus(Pane::Sliders), "focus the sliders"),
+    bind("3", &[Char('3')], Global, Action::Focus(Pane::Estimates), "focus the estimates"),
+    bind("4", &[Char('4')], Global, Action::Focus(Pane::Battery), "focus the battery"),
+    bind("5", &[Char('5')], Global, Action::Focus(Pane::Config), "focus the configuration"),
+    bind("j / ↓", &[Char('j'), Down], Global, Action::Down, "move the selection down"),
+    bind("k / ↑", &[Char('k'), Up], Global, Action::Up, "move the selection up"),
+    bind("g / Home", &[Char('g'), Home], Global, Action::Top, "first item"),
+    bind("G / End", &[Char('G'), End], Global, Action::Bottom, "last item"),
+    bind("h / ←", &[Char('h'), Left], Global, Action::Fine(-1), "selected slider down (fine)"),
+    bind("l / →", &[Char('l'), Right], Global, Action::Fine(1), "selected slider up (fine)"),
+    bind("H", &[Char('H')], Global, Action::Coarse(-1), "selected slider down (coarse)"),
+    bind("L", &[Char('L')], Global, Action::Coarse(1), "selected slider up (coarse)"),
+    bind("[", &[Char('[')], Global, Action::SelectSlider(-1), "previous slider"),
+    bind("]", &[Char(']')], Global, Action::SelectSlider(1), "next slider"),
+    bind("0", &[Char('0')], Global, Action::ResetSlider, "reset the selected slider"),
+    bind("r", &[Char('r')], Global, Action::Rerun, "rerun the battery now"),
+    bind("s", &[Char('s')], Global, Action::NewSeed, "draw a new simulated panel (new seed)"),
+    bind("f", &[Char('f')], Global, Action::Freeze, "freeze / unfreeze the screen (for talks)"),
+    Binding {
+        keys: "Ctrl-r",
+        codes: &[Char('r')],
+        ctrl: true,
+        context: Global,
+        action: Action::ResetAll,
+        help: "reset every slider and the seed",
+    },
+    bind("n", &[Char('n')], Global, Action::Next, "next talk scene / walkthrough step"),
+    bind("p", &[Char('p')], Global, Action::Prev, "previous talk scene / walkthrough step"),
+    bind("Enter", &[Enter], Context::Pane(Pane::Data), Action::Activate, "open the selected file or preset"),
+    bind("Space", &[Char(' ')], Context::Pane(Pane::Data), Action::CycleRole, "cycle the column's role: judge, anchor, ignored"),
+    bind("+ / -", &[Char('+'), Char('-')], Context::Pane(Pane::Data), Action::Family(1), "change the judge's family"),
+];
+
+/// The action of a key press, given the focused pane. Key releases and repeats of
+/// non-repeatable keys are ignored by the caller.
+#[must_use]
+pub fn action_for(key: &KeyEvent, focus: Pane) -> Option<Action> {
+    if key.kind == KeyEventKind::Release {
+        return None;
+    }
+    let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+    let matches = |b: &&Binding| b.ctrl == ctrl && b.codes.contains(&key.code);
+    let pane_first = KEYMAP
+        .iter()
+        .filter(|b| b.context == Context::Pane(focus))
+        .find(matches)
+        .or_else(|| KEYMAP.iter().filter(|b| b.context == Global).find(matches))?;
+    Some(match (&pane_first.action, key.code) {
+        (Action::Family(_), Char('-')) => Action::Family(-1),
+        (a, _) => a.clone(),
+    })
+}
+
+/// The help text: one line per binding, `keys — help`, with pane-only keys marked.
+#[must_use]
+pub fn help_lines() -> Vec<(String, String)> {
+    KEYMAP
+        .iter()
+        .map(|b| {
+            let help = match b.context {
+                Global => b.help.to_string(),
+                Context::Pane(p) => format!("{} (in {})", b.help, &p.title()[2..]),
+            };
+            (b.keys.to_string(), help)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key(code: KeyCode, mods: KeyModifiers) -> KeyEvent {
+        KeyEvent::new(code, mods)
+    }
+
+    #[test]
+    fn dispatch_prefers_pane_bindings_and_honours_ctrl() {
+        assert_eq!(action_for(&key(Char('q'), KeyModifiers::NONE), Pane::Data), Some(Action::CloseOrQuit));
+        assert_eq!(action_for(&key(Char('c'), KeyModifiers::CONTROL), Pane::Data), Some(Action::Quit));
+        assert_eq!(action_for(&key(Char('c'), KeyModifiers::NONE), Pane::Data), None);
+        assert_eq!(action_for(&key(Char('r'), KeyModifiers::CONTROL), Pane::Data), Some(Action::ResetAll));
+        assert_eq!(action_for(&key(Enter, KeyModifiers::NONE), Pane::Data), Some(Action::Activate));
+        assert_eq!(action_for(&key(Enter, KeyModifiers::NONE), Pane::Sliders), None);
+        assert_eq!(action_for(&key(Char('-'), KeyModifiers::NONE), Pane::Data), Some(Action::Family(-1)));
+        assert_eq!(action_for(&key(Char('L'), KeyModifiers::SHIFT), Pane::Sliders), Some(Action::Coarse(1)));
+    }
+
+    #[test]
+    fn esc_never_quits() {
+        assert_eq!(action_for(&key(Esc, KeyModifiers::NONE), Pane::Data), Some(Action::CloseOverlay));
+    }
+
+    #[test]
+    fn no_key_is_bound_twice_in_one_context() {
+        for (i, a) in KEYMAP.iter().enumerate() {
+            for b in &KEYMAP[i + 1..] {
+                let clash = a.context == b.context
+                    && a.ctrl == b.ctrl
+                    && a.codes.iter().any(|c| b.codes.contains(c));
+                assert!(!clash, "{} and {} clash", a.keys, b.keys);
+            }
+        }
+    }
+}

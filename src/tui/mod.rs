@@ -1,0 +1,232 @@
+//! The explorer: an interactive terminal UI over the estimator and the battery.
+//!
+//! Architecture (DESIGN.md): an [`app::App`] model updated by actions and returning effects,
+//! a pure [`ui::render`], one keymap table, a background [`worker::Worker`] with
+//! latest-wins slots and generation tags, and a [`TerminalGuard`] that restores the terminal
+//! on quit, on error and on panic.
+
+pub mod action;
+pub mod app;
+pub mod keymap;
+pub mod panes;
+pub mod scenes;
+pub mod sliders;
+pub mod ui;
+pub mod walkthrough;
+pub mod widgets;
+pub mod worker;
+
+use std::io::{IsTerminal, stdout};
+use std::path::PathBuf;
+use std::sync::mpsc;
+
+use crossterm::event::{self, DisableMouseCapture, EnableMouseCapture, Event as TermEvent, MouseButton, MouseEventKind};
+use crossterm::execute;
+
+use action::{Action, Effect, WorkerMsg};
+use app::{App, Settings, Start};
+use worker::Worker;
+
+use crate::error::Error;
+
+/// One event for the loop: terminal input or a worker result.
+#[derive(Debug)]
+pub enum Event {
+    Input(TermEvent),
+    Worker(WorkerMsg),
+}
+
+/// How the explorer was asked to start.
+#[derive(Debug, Clone)]
+pub struct Options {
+    pub start: Start,
+    pub mouse: bool,
+    /// `--hanna PATH` (file or folder); otherwise ../shared/data/hanna if present.
+    pub hanna: Option<PathBuf>,
+}
+
+/// Restores the terminal when dropped (unless unwinding, when the panic hook already did).
+struct TerminalGuard {
+    mouse: bool,
+}
+
+impl TerminalGuard {
+    fn new(mouse: bool) -> Result<(TerminalGuard, ratatui::DefaultTerminal), Error> {
+        // Our hook first: ratatui's chains after it and restores raw mode and the screen.
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            let _ = execute!(stdout(), DisableMouseCapture);
+            previous(info);
+        }));
+        let terminal = ratatui::try_init().map_err(|e| term_error(&e))?;
+        let guard = TerminalGuard { mouse };
+        if mouse {
+            execute!(stdout(), EnableMouseCapture).map_err(|e| term_error(&e))?;
+        }
+        Ok((guard, terminal))
+    }
+}
+
+impl Drop for TerminalGuard {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            return;
+        }
+        if self.mouse {
+            let _ = execute!(stdout(), DisableMouseCapture);
+        }
+        ratatui::restore();
+    }
+}
+
+fn term_error(e: &std::io::Error) -> Error {
+    Error::Output {
+        path: None,
+        reason: format!("terminal: {e}"),
+    }
+}
+
+/// Panel files offered in the data pane: CSV/TSV/TXT in the working directory and assets/.
+fn scan_files() -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for dir in [PathBuf::from("."), PathBuf::from("assets")] {
+        let Ok(rd) = std::fs::read_dir(&dir) else { continue };
+        let mut files: Vec<PathBuf> = rd
+            .filter_map(Result::ok)
+            .map(|e| e.path())
+            .filter(|p| p.is_file())
+            .filter(|p| {
+                let ext_ok = p.extension().is_some_and(|e| {
+                    ["csv", "tsv", "txt"].iter().any(|x| e.eq_ignore_ascii_case(x))
+                });
+                let sidecar = p
+                    .file_stem()
+                    .is_some_and(|s| s.to_string_lossy().to_lowercase().ends_with(".families"));
+                ext_ok && !sidecar
+            })
+            .map(|p| p.strip_prefix(".").map(PathBuf::from).unwrap_or(p))
+            .collect();
+        files.sort();
+        out.extend(files);
+    }
+    out
+}
+
+/// Keeps only the newest job of each kind from a burst of effects (drain, then submit):
+/// holding a key down costs one rerun, not forty.
+#[must_use]
+pub fn coalesce(effects: Vec<Effect>) -> Vec<Effect> {
+    let mut out: Vec<Effect> = Vec::new();
+    for e in effects {
+        let same = |o: &Effect| {
+            std::mem::discriminant(o) == std::mem::discriminant(&e)
+                && !matches!(e, Effect::Quit)
+        };
+        out.retain(|o| !same(o));
+        out.push(e);
+    }
+    out
+}
+
+/// The action of a terminal event, given the state.
+#[must_use]
+pub fn action_of(ev: &TermEvent, app: &App) -> Option<Action> {
+    match ev {
+        TermEvent::Key(k) => keymap::action_for(k, app.focus),
+        TermEvent::Mouse(m) => match m.kind {
+            MouseEventKind::Down(MouseButton::Left) => Some(Action::Click { x: m.column, y: m.row }),
+            MouseEventKind::ScrollUp => Some(Action::Wheel { x: m.column, y: m.row, up: true }),
+            MouseEventKind::ScrollDown => Some(Action::Wheel { x: m.column, y: m.row, up: false }),
+            _ => None,
+        },
+        TermEvent::Resize(w, h) => Some(Action::Resize { width: *w, height: *h }),
+        _ => None,
+    }
+}
+
+fn submit(worker: &Worker, effects: Vec<Effect>) {
+    for e in coalesce(effects) {
+        match e {
+            Effect::Battery(j) => worker.battery(j),
+            Effect::Power(j) => worker.power(j),
+            Effect::Load(j) => worker.load(j),
+            Effect::Quit => {}
+        }
+    }
+}
+
+/// Runs the explorer until the user quits.
+///
+/// # Errors
+/// No interactive terminal, a terminal failure, or a crash of the worker.
+pub fn run(opts: Options) -> Result<(), Error> {
+    if !stdout().is_terminal() || !std::io::stdin().is_terminal() {
+        return Err(Error::Usage(
+            "the explorer needs an interactive terminal; for scripts use `rhoscope estimate` or `rhoscope battery`".into(),
+        ));
+    }
+    let color = std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
+    let settings = Settings {
+        start: opts.start,
+        color,
+        files: scan_files(),
+        hanna: scenes::find_hanna(opts.hanna.as_deref()),
+    };
+    let (mut app, effects) = App::new(settings);
+    let (guard, mut terminal) = TerminalGuard::new(opts.mouse)?;
+    if let Ok(size) = terminal.size() {
+        app.size = (size.width, size.height);
+    }
+    let (tx, rx) = mpsc::channel::<Event>();
+    let input_tx = tx.clone();
+    std::thread::Builder::new()
+        .name("rhoscope-input".into())
+        .spawn(move || {
+            // Blocks in read(): an idle explorer uses no CPU.
+            while let Ok(ev) = event::read() {
+                if input_tx.send(Event::Input(ev)).is_err() {
+                    break;
+                }
+            }
+        })
+        .map_err(|e| term_error(&e))?;
+    let worker = Worker::start(tx, Event::Worker);
+    submit(&worker, effects);
+    let result = event_loop(&mut app, &mut terminal, &rx, &worker);
+    drop(worker);
+    drop(guard);
+    result
+}
+
+fn event_loop(
+    app: &mut App,
+    terminal: &mut ratatui::DefaultTerminal,
+    rx: &mpsc::Receiver<Event>,
+    worker: &Worker,
+) -> Result<(), Error> {
+    terminal.draw(|f| ui::render(f, app)).map_err(|e| term_error(&e))?;
+    while let Ok(first) = rx.recv() {
+        let mut effects = Vec::new();
+        for ev in std::iter::once(first).chain(rx.try_iter()) {
+            let action = match ev {
+                Event::Input(t) => action_of(&t, app),
+                Event::Worker(WorkerMsg::Crashed) => {
+                    return Err(Error::Output {
+                        path: None,
+                        reason: "the background worker crashed".into(),
+                    });
+                }
+                Event::Worker(m) => Some(Action::Worker(m)),
+            };
+            if let Some(a) = action {
+                effects.extend(app.update(a));
+            }
+        }
+        if app.quit {
+            return Ok(());
+        }
+        submit(worker, effects);
+        terminal.draw(|f| ui::render(f, app)).map_err(|e| term_error(&e))?;
+    }
+    Ok(())
+}

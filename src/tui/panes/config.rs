@@ -1,0 +1,60 @@
+//! The configuration pane: the paper's decision table with this panel's row highlighted,
+//! what is available and what is left unguarded, and live operating characteristics for
+//! this configuration (power at strengths 0.4 and 0.6, expected CI width).
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Paragraph, Wrap};
+
+use crate::decision::{EXTRA, ORDINAL, TABLE};
+use crate::tui::action::Pane;
+use crate::tui::app::App;
+use crate::tui::ui::{Theme, pane_block};
+
+pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
+    let block = pane_block(Pane::Config, app, theme, "decision table, Section 6");
+    let current = app.battery.as_ref().map(|b| &b.decision);
+    let mut lines: Vec<Line> = Vec::new();
+    match app.power_summary() {
+        Some(s) => {
+            let names = ["A", "B", "C"];
+            let parts: Vec<String> = s
+                .power
+                .iter()
+                .zip(names)
+                .map(|(p, n)| p.map_or(format!("{n} n/a"), |(a, b)| format!("{n} {a:.2}/{b:.2}")))
+                .collect();
+            lines.push(Line::raw(format!(
+                "power at N = {}, strength 0.4/0.6 ({} reps): {}",
+                app.scenario.n(),
+                s.reps,
+                parts.join("  ")
+            )));
+            let widths: Vec<String> = s
+                .ci_width
+                .iter()
+                .map(|w| w.map_or("—".into(), |w| format!("{w:.2}")))
+                .collect();
+            lines.push(Line::raw(format!("expected 95% CI width of each ρ: {}", widths.join(", "))));
+        }
+        None if app.power_key.is_some() => {
+            lines.push(Line::styled("power and CI width for this configuration: computing…", theme.dim()));
+        }
+        None => {}
+    }
+    let width = usize::from(area.width.saturating_sub(4));
+    for row in TABLE.iter().chain(&EXTRA).chain(&ORDINAL) {
+        let here = current.is_some_and(|d| d.row == *row);
+        let text = crate::error::clip(&format!("{:<46} {}", row.configuration, row.diagnostics), width);
+        if here {
+            lines.push(Line::from(Span::styled(format!("▸ {text}"), theme.highlight())));
+        } else if TABLE.contains(row) {
+            lines.push(Line::styled(format!("  {text}"), theme.dim()));
+        }
+    }
+    if let Some(d) = current {
+        lines.push(Line::raw(format!("unguarded: {}", d.unguarded.join("; "))));
+    }
+    frame.render_widget(Paragraph::new(lines).block(block).wrap(Wrap { trim: false }), area);
+}

@@ -1,0 +1,86 @@
+//! Small text widgets: a fixed-scale sparkline, a verdict badge, and the ρ marker plot.
+
+use ratatui::text::Span;
+
+use super::ui::Theme;
+use crate::battery::Verdict;
+
+const BARS: [char; 8] = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
+
+/// The last `width` values as block characters on the fixed scale [lo, hi] (undefined
+/// values are blanks), so that a series keeps its scale as it scrolls.
+#[must_use]
+pub fn sparkline(values: &[f64], lo: f64, hi: f64, width: usize) -> String {
+    let start = values.len().saturating_sub(width);
+    values[start..]
+        .iter()
+        .map(|v| {
+            if !v.is_finite() || hi <= lo {
+                return ' ';
+            }
+            let f = ((v - lo) / (hi - lo)).clamp(0.0, 1.0);
+            #[expect(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "f in [0, 1]")]
+            let i = (f * 7.0).round() as usize;
+            BARS[i]
+        })
+        .collect()
+}
+
+/// The verdict as word + symbol, styled (`PASS ✓`, `FIRES ✗`, `N/A ·`, or `STALE …`).
+#[must_use]
+pub fn badge(v: Verdict, stale: bool, theme: Theme) -> Span<'static> {
+    if stale {
+        return Span::styled("STALE …", theme.dim());
+    }
+    Span::styled(v.badge(), theme.verdict(v))
+}
+
+/// A marker plot of ρ on [−1, 1] in `width` cells: `┊` at 0, `═` across the interval,
+/// `●` at the estimate and `◆` at the truth (the truth wins a shared cell).
+#[must_use]
+pub fn marker_line(estimate: Option<f64>, ci: Option<(f64, f64)>, truth: Option<f64>, width: usize) -> String {
+    if width < 3 {
+        return String::new();
+    }
+    let cell = |x: f64| -> usize {
+        let f = f64::midpoint(x.clamp(-1.0, 1.0), 1.0) * (width - 1) as f64;
+        #[expect(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "f in [0, width)")]
+        let i = f.round() as usize;
+        i.min(width - 1)
+    };
+    let mut line = vec!['─'; width];
+    line[cell(0.0)] = '┊';
+    if let Some((lo, hi)) = ci.filter(|(lo, hi)| lo.is_finite() && hi.is_finite()) {
+        for c in &mut line[cell(lo)..=cell(hi).max(cell(lo))] {
+            *c = '═';
+        }
+    }
+    if let Some(e) = estimate.filter(|e| e.is_finite()) {
+        line[cell(e)] = '●';
+    }
+    if let Some(t) = truth {
+        line[cell(t)] = '◆';
+    }
+    line.into_iter().collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sparkline_uses_a_fixed_scale() {
+        assert_eq!(sparkline(&[0.0, 0.5, 1.0, f64::NAN], 0.0, 1.0, 10), "▁▅█ ");
+        assert_eq!(sparkline(&[0.0, 1.0, 2.0], 0.0, 4.0, 2), "▃▅");
+    }
+
+    #[test]
+    fn marker_line_places_estimate_truth_and_interval() {
+        let l = marker_line(Some(0.5), Some((0.0, 1.0)), Some(-1.0), 21);
+        assert_eq!(l.chars().count(), 21);
+        assert_eq!(l.chars().next(), Some('◆'));
+        assert_eq!(l.chars().nth(15), Some('●'));
+        assert_eq!(l.chars().nth(20), Some('═'));
+        assert_eq!(marker_line(Some(0.5), None, None, 2), "");
+    }
+}

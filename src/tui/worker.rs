@@ -1,0 +1,233 @@
+//! The background worker: one thread, one overwritable slot per kind of job (the newest
+//! request wins), generation tags on every result, and cancellation of a superseded job
+//! through its progress callback. A panic in the worker reaches the loop as `Crashed`.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc::Sender;
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
+use std::thread::JoinHandle;
+
+use super::action::{BatteryJob, LoadJob, LoadedFile, NullKind, PowerJob, PowerSummary, WorkerMsg};
+use crate::battery::{self, NullSpec};
+use crate::power::{PowerDesign, PowerOptions, characteristics_on};
+use crate::progress::{Flow, Progress};
+
+/// The jobs waiting to run: at most one of each kind.
+#[derive(Default)]
+struct Slots {
+    load: Option<LoadJob>,
+    battery: Option<BatteryJob>,
+    power: Option<PowerJob>,
+    shutdown: bool,
+}
+
+struct Shared {
+    slots: Mutex<Slots>,
+    wake: Condvar,
+    /// The newest battery generation submitted; older running jobs stop.
+    battery_gen: AtomicU64,
+    /// Bumped on every power submission; a running power job stops when it changes.
+    power_epoch: AtomicU64,
+}
+
+/// Handle to the worker thread.
+pub struct Worker {
+    shared: Arc<Shared>,
+    handle: Option<JoinHandle<()>>,
+}
+
+/// Sends `Crashed` if the worker thread unwinds.
+struct CrashGuard<F: Fn(WorkerMsg)>(F);
+
+impl<F: Fn(WorkerMsg)> Drop for CrashGuard<F> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            (self.0)(WorkerMsg::Crashed);
+        }
+    }
+}
+
+impl Worker {
+    /// Starts the worker; results go to `send` (wrapped into the loop's events by the caller).
+    pub fn start<T: Send + 'static>(tx: Sender<T>, wrap: fn(WorkerMsg) -> T) -> Worker {
+        let shared = Arc::new(Shared {
+            slots: Mutex::new(Slots::default()),
+            wake: Condvar::new(),
+            battery_gen: AtomicU64::new(0),
+            power_epoch: AtomicU64::new(0),
+        });
+        let s = Arc::clone(&shared);
+        let handle = std::thread::Builder::new()
+            .name("rhoscope-worker".into())
+            .spawn(move || {
+                let send = move |m: WorkerMsg| {
+                    let _ = tx.send(wrap(m));
+                };
+                let _guard = CrashGuard(send.clone());
+                work(&s, &send);
+            })
+            .ok();
+        Worker { shared, handle }
+    }
+
+    /// Queues a battery run, replacing any waiting one; a running older one is cancelled.
+    pub fn battery(&self, job: BatteryJob) {
+        self.shared.battery_gen.store(job.generation, Ordering::SeqCst);
+        self.put(|s| s.battery = Some(job));
+    }
+
+    /// Queues an operating-characteristics run, replacing (and cancelling) older ones.
+    pub fn power(&self, job: PowerJob) {
+        self.shared.power_epoch.fetch_add(1, Ordering::SeqCst);
+        self.put(|s| s.power = Some(job));
+    }
+
+    /// Queues a file load, replacing any waiting one.
+    pub fn load(&self, job: LoadJob) {
+        self.put(|s| s.load = Some(job));
+    }
+
+    fn put(&self, f: impl FnOnce(&mut Slots)) {
+        let mut slots = self.shared.slots.lock().unwrap_or_else(PoisonError::into_inner);
+        f(&mut slots);
+        self.shared.wake.notify_one();
+    }
+}
+
+impl Drop for Worker {
+    fn drop(&mut self) {
+        self.shared.battery_gen.store(u64::MAX, Ordering::SeqCst);
+        self.shared.power_epoch.fetch_add(1, Ordering::SeqCst);
+        self.put(|s| s.shutdown = true);
+        if let Some(h) = self.handle.take() {
+            let _ = h.join();
+        }
+    }
+}
+
+enum Job {
+    Load(LoadJob),
+    Battery(BatteryJob),
+    Power(PowerJob, u64),
+}
+
+fn work(s: &Shared, send: &dyn Fn(WorkerMsg)) {
+    loop {
+        let job = {
+            let mut slots = s.slots.lock().unwrap_or_else(PoisonError::into_inner);
+            loop {
+                if slots.shutdown {
+                    return;
+                }
+                if let Some(j) = slots.load.take() {
+                    break Job::Load(j);
+                }
+                if let Some(j) = slots.battery.take() {
+                    break Job::Battery(j);
+                }
+                if let Some(j) = slots.power.take() {
+                    break Job::Power(j, s.power_epoch.load(Ordering::SeqCst));
+                }
+                slots = s.wake.wait(slots).unwrap_or_else(PoisonError::into_inner);
+            }
+        };
+        match job {
+            Job::Load(j) => send(run_load(&j)),
+            Job::Battery(j) => {
+                let current = || s.battery_gen.load(Ordering::SeqCst) == j.generation;
+                let stop = move |_: Progress| if current() { Flow::Continue } else { Flow::Stop };
+                if let Some(msg) = run_battery(&j, &stop) {
+                    send(msg);
+                }
+            }
+            Job::Power(j, epoch) => {
+                let stop = |_: Progress| {
+                    if s.power_epoch.load(Ordering::SeqCst) == epoch {
+                        Flow::Continue
+                    } else {
+                        Flow::Stop
+                    }
+                };
+                if let Some(msg) = run_power(&j, &stop) {
+                    send(msg);
+                }
+            }
+        }
+    }
+}
+
+/// Loads a panel file and its header (used by the worker and by headless tests).
+#[must_use]
+pub fn run_load(j: &LoadJob) -> WorkerMsg {
+    let result = crate::data::load(&j.path, &j.options)
+        .and_then(|loaded| {
+            let header = crate::data::header(&j.path)?;
+            Ok(LoadedFile {
+                path: j.path.clone(),
+                header,
+                panel: Arc::new(loaded.panel),
+            })
+        })
+        .map_err(|e| e.to_string());
+    WorkerMsg::Loaded {
+        generation: j.generation,
+        result,
+    }
+}
+
+/// Runs the battery of a job; `None` when it was superseded.
+#[must_use]
+pub fn run_battery(j: &BatteryJob, progress: &(dyn Fn(Progress) -> Flow + Sync)) -> Option<WorkerMsg> {
+    let opts = battery::Options {
+        seed: j.seed,
+        ..battery::Options::default()
+    };
+    let spec = match &j.null {
+        NullKind::Scenario(p) => NullSpec::Scenario(p),
+        NullKind::Matched => NullSpec::Matched,
+    };
+    let report = battery::run(&j.panel, spec, &opts, progress)?;
+    Some(WorkerMsg::Battery {
+        generation: j.generation,
+        report: Box::new(report),
+    })
+}
+
+/// Replicates per cell of the explorer's power estimates (Monte-Carlo SE ≤ 0.05).
+pub const POWER_REPS: usize = 100;
+
+/// Power at strengths 0.4 and 0.6 for each applicable test, and the expected CI width, for
+/// the configuration of a job; `None` when it was superseded.
+#[must_use]
+pub fn run_power(j: &PowerJob, progress: &(dyn Fn(Progress) -> Flow + Sync)) -> Option<WorkerMsg> {
+    let opts = PowerOptions {
+        ns: vec![j.n],
+        strengths: vec![0.4, 0.6],
+        reps: POWER_REPS,
+        null_draws: 500,
+        seed: 7,
+        coverage: None,
+    };
+    let mut power = [None; 3];
+    for design in [PowerDesign::TestA, PowerDesign::TestB, PowerDesign::TestC] {
+        let t = design.target();
+        let cells = characteristics_on(design, &j.base, &opts, progress).ok()??;
+        power[t as usize] = cells[1].rates[t as usize].zip(cells[2].rates[t as usize]);
+    }
+    let width_opts = PowerOptions {
+        strengths: vec![],
+        reps: 40,
+        null_draws: 20,
+        coverage: Some(100),
+        ..opts
+    };
+    let cells = characteristics_on(PowerDesign::TestA, &j.base, &width_opts, progress).ok()??;
+    Some(WorkerMsg::Power {
+        key: j.key.clone(),
+        summary: PowerSummary {
+            power,
+            ci_width: cells[0].width.clone(),
+            reps: POWER_REPS,
+        },
+    })
+}
