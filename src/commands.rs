@@ -59,7 +59,11 @@ fn explore(
         Some(p) => Start::File(p.to_path_buf(), load_options(opts, 0)),
         None => Start::Default,
     };
-    crate::tui::run(crate::tui::Options { start, mouse, hanna })
+    crate::tui::run(crate::tui::Options {
+        start,
+        mouse,
+        hanna,
+    })
 }
 
 #[cfg(feature = "tui")]

@@ -113,7 +113,13 @@ impl PowerDesign {
             PowerDesign::TestB => {
                 let m = pm.rho.len();
                 v.anchor_loading = (0..m)
-                    .map(|k| if k < 3 { s * (1.0 - k as f64 / 2.0) } else { 0.0 })
+                    .map(|k| {
+                        if k < 3 {
+                            s * (1.0 - k as f64 / 2.0)
+                        } else {
+                            0.0
+                        }
+                    })
                     .collect();
             }
             PowerDesign::TestC => {

@@ -75,10 +75,20 @@ pub enum Action {
     /// `+`/`-` in the data pane: change the selected judge's family.
     Family(i32),
     /// A mouse click at a terminal cell.
-    Click { x: u16, y: u16 },
+    Click {
+        x: u16,
+        y: u16,
+    },
     /// The mouse wheel at a terminal cell (`up` = away from the user).
-    Wheel { x: u16, y: u16, up: bool },
-    Resize { width: u16, height: u16 },
+    Wheel {
+        x: u16,
+        y: u16,
+        up: bool,
+    },
+    Resize {
+        width: u16,
+        height: u16,
+    },
     Worker(WorkerMsg),
 }
 

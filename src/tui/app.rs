@@ -123,7 +123,10 @@ pub struct Settings {
 
 /// The explorer's whole state.
 #[derive(Debug, Clone)]
-#[expect(clippy::struct_excessive_bools, reason = "independent switches: help, frozen, quit, colour")]
+#[expect(
+    clippy::struct_excessive_bools,
+    reason = "independent switches: help, frozen, quit, colour"
+)]
 pub struct App {
     pub focus: Pane,
     pub help: bool,
@@ -211,6 +214,12 @@ impl App {
     #[must_use]
     pub fn battery_stale(&self) -> bool {
         self.battery_generation != self.generation
+    }
+
+    /// Whether a battery run for the data on screen is under way.
+    #[must_use]
+    pub fn computing(&self) -> bool {
+        self.panel.is_some() && self.battery_stale()
     }
 
     /// The power summary of the configuration on screen, if computed.
@@ -330,14 +339,17 @@ impl App {
 
     fn nudge(&mut self, steps: f64, coarse: bool) -> Vec<Effect> {
         if self.source != Source::Scenario {
-            self.status = "sliders drive simulated scenarios: open a preset in the data pane".into();
+            self.status =
+                "sliders drive simulated scenarios: open a preset in the data pane".into();
             return Vec::new();
         }
-        let i = self.selected.min(self.scenario.sliders.len().saturating_sub(1));
+        let i = self
+            .selected
+            .min(self.scenario.sliders.len().saturating_sub(1));
         let s = &self.scenario.sliders[i];
-        let delta = steps * if coarse { s.coarse } else { s.fine };
+        let (knob, delta) = (s.knob, steps * if coarse { s.coarse } else { s.fine });
         if self.scenario.nudge(i, delta) {
-            self.selected = self.selected.min(self.scenario.sliders.len() - 1);
+            self.follow(knob);
             self.regenerate()
         } else {
             Vec::new()
@@ -345,11 +357,24 @@ impl App {
     }
 
     fn reset_slider(&mut self) -> Vec<Effect> {
+        let Some(knob) = self.scenario.sliders.get(self.selected).map(|s| s.knob) else {
+            return Vec::new();
+        };
         if self.source == Source::Scenario && self.scenario.reset(self.selected) {
-            self.selected = self.selected.min(self.scenario.sliders.len() - 1);
+            self.follow(knob);
             return self.regenerate();
         }
         Vec::new()
+    }
+
+    /// Keeps the selection on `knob` when the m slider adds or removes ρ sliders.
+    fn follow(&mut self, knob: super::sliders::Knob) {
+        self.selected = self
+            .scenario
+            .sliders
+            .iter()
+            .position(|s| s.knob == knob)
+            .unwrap_or(0);
     }
 
     fn reset_all(&mut self) -> Vec<Effect> {
@@ -476,7 +501,9 @@ impl App {
             .iter()
             .map(|h| {
                 let j = panel.judges.iter().position(|n| n == h)?;
-                fam_index.as_ref().map(|f| u32::try_from(f[j] + 1).unwrap_or(1))
+                fam_index
+                    .as_ref()
+                    .map(|f| u32::try_from(f[j] + 1).unwrap_or(1))
             })
             .collect();
         self.source = Source::File(FileState {
@@ -504,6 +531,7 @@ impl App {
         });
         self.panel = None;
         self.fit = None;
+        self.battery = None;
         vec![Effect::Load(LoadJob {
             generation: self.generation,
             path,
@@ -568,7 +596,12 @@ impl App {
         match self.mode {
             Mode::Demo(i) => {
                 let n = self.scenes.len();
-                #[expect(clippy::cast_possible_truncation, clippy::cast_sign_loss, clippy::cast_possible_wrap, reason = "a handful of scenes")]
+                #[expect(
+                    clippy::cast_possible_truncation,
+                    clippy::cast_sign_loss,
+                    clippy::cast_possible_wrap,
+                    reason = "a handful of scenes"
+                )]
                 let next = (i as i32 + d).clamp(0, n as i32 - 1) as usize;
                 if next == i {
                     return Vec::new();
@@ -576,7 +609,12 @@ impl App {
                 self.show_scene(next)
             }
             Mode::Walkthrough(i) => {
-                #[expect(clippy::cast_possible_truncation, clippy::cast_sign_loss, clippy::cast_possible_wrap, reason = "seven steps")]
+                #[expect(
+                    clippy::cast_possible_truncation,
+                    clippy::cast_sign_loss,
+                    clippy::cast_possible_wrap,
+                    reason = "seven steps"
+                )]
                 let next = (i as i32 + d).clamp(0, WALKTHROUGH.len() as i32 - 1) as usize;
                 self.walk(next)
             }
@@ -646,7 +684,12 @@ impl App {
                 ))
             }
             Mode::Walkthrough(i) => Some((
-                format!("Walkthrough {}/{}: {}", i + 1, WALKTHROUGH.len(), WALKTHROUGH[i]),
+                format!(
+                    "Walkthrough {}/{}: {}",
+                    i + 1,
+                    WALKTHROUGH.len(),
+                    WALKTHROUGH[i]
+                ),
                 super::walkthrough::explain(self, i),
             )),
         }
@@ -675,7 +718,12 @@ fn step_index(i: usize, d: i32, len: usize) -> usize {
     if len == 0 {
         return 0;
     }
-    #[expect(clippy::cast_possible_wrap, clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "lists are short")]
+    #[expect(
+        clippy::cast_possible_wrap,
+        clippy::cast_possible_truncation,
+        clippy::cast_sign_loss,
+        reason = "lists are short"
+    )]
     let j = (i as i64 + i64::from(d)).clamp(0, len as i64 - 1) as usize;
     j
 }
@@ -703,7 +751,11 @@ pub fn quick_fit(panel: &Panel) -> Option<QuickFit> {
 /// The configuration a power summary depends on.
 fn power_key(params: &Params, n: usize) -> String {
     let rho: Vec<String> = params.rho.iter().map(|r| format!("{r:.2}")).collect();
-    let sa: Vec<String> = params.sigma_a_full().iter().map(|s| format!("{s:.2}")).collect();
+    let sa: Vec<String> = params
+        .sigma_a_full()
+        .iter()
+        .map(|s| format!("{s:.2}"))
+        .collect();
     format!(
         "p={} n={n} c={:.2} rho={} sa={}",
         params.p,

@@ -47,7 +47,13 @@ use KeyCode::{BackTab, Char, Down, End, Enter, Esc, Home, Left, Right, Tab, Up};
 
 /// Every binding, in the order help shows them.
 pub static KEYMAP: &[Binding] = &[
-    bind("q", &[Char('q')], Global, Action::CloseOrQuit, "close the overlay, else quit"),
+    bind(
+        "q",
+        &[Char('q')],
+        Global,
+        Action::CloseOrQuit,
+        "close the overlay, else quit",
+    ),
     Binding {
         keys: "Ctrl-c",
         codes: &[Char('c')],
@@ -56,29 +62,155 @@ pub static KEYMAP: &[Binding] = &[
         action: Action::Quit,
         help: "quit from anywhere",
     },
-    bind("Esc", &[Esc], Global, Action::CloseOverlay, "close the overlay (never quits)"),
+    bind(
+        "Esc",
+        &[Esc],
+        Global,
+        Action::CloseOverlay,
+        "close the overlay (never quits)",
+    ),
     bind("?", &[Char('?')], Global, Action::ToggleHelp, "this help"),
     bind("Tab", &[Tab], Global, Action::FocusNext, "next pane"),
-    bind("Shift-Tab", &[BackTab], Global, Action::FocusPrev, "previous pane"),
-    bind("1", &[Char('1')], Global, Action::Focus(Pane::Data), "focus the data pane"),
-    bind("2", &[Char('2')], Global, Action::Focus(Pane::Sliders), "focus the sliders"),
-    bind("3", &[Char('3')], Global, Action::Focus(Pane::Estimates), "focus the estimates"),
-    bind("4", &[Char('4')], Global, Action::Focus(Pane::Battery), "focus the battery"),
-    bind("5", &[Char('5')], Global, Action::Focus(Pane::Config), "focus the configuration"),
-    bind("j / ↓", &[Char('j'), Down], Global, Action::Down, "move the selection down"),
-    bind("k / ↑", &[Char('k'), Up], Global, Action::Up, "move the selection up"),
-    bind("g / Home", &[Char('g'), Home], Global, Action::Top, "first item"),
-    bind("G / End", &[Char('G'), End], Global, Action::Bottom, "last item"),
-    bind("h / ←", &[Char('h'), Left], Global, Action::Fine(-1), "selected slider down (fine)"),
-    bind("l / →", &[Char('l'), Right], Global, Action::Fine(1), "selected slider up (fine)"),
-    bind("H", &[Char('H')], Global, Action::Coarse(-1), "selected slider down (coarse)"),
-    bind("L", &[Char('L')], Global, Action::Coarse(1), "selected slider up (coarse)"),
-    bind("[", &[Char('[')], Global, Action::SelectSlider(-1), "previous slider"),
-    bind("]", &[Char(']')], Global, Action::SelectSlider(1), "next slider"),
-    bind("0", &[Char('0')], Global, Action::ResetSlider, "reset the selected slider"),
-    bind("r", &[Char('r')], Global, Action::Rerun, "rerun the battery now"),
-    bind("s", &[Char('s')], Global, Action::NewSeed, "draw a new simulated panel (new seed)"),
-    bind("f", &[Char('f')], Global, Action::Freeze, "freeze / unfreeze the screen (for talks)"),
+    bind(
+        "Shift-Tab",
+        &[BackTab],
+        Global,
+        Action::FocusPrev,
+        "previous pane",
+    ),
+    bind(
+        "1",
+        &[Char('1')],
+        Global,
+        Action::Focus(Pane::Data),
+        "focus the data pane",
+    ),
+    bind(
+        "2",
+        &[Char('2')],
+        Global,
+        Action::Focus(Pane::Sliders),
+        "focus the sliders",
+    ),
+    bind(
+        "3",
+        &[Char('3')],
+        Global,
+        Action::Focus(Pane::Estimates),
+        "focus the estimates",
+    ),
+    bind(
+        "4",
+        &[Char('4')],
+        Global,
+        Action::Focus(Pane::Battery),
+        "focus the battery",
+    ),
+    bind(
+        "5",
+        &[Char('5')],
+        Global,
+        Action::Focus(Pane::Config),
+        "focus the configuration",
+    ),
+    bind(
+        "j / ↓",
+        &[Char('j'), Down],
+        Global,
+        Action::Down,
+        "move the selection down",
+    ),
+    bind(
+        "k / ↑",
+        &[Char('k'), Up],
+        Global,
+        Action::Up,
+        "move the selection up",
+    ),
+    bind(
+        "g / Home",
+        &[Char('g'), Home],
+        Global,
+        Action::Top,
+        "first item",
+    ),
+    bind(
+        "G / End",
+        &[Char('G'), End],
+        Global,
+        Action::Bottom,
+        "last item",
+    ),
+    bind(
+        "h / ←",
+        &[Char('h'), Left],
+        Global,
+        Action::Fine(-1),
+        "selected slider down (fine)",
+    ),
+    bind(
+        "l / →",
+        &[Char('l'), Right],
+        Global,
+        Action::Fine(1),
+        "selected slider up (fine)",
+    ),
+    bind(
+        "H",
+        &[Char('H')],
+        Global,
+        Action::Coarse(-1),
+        "selected slider down (coarse)",
+    ),
+    bind(
+        "L",
+        &[Char('L')],
+        Global,
+        Action::Coarse(1),
+        "selected slider up (coarse)",
+    ),
+    bind(
+        "[",
+        &[Char('[')],
+        Global,
+        Action::SelectSlider(-1),
+        "previous slider",
+    ),
+    bind(
+        "]",
+        &[Char(']')],
+        Global,
+        Action::SelectSlider(1),
+        "next slider",
+    ),
+    bind(
+        "0",
+        &[Char('0')],
+        Global,
+        Action::ResetSlider,
+        "reset the selected slider",
+    ),
+    bind(
+        "r",
+        &[Char('r')],
+        Global,
+        Action::Rerun,
+        "rerun the battery now",
+    ),
+    bind(
+        "s",
+        &[Char('s')],
+        Global,
+        Action::NewSeed,
+        "draw a new simulated panel (new seed)",
+    ),
+    bind(
+        "f",
+        &[Char('f')],
+        Global,
+        Action::Freeze,
+        "freeze / unfreeze the screen (for talks)",
+    ),
     Binding {
         keys: "Ctrl-r",
         codes: &[Char('r')],
@@ -87,11 +219,41 @@ pub static KEYMAP: &[Binding] = &[
         action: Action::ResetAll,
         help: "reset every slider and the seed",
     },
-    bind("n", &[Char('n')], Global, Action::Next, "next talk scene / walkthrough step"),
-    bind("p", &[Char('p')], Global, Action::Prev, "previous talk scene / walkthrough step"),
-    bind("Enter", &[Enter], Context::Pane(Pane::Data), Action::Activate, "open the selected file or preset"),
-    bind("Space", &[Char(' ')], Context::Pane(Pane::Data), Action::CycleRole, "cycle the column's role: judge, anchor, ignored"),
-    bind("+ / -", &[Char('+'), Char('-')], Context::Pane(Pane::Data), Action::Family(1), "change the judge's family"),
+    bind(
+        "n",
+        &[Char('n')],
+        Global,
+        Action::Next,
+        "next talk scene / walkthrough step",
+    ),
+    bind(
+        "p",
+        &[Char('p')],
+        Global,
+        Action::Prev,
+        "previous talk scene / walkthrough step",
+    ),
+    bind(
+        "Enter",
+        &[Enter],
+        Context::Pane(Pane::Data),
+        Action::Activate,
+        "open the selected file or preset",
+    ),
+    bind(
+        "Space",
+        &[Char(' ')],
+        Context::Pane(Pane::Data),
+        Action::CycleRole,
+        "cycle the column's role: judge, anchor, ignored",
+    ),
+    bind(
+        "+ / -",
+        &[Char('+'), Char('-')],
+        Context::Pane(Pane::Data),
+        Action::Family(1),
+        "change the judge's family",
+    ),
 ];
 
 /// The action of a key press, given the focused pane. Key releases and repeats of
@@ -139,19 +301,46 @@ mod tests {
 
     #[test]
     fn dispatch_prefers_pane_bindings_and_honours_ctrl() {
-        assert_eq!(action_for(&key(Char('q'), KeyModifiers::NONE), Pane::Data), Some(Action::CloseOrQuit));
-        assert_eq!(action_for(&key(Char('c'), KeyModifiers::CONTROL), Pane::Data), Some(Action::Quit));
-        assert_eq!(action_for(&key(Char('c'), KeyModifiers::NONE), Pane::Data), None);
-        assert_eq!(action_for(&key(Char('r'), KeyModifiers::CONTROL), Pane::Data), Some(Action::ResetAll));
-        assert_eq!(action_for(&key(Enter, KeyModifiers::NONE), Pane::Data), Some(Action::Activate));
-        assert_eq!(action_for(&key(Enter, KeyModifiers::NONE), Pane::Sliders), None);
-        assert_eq!(action_for(&key(Char('-'), KeyModifiers::NONE), Pane::Data), Some(Action::Family(-1)));
-        assert_eq!(action_for(&key(Char('L'), KeyModifiers::SHIFT), Pane::Sliders), Some(Action::Coarse(1)));
+        assert_eq!(
+            action_for(&key(Char('q'), KeyModifiers::NONE), Pane::Data),
+            Some(Action::CloseOrQuit)
+        );
+        assert_eq!(
+            action_for(&key(Char('c'), KeyModifiers::CONTROL), Pane::Data),
+            Some(Action::Quit)
+        );
+        assert_eq!(
+            action_for(&key(Char('c'), KeyModifiers::NONE), Pane::Data),
+            None
+        );
+        assert_eq!(
+            action_for(&key(Char('r'), KeyModifiers::CONTROL), Pane::Data),
+            Some(Action::ResetAll)
+        );
+        assert_eq!(
+            action_for(&key(Enter, KeyModifiers::NONE), Pane::Data),
+            Some(Action::Activate)
+        );
+        assert_eq!(
+            action_for(&key(Enter, KeyModifiers::NONE), Pane::Sliders),
+            None
+        );
+        assert_eq!(
+            action_for(&key(Char('-'), KeyModifiers::NONE), Pane::Data),
+            Some(Action::Family(-1))
+        );
+        assert_eq!(
+            action_for(&key(Char('L'), KeyModifiers::SHIFT), Pane::Sliders),
+            Some(Action::Coarse(1))
+        );
     }
 
     #[test]
     fn esc_never_quits() {
-        assert_eq!(action_for(&key(Esc, KeyModifiers::NONE), Pane::Data), Some(Action::CloseOverlay));
+        assert_eq!(
+            action_for(&key(Esc, KeyModifiers::NONE), Pane::Data),
+            Some(Action::CloseOverlay)
+        );
     }
 
     #[test]

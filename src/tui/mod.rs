@@ -20,7 +20,9 @@ use std::io::{IsTerminal, stdout};
 use std::path::PathBuf;
 use std::sync::mpsc;
 
-use crossterm::event::{self, DisableMouseCapture, EnableMouseCapture, Event as TermEvent, MouseButton, MouseEventKind};
+use crossterm::event::{
+    self, DisableMouseCapture, EnableMouseCapture, Event as TermEvent, MouseButton, MouseEventKind,
+};
 use crossterm::execute;
 
 use action::{Action, Effect, WorkerMsg};
@@ -90,14 +92,18 @@ fn term_error(e: &std::io::Error) -> Error {
 fn scan_files() -> Vec<PathBuf> {
     let mut out = Vec::new();
     for dir in [PathBuf::from("."), PathBuf::from("assets")] {
-        let Ok(rd) = std::fs::read_dir(&dir) else { continue };
+        let Ok(rd) = std::fs::read_dir(&dir) else {
+            continue;
+        };
         let mut files: Vec<PathBuf> = rd
             .filter_map(Result::ok)
             .map(|e| e.path())
             .filter(|p| p.is_file())
             .filter(|p| {
                 let ext_ok = p.extension().is_some_and(|e| {
-                    ["csv", "tsv", "txt"].iter().any(|x| e.eq_ignore_ascii_case(x))
+                    ["csv", "tsv", "txt"]
+                        .iter()
+                        .any(|x| e.eq_ignore_ascii_case(x))
                 });
                 let sidecar = p
                     .file_stem()
@@ -119,8 +125,7 @@ pub fn coalesce(effects: Vec<Effect>) -> Vec<Effect> {
     let mut out: Vec<Effect> = Vec::new();
     for e in effects {
         let same = |o: &Effect| {
-            std::mem::discriminant(o) == std::mem::discriminant(&e)
-                && !matches!(e, Effect::Quit)
+            std::mem::discriminant(o) == std::mem::discriminant(&e) && !matches!(e, Effect::Quit)
         };
         out.retain(|o| !same(o));
         out.push(e);
@@ -134,12 +139,26 @@ pub fn action_of(ev: &TermEvent, app: &App) -> Option<Action> {
     match ev {
         TermEvent::Key(k) => keymap::action_for(k, app.focus),
         TermEvent::Mouse(m) => match m.kind {
-            MouseEventKind::Down(MouseButton::Left) => Some(Action::Click { x: m.column, y: m.row }),
-            MouseEventKind::ScrollUp => Some(Action::Wheel { x: m.column, y: m.row, up: true }),
-            MouseEventKind::ScrollDown => Some(Action::Wheel { x: m.column, y: m.row, up: false }),
+            MouseEventKind::Down(MouseButton::Left) => Some(Action::Click {
+                x: m.column,
+                y: m.row,
+            }),
+            MouseEventKind::ScrollUp => Some(Action::Wheel {
+                x: m.column,
+                y: m.row,
+                up: true,
+            }),
+            MouseEventKind::ScrollDown => Some(Action::Wheel {
+                x: m.column,
+                y: m.row,
+                up: false,
+            }),
             _ => None,
         },
-        TermEvent::Resize(w, h) => Some(Action::Resize { width: *w, height: *h }),
+        TermEvent::Resize(w, h) => Some(Action::Resize {
+            width: *w,
+            height: *h,
+        }),
         _ => None,
     }
 }
@@ -204,7 +223,9 @@ fn event_loop(
     rx: &mpsc::Receiver<Event>,
     worker: &Worker,
 ) -> Result<(), Error> {
-    terminal.draw(|f| ui::render(f, app)).map_err(|e| term_error(&e))?;
+    terminal
+        .draw(|f| ui::render(f, app))
+        .map_err(|e| term_error(&e))?;
     while let Ok(first) = rx.recv() {
         let mut effects = Vec::new();
         for ev in std::iter::once(first).chain(rx.try_iter()) {
@@ -226,7 +247,9 @@ fn event_loop(
             return Ok(());
         }
         submit(worker, effects);
-        terminal.draw(|f| ui::render(f, app)).map_err(|e| term_error(&e))?;
+        terminal
+            .draw(|f| ui::render(f, app))
+            .map_err(|e| term_error(&e))?;
     }
     Ok(())
 }

@@ -14,6 +14,8 @@ pub enum Knob {
     G,
     /// Uniform anchor loading h on the second factor (Proposition 1).
     H,
+    /// Non-uniform anchor loadings t·(1, 1/2, 0, …) on the second factor (Test B's target).
+    Tilt,
     /// Shared judge residual s (Assumption 2).
     Shared,
     /// Family residual SD σ_f (three families).
@@ -42,11 +44,54 @@ pub struct Slider {
 impl Slider {
     fn new(knob: Knob, value: f64) -> Slider {
         let (label, min, max, fine, coarse, hint) = match knob {
-            Knob::Rho(k) => (format!("ρ_{}", k + 1), -0.95, 0.99, 0.01, 0.1, "anchor contamination"),
-            Knob::Spread => ("judge spread".into(), 0.0, 1.0, 0.05, 0.2, "Test A's violation"),
-            Knob::G => ("factor g (judges)".into(), 0.0, 1.0, 0.05, 0.2, "second factor on judges"),
-            Knob::H => ("factor h (anchors)".into(), 0.0, 1.0, 0.05, 0.2, "g = h is harmless; g ≠ h biases ρ"),
-            Knob::Shared => ("shared residual s".into(), 0.0, 1.0, 0.05, 0.2, "panel-wide: a false clean"),
+            Knob::Rho(k) => (
+                format!("ρ_{}", k + 1),
+                -0.95,
+                0.99,
+                0.01,
+                0.1,
+                "anchor contamination",
+            ),
+            Knob::Spread => (
+                "judge spread".into(),
+                0.0,
+                1.0,
+                0.05,
+                0.2,
+                "Test A's violation",
+            ),
+            Knob::G => (
+                "factor g (judges)".into(),
+                0.0,
+                1.0,
+                0.05,
+                0.2,
+                "second factor on judges",
+            ),
+            Knob::H => (
+                "factor h (anchors)".into(),
+                0.0,
+                1.0,
+                0.05,
+                0.2,
+                "g = h is harmless; g ≠ h biases ρ",
+            ),
+            Knob::Tilt => (
+                "anchor tilt".into(),
+                0.0,
+                1.0,
+                0.05,
+                0.2,
+                "anchor loadings (t, t/2, 0): Test B's target",
+            ),
+            Knob::Shared => (
+                "shared residual s".into(),
+                0.0,
+                1.0,
+                0.05,
+                0.2,
+                "panel-wide: a false clean",
+            ),
             Knob::SigmaF => ("family σ_f".into(), 0.0, 1.0, 0.05, 0.2, "Test C's target"),
             Knob::N => ("N items".into(), 50.0, 20_000.0, 50.0, 500.0, "sample size"),
             Knob::P => ("p judges".into(), 2.0, 12.0, 1.0, 2.0, "Test A needs 3"),
@@ -106,15 +151,25 @@ impl Default for Scenario {
 
 impl Scenario {
     /// Sliders set to the knobs of `params` (its second-factor loadings are read as
-    /// uniform g and h plus Test A's spread on the first half of the judges).
+    /// uniform g and h, Test A's spread on the first half of the judges, and with ≥ 3 anchors
+    /// the tilt (t, t/2, 0, …) on the anchors).
     #[must_use]
     pub fn from_params(params: &Params, n: usize) -> Scenario {
         let v = &params.violations;
         let g = params.g();
         let h = params.h();
         let half = params.p / 2;
-        let g_rest = if params.p > half { g[params.p - 1] } else { 0.0 };
+        let g_rest = if params.p > half {
+            g[params.p - 1]
+        } else {
+            0.0
+        };
         let spread = g.first().copied().unwrap_or(0.0) - g_rest;
+        let (h0, tilt) = if h.len() >= 3 {
+            (h[2], h[0] - h[2])
+        } else {
+            (h.first().copied().unwrap_or(0.0), 0.0)
+        };
         let mut sliders: Vec<Slider> = params
             .rho
             .iter()
@@ -124,7 +179,8 @@ impl Scenario {
         sliders.extend([
             Slider::new(Knob::Spread, spread.max(0.0)),
             Slider::new(Knob::G, g_rest),
-            Slider::new(Knob::H, h.first().copied().unwrap_or(0.0)),
+            Slider::new(Knob::H, h0),
+            Slider::new(Knob::Tilt, tilt.max(0.0)),
             Slider::new(Knob::Shared, v.shared_residual),
             Slider::new(Knob::SigmaF, v.sigma_f),
             Slider::new(Knob::N, n as f64),
@@ -186,7 +242,11 @@ impl Scenario {
 
     /// Adds or removes ρ sliders (and σ_a entries) so that there are m of them.
     fn sync_anchors(&mut self) {
-        #[expect(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "m is in 2..=5")]
+        #[expect(
+            clippy::cast_possible_truncation,
+            clippy::cast_sign_loss,
+            reason = "m is in 2..=5"
+        )]
         let m = self.get(Knob::M).round() as usize;
         let have = self.m_rho();
         if have < m {
@@ -195,7 +255,8 @@ impl Scenario {
                 self.sigma_a.push(EXTRA_SIGMA_A);
             }
         } else {
-            self.sliders.retain(|s| !matches!(s.knob, Knob::Rho(k) if k >= m));
+            self.sliders
+                .retain(|s| !matches!(s.knob, Knob::Rho(k) if k >= m));
             self.sigma_a.truncate(m);
         }
     }
@@ -210,7 +271,11 @@ impl Scenario {
     /// N, the number of items.
     #[must_use]
     pub fn n(&self) -> usize {
-        #[expect(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "N is in 50..=20000")]
+        #[expect(
+            clippy::cast_possible_truncation,
+            clippy::cast_sign_loss,
+            reason = "N is in 50..=20000"
+        )]
         let n = self.get(Knob::N).round() as usize;
         n
     }
@@ -219,9 +284,14 @@ impl Scenario {
     /// family-blocked estimate and Test C are on show.
     #[must_use]
     pub fn params(&self) -> Params {
-        #[expect(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "p is in 2..=12")]
+        #[expect(
+            clippy::cast_possible_truncation,
+            clippy::cast_sign_loss,
+            reason = "p is in 2..=12"
+        )]
         let p = self.get(Knob::P).round() as usize;
         let (spread, g, h) = (self.get(Knob::Spread), self.get(Knob::G), self.get(Knob::H));
+        let tilt = self.get(Knob::Tilt);
         let rho: Vec<f64> = self
             .sliders
             .iter()
@@ -230,10 +300,13 @@ impl Scenario {
                 _ => None,
             })
             .collect();
+        let m = rho.len();
         let judge_loading = if spread == 0.0 && g == 0.0 {
             Vec::new()
         } else {
-            (0..p).map(|j| g + if j < p / 2 { spread } else { 0.0 }).collect()
+            (0..p)
+                .map(|j| g + if j < p / 2 { spread } else { 0.0 })
+                .collect()
         };
         Params {
             sigma_t2: self.sigma_t2,
@@ -244,7 +317,13 @@ impl Scenario {
             rho,
             violations: Violations {
                 judge_loading,
-                anchor_loading: if h == 0.0 { Vec::new() } else { vec![h] },
+                anchor_loading: if h == 0.0 && tilt == 0.0 {
+                    Vec::new()
+                } else {
+                    (0..m)
+                        .map(|k| h + tilt * (1.0 - k as f64 / 2.0).max(0.0))
+                        .collect()
+                },
                 shared_residual: self.get(Knob::Shared),
                 families: Families::Blocks(3),
                 sigma_f: self.get(Knob::SigmaF),
@@ -289,6 +368,16 @@ mod tests {
             s.nudge(0.1);
         }
         assert_eq!(s.value, 0.99);
+    }
+
+    #[test]
+    fn tilt_loads_anchors_t_half_t_zero() {
+        let mut sc = Scenario::default();
+        sc.set(Knob::M, 3.0);
+        sc.set(Knob::Tilt, 0.6);
+        assert_eq!(sc.params().violations.anchor_loading, vec![0.6, 0.3, 0.0]);
+        let back = Scenario::from_params(&sc.params(), 500);
+        assert!((back.get(Knob::Tilt) - 0.6).abs() < 1e-12);
     }
 
     #[test]

@@ -82,7 +82,10 @@ pub fn areas(area: Rect, caption: bool) -> Areas {
 /// The pane under a terminal cell, for mouse clicks.
 #[must_use]
 pub fn pane_at(app: &App, x: u16, y: u16) -> Option<Pane> {
-    let a = areas(Rect::new(0, 0, app.size.0, app.size.1), app.caption().is_some());
+    let a = areas(
+        Rect::new(0, 0, app.size.0, app.size.1),
+        app.caption().is_some(),
+    );
     Pane::ALL
         .into_iter()
         .find(|p| a.of(*p).contains(ratatui::layout::Position { x, y }))
@@ -199,11 +202,16 @@ pub fn render(frame: &mut Frame<'_>, app: &App) {
 fn status_line(app: &App, theme: Theme) -> Line<'static> {
     let mut spans = vec![Span::styled(" rhoscope ", theme.highlight())];
     let source = match &app.source {
-        super::app::Source::Scenario => format!(" simulated · N = {} · seed {} ", app.scenario.n(), app.seed),
-        super::app::Source::File(f) => format!(" {} ", crate::error::sanitize(&f.path.display().to_string())),
+        super::app::Source::Scenario => {
+            format!(" simulated · N = {} · seed {} ", app.scenario.n(), app.seed)
+        }
+        super::app::Source::File(f) => format!(
+            " {} ",
+            crate::error::sanitize(&f.path.display().to_string())
+        ),
     };
     spans.push(Span::raw(source));
-    if app.battery_stale() {
+    if app.computing() {
         spans.push(Span::styled(" recomputing… ", theme.warn()));
     }
     if app.frozen {

@@ -2,7 +2,7 @@
 //! careful reader checks them (configuration, estimate, weak-ID, A, B, C, overall).
 
 use super::app::App;
-use crate::battery::{TestId, Verdict};
+use crate::battery::{BatteryReport, TestId, Verdict};
 
 /// The two caption lines of walkthrough step `step`.
 #[must_use]
@@ -13,96 +13,129 @@ pub fn explain(app: &App, step: usize) -> [String; 2] {
             "The explanation appears as soon as its results arrive.".into(),
         ];
     };
-    let lines: (String, String) = match step {
-        0 => (
-            format!("This panel is \"{}\" in the paper's decision table.", r.decision.row.configuration),
-            match &r.decision.refusal {
-                Some(why) => format!("No ρ can be reported: {why}."),
-                None => format!("It can run: {}.", r.decision.available.join(", ")),
-            },
+    match step {
+        0 => configuration(r),
+        1 => estimate(r),
+        2 => weak_id(r),
+        3..=5 => test(r, step - 3),
+        _ => overall(r),
+    }
+}
+
+fn configuration(r: &BatteryReport) -> [String; 2] {
+    [
+        format!(
+            "This panel is \"{}\" in the paper's decision table.",
+            r.decision.row.configuration
         ),
-        1 => match (&r.estimate, &r.boot) {
-            (Some(e), Some(b)) => {
-                let parts: Vec<String> = e
-                    .rho()
-                    .iter()
-                    .zip(&b.rho)
-                    .enumerate()
-                    .map(|(k, (rho, ci))| match (rho, ci) {
-                        (Some(x), Some(c)) => format!("ρ_{} = {x:.2} [{:.2}, {:.2}]", k + 1, c.lo, c.hi),
-                        _ => format!("ρ_{} undefined", k + 1),
-                    })
-                    .collect();
-                (
-                    format!("The closed form gives {}.", parts.join(", ")),
-                    if e.flags.is_empty() {
-                        "No out-of-range values; the intervals are 95% percentile bootstrap intervals.".into()
-                    } else {
-                        "Some values are out of range (see the flags): misspecification or weak identification.".into()
-                    },
-                )
-            }
-            _ => (
-                "There is no estimate to show.".into(),
-                r.decision.refusal.clone().unwrap_or_default(),
-            ),
+        match &r.decision.refusal {
+            Some(why) => format!("No ρ can be reported: {why}."),
+            None => format!("It can run: {}.", r.decision.available.join(", ")),
         },
-        2 => match r.weak_id {
-            Some(w) if w.flag => (
-                format!("The denominator is only {:.1} bootstrap SDs from zero (T < 4).", w.t),
-                "The estimate sits near the identification boundary: report intervals only.".into(),
-            ),
-            Some(w) => (
-                format!("The denominator is {:.1} bootstrap SDs from zero (T ≥ 4).", w.t),
-                "The estimate is not weakly identified.".into(),
-            ),
-            None => ("Without an estimate there is no weak-ID screen.".into(), String::new()),
-        },
-        3..=5 => {
-            let t = &r.tests[step - 3];
-            let head = match t.verdict {
-                Verdict::NotApplicable => format!("Test {} cannot run here: {}", t.test.name(), t.message),
-                v => format!(
-                    "Test {} ({}) {}: statistic {:.3} against a 95% null threshold of {:.3}.",
-                    t.test.name(),
-                    t.test.guards(),
-                    if v == Verdict::Fires { "fires" } else { "passes" },
-                    t.statistic.unwrap_or(f64::NAN),
-                    t.threshold.unwrap_or(f64::NAN)
-                ),
-            };
-            let tail = if t.verdict == Verdict::NotApplicable { String::new() } else { t.message.clone() };
-            (head, tail)
-        }
-        _ => {
-            let fired: Vec<&str> = r
-                .tests
-                .iter()
-                .filter(|t| t.verdict == Verdict::Fires)
-                .map(|t| t.test.name())
-                .collect();
-            let weak = r.weak_id.is_some_and(|w| w.flag);
-            if fired.is_empty() && !weak {
-                (
-                    "Nothing fired. Passing is necessary, not sufficient:".into(),
-                    "a panel-wide shared residual is invisible to every test, and power is low for mild violations.".into(),
-                )
-            } else {
-                let which = if fired.is_empty() {
-                    "the weak-ID screen".to_string()
-                } else {
-                    format!("Test {}", fired.join(", Test "))
-                };
-                (
-                    format!("Overall: {which} raised an alarm, so the point estimates should not be trusted."),
-                    if fired.contains(&TestId::A.name()) {
-                        "Test A firing means the unit-loading model itself does not fit this panel.".into()
-                    } else {
-                        "Report intervals, or fix the panel and rerun.".into()
-                    },
-                )
-            }
-        }
+    ]
+}
+
+fn estimate(r: &BatteryReport) -> [String; 2] {
+    let (Some(e), Some(b)) = (&r.estimate, &r.boot) else {
+        return [
+            "There is no estimate to show.".into(),
+            r.decision.refusal.clone().unwrap_or_default(),
+        ];
     };
-    [lines.0, lines.1]
+    let parts: Vec<String> = e
+        .rho()
+        .iter()
+        .zip(&b.rho)
+        .enumerate()
+        .map(|(k, (rho, ci))| match (rho, ci) {
+            (Some(x), Some(c)) => format!("ρ_{} = {x:.2} [{:.2}, {:.2}]", k + 1, c.lo, c.hi),
+            _ => format!("ρ_{} undefined", k + 1),
+        })
+        .collect();
+    [
+        format!("The closed form gives {}.", parts.join(", ")),
+        if e.flags.is_empty() {
+            "No out-of-range values; the intervals are 95% percentile bootstrap intervals.".into()
+        } else {
+            "Some values are out of range (see the flags): misspecification or weak identification."
+                .into()
+        },
+    ]
+}
+
+fn weak_id(r: &BatteryReport) -> [String; 2] {
+    match r.weak_id {
+        Some(w) if w.flag => [
+            format!(
+                "The denominator is only {:.1} bootstrap SDs from zero (T < 4).",
+                w.t
+            ),
+            "The estimate sits near the identification boundary: report intervals only.".into(),
+        ],
+        Some(w) => [
+            format!(
+                "The denominator is {:.1} bootstrap SDs from zero (T ≥ 4).",
+                w.t
+            ),
+            "The estimate is not weakly identified.".into(),
+        ],
+        None => [
+            "Without an estimate there is no weak-ID screen.".into(),
+            String::new(),
+        ],
+    }
+}
+
+fn test(r: &BatteryReport, i: usize) -> [String; 2] {
+    let t = &r.tests[i];
+    if t.verdict == Verdict::NotApplicable {
+        return [
+            format!("Test {} cannot run here: {}", t.test.name(), t.message),
+            String::new(),
+        ];
+    }
+    [
+        format!(
+            "Test {} ({}) {}: statistic {:.3} against a 95% null threshold of {:.3}.",
+            t.test.name(),
+            t.test.guards(),
+            if t.verdict == Verdict::Fires {
+                "fires"
+            } else {
+                "passes"
+            },
+            t.statistic.unwrap_or(f64::NAN),
+            t.threshold.unwrap_or(f64::NAN)
+        ),
+        t.message.clone(),
+    ]
+}
+
+fn overall(r: &BatteryReport) -> [String; 2] {
+    let fired: Vec<&str> = r
+        .tests
+        .iter()
+        .filter(|t| t.verdict == Verdict::Fires)
+        .map(|t| t.test.name())
+        .collect();
+    let weak = r.weak_id.is_some_and(|w| w.flag);
+    if fired.is_empty() && !weak {
+        return [
+            "Nothing fired. Passing is necessary, not sufficient:".into(),
+            "a panel-wide shared residual is invisible to every test, and power is low for mild violations.".into(),
+        ];
+    }
+    let which = if fired.is_empty() {
+        "the weak-ID screen".to_string()
+    } else {
+        format!("Test {}", fired.join(", Test "))
+    };
+    [
+        format!("Overall: {which} raised an alarm, so the point estimates should not be trusted."),
+        if fired.contains(&TestId::A.name()) {
+            "Test A firing means the unit-loading model itself does not fit this panel.".into()
+        } else {
+            "Report intervals, or fix the panel and rerun.".into()
+        },
+    ]
 }

@@ -19,7 +19,11 @@ pub fn sparkline(values: &[f64], lo: f64, hi: f64, width: usize) -> String {
                 return ' ';
             }
             let f = ((v - lo) / (hi - lo)).clamp(0.0, 1.0);
-            #[expect(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "f in [0, 1]")]
+            #[expect(
+                clippy::cast_possible_truncation,
+                clippy::cast_sign_loss,
+                reason = "f in [0, 1]"
+            )]
             let i = (f * 7.0).round() as usize;
             BARS[i]
         })
@@ -38,13 +42,22 @@ pub fn badge(v: Verdict, stale: bool, theme: Theme) -> Span<'static> {
 /// A marker plot of ρ on [−1, 1] in `width` cells: `┊` at 0, `═` across the interval,
 /// `●` at the estimate and `◆` at the truth (the truth wins a shared cell).
 #[must_use]
-pub fn marker_line(estimate: Option<f64>, ci: Option<(f64, f64)>, truth: Option<f64>, width: usize) -> String {
+pub fn marker_line(
+    estimate: Option<f64>,
+    ci: Option<(f64, f64)>,
+    truth: Option<f64>,
+    width: usize,
+) -> String {
     if width < 3 {
         return String::new();
     }
     let cell = |x: f64| -> usize {
         let f = f64::midpoint(x.clamp(-1.0, 1.0), 1.0) * (width - 1) as f64;
-        #[expect(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "f in [0, width)")]
+        #[expect(
+            clippy::cast_possible_truncation,
+            clippy::cast_sign_loss,
+            reason = "f in [0, width)"
+        )]
         let i = f.round() as usize;
         i.min(width - 1)
     };

@@ -72,7 +72,9 @@ impl Worker {
 
     /// Queues a battery run, replacing any waiting one; a running older one is cancelled.
     pub fn battery(&self, job: BatteryJob) {
-        self.shared.battery_gen.store(job.generation, Ordering::SeqCst);
+        self.shared
+            .battery_gen
+            .store(job.generation, Ordering::SeqCst);
         self.put(|s| s.battery = Some(job));
     }
 
@@ -88,7 +90,11 @@ impl Worker {
     }
 
     fn put(&self, f: impl FnOnce(&mut Slots)) {
-        let mut slots = self.shared.slots.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut slots = self
+            .shared
+            .slots
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
         f(&mut slots);
         self.shared.wake.notify_one();
     }
@@ -135,7 +141,13 @@ fn work(s: &Shared, send: &dyn Fn(WorkerMsg)) {
             Job::Load(j) => send(run_load(&j)),
             Job::Battery(j) => {
                 let current = || s.battery_gen.load(Ordering::SeqCst) == j.generation;
-                let stop = move |_: Progress| if current() { Flow::Continue } else { Flow::Stop };
+                let stop = move |_: Progress| {
+                    if current() {
+                        Flow::Continue
+                    } else {
+                        Flow::Stop
+                    }
+                };
                 if let Some(msg) = run_battery(&j, &stop) {
                     send(msg);
                 }
@@ -177,7 +189,10 @@ pub fn run_load(j: &LoadJob) -> WorkerMsg {
 
 /// Runs the battery of a job; `None` when it was superseded.
 #[must_use]
-pub fn run_battery(j: &BatteryJob, progress: &(dyn Fn(Progress) -> Flow + Sync)) -> Option<WorkerMsg> {
+pub fn run_battery(
+    j: &BatteryJob,
+    progress: &(dyn Fn(Progress) -> Flow + Sync),
+) -> Option<WorkerMsg> {
     let opts = battery::Options {
         seed: j.seed,
         ..battery::Options::default()

@@ -16,10 +16,19 @@ use crate::tui::widgets::{badge, sparkline};
 
 pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
     let stale = app.battery_stale();
-    let extra = if stale { "recomputing…" } else { "calibrated null, 1000 draws" };
+    let extra = if app.computing() {
+        "recomputing…"
+    } else {
+        "calibrated null, 1000 draws"
+    };
     let block = pane_block(Pane::Battery, app, theme, extra);
     let Some(r) = &app.battery else {
-        frame.render_widget(Paragraph::new("running the battery…").block(block), area);
+        let text = if app.panel.is_some() {
+            "running the battery…"
+        } else {
+            "no panel: open a preset or a file in the data pane"
+        };
+        frame.render_widget(Paragraph::new(text).block(block), area);
         return;
     };
     let body = if stale { theme.dim() } else { Style::new() };
@@ -43,14 +52,21 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
     }
     let weak = match r.weak_id {
         Some(w) => {
-            let v = if w.flag { Verdict::Fires } else { Verdict::Pass };
+            let v = if w.flag {
+                Verdict::Fires
+            } else {
+                Verdict::Pass
+            };
             Line::from(vec![
                 Span::styled("weak-ID ", body),
                 badge(v, stale, theme),
                 Span::styled(format!("  T = {:.2} (flag below 4)", w.t), body),
             ])
         }
-        None => Line::from(vec![Span::styled("weak-ID ", body), badge(Verdict::NotApplicable, stale, theme)]),
+        None => Line::from(vec![
+            Span::styled("weak-ID ", body),
+            badge(Verdict::NotApplicable, stale, theme),
+        ]),
     };
     lines.push(weak);
     let flags = r.estimate.as_ref().map_or(0, |e| e.flags.len());

@@ -36,19 +36,31 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
                 .iter()
                 .map(|w| w.map_or("—".into(), |w| format!("{w:.2}")))
                 .collect();
-            lines.push(Line::raw(format!("expected 95% CI width of each ρ: {}", widths.join(", "))));
+            lines.push(Line::raw(format!(
+                "expected 95% CI width of each ρ: {}",
+                widths.join(", ")
+            )));
         }
         None if app.power_key.is_some() => {
-            lines.push(Line::styled("power and CI width for this configuration: computing…", theme.dim()));
+            lines.push(Line::styled(
+                "power and CI width for this configuration: computing…",
+                theme.dim(),
+            ));
         }
         None => {}
     }
     let width = usize::from(area.width.saturating_sub(4));
     for row in TABLE.iter().chain(&EXTRA).chain(&ORDINAL) {
         let here = current.is_some_and(|d| d.row == *row);
-        let text = crate::error::clip(&format!("{:<46} {}", row.configuration, row.diagnostics), width);
+        let text = crate::error::clip(
+            &format!("{:<46} {}", row.configuration, row.diagnostics),
+            width,
+        );
         if here {
-            lines.push(Line::from(Span::styled(format!("▸ {text}"), theme.highlight())));
+            lines.push(Line::from(Span::styled(
+                format!("▸ {text}"),
+                theme.highlight(),
+            )));
         } else if TABLE.contains(row) {
             lines.push(Line::styled(format!("  {text}"), theme.dim()));
         }
@@ -56,5 +68,10 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
     if let Some(d) = current {
         lines.push(Line::raw(format!("unguarded: {}", d.unguarded.join("; "))));
     }
-    frame.render_widget(Paragraph::new(lines).block(block).wrap(Wrap { trim: false }), area);
+    frame.render_widget(
+        Paragraph::new(lines)
+            .block(block)
+            .wrap(Wrap { trim: false }),
+        area,
+    );
 }

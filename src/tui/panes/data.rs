@@ -12,7 +12,15 @@ use crate::tui::app::{App, Entry, Role, Source};
 use crate::tui::ui::{Theme, pane_block};
 
 pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
-    let mut lines: Vec<Line> = vec![Line::styled("open (Enter):", theme.dim())];
+    let mut lines: Vec<Line> = Vec::new();
+    // A load error goes first, so it is seen at any size.
+    if let Some(e) = &app.load_error {
+        lines.push(Line::styled(
+            format!("error: {}", sanitize(e)),
+            theme.warn(),
+        ));
+    }
+    lines.push(Line::styled("open (Enter):", theme.dim()));
     for (i, e) in app.entries.iter().enumerate() {
         let label = match e {
             Entry::Preset(n) => format!("preset  {n}"),
@@ -23,14 +31,18 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
     if let Source::File(f) = &app.source {
         lines.push(Line::raw(""));
         lines.push(Line::styled(
-            format!("{}{}", sanitize(&f.path.display().to_string()), if f.loading { " — loading…" } else { "" }),
+            format!(
+                "{}{}",
+                sanitize(&f.path.display().to_string()),
+                if f.loading { " — loading…" } else { "" }
+            ),
             theme.dim(),
         ));
-        if let Some(e) = &app.load_error {
-            lines.push(Line::styled(format!("error: {}", sanitize(e)), theme.warn()));
-        }
         if !f.header.is_empty() {
-            lines.push(Line::styled("column  role  scale  family  missing   (Space role, +/- family)", theme.dim()));
+            lines.push(Line::styled(
+                "column  role  scale  family  missing   (Space role, +/- family)",
+                theme.dim(),
+            ));
         }
         let panel = app.panel.as_deref();
         for (c, name) in f.header.iter().enumerate() {
@@ -43,13 +55,18 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
             let scale = idx
                 .and_then(|i| panel.map(|p| p.scales[i].describe()))
                 .unwrap_or_default();
-            let missing = idx.and_then(|i| panel.map(|p| p.missing[i].to_string())).unwrap_or_default();
-            let fam = f.families.get(c).copied().flatten().map_or("—".into(), |x| format!("F{x}"));
+            let missing = idx
+                .and_then(|i| panel.map(|p| p.missing[i].to_string()))
+                .unwrap_or_default();
+            let fam = f
+                .families
+                .get(c)
+                .copied()
+                .flatten()
+                .map_or("—".into(), |x| format!("F{x}"));
             let label = format!("{}  {role}  {scale}  {fam}  {missing}", sanitize(name));
             lines.push(cursor_line(app, app.entries.len() + c, &label, theme));
         }
-    } else if let Some(e) = &app.load_error {
-        lines.push(Line::styled(format!("error: {}", sanitize(e)), theme.warn()));
     }
     let extra = match &app.source {
         Source::Scenario => "simulated",

@@ -13,7 +13,8 @@ use crate::tui::ui::{Theme, pane_block};
 use crate::tui::widgets::marker_line;
 
 fn num(x: Option<f64>) -> String {
-    x.filter(|v| v.is_finite()).map_or_else(|| "undef".into(), |v| format!("{v:.3}"))
+    x.filter(|v| v.is_finite())
+        .map_or_else(|| "undef".into(), |v| format!("{v:.3}"))
 }
 
 pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
@@ -24,7 +25,10 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
             .as_ref()
             .and_then(|b| b.decision.refusal.clone())
             .unwrap_or_else(|| "no estimate yet (ρ needs ≥ 2 judges and ≥ 2 anchors)".into());
-        frame.render_widget(Paragraph::new(why).block(block).wrap(Wrap { trim: true }), area);
+        frame.render_widget(
+            Paragraph::new(why).block(block).wrap(Wrap { trim: true }),
+            area,
+        );
         return;
     };
     let truth = match app.source {
@@ -32,8 +36,16 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
         Source::File(_) => None,
     };
     let stale = app.battery_stale();
-    let boot = app.battery.as_ref().and_then(|b| b.boot.as_ref()).filter(|_| !stale);
-    let names = app.panel.as_ref().map(|p| p.anchors.clone()).unwrap_or_default();
+    let boot = app
+        .battery
+        .as_ref()
+        .and_then(|b| b.boot.as_ref())
+        .filter(|_| !stale);
+    let names = app
+        .panel
+        .as_ref()
+        .map(|p| p.anchors.clone())
+        .unwrap_or_default();
     let plot_w = usize::from(area.width.saturating_sub(40)).clamp(0, 41);
     let mut lines: Vec<Line> = Vec::new();
     for (k, a) in fit.estimate.anchors.iter().enumerate() {
@@ -41,11 +53,20 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
         let t = truth.as_ref().map(|p| p.rho[k]);
         let plot = marker_line(a.rho, ci.map(|c| (c.lo, c.hi)), t, plot_w);
         let ci_text = ci.map_or_else(
-            || if stale { "[…]".to_string() } else { "[—]".to_string() },
+            || {
+                if stale {
+                    "[…]".to_string()
+                } else {
+                    "[—]".to_string()
+                }
+            },
             |c| format!("[{:.2}, {:.2}]", c.lo, c.hi),
         );
         let mut spans = vec![
-            Span::raw(format!("{:<4} ", crate::error::clip(names.get(k).map_or("", String::as_str), 4))),
+            Span::raw(format!(
+                "{:<4} ",
+                crate::error::clip(names.get(k).map_or("", String::as_str), 4)
+            )),
             Span::raw(plot),
             Span::raw(format!(" ρ̂ {} {ci_text}", num(a.rho))),
         ];
@@ -70,14 +91,28 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
         num(Some(e.denominator))
     )));
     for f in &e.flags {
-        lines.push(Line::styled(format!("FLAG {}: {}", f.code.as_str(), f.message(e, &names)), theme.warn()));
+        lines.push(Line::styled(
+            format!("FLAG {}: {}", f.code.as_str(), f.message(e, &names)),
+            theme.warn(),
+        ));
     }
-    lines.push(compare_line("blocked (cross-family K)", fit.blocked.as_ref()));
     lines.push(compare_line(
-        &format!("designated clean {}", names.first().map_or("A1", String::as_str)),
+        "blocked (cross-family K)",
+        fit.blocked.as_ref(),
+    ));
+    lines.push(compare_line(
+        &format!(
+            "designated clean {}",
+            names.first().map_or("A1", String::as_str)
+        ),
         Some(&fit.clean),
     ));
-    frame.render_widget(Paragraph::new(lines).block(block).wrap(Wrap { trim: false }), area);
+    frame.render_widget(
+        Paragraph::new(lines)
+            .block(block)
+            .wrap(Wrap { trim: false }),
+        area,
+    );
 }
 
 fn compare_line(label: &str, est: Option<&Estimate>) -> Line<'static> {

@@ -11,7 +11,12 @@ use crate::tui::ui::{Theme, centred, clear};
 pub fn render(frame: &mut Frame<'_>, area: Rect, theme: Theme) {
     let lines: Vec<Line> = help_lines()
         .into_iter()
-        .map(|(k, h)| Line::from(vec![Span::styled(format!("{k:>10}  "), theme.border(true)), Span::raw(h)]))
+        .map(|(k, h)| {
+            Line::from(vec![
+                Span::styled(format!("{k:>10}  "), theme.border(true)),
+                Span::raw(h),
+            ])
+        })
         .collect();
     let h = u16::try_from(lines.len() + 2).unwrap_or(u16::MAX);
     let r = centred(area, 72, h);

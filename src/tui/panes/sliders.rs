@@ -10,7 +10,12 @@ use crate::tui::app::{App, Source};
 use crate::tui::ui::{Theme, pane_block};
 
 pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
-    let block = pane_block(Pane::Sliders, app, theme, "h/l ±fine · H/L ±coarse · [ ] select");
+    let block = pane_block(
+        Pane::Sliders,
+        app,
+        theme,
+        "h/l ±fine · H/L ±coarse · [ ] select",
+    );
     if app.source != Source::Scenario {
         let p = Paragraph::new(vec![
             Line::raw("Sliders drive simulated scenarios."),
@@ -24,15 +29,34 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
     let bar_w = inner_w.saturating_sub(34).clamp(0, 24);
     let mut lines: Vec<Line> = Vec::new();
     for (i, s) in app.scenario.sliders.iter().enumerate() {
-        #[expect(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "fraction in [0, 1]")]
+        #[expect(
+            clippy::cast_possible_truncation,
+            clippy::cast_sign_loss,
+            reason = "fraction in [0, 1]"
+        )]
         let filled = (s.fraction() * bar_w as f64).round() as usize;
-        let bar = format!("{}{}", "█".repeat(filled), "░".repeat(bar_w - filled.min(bar_w)));
-        let value = if s.fine >= 1.0 { format!("{:.0}", s.value) } else { format!("{:.2}", s.value) };
+        let bar = format!(
+            "{}{}",
+            "█".repeat(filled),
+            "░".repeat(bar_w - filled.min(bar_w))
+        );
+        let value = if s.fine >= 1.0 {
+            format!("{:.0}", s.value)
+        } else {
+            format!("{:.2}", s.value)
+        };
         let text = format!("{:<18} {bar} {value:>6}", s.label);
         let selected = i == app.selected;
-        let style = if selected { theme.highlight() } else { ratatui::style::Style::new() };
+        let style = if selected {
+            theme.highlight()
+        } else {
+            ratatui::style::Style::new()
+        };
         let marker = if selected { "▸ " } else { "  " };
-        lines.push(Line::from(vec![Span::styled(format!("{marker}{text}"), style)]));
+        lines.push(Line::from(vec![Span::styled(
+            format!("{marker}{text}"),
+            style,
+        )]));
     }
     if let Some(s) = app.scenario.sliders.get(app.selected) {
         lines.push(Line::styled(
@@ -40,9 +64,19 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
             theme.dim(),
         ));
     }
-    let sa: Vec<String> = app.scenario.sigma_a.iter().map(|x| format!("{x}")).collect();
+    let sa: Vec<String> = app
+        .scenario
+        .sigma_a
+        .iter()
+        .map(|x| format!("{x}"))
+        .collect();
     lines.push(Line::styled(
-        format!("  fixed: σ_t² = {}, σ_a = ({}), 3 families, seed {} (s: new)", app.scenario.sigma_t2, sa.join(", "), app.seed),
+        format!(
+            "  fixed: σ_t² = {}, σ_a = ({}), 3 families, seed {} (s: new)",
+            app.scenario.sigma_t2,
+            sa.join(", "),
+            app.seed
+        ),
         theme.dim(),
     ));
     frame.render_widget(Paragraph::new(lines).block(block), area);

@@ -1,0 +1,132 @@
+//! End to end: the real binary in a pseudo-terminal. It moves a slider, waits for a
+//! verdict, opens help, quits, and checks the exit code and that the terminal was restored.
+//! Waiting is event-driven: each chunk of output from the reader thread wakes the test.
+
+#![cfg(feature = "tui")]
+
+use std::io::{Read, Write};
+use std::num::NonZeroU16;
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use portable_pty::{CommandBuilder, PtySize, native_pty_system};
+
+struct Screen {
+    parser: vt100::Parser,
+    raw: Vec<u8>,
+    rx: mpsc::Receiver<Vec<u8>>,
+}
+
+impl Screen {
+    /// Waits until the screen satisfies `ok`, feeding output as it arrives.
+    fn wait_for(&mut self, what: &str, ok: impl Fn(&str) -> bool) {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            let text = self.parser.screen().contents();
+            if ok(&text) {
+                return;
+            }
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.rx.recv_timeout(left) {
+                Ok(bytes) => {
+                    self.parser.process(&bytes);
+                    self.raw.extend(bytes);
+                }
+                Err(_) => panic!("timed out waiting for {what}; screen:\n{text}"),
+            }
+        }
+    }
+
+    fn drain(&mut self) {
+        while let Ok(bytes) = self.rx.recv_timeout(Duration::from_secs(5)) {
+            self.parser.process(&bytes);
+            self.raw.extend(bytes);
+        }
+    }
+}
+
+#[test]
+fn explorer_in_a_pseudo_terminal_moves_a_slider_shows_help_and_restores_on_quit() {
+    let pty = native_pty_system()
+        .openpty(PtySize {
+            rows: 30,
+            cols: 100,
+            pixel_width: 0,
+            pixel_height: 0,
+        })
+        .expect("a pseudo-terminal");
+    let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_rhoscope"));
+    cmd.args(["explore", "--no-mouse"]);
+    cmd.cwd(env!("CARGO_MANIFEST_DIR"));
+    cmd.env("TERM", "xterm-256color");
+    cmd.env("NO_COLOR", "1");
+    let mut child = pty.slave.spawn_command(cmd).expect("spawn");
+    drop(pty.slave);
+    let mut reader = pty.master.try_clone_reader().unwrap();
+    let mut writer = pty.master.take_writer().unwrap();
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let mut buf = [0u8; 8192];
+        while let Ok(n) = reader.read(&mut buf) {
+            if n == 0 || tx.send(buf[..n].to_vec()).is_err() {
+                break;
+            }
+        }
+    });
+    let mut screen = Screen {
+        parser: vt100::Parser::new(
+            NonZeroU16::new(30).unwrap(),
+            NonZeroU16::new(100).unwrap(),
+            0,
+        ),
+        raw: Vec::new(),
+        rx,
+    };
+    let verdict =
+        |t: &str| (t.contains("PASS ✓") || t.contains("FIRES ✗")) && !t.contains("recomputing");
+    screen.wait_for("the first verdicts", verdict);
+    assert!(screen.parser.screen().contents().contains("ρ_1"));
+    writer.write_all(b"l").unwrap();
+    writer.flush().unwrap();
+    screen.wait_for("ρ_1 moved to 0.31", |t| t.contains("0.31"));
+    screen.wait_for("the verdicts for the new panel", verdict);
+    writer.write_all(b"?").unwrap();
+    writer.flush().unwrap();
+    screen.wait_for("the help overlay", |t| t.contains("keys (q or Esc closes)"));
+    writer.write_all(b"q").unwrap();
+    writer.flush().unwrap();
+    screen.wait_for("help to close", |t| !t.contains("keys (q or Esc closes)"));
+    writer.write_all(b"q").unwrap();
+    writer.flush().unwrap();
+    let status = child.wait().expect("the explorer exits");
+    assert!(status.success(), "exit status {status:?}");
+    screen.drain();
+    let raw = String::from_utf8_lossy(&screen.raw);
+    let entered = raw
+        .find("\x1b[?1049h")
+        .expect("entered the alternate screen");
+    let left = raw
+        .rfind("\x1b[?1049l")
+        .expect("left the alternate screen on quit");
+    assert!(left > entered);
+    assert!(
+        raw[left..].contains("\x1b[?25h") || raw[..left].rfind("\x1b[?25h").is_some(),
+        "cursor shown again"
+    );
+    assert!(
+        !screen.parser.screen().alternate_screen(),
+        "back on the main screen"
+    );
+}
+
+#[test]
+fn without_a_terminal_the_explorer_says_so_and_exits_2() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_rhoscope"))
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("needs an interactive terminal"), "{err}");
+    assert!(out.stdout.is_empty());
+}
