@@ -32,7 +32,7 @@ impl Screen {
                     self.parser.process(&bytes);
                     self.raw.extend(bytes);
                 }
-                Err(_) => panic!("timed out waiting for {what}; screen:\n{text}"),
+                Err(e) => panic!("no {what} ({e}); screen:\n{text}"),
             }
         }
     }
