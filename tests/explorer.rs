@@ -449,3 +449,31 @@ fn worker_runs_the_newest_job_and_cancels_superseded_ones() {
         |m| !matches!(m, WorkerMsg::Battery { generation, .. } if generation != fresh.generation)
     ));
 }
+
+/// The README's key table, generated from the keymap.
+fn key_table() -> String {
+    let mut out = String::from("| keys | action |\n|---|---|\n");
+    for b in rhoscope::tui::keymap::KEYMAP {
+        let keys: Vec<String> = b.keys.split(" / ").map(|k| format!("`{k}`")).collect();
+        let help = match b.context {
+            rhoscope::tui::keymap::Context::Global => b.help.to_string(),
+            rhoscope::tui::keymap::Context::Pane(p) => format!(
+                "{} (in the {} pane)",
+                b.help,
+                &p.title()[2..].to_lowercase()
+            ),
+        };
+        out.push_str(&format!("| {} | {help} |\n", keys.join(" / ")));
+    }
+    out
+}
+
+#[test]
+fn readme_key_table_is_the_keymap() {
+    let readme = std::fs::read_to_string(common::root().join("README.md")).unwrap();
+    let table = key_table();
+    assert!(
+        readme.contains(&table),
+        "README's key table differs from the keymap; expected:\n{table}"
+    );
+}

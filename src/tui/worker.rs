@@ -2,7 +2,7 @@
 //! request wins), generation tags on every result, and cancellation of a superseded job
 //! through its progress callback. A panic in the worker reaches the loop as `Crashed`.
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::Sender;
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::thread::JoinHandle;
@@ -28,6 +28,9 @@ struct Shared {
     battery_gen: AtomicU64,
     /// Bumped on every power submission; a running power job stops when it changes.
     power_epoch: AtomicU64,
+    /// Set by a battery submission: a running power job yields (and is queued again), so
+    /// verdicts never wait behind the slower power study.
+    preempt: AtomicBool,
 }
 
 /// Handle to the worker thread.
@@ -55,6 +58,7 @@ impl Worker {
             wake: Condvar::new(),
             battery_gen: AtomicU64::new(0),
             power_epoch: AtomicU64::new(0),
+            preempt: AtomicBool::new(false),
         });
         let s = Arc::clone(&shared);
         let handle = std::thread::Builder::new()
@@ -129,6 +133,7 @@ fn work(s: &Shared, send: &dyn Fn(WorkerMsg)) {
                     break Job::Load(j);
                 }
                 if let Some(j) = slots.battery.take() {
+                    s.preempt.store(false, Ordering::SeqCst);
                     break Job::Battery(j);
                 }
                 if let Some(j) = slots.power.take() {
@@ -153,15 +158,24 @@ fn work(s: &Shared, send: &dyn Fn(WorkerMsg)) {
                 }
             }
             Job::Power(j, epoch) => {
+                let current = || s.power_epoch.load(Ordering::SeqCst) == epoch;
                 let stop = |_: Progress| {
-                    if s.power_epoch.load(Ordering::SeqCst) == epoch {
+                    if current() && !s.preempt.load(Ordering::SeqCst) {
                         Flow::Continue
                     } else {
                         Flow::Stop
                     }
                 };
-                if let Some(msg) = run_power(&j, &stop) {
-                    send(msg);
+                match run_power(&j, &stop) {
+                    Some(msg) => send(msg),
+                    // Preempted by a battery, not superseded: run it again afterwards.
+                    None if current() => {
+                        let mut slots = s.slots.lock().unwrap_or_else(PoisonError::into_inner);
+                        if slots.power.is_none() {
+                            slots.power = Some(j);
+                        }
+                    }
+                    None => {}
                 }
             }
         }
