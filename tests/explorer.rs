@@ -6,6 +6,7 @@
 
 mod common;
 
+use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::sync::mpsc;
 use std::time::Duration;
@@ -463,7 +464,7 @@ fn key_table() -> String {
                 &p.title()[2..].to_lowercase()
             ),
         };
-        out.push_str(&format!("| {} | {help} |\n", keys.join(" / ")));
+        let _ = writeln!(out, "| {} | {help} |", keys.join(" / "));
     }
     out
 }
