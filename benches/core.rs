@@ -1,6 +1,6 @@
 //! Speed targets of the core issue, measured with criterion:
 //! moments + closed form at N = 2000, p = 6, m = 3 (≤ 15 µs); simulating a 2000 × 9 panel
-//! (≤ 200 µs); loading a 1,000,000-row, 9-column CSV (≤ 2 s; peak memory is measured
+//! (≤ 200 µs); an ML fit at N = 2000, p = 6, m = 2 (≤ 1 ms); loading a 1,000,000-row, 9-column CSV (≤ 2 s; peak memory is measured
 //! separately with `/usr/bin/time -v`, see the README).
 
 use std::hint::black_box;
@@ -29,6 +29,18 @@ fn fit(c: &mut Criterion) {
             black_box(closed_form(&mom))
         });
     });
+}
+
+fn ml_fit(c: &mut Criterion) {
+    let pm = preset("mid").unwrap();
+    let panel = simulate(&pm, 2000, 1).unwrap();
+    let s = panel.covariance();
+    c.bench_function(
+        "ML fit (Fisher scoring from the closed form), N=2000 p=6 m=2",
+        |b| {
+            b.iter(|| black_box(rhoscope::estimate::ml::fit(black_box(&s), 6, 2000).unwrap()));
+        },
+    );
 }
 
 fn simulate_panel(c: &mut Criterion) {
@@ -64,5 +76,5 @@ fn load_csv(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, fit, simulate_panel, load_csv);
+criterion_group!(benches, fit, ml_fit, simulate_panel, load_csv);
 criterion_main!(benches);

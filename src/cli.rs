@@ -210,6 +210,9 @@ pub struct EstimateArgs {
     /// Also report the comparison estimate that trusts this anchor as clean (CT-C(M−1)-style).
     #[arg(long, value_name = "ANCHOR")]
     pub designated_clean: Option<String>,
+    /// Estimator: the closed form, full-information maximum likelihood, or both.
+    #[arg(long, value_enum, default_value = "closed")]
+    pub method: Method,
     /// Print JSON (schema in the README) instead of text.
     #[arg(long)]
     pub json: bool,
@@ -236,6 +239,14 @@ pub struct BatteryArgs {
     /// Exit 1 when any test fires or the weak-identification flag is raised.
     #[arg(long)]
     pub fail_on_diagnostic: bool,
+}
+
+/// Which estimator `estimate` runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Method {
+    Closed,
+    Ml,
+    Both,
 }
 
 /// The violation designs of `rhoscope power`.

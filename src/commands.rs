@@ -157,6 +157,13 @@ fn estimate(a: &EstimateArgs) -> Result<(), Error> {
         }
         None => None,
     };
+    let ml = match a.method {
+        crate::cli::Method::Closed => None,
+        _ => Some(
+            crate::estimate::ml::fit(&s, panel.p(), panel.n)
+                .map_err(|e| Error::data(&a.panel.panel, format!("maximum likelihood: {e}")))?,
+        ),
+    };
     let source = a.panel.panel.display().to_string();
     let r = EstimateReport {
         source: &source,
@@ -165,6 +172,8 @@ fn estimate(a: &EstimateArgs) -> Result<(), Error> {
         estimate: &est,
         blocked: blocked.as_ref(),
         clean: clean.as_ref().map(|(d, e)| (*d, e)),
+        ml: ml.as_ref(),
+        closed: a.method != crate::cli::Method::Ml,
     };
     if a.json {
         write_json(&report::estimate_report_json(&r))

@@ -4,6 +4,7 @@
 
 pub mod blocked;
 pub mod clean;
+pub mod ml;
 
 use crate::moments::Moments;
 

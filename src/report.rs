@@ -9,6 +9,7 @@ use serde_json::{Value, json};
 use crate::battery::BatteryReport;
 use crate::bootstrap::{BootstrapResult, Interval};
 use crate::estimate::Estimate;
+use crate::estimate::ml::MlFit;
 use crate::panel::Panel;
 use crate::power::{PowerCell, PowerDesign, PowerOptions};
 
@@ -26,6 +27,10 @@ pub struct EstimateReport<'a> {
     pub blocked: Option<&'a Estimate>,
     /// The designated-clean anchor index and its estimate.
     pub clean: Option<(usize, &'a Estimate)>,
+    /// The maximum-likelihood fit, with `--method ml|both`.
+    pub ml: Option<&'a MlFit>,
+    /// Whether the closed form is shown in text (JSON always carries it).
+    pub closed: bool,
 }
 
 /// A finite number, or JSON `null` (never NaN).
@@ -136,7 +141,29 @@ pub fn estimate_report_json(r: &EstimateReport<'_>) -> Value {
         obj["clean_anchor"] = json!(panel.anchors[d]);
         doc["designated_clean"] = obj;
     }
+    if let Some(fit) = r.ml {
+        doc["ml"] = ml_json(fit, &panel.anchors);
+    }
     doc
+}
+
+/// The `ml` object: the estimate's shape plus convergence and standard errors.
+#[must_use]
+pub fn ml_json(fit: &MlFit, anchors: &[String]) -> Value {
+    let mut obj = estimate_json(&fit.estimate, anchors);
+    obj["converged"] = json!(fit.converged);
+    obj["iterations"] = json!(fit.iterations);
+    obj["start"] = json!(fit.start);
+    obj["discrepancy"] = num(fit.discrepancy);
+    obj["psi"] = json!(fit.psi.iter().map(|x| num(*x)).collect::<Vec<_>>());
+    obj["omega"] = json!(fit.omega.iter().map(|x| num(*x)).collect::<Vec<_>>());
+    obj["se"] = json!({
+        "sigma_t2": num(fit.se.sigma_t2),
+        "sigma_c2": num(fit.se.sigma_c2),
+        "beta": fit.se.beta.iter().map(|x| num(*x)).collect::<Vec<_>>(),
+        "rho": fit.se.rho.iter().map(|x| num(*x)).collect::<Vec<_>>(),
+    });
+    obj
 }
 
 fn interval_json(i: Option<Interval>) -> Value {
@@ -584,13 +611,46 @@ pub fn panel_text(
 pub fn estimate_report_text(r: &EstimateReport<'_>) -> String {
     let panel = r.panel;
     let mut out = panel_text("estimate", r.source, panel, r.families_source);
-    out.push('\n');
-    out.push_str(&estimate_text(
-        "Closed form (Theorem 1; K = mean of all judge-pair covariances)",
-        r.estimate,
-        None,
-        &panel.anchors,
-    ));
+    if r.closed {
+        out.push('\n');
+        out.push_str(&estimate_text(
+            "Closed form (Theorem 1; K = mean of all judge-pair covariances)",
+            r.estimate,
+            None,
+            &panel.anchors,
+        ));
+    }
+    if let Some(fit) = r.ml {
+        out.push('\n');
+        out.push_str(&estimate_text(
+            &format!(
+                "Maximum likelihood ({}, {} iterations from the {} start; K = implied σ_t² + σ_c²)",
+                if fit.converged {
+                    "converged"
+                } else {
+                    "NOT converged"
+                },
+                fit.iterations,
+                fit.start
+            ),
+            &fit.estimate,
+            None,
+            &panel.anchors,
+        ));
+        let se: Vec<String> = panel
+            .anchors
+            .iter()
+            .zip(&fit.se.rho)
+            .map(|(a, s)| format!("{a} {}", fmt_num(*s)))
+            .collect();
+        let _ = writeln!(
+            out,
+            "  standard errors (information matrix; ρ by the delta method): σ_t² {}, σ_c² {}, ρ: {}",
+            fmt_num(fit.se.sigma_t2),
+            fmt_num(fit.se.sigma_c2),
+            se.join(", ")
+        );
+    }
     if let Some(b) = r.blocked {
         out.push('\n');
         out.push_str(&estimate_text(

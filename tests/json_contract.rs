@@ -127,3 +127,22 @@ fn undefined_rho_is_null_with_a_flag() {
     assert_eq!(rho_nulls, 2, "σ̂_c² ≤ 0 leaves every ρ̂ undefined");
     assert!(!r.stdout.contains("NaN"));
 }
+
+#[test]
+fn method_both_adds_an_ml_object_shaped_like_the_estimate() {
+    let v = estimate_json(&["estimate", "assets/mid.csv", "--method", "both", "--json"]);
+    assert_fit_shape(&v["ml"], &["A1", "A2"]);
+    assert_eq!(v["ml"]["converged"], true);
+    assert!(v["ml"]["iterations"].is_u64());
+    for key in ["sigma_t2", "sigma_c2", "rho", "beta"] {
+        assert!(v["ml"]["se"].get(key).is_some(), "se.{key}");
+    }
+    assert_eq!(v["ml"]["se"]["rho"].as_array().unwrap().len(), 2);
+    let closed = v["estimate"]["anchors"][1]["rho"].as_f64().unwrap();
+    let ml = v["ml"]["anchors"][1]["rho"].as_f64().unwrap();
+    assert!((closed - ml).abs() < 0.05);
+    let only = estimate_json(&["estimate", "assets/mid.csv", "--method", "ml", "--json"]);
+    assert!(only.get("ml").is_some() && only.get("estimate").is_some());
+    let none = estimate_json(&["estimate", "assets/mid.csv", "--json"]);
+    assert!(none.get("ml").is_none());
+}

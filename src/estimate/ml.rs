@@ -1,0 +1,495 @@
+//! Full-information maximum likelihood for the same single-common-factor model (Section 6's
+//! comparison): unit loadings of t on every variable and of c on the judges, free loadings
+//! of c on the anchors, t ⟂ c, free residual variances.
+//!
+//! Parameters θ = (σ_t², σ_c², β_1..β_m, ψ_1..ψ_p, ω_1..ω_m) with β_k = Cov(A_k, c) and
+//! ψ_j, ω_k the judge and anchor residual variances. The implied covariance is
+//! Σ_JJ = σ_t² + σ_c² (+ ψ_j on the diagonal), Σ_JA = σ_t² + β_k,
+//! Σ_AA = σ_t² + β_k β_l / σ_c² (+ ω_k on the diagonal). The fit minimises
+//! F = log|Σ| + tr(S Σ⁻¹) − log|S| − q by Fisher scoring (a Newton method on the expected
+//! Hessian H_ij = tr(Σ⁻¹ ∂_iΣ Σ⁻¹ ∂_jΣ)) with the analytic gradient
+//! g_i = tr(Σ⁻¹(Σ − S)Σ⁻¹ ∂_iΣ) and step halving that keeps Σ positive definite. It starts
+//! from the closed form and falls back to a neutral start. Heywood values (negative
+//! residual variances, σ_c² ≤ 0) are reported, never clipped. Standard errors come from
+//! (2/(N − 1)) H⁻¹, and ρ's by the delta method.
+
+use nalgebra::{DMatrix, DVector};
+
+use super::{AnchorEstimate, Estimate, Flag, FlagCode, PairEstimate};
+use crate::moments::{JudgePairs, Moments};
+
+/// The ML fit and its diagnostics.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MlFit {
+    /// The fit in the closed form's shape (K is the implied σ_t² + σ_c²).
+    pub estimate: Estimate,
+    pub converged: bool,
+    pub iterations: usize,
+    /// The minimised discrepancy F.
+    pub discrepancy: f64,
+    /// Standard errors (`NaN` when the information matrix is singular).
+    pub se: MlSe,
+    /// Judge and anchor residual variances ψ_j, ω_k.
+    pub psi: Vec<f64>,
+    pub omega: Vec<f64>,
+    /// Where the optimiser started: `closed form` or `fallback`.
+    pub start: &'static str,
+}
+
+/// Standard errors of the ML parameters.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MlSe {
+    pub sigma_t2: f64,
+    pub sigma_c2: f64,
+    pub beta: Vec<f64>,
+    pub rho: Vec<f64>,
+}
+
+/// Largest number of scoring steps.
+pub const MAX_ITER: usize = 200;
+/// Convergence: the largest |gradient| entry below this.
+pub const GRAD_TOL: f64 = 1e-9;
+
+/// The layout of θ.
+#[derive(Debug, Clone, Copy)]
+struct Layout {
+    p: usize,
+    m: usize,
+}
+
+impl Layout {
+    fn n_params(self) -> usize {
+        2 + self.p + 2 * self.m
+    }
+    fn beta(k: usize) -> usize {
+        2 + k
+    }
+    fn psi(self, j: usize) -> usize {
+        2 + self.m + j
+    }
+    fn omega(self, k: usize) -> usize {
+        2 + self.m + self.p + k
+    }
+}
+
+fn implied(th: &DVector<f64>, l: Layout) -> DMatrix<f64> {
+    let (p, m) = (l.p, l.m);
+    let (st, sc) = (th[0], th[1]);
+    DMatrix::from_fn(p + m, p + m, |r, c| match (r < p, c < p) {
+        (true, true) => st + sc + if r == c { th[l.psi(r)] } else { 0.0 },
+        (true, false) => st + th[Layout::beta(c - p)],
+        (false, true) => st + th[Layout::beta(r - p)],
+        (false, false) => {
+            let (k, kk) = (r - p, c - p);
+            st + th[Layout::beta(k)] * th[Layout::beta(kk)] / sc
+                + if k == kk { th[l.omega(k)] } else { 0.0 }
+        }
+    })
+}
+
+/// ∂Σ/∂θ_i.
+fn d_sigma(th: &DVector<f64>, l: Layout, i: usize) -> DMatrix<f64> {
+    let (p, m) = (l.p, l.m);
+    let q = p + m;
+    let sc = th[1];
+    let mut d = DMatrix::zeros(q, q);
+    match i {
+        0 => d.fill(1.0),
+        1 => {
+            for r in 0..p {
+                for c in 0..p {
+                    d[(r, c)] = 1.0;
+                }
+            }
+            for k in 0..m {
+                for kk in 0..m {
+                    d[(p + k, p + kk)] = -th[Layout::beta(k)] * th[Layout::beta(kk)] / (sc * sc);
+                }
+            }
+        }
+        i if i < 2 + m => {
+            let k = i - 2;
+            for j in 0..p {
+                d[(j, p + k)] = 1.0;
+                d[(p + k, j)] = 1.0;
+            }
+            for kk in 0..m {
+                let v = th[Layout::beta(kk)] / sc;
+                d[(p + k, p + kk)] += v;
+                d[(p + kk, p + k)] += v;
+            }
+        }
+        i if i < 2 + m + p => {
+            let j = i - 2 - m;
+            d[(j, j)] = 1.0;
+        }
+        i => {
+            let k = i - 2 - m - p;
+            d[(p + k, p + k)] = 1.0;
+        }
+    }
+    d
+}
+
+/// F and Σ⁻¹, or `None` when Σ is not positive definite.
+fn discrepancy(
+    th: &DVector<f64>,
+    l: Layout,
+    s: &DMatrix<f64>,
+    logdet_s: f64,
+) -> Option<(f64, DMatrix<f64>)> {
+    let sigma = implied(th, l);
+    let chol = sigma.cholesky()?;
+    let logdet: f64 = chol.l().diagonal().iter().map(|d| 2.0 * d.ln()).sum();
+    let inv = chol.inverse();
+    let q = s.nrows() as f64;
+    let tr = (s * &inv).trace();
+    let f = logdet + tr - logdet_s - q;
+    f.is_finite().then_some((f, inv))
+}
+
+/// Gradient and expected Hessian at θ.
+fn score(
+    th: &DVector<f64>,
+    l: Layout,
+    s: &DMatrix<f64>,
+    inv: &DMatrix<f64>,
+) -> (DVector<f64>, DMatrix<f64>) {
+    let n = l.n_params();
+    let sigma = implied(th, l);
+    let w = inv * (&sigma - s) * inv;
+    let a: Vec<DMatrix<f64>> = (0..n).map(|i| inv * d_sigma(th, l, i)).collect();
+    let d: Vec<DMatrix<f64>> = (0..n).map(|i| d_sigma(th, l, i)).collect();
+    let g = DVector::from_fn(n, |i, _| w.component_mul(&d[i]).sum());
+    let mut h = DMatrix::zeros(n, n);
+    for i in 0..n {
+        for j in i..n {
+            // tr(A_i A_j) = Σ_ab A_i[a,b] A_j[b,a].
+            let v = a[i].component_mul(&a[j].transpose()).sum();
+            h[(i, j)] = v;
+            h[(j, i)] = v;
+        }
+    }
+    (g, h)
+}
+
+/// θ from the closed form, or `None` when it is not a usable start.
+fn closed_start(s: &DMatrix<f64>, l: Layout) -> Option<DVector<f64>> {
+    let mom = Moments::from_cov(s, l.p, JudgePairs::All)?;
+    let est = super::closed_form(&mom);
+    if !(est.sigma_t2.is_finite() && est.sigma_c2 > 0.0) {
+        return None;
+    }
+    let mut th = DVector::zeros(l.n_params());
+    th[0] = est.sigma_t2;
+    th[1] = est.sigma_c2;
+    for (k, a) in est.anchors.iter().enumerate() {
+        th[Layout::beta(k)] = a.beta;
+        th[l.omega(k)] =
+            (a.sigma_a2 - a.beta * a.beta / est.sigma_c2).max(0.05 * s[(l.p + k, l.p + k)]);
+    }
+    for j in 0..l.p {
+        th[l.psi(j)] = (s[(j, j)] - est.k).max(0.05 * s[(j, j)]);
+    }
+    Some(th)
+}
+
+/// A neutral start: K split evenly between t and c, no contamination.
+fn fallback_start(s: &DMatrix<f64>, l: Layout) -> DVector<f64> {
+    let k = crate::moments::mean_judge_cov(s, l.p, JudgePairs::All)
+        .unwrap_or(1.0)
+        .abs()
+        .max(1e-3);
+    let mut th = DVector::zeros(l.n_params());
+    th[0] = k / 2.0;
+    th[1] = k / 2.0;
+    for j in 0..l.p {
+        th[l.psi(j)] = (s[(j, j)] - k).max(0.1 * s[(j, j)]);
+    }
+    for kk in 0..l.m {
+        th[Layout::beta(kk)] = 0.0;
+        th[l.omega(kk)] = (s[(l.p + kk, l.p + kk)] - k / 2.0).max(0.1 * s[(l.p + kk, l.p + kk)]);
+    }
+    th
+}
+
+/// Where Fisher scoring stopped.
+struct Optimum {
+    th: DVector<f64>,
+    f: f64,
+    converged: bool,
+    iterations: usize,
+    /// The expected Hessian at θ.
+    h: DMatrix<f64>,
+}
+
+/// Fisher scoring from `th`.
+fn optimise(mut th: DVector<f64>, l: Layout, s: &DMatrix<f64>, logdet_s: f64) -> Option<Optimum> {
+    let (mut f, mut inv) = discrepancy(&th, l, s, logdet_s)?;
+    for it in 0..MAX_ITER {
+        let (g, h) = score(&th, l, s, &inv);
+        let done = |th, f, converged, h| Optimum {
+            th,
+            f,
+            converged,
+            iterations: it,
+            h,
+        };
+        if g.amax() < GRAD_TOL {
+            return Some(done(th, f, true, h));
+        }
+        let Some(step) = h.clone().lu().solve(&g) else {
+            return Some(done(th, f, false, h));
+        };
+        let mut t = 1.0;
+        loop {
+            let cand = &th - &step * t;
+            match discrepancy(&cand, l, s, logdet_s) {
+                Some((fc, ic)) if fc <= f + 1e-14 * f.abs().max(1.0) => {
+                    th = cand;
+                    f = fc;
+                    inv = ic;
+                    break;
+                }
+                _ => {}
+            }
+            t /= 2.0;
+            if t < 1e-10 {
+                let converged = g.amax() < 1e-6;
+                return Some(done(th, f, converged, h));
+            }
+        }
+    }
+    let (_, h) = score(&th, l, s, &inv);
+    Some(Optimum {
+        th,
+        f,
+        converged: false,
+        iterations: MAX_ITER,
+        h,
+    })
+}
+
+/// A starting point for the optimiser, in the model's own parameters.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Start {
+    pub sigma_t2: f64,
+    pub sigma_c2: f64,
+    pub beta: Vec<f64>,
+    pub psi: Vec<f64>,
+    pub omega: Vec<f64>,
+}
+
+/// As [`fit`], but starting from `start` (then the usual fallbacks).
+///
+/// # Errors
+/// As [`fit`].
+pub fn fit_from(s: &DMatrix<f64>, p: usize, n: usize, start: &Start) -> Result<MlFit, String> {
+    let l = Layout {
+        p,
+        m: s.nrows() - p,
+    };
+    let mut th = DVector::zeros(l.n_params());
+    th[0] = start.sigma_t2;
+    th[1] = start.sigma_c2;
+    for k in 0..l.m {
+        th[Layout::beta(k)] = start.beta[k];
+        th[l.omega(k)] = start.omega[k];
+    }
+    for j in 0..p {
+        th[l.psi(j)] = start.psi[j];
+    }
+    fit_starts(s, l, n, vec![(th, "given")])
+}
+
+/// Fits the model by ML to a sample covariance of N items (p judges first).
+///
+/// # Errors
+/// When S is not positive definite or no start gives a positive-definite Σ.
+pub fn fit(s: &DMatrix<f64>, p: usize, n: usize) -> Result<MlFit, String> {
+    let l = Layout {
+        p,
+        m: s.nrows() - p,
+    };
+    let starts = closed_start(s, l)
+        .map(|t| (t, "closed form"))
+        .into_iter()
+        .collect();
+    fit_starts(s, l, n, starts)
+}
+
+fn fit_starts(
+    s: &DMatrix<f64>,
+    l: Layout,
+    n: usize,
+    first: Vec<(DVector<f64>, &'static str)>,
+) -> Result<MlFit, String> {
+    let p = l.p;
+    if p < 2 || l.m < 2 {
+        return Err("ML needs ≥ 2 judges and ≥ 2 anchors".into());
+    }
+    let chol_s = s
+        .clone()
+        .cholesky()
+        .ok_or("the sample covariance is not positive definite")?;
+    let logdet_s: f64 = chol_s.l().diagonal().iter().map(|d| 2.0 * d.ln()).sum();
+    let mut starts = first;
+    starts.push((fallback_start(s, l), "fallback"));
+    let mut best: Option<(Optimum, &'static str)> = None;
+    for (th0, label) in starts {
+        if let Some(o) = optimise(th0, l, s, logdet_s) {
+            let better = best.as_ref().is_none_or(|(b, _)| {
+                (o.converged && !b.converged) || (o.converged == b.converged && o.f < b.f)
+            });
+            let done = o.converged;
+            if better {
+                best = Some((o, label));
+            }
+            if done {
+                break;
+            }
+        }
+    }
+    let (o, start) = best.ok_or("no start gives a positive-definite implied covariance")?;
+    Ok(assemble(&o, l, n, start))
+}
+
+fn assemble(o: &Optimum, l: Layout, n: usize, start: &'static str) -> MlFit {
+    let (th, h) = (&o.th, &o.h);
+    let (f, converged, iterations) = (o.f, o.converged, o.iterations);
+    let (st, sc) = (th[0], th[1]);
+    let cov = h
+        .clone()
+        .try_inverse()
+        .map(|hi| hi * (2.0 / (n as f64 - 1.0).max(1.0)));
+    let var = |i: usize| cov.as_ref().map_or(f64::NAN, |c| c[(i, i)].max(0.0).sqrt());
+    let mut flags = Vec::new();
+    let mut anchors = Vec::with_capacity(l.m);
+    let mut se_rho = Vec::with_capacity(l.m);
+    for k in 0..l.m {
+        let (b, w) = (th[Layout::beta(k)], th[l.omega(k)]);
+        let sigma_a2 = b * b / sc + w;
+        // ρ = β / sqrt(β² + ω σ_c²) = β/(σ_a σ_c); its gradient in (σ_c², β, ω).
+        let d = b * b + w * sc;
+        let rho = (sc > 0.0 && sigma_a2 > 0.0).then(|| b / (sigma_a2.sqrt() * sc.sqrt()));
+        let grad = [
+            (1, -b * w / (2.0 * d.powf(1.5))),
+            (Layout::beta(k), w * sc / d.powf(1.5)),
+            (l.omega(k), -b * sc / (2.0 * d.powf(1.5))),
+        ];
+        let se = cov.as_ref().map_or(f64::NAN, |c| {
+            let mut v = 0.0;
+            for (i, gi) in grad {
+                for (j, gj) in grad {
+                    v += gi * gj * c[(i, j)];
+                }
+            }
+            v.max(0.0).sqrt()
+        });
+        se_rho.push(se);
+        if sigma_a2 <= 0.0 {
+            flags.push(Flag {
+                code: FlagCode::SigmaA2Nonpositive,
+                anchor: Some(k),
+                pair: None,
+                value: sigma_a2,
+            });
+        }
+        if let Some(r) = rho.filter(|r| r.abs() > 1.0) {
+            flags.push(Flag {
+                code: FlagCode::RhoOutsideUnit,
+                anchor: Some(k),
+                pair: None,
+                value: r,
+            });
+        }
+        anchors.push(AnchorEstimate {
+            beta: b,
+            sigma_a2,
+            rho,
+        });
+    }
+    if sc <= 0.0 {
+        flags.insert(
+            0,
+            Flag {
+                code: FlagCode::SigmaC2Nonpositive,
+                anchor: None,
+                pair: None,
+                value: sc,
+            },
+        );
+    }
+    let pairs: Vec<PairEstimate> = (0..l.m)
+        .flat_map(|k| (k + 1..l.m).map(move |kk| (k, kk)))
+        .map(|(k, kk)| PairEstimate {
+            anchors: (k, kk),
+            sigma_t2: st,
+            denominator: (sc - th[Layout::beta(k)]) * (sc - th[Layout::beta(kk)]) / sc,
+        })
+        .collect();
+    let denominator = pairs.iter().map(|p| p.denominator).sum::<f64>() / pairs.len().max(1) as f64;
+    MlFit {
+        estimate: Estimate {
+            sigma_t2: st,
+            sigma_c2: sc,
+            k: st + sc,
+            denominator,
+            pairs,
+            anchors,
+            flags,
+        },
+        converged,
+        iterations,
+        discrepancy: f,
+        se: MlSe {
+            sigma_t2: var(0),
+            sigma_c2: var(1),
+            beta: (0..l.m).map(|k| var(Layout::beta(k))).collect(),
+            rho: se_rho,
+        },
+        psi: (0..l.p).map(|j| th[l.psi(j)]).collect(),
+        omega: (0..l.m).map(|k| th[l.omega(k)]).collect(),
+        start,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Params;
+
+    #[test]
+    fn analytic_gradient_matches_finite_differences() {
+        let pm = Params::default();
+        let s = pm.population_cov() * 1.1 + DMatrix::identity(8, 8) * 0.05;
+        let l = Layout { p: 6, m: 2 };
+        let th = closed_start(&pm.population_cov(), l).unwrap();
+        let logdet_s: f64 = s
+            .clone()
+            .cholesky()
+            .unwrap()
+            .l()
+            .diagonal()
+            .iter()
+            .map(|d| 2.0 * d.ln())
+            .sum();
+        let (_, inv) = discrepancy(&th, l, &s, logdet_s).unwrap();
+        let (g, _) = score(&th, l, &s, &inv);
+        for i in 0..l.n_params() {
+            let h = 1e-6;
+            let mut up = th.clone();
+            up[i] += h;
+            let mut dn = th.clone();
+            dn[i] -= h;
+            let fd = (discrepancy(&up, l, &s, logdet_s).unwrap().0
+                - discrepancy(&dn, l, &s, logdet_s).unwrap().0)
+                / (2.0 * h);
+            assert!(
+                (fd - g[i]).abs() < 1e-6,
+                "param {i}: fd {fd} vs analytic {}",
+                g[i]
+            );
+        }
+    }
+}
