@@ -8,7 +8,8 @@ use clap::CommandFactory;
 
 use crate::battery::{self, NullSpec};
 use crate::cli::{
-    BatteryArgs, Cli, Command, DesignArg, EstimateArgs, PanelArgs, PowerArgs, SimulateArgs,
+    BatteryArgs, Cli, Command, DesignArg, EstimateArgs, PanelArgs, PowerArgs, ReproduceArgs,
+    SimulateArgs,
 };
 use crate::data::{self, LoadOptions, Loaded};
 use crate::error::Error;
@@ -36,6 +37,7 @@ pub fn run(cli: Cli) -> Result<(), Error> {
         Some(Command::Simulate(a)) => simulate_cmd(&a),
         Some(Command::Battery(a)) => battery_cmd(&a),
         Some(Command::Power(a)) => power_cmd(&a),
+        Some(Command::Reproduce(a)) => reproduce_cmd(&a),
         Some(Command::Completions { shell }) => {
             let mut out = Vec::new();
             clap_complete::generate(shell, &mut Cli::command(), "rhoscope", &mut out);
@@ -243,6 +245,39 @@ fn power_cmd(a: &PowerArgs) -> Result<(), Error> {
         write_json(&report::power_json(design, &opts, &cells))
     } else {
         write_stdout(report::power_text(design, &opts, &cells).as_bytes())
+    }
+}
+
+fn reproduce_cmd(a: &ReproduceArgs) -> Result<(), Error> {
+    let n_tables = if a.tables.is_empty() {
+        crate::reproduce::TABLES.len()
+    } else {
+        a.tables.len()
+    };
+    let bar = progress_bar(n_tables as u64, !a.json);
+    let tick = |_: Progress| {
+        bar.inc(1);
+        Flow::Continue
+    };
+    let budget = crate::reproduce::Budget { quick: a.quick };
+    let start = std::time::Instant::now();
+    let tables = crate::reproduce::run(&a.tables, budget, &tick).map_err(Error::Usage)?;
+    bar.finish_and_clear();
+    let seconds = start.elapsed().as_secs_f64();
+    if let Some(dir) = &a.out {
+        std::fs::create_dir_all(dir).map_err(|e| output_error(Some(dir), &e))?;
+        let md = report::reproduce_markdown(&tables, a.quick, seconds);
+        write_file(&dir.join("report.md"), |w| w.write_all(md.as_bytes()))?;
+        let mut js =
+            serde_json::to_string_pretty(&report::reproduce_json(&tables, a.quick, seconds))
+                .expect("JSON values always serialise");
+        js.push('\n');
+        write_file(&dir.join("results.json"), |w| w.write_all(js.as_bytes()))?;
+    }
+    if a.json {
+        write_json(&report::reproduce_json(&tables, a.quick, seconds))
+    } else {
+        write_stdout(report::reproduce_text(&tables, a.quick, seconds).as_bytes())
     }
 }
 

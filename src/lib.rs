@@ -29,6 +29,7 @@ pub mod panel;
 pub mod power;
 pub mod progress;
 pub mod report;
+pub mod reproduce;
 pub mod scenario;
 pub mod simulate;
 #[cfg(feature = "tui")]
