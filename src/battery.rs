@@ -419,38 +419,22 @@ fn null_for(
             } else {
                 ""
             };
-            if let Some(full) = est.map(|e| NullModel::matched_full(panel, s, e)) {
-                match full {
-                    Ok(m) => {
-                        return (
-                            Ok(m),
-                            format!(
-                                "matched null: the single-factor model fitted to this panel (plug-in σ̂_t², σ̂_c², ρ̂, error variances) at N = {}{marginals}",
-                                panel.n
-                            ),
-                        );
-                    }
-                    Err(why) => {
-                        let k = crate::moments::mean_judge_cov(s, panel.p(), JudgePairs::All)
-                            .unwrap_or(f64::NAN);
-                        return (
-                            NullModel::matched_judges(panel, s, k),
-                            format!(
-                                "matched null for the judges only ({why}; Test B is not calibrated) at N = {}{marginals}",
-                                panel.n
-                            ),
-                        );
-                    }
+            let judges_only = match est.map(|e| NullModel::matched_full(panel, s, e)) {
+                Some(Ok(m)) => {
+                    return (
+                        Ok(m),
+                        format!(
+                            "matched null: the single-factor model fitted to this panel (plug-in σ̂_t², σ̂_c², ρ̂, error variances) at N = {}{marginals}",
+                            panel.n
+                        ),
+                    );
                 }
-            }
-            let k =
-                crate::moments::mean_judge_cov(s, panel.p(), JudgePairs::All).unwrap_or(f64::NAN);
+                Some(Err(why)) => format!("matched null for the judges only ({why}; Test B is not calibrated)"),
+                None => "matched null for the judges: one common factor of variance K̂ with error variances Var(J_j) − K̂,".into(),
+            };
             (
-                NullModel::matched_judges(panel, s, k),
-                format!(
-                    "matched null for the judges: one common factor of variance K̂ with error variances Var(J_j) − K̂, at N = {}{marginals}",
-                    panel.n
-                ),
+                NullModel::matched_judges(panel, s),
+                format!("{judges_only} at N = {}{marginals}", panel.n),
             )
         }
     }

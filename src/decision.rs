@@ -100,17 +100,14 @@ impl Configuration {
     #[must_use]
     pub fn of(panel: &Panel) -> Configuration {
         let fam = panel.family_index().unwrap_or_default();
-        let n_fam = fam.iter().max().map_or(0, |m| m + 1);
+        let sizes = crate::estimate::blocked::family_sizes(&fam);
         let p = panel.p();
         Configuration {
             p,
             m: panel.m(),
             n: panel.n,
-            families: n_fam,
-            largest_family: (0..n_fam)
-                .map(|b| fam.iter().filter(|f| **f == b).count())
-                .max()
-                .unwrap_or(0),
+            families: crate::estimate::blocked::n_families(&fam),
+            largest_family: sizes.iter().copied().max().unwrap_or(0),
             ordinal_judges: panel.scales[..p].iter().filter(|s| s.is_ordinal()).count(),
             continuous_anchors: panel.scales[p..].iter().filter(|s| !s.is_ordinal()).count(),
         }

@@ -171,19 +171,7 @@ impl Params {
                 let k = (*k).max(1);
                 Some(((0..self.p).map(|j| j * k / self.p).collect(), k.min(self.p)))
             }
-            Families::Labels(labels) => {
-                let mut names: Vec<&String> = Vec::new();
-                let idx = labels
-                    .iter()
-                    .map(|l| {
-                        names.iter().position(|n| *n == l).unwrap_or_else(|| {
-                            names.push(l);
-                            names.len() - 1
-                        })
-                    })
-                    .collect();
-                Some((idx, names.len()))
-            }
+            Families::Labels(labels) => Some(crate::panel::first_appearance(labels)),
         }
     }
 

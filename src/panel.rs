@@ -62,6 +62,23 @@ impl Scale {
     }
 }
 
+/// Indices of `labels` in order of first appearance (`a b a c` → `0 1 0 2`), and how many
+/// distinct labels there are.
+#[must_use]
+pub fn first_appearance<T: PartialEq>(labels: &[T]) -> (Vec<usize>, usize) {
+    let mut seen: Vec<&T> = Vec::new();
+    let idx = labels
+        .iter()
+        .map(|l| {
+            seen.iter().position(|s| *s == l).unwrap_or_else(|| {
+                seen.push(l);
+                seen.len() - 1
+            })
+        })
+        .collect();
+    (idx, seen.len())
+}
+
 /// Complete items of a panel. Columns are judges first, then anchors.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Panel {
@@ -138,19 +155,7 @@ impl Panel {
     /// Family index per judge (in order of first appearance) when families are known.
     #[must_use]
     pub fn family_index(&self) -> Option<Vec<usize>> {
-        let labels = self.families.as_ref()?;
-        let mut seen: Vec<&String> = Vec::new();
-        Some(
-            labels
-                .iter()
-                .map(|l| {
-                    seen.iter().position(|s| *s == l).unwrap_or_else(|| {
-                        seen.push(l);
-                        seen.len() - 1
-                    })
-                })
-                .collect(),
-        )
+        self.families.as_deref().map(|l| first_appearance(l).0)
     }
 
     /// Writes the panel as CSV with a header; numbers in shortest round-trip form so the file

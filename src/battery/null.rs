@@ -105,7 +105,9 @@ impl NullModel {
     ///
     /// # Errors
     /// When K̂ ≤ 0 (no single-factor model fits judges that do not covary positively).
-    pub fn matched_judges(panel: &Panel, s: &DMatrix<f64>, k: f64) -> Result<NullModel, String> {
+    pub fn matched_judges(panel: &Panel, s: &DMatrix<f64>) -> Result<NullModel, String> {
+        let k = crate::moments::mean_judge_cov(s, panel.p(), crate::moments::JudgePairs::All)
+            .unwrap_or(f64::NAN);
         if k.is_nan() || k <= 0.0 {
             return Err(format!(
                 "the judges' mean covariance K = {k:.4} is not positive, so no single-factor null fits them"

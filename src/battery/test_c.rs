@@ -5,6 +5,7 @@
 use nalgebra::DMatrix;
 
 use super::Layout;
+use crate::estimate::blocked::{family_sizes, n_families};
 
 /// Test C needs ≥ 2 families and one family with ≥ 2 judges.
 ///
@@ -14,12 +15,9 @@ pub fn applicable(layout: &Layout) -> Result<(), String> {
     let Some(fam) = &layout.families else {
         return Err("needs judge families (give --families NAME=FAMILY,...)".into());
     };
-    let n_fam = fam.iter().max().map_or(0, |m| m + 1);
-    let biggest = (0..n_fam)
-        .map(|b| fam.iter().filter(|f| **f == b).count())
-        .max()
-        .unwrap_or(0);
-    if n_fam >= 2 && biggest >= 2 {
+    let sizes = family_sizes(fam);
+    let biggest = sizes.iter().copied().max().unwrap_or(0);
+    if n_families(fam) >= 2 && biggest >= 2 {
         Ok(())
     } else {
         Err("needs ≥ 2 families and one family with ≥ 2 judges".into())

@@ -26,13 +26,20 @@ impl std::fmt::Display for NotApplicable {
     }
 }
 
+/// How many judges each family has, indexed by family (indices as from first appearance).
+#[must_use]
+pub fn family_sizes(family: &[usize]) -> Vec<usize> {
+    let mut sizes = vec![0; family.iter().max().map_or(0, |m| m + 1)];
+    for f in family {
+        sizes[*f] += 1;
+    }
+    sizes
+}
+
 /// Number of distinct families among `family` (indices per judge).
 #[must_use]
 pub fn n_families(family: &[usize]) -> usize {
-    let mut seen: Vec<usize> = family.to_vec();
-    seen.sort_unstable();
-    seen.dedup();
-    seen.len()
+    family_sizes(family).iter().filter(|s| **s > 0).count()
 }
 
 /// The family-blocked estimate from a covariance matrix with `p = family.len()` judges first.

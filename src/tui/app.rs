@@ -520,7 +520,6 @@ impl App {
     }
 
     fn open_file(&mut self, path: PathBuf, options: LoadOptions) -> Vec<Effect> {
-        self.generation += 1;
         self.load_error = None;
         self.source = Source::File(FileState {
             path: path.clone(),
@@ -532,11 +531,7 @@ impl App {
         self.panel = None;
         self.fit = None;
         self.battery = None;
-        vec![Effect::Load(LoadJob {
-            generation: self.generation,
-            path,
-            options,
-        })]
+        self.request_load(path, options)
     }
 
     fn activate(&mut self) -> Vec<Effect> {
@@ -576,10 +571,12 @@ impl App {
         }
         f(file, c);
         let (path, options) = (file.path.clone(), reload_options(file));
-        self.open_file_keeping_roles(path, options)
+        self.request_load(path, options)
     }
 
-    fn open_file_keeping_roles(&mut self, path: PathBuf, options: LoadOptions) -> Vec<Effect> {
+    /// Asks the worker for (a reload of) a file as a new generation; what is on screen stays
+    /// until the result arrives.
+    fn request_load(&mut self, path: PathBuf, options: LoadOptions) -> Vec<Effect> {
         self.generation += 1;
         if let Source::File(f) = &mut self.source {
             f.loading = true;
