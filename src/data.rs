@@ -43,6 +43,9 @@ pub struct Loaded {
     pub families_source: Option<PathBuf>,
     /// The first dropped item's location, for a one-line note.
     pub first_dropped: Option<Location>,
+    /// Every column name of the file's header (sanitised), whatever its role; the long
+    /// layout's header names its item, rater and score columns.
+    pub header: Vec<String>,
 }
 
 /// Every column name of a panel file's header (sanitised).
@@ -74,7 +77,9 @@ pub fn load(path: &Path, opts: &LoadOptions) -> Result<Loaded, Error> {
     } else {
         read_wide(&mut src, opts)?
     };
-    finish(path, &mut raw, opts)
+    let mut loaded = finish(path, &mut raw, opts)?;
+    loaded.header = src.header;
+    Ok(loaded)
 }
 
 /// An opened file with its sniffed delimiter and header line.
@@ -665,6 +670,7 @@ fn finish(path: &Path, raw: &mut Raw, opts: &LoadOptions) -> Result<Loaded, Erro
         },
         families_source,
         first_dropped,
+        header: Vec::new(),
     })
 }
 

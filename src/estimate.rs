@@ -198,66 +198,124 @@ pub fn pair_estimate(mom: &Moments, k: usize, l: usize) -> PairEstimate {
     }
 }
 
-/// Everything after σ̂_t²: σ̂_c², β̂_k, σ̂_ak², ρ̂_k and the range flags. `clean` marks an
-/// anchor whose ρ is fixed at 0 by assumption (the designated-clean estimator).
+/// Everything after σ̂_t² for the closed-form family: β̂_k = M_k − σ̂_t², σ̂_ak² = Var(A_k) −
+/// σ̂_t², then [`Estimate::from_parts`]. `clean` marks an anchor whose ρ is fixed at 0 by
+/// assumption (the designated-clean estimator).
 fn finish(
     mom: &Moments,
     sigma_t2: f64,
     denominator: f64,
     pairs: Vec<PairEstimate>,
     clean: Option<usize>,
-    mut flags: Vec<Flag>,
+    flags: Vec<Flag>,
 ) -> Estimate {
-    let sigma_c2 = mom.k - sigma_t2;
-    let defined = sigma_t2.is_finite();
-    if defined && sigma_c2 <= 0.0 {
-        flags.push(Flag::new(FlagCode::SigmaC2Nonpositive, sigma_c2));
-    }
-    if defined && !(sigma_t2 > 0.0 && sigma_t2 < mom.k) {
-        flags.push(Flag::new(FlagCode::SigmaT2Outside0K, sigma_t2));
-    }
-    let anchors = (0..mom.n_anchors())
-        .map(|a| {
-            let beta = if clean == Some(a) {
-                0.0
-            } else {
-                mom.m[a] - sigma_t2
-            };
-            let sigma_a2 = mom.pa[(a, a)] - sigma_t2;
-            if defined && sigma_a2 <= 0.0 {
-                flags.push(Flag {
-                    anchor: Some(a),
-                    ..Flag::new(FlagCode::SigmaA2Nonpositive, sigma_a2)
-                });
-            }
-            // The designated-clean anchor's ρ is 0 by assumption (SPEC §1), whatever σ̂_a².
-            let rho = if clean == Some(a) {
-                Some(0.0)
-            } else {
-                (defined && sigma_c2 > 0.0 && sigma_a2 > 0.0)
-                    .then(|| beta / (sigma_a2.sqrt() * sigma_c2.sqrt()))
-            };
-            if let Some(r) = rho.filter(|r| r.abs() > 1.0) {
-                flags.push(Flag {
-                    anchor: Some(a),
-                    ..Flag::new(FlagCode::RhoOutsideUnit, r)
-                });
-            }
-            AnchorEstimate {
-                beta,
-                sigma_a2,
-                rho,
-            }
-        })
-        .collect();
-    Estimate {
+    let m = mom.n_anchors();
+    Estimate::from_parts(Parts {
         sigma_t2,
-        sigma_c2,
+        sigma_c2: mom.k - sigma_t2,
         k: mom.k,
         denominator,
         pairs,
-        anchors,
+        beta: (0..m)
+            .map(|a| {
+                if clean == Some(a) {
+                    0.0
+                } else {
+                    mom.m[a] - sigma_t2
+                }
+            })
+            .collect(),
+        sigma_a2: (0..m).map(|a| mom.pa[(a, a)] - sigma_t2).collect(),
+        clean,
         flags,
+    })
+}
+
+/// The raw parameters of a fit, before the range rules of SPEC §1 are applied. Every
+/// estimator (closed form, blocked, designated-clean, ML, …) builds its [`Estimate`] from
+/// these through [`Estimate::from_parts`], so the flags mean the same thing everywhere.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Parts {
+    pub sigma_t2: f64,
+    pub sigma_c2: f64,
+    /// K = σ_t² + σ_c² as this fit sees it.
+    pub k: f64,
+    pub denominator: f64,
+    pub pairs: Vec<PairEstimate>,
+    /// β̂_k per anchor.
+    pub beta: Vec<f64>,
+    /// σ̂_ak² per anchor.
+    pub sigma_a2: Vec<f64>,
+    /// An anchor whose ρ is 0 by assumption, not by estimate.
+    pub clean: Option<usize>,
+    /// Flags the estimator raised itself (zero denominators, not identified).
+    pub flags: Vec<Flag>,
+}
+
+impl Estimate {
+    /// The one rule set for out-of-range values (SPEC §1): σ̂_c² ≤ 0, σ̂_t² ∉ (0, K),
+    /// σ̂_ak² ≤ 0 and |ρ̂_k| > 1 are flagged, never clipped; ρ̂_k = β̂_k / (σ̂_ak σ̂_c) is
+    /// undefined when σ̂_t² is undefined, σ̂_c² ≤ 0 or σ̂_ak² ≤ 0.
+    #[must_use]
+    pub fn from_parts(parts: Parts) -> Estimate {
+        let Parts {
+            sigma_t2,
+            sigma_c2,
+            k,
+            denominator,
+            pairs,
+            beta,
+            sigma_a2,
+            clean,
+            mut flags,
+        } = parts;
+        let defined = sigma_t2.is_finite() && sigma_c2.is_finite();
+        if defined && sigma_c2 <= 0.0 {
+            flags.push(Flag::new(FlagCode::SigmaC2Nonpositive, sigma_c2));
+        }
+        if defined && !(sigma_t2 > 0.0 && sigma_t2 < k) {
+            flags.push(Flag::new(FlagCode::SigmaT2Outside0K, sigma_t2));
+        }
+        let anchors = beta
+            .iter()
+            .zip(&sigma_a2)
+            .enumerate()
+            .map(|(a, (&beta, &sigma_a2))| {
+                if defined && sigma_a2 <= 0.0 {
+                    flags.push(Flag {
+                        anchor: Some(a),
+                        ..Flag::new(FlagCode::SigmaA2Nonpositive, sigma_a2)
+                    });
+                }
+                // The designated-clean anchor's ρ is 0 by assumption (SPEC §1), whatever σ̂_a².
+                let rho = if clean == Some(a) {
+                    Some(0.0)
+                } else {
+                    (defined && sigma_c2 > 0.0 && sigma_a2 > 0.0)
+                        .then(|| beta / (sigma_a2.sqrt() * sigma_c2.sqrt()))
+                };
+                if let Some(r) = rho.filter(|r| r.abs() > 1.0) {
+                    flags.push(Flag {
+                        anchor: Some(a),
+                        ..Flag::new(FlagCode::RhoOutsideUnit, r)
+                    });
+                }
+                AnchorEstimate {
+                    beta,
+                    sigma_a2,
+                    rho,
+                }
+            })
+            .collect();
+        Estimate {
+            sigma_t2,
+            sigma_c2,
+            k,
+            denominator,
+            pairs,
+            anchors,
+            flags,
+        }
     }
 }
 

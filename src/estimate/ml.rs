@@ -15,7 +15,7 @@
 
 use nalgebra::{DMatrix, DVector};
 
-use super::{AnchorEstimate, Estimate, Flag, FlagCode, PairEstimate};
+use super::{Estimate, PairEstimate, Parts};
 use crate::moments::{JudgePairs, Moments};
 
 /// The ML fit and its diagnostics.
@@ -363,15 +363,14 @@ fn assemble(o: &Optimum, l: Layout, n: usize, start: &'static str) -> MlFit {
         .try_inverse()
         .map(|hi| hi * (2.0 / (n as f64 - 1.0).max(1.0)));
     let var = |i: usize| cov.as_ref().map_or(f64::NAN, |c| c[(i, i)].max(0.0).sqrt());
-    let mut flags = Vec::new();
-    let mut anchors = Vec::with_capacity(l.m);
+    let mut beta = Vec::with_capacity(l.m);
+    let mut sigma_a2s = Vec::with_capacity(l.m);
     let mut se_rho = Vec::with_capacity(l.m);
     for k in 0..l.m {
         let (b, w) = (th[Layout::beta(k)], th[l.omega(k)]);
         let sigma_a2 = b * b / sc + w;
         // ρ = β / sqrt(β² + ω σ_c²) = β/(σ_a σ_c); its gradient in (σ_c², β, ω).
         let d = b * b + w * sc;
-        let rho = (sc > 0.0 && sigma_a2 > 0.0).then(|| b / (sigma_a2.sqrt() * sc.sqrt()));
         let grad = [
             (1, -b * w / (2.0 * d.powf(1.5))),
             (Layout::beta(k), w * sc / d.powf(1.5)),
@@ -387,38 +386,8 @@ fn assemble(o: &Optimum, l: Layout, n: usize, start: &'static str) -> MlFit {
             v.max(0.0).sqrt()
         });
         se_rho.push(se);
-        if sigma_a2 <= 0.0 {
-            flags.push(Flag {
-                code: FlagCode::SigmaA2Nonpositive,
-                anchor: Some(k),
-                pair: None,
-                value: sigma_a2,
-            });
-        }
-        if let Some(r) = rho.filter(|r| r.abs() > 1.0) {
-            flags.push(Flag {
-                code: FlagCode::RhoOutsideUnit,
-                anchor: Some(k),
-                pair: None,
-                value: r,
-            });
-        }
-        anchors.push(AnchorEstimate {
-            beta: b,
-            sigma_a2,
-            rho,
-        });
-    }
-    if sc <= 0.0 {
-        flags.insert(
-            0,
-            Flag {
-                code: FlagCode::SigmaC2Nonpositive,
-                anchor: None,
-                pair: None,
-                value: sc,
-            },
-        );
+        beta.push(b);
+        sigma_a2s.push(sigma_a2);
     }
     let pairs: Vec<PairEstimate> = (0..l.m)
         .flat_map(|k| (k + 1..l.m).map(move |kk| (k, kk)))
@@ -430,15 +399,17 @@ fn assemble(o: &Optimum, l: Layout, n: usize, start: &'static str) -> MlFit {
         .collect();
     let denominator = pairs.iter().map(|p| p.denominator).sum::<f64>() / pairs.len().max(1) as f64;
     MlFit {
-        estimate: Estimate {
+        estimate: Estimate::from_parts(Parts {
             sigma_t2: st,
             sigma_c2: sc,
             k: st + sc,
             denominator,
             pairs,
-            anchors,
-            flags,
-        },
+            beta,
+            sigma_a2: sigma_a2s,
+            clean: None,
+            flags: Vec::new(),
+        }),
         converged,
         iterations,
         discrepancy: f,

@@ -186,13 +186,10 @@ fn work(s: &Shared, send: &dyn Fn(WorkerMsg)) {
 #[must_use]
 pub fn run_load(j: &LoadJob) -> WorkerMsg {
     let result = crate::data::load(&j.path, &j.options)
-        .and_then(|loaded| {
-            let header = crate::data::header(&j.path)?;
-            Ok(LoadedFile {
-                path: j.path.clone(),
-                header,
-                panel: Arc::new(loaded.panel),
-            })
+        .map(|loaded| LoadedFile {
+            path: j.path.clone(),
+            header: loaded.header,
+            panel: Arc::new(loaded.panel),
         })
         .map_err(|e| e.to_string());
     WorkerMsg::Loaded {
