@@ -21,7 +21,7 @@ fn battery(c: &mut Criterion) {
         c.bench_function(
             &format!("battery: N={n} p=6 m=3 families, B=300, 1000 null draws"),
             |b| {
-                b.iter(|| black_box(run(black_box(&panel), NullSpec::Matched, &opts, &silent)));
+                b.iter(|| black_box(run(black_box(&panel), &NullSpec::Matched, &opts, &silent)));
             },
         );
     }

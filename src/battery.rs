@@ -1,8 +1,10 @@
-//! The diagnostic battery (Sections 5–6): the estimate with bootstrap CIs and the
-//! weak-identification screen, then Tests A, B and C against a null-calibrated 95th
-//! percentile, each with a verdict and what it means for this panel.
+//! The diagnostic battery (Sections 5–6): the estimates with bootstrap CIs and the
+//! weak-identification screen, then every registered test against a null-calibrated 95th
+//! percentile, each with a verdict and what it means for this panel. The tests themselves
+//! live one per file and are listed in [`registry`]; this module only orchestrates.
 
 pub mod null;
+pub mod registry;
 pub mod test_a;
 pub mod test_b;
 pub mod test_c;
@@ -10,25 +12,31 @@ pub mod test_c;
 use nalgebra::DMatrix;
 use rayon::prelude::*;
 
-use crate::bootstrap::{BootstrapResult, WeakId, bootstrap, percentile};
+use crate::bootstrap::{BootstrapResult, WeakId, bootstrap};
 use crate::decision::{Configuration, Decision, decide};
-use crate::estimate::{Estimate, blocked::family_blocked, closed_form};
+use crate::estimate::{Context, Estimate, Estimator, Fits};
+use crate::families::JudgeFamilies;
 use crate::model::Params;
-use crate::moments::{JudgePairs, Moments};
 use crate::panel::Panel;
 use crate::progress::{Flow, Progress};
-use crate::simulate::{Purpose, stream_rng};
+use crate::rng::{Purpose, Streams};
+use crate::stats::percentile;
 use null::NullModel;
+pub use registry::{COUNT, Diagnostic, PerTest, Reading, TestId, Violation};
 
 /// Default number of null draws per test (SPEC §3).
 pub const DEFAULT_NULL_DRAWS: usize = 1000;
 
-/// The shape a test looks at: p judges, m anchors (judges first), families per judge.
+/// The estimators the battery fits and bootstraps: the closed form, and the family-blocked
+/// estimate where families allow it.
+pub const ESTIMATORS: [Estimator; 2] = [Estimator::ClosedForm, Estimator::Blocked];
+
+/// The shape a test looks at: p judges, m anchors (judges first), the judges' families.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Layout {
     pub p: usize,
     pub m: usize,
-    pub families: Option<Vec<usize>>,
+    pub families: Option<JudgeFamilies>,
 }
 
 impl Layout {
@@ -37,60 +45,7 @@ impl Layout {
         Layout {
             p: panel.p(),
             m: panel.m(),
-            families: panel.family_index(),
-        }
-    }
-}
-
-/// The three tests.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum TestId {
-    A,
-    B,
-    C,
-}
-
-impl TestId {
-    pub const ALL: [TestId; 3] = [TestId::A, TestId::B, TestId::C];
-
-    #[must_use]
-    pub fn name(self) -> &'static str {
-        match self {
-            TestId::A => "A",
-            TestId::B => "B",
-            TestId::C => "C",
-        }
-    }
-
-    /// What the test guards against, in a few words.
-    #[must_use]
-    pub fn guards(self) -> &'static str {
-        match self {
-            TestId::A => "judge-covariance dispersion (non-uniform judge loadings)",
-            TestId::B => "over-identification (non-uniform anchor loadings)",
-            TestId::C => "family block (family-level shared judge residuals)",
-        }
-    }
-
-    /// Whether the test can run on this layout, and if not, why.
-    ///
-    /// # Errors
-    /// The reason it cannot run.
-    pub fn applicable(self, layout: &Layout) -> Result<(), String> {
-        match self {
-            TestId::A => test_a::applicable(layout),
-            TestId::B => test_b::applicable(layout),
-            TestId::C => test_c::applicable(layout),
-        }
-    }
-
-    /// The test statistic of a covariance matrix.
-    #[must_use]
-    pub fn statistic(self, s: &DMatrix<f64>, layout: &Layout) -> f64 {
-        match self {
-            TestId::A => test_a::statistic(s, layout),
-            TestId::B => test_b::statistic(s, layout),
-            TestId::C => test_c::statistic(s, layout),
+            families: panel.judge_families(),
         }
     }
 }
@@ -143,22 +98,22 @@ pub struct TestResult {
 #[derive(Debug, Clone, PartialEq)]
 pub struct NullDistribution {
     pub draws: usize,
-    /// Per test (A, B, C); empty when the test was not calibrated.
-    pub stats: [Vec<f64>; 3],
+    /// Per test; empty when the test was not calibrated.
+    pub stats: PerTest<Vec<f64>>,
 }
 
 impl NullDistribution {
     /// The 95th percentile of a test's null statistic.
     #[must_use]
     pub fn threshold(&self, t: TestId) -> Option<f64> {
-        let v = &self.stats[t as usize];
+        let v = &self.stats[t];
         (!v.is_empty()).then(|| percentile(v, 0.95))
     }
 
     /// Monte-Carlo p-value of an observed statistic (SPEC §3).
     #[must_use]
     pub fn p_value(&self, t: TestId, observed: f64) -> Option<f64> {
-        let v = &self.stats[t as usize];
+        let v = &self.stats[t];
         if v.is_empty() {
             return None;
         }
@@ -188,26 +143,29 @@ pub fn calibrate(
     progress: &(dyn Fn(Progress) -> Flow + Sync),
 ) -> Option<NullDistribution> {
     let Draws { count, seed, base } = draws;
-    let rows: Vec<Option<[f64; 3]>> = (0..count)
+    let streams = Streams { seed, base };
+    let rows: Vec<Option<PerTest<f64>>> = (0..count)
         .into_par_iter()
         .map_init(Vec::new, |scratch, d| {
             if progress(Progress::Step) == Flow::Stop {
                 return None;
             }
-            let mut rng = stream_rng(seed, Purpose::Null, base + d as u64);
+            let mut rng = streams.rng(Purpose::Null, d as u64);
             let s = null.draw_cov(n, &mut rng, scratch);
-            let mut out = [f64::NAN; 3];
-            for t in tests {
-                out[*t as usize] = t.statistic(&s, layout);
-            }
-            Some(out)
+            Some(PerTest::from_fn(|t| {
+                if tests.contains(&t) {
+                    t.statistic(&s, layout)
+                } else {
+                    f64::NAN
+                }
+            }))
         })
         .collect();
-    let rows: Vec<[f64; 3]> = rows.into_iter().collect::<Option<_>>()?;
-    let stats = TestId::ALL.map(|t| {
+    let rows: Vec<PerTest<f64>> = rows.into_iter().collect::<Option<_>>()?;
+    let stats = PerTest::from_fn(|t| {
         let mut v: Vec<f64> = rows
             .iter()
-            .map(|r| r[t as usize])
+            .map(|r| r[t])
             .filter(|x| x.is_finite())
             .collect();
         v.sort_by(f64::total_cmp);
@@ -220,12 +178,23 @@ pub fn calibrate(
 }
 
 /// Which null calibrates the tests.
-#[derive(Debug, Clone, Copy)]
-pub enum NullSpec<'a> {
+#[derive(Debug, Clone, PartialEq)]
+pub enum NullSpec {
     /// A real panel: the single-factor model fitted to it, at its N, with its marginals.
     Matched,
     /// A simulated scenario: its own parameters with every violation switched off.
-    Scenario(&'a Params),
+    Scenario(Box<Params>),
+}
+
+impl NullSpec {
+    /// `matched` or `scenario`.
+    #[must_use]
+    pub fn kind(&self) -> &'static str {
+        match self {
+            NullSpec::Matched => "matched",
+            NullSpec::Scenario(_) => "scenario",
+        }
+    }
 }
 
 /// Settings of a battery run.
@@ -260,17 +229,24 @@ pub struct NullInfo {
     pub note: String,
 }
 
+/// One estimator's fit with its bootstrap intervals.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Inferred {
+    pub estimator: Estimator,
+    pub estimate: Estimate,
+    pub boot: BootstrapResult,
+}
+
 /// Everything `rhoscope battery` reports.
 #[derive(Debug, Clone, PartialEq)]
 pub struct BatteryReport {
     pub decision: Decision,
-    /// The closed form, when ρ is identified and not refused.
-    pub estimate: Option<Estimate>,
-    pub boot: Option<BootstrapResult>,
+    /// The fits of [`ESTIMATORS`] that could run, with their intervals (none when ρ is not
+    /// identified or is refused).
+    pub fits: Vec<Inferred>,
+    /// The weak-identification screen of the closed form.
     pub weak_id: Option<WeakId>,
-    /// The family-blocked estimate and its bootstrap, with families.
-    pub blocked: Option<(Estimate, BootstrapResult)>,
-    pub tests: [TestResult; 3],
+    pub tests: PerTest<TestResult>,
     pub null: NullInfo,
 }
 
@@ -278,8 +254,26 @@ impl BatteryReport {
     /// Whether any test fires or the weak-identification flag is raised.
     #[must_use]
     pub fn any_alarm(&self) -> bool {
-        self.tests.iter().any(|t| t.verdict == Verdict::Fires)
+        self.tests.values().any(|t| t.verdict == Verdict::Fires)
             || self.weak_id.is_some_and(|w| w.flag)
+    }
+
+    /// One estimator's fit and intervals, if it ran.
+    #[must_use]
+    pub fn fit(&self, e: Estimator) -> Option<&Inferred> {
+        self.fits.iter().find(|f| f.estimator == e)
+    }
+
+    /// The closed-form estimate (Theorem 1), if ρ is identified.
+    #[must_use]
+    pub fn estimate(&self) -> Option<&Estimate> {
+        self.fit(Estimator::ClosedForm).map(|f| &f.estimate)
+    }
+
+    /// The closed form's bootstrap.
+    #[must_use]
+    pub fn boot(&self) -> Option<&BootstrapResult> {
+        self.fit(Estimator::ClosedForm).map(|f| &f.boot)
     }
 }
 
@@ -287,30 +281,35 @@ impl BatteryReport {
 #[must_use]
 pub fn run(
     panel: &Panel,
-    spec: NullSpec<'_>,
+    spec: &NullSpec,
     opts: &Options,
     progress: &(dyn Fn(Progress) -> Flow + Sync),
 ) -> Option<BatteryReport> {
     let layout = Layout::of(panel);
     let decision = decide(&Configuration::of(panel));
     let s = panel.covariance();
-    let estimate = if decision.refusal.is_none() {
-        Moments::from_cov(&s, layout.p, JudgePairs::All).map(|mom| closed_form(&mom))
-    } else {
-        None
+    let ctx = Context {
+        families: layout.families.clone(),
+        clean: None,
     };
-    let fam = layout
-        .families
-        .clone()
-        .filter(|f| crate::estimate::blocked::n_families(f) >= 2);
-    let (null_model, null_note) = null_for(panel, &s, estimate.as_ref(), spec);
+    let fits = if decision.refusal.is_none() {
+        Fits::of(&s, layout.p, panel.n, &ctx, &ESTIMATORS)
+    } else {
+        Fits::default()
+    };
+    let estimate = fits.estimate(Estimator::ClosedForm);
+    let (null_model, null_note) = null_for(panel, &s, estimate, spec);
     let calibrated: Vec<TestId> = TestId::ALL
         .into_iter()
         .filter(|t| t.applicable(&layout).is_ok())
-        .filter(|t| *t != TestId::B || null_model.as_ref().is_ok_and(|m| m.q() > layout.p))
+        .filter(|t| !t.spec().uses_anchors || null_model.as_ref().is_ok_and(|m| m.q() > layout.p))
         .collect();
-    let (intervals, nulls) = rayon::join(
-        || intervals(panel, &s, estimate.as_ref(), fam.as_deref(), opts, progress),
+    let which: Vec<Estimator> = fits.fits.iter().map(|f| f.estimator).collect();
+    let (boots, nulls) = rayon::join(
+        || {
+            let streams = Streams::of(opts.seed);
+            bootstrap(panel, &which, &ctx, opts.resamples, streams, progress)
+        },
         || {
             null_model.as_ref().ok().map(|m| {
                 let null_layout = Layout {
@@ -326,25 +325,25 @@ pub fn run(
             })
         },
     );
-    let (boot, blocked) = intervals?;
+    let boots = boots?;
     let nulls = match nulls {
         Some(n) => Some(n?),
         None => None,
     };
-    let weak_id = estimate
-        .as_ref()
-        .zip(boot.as_ref())
-        .map(|(e, b)| WeakId::new(e, b));
-    let tests = TestId::ALL.map(|t| {
-        judge(
-            t,
-            &layout,
-            &s,
-            estimate.as_ref(),
-            nulls.as_ref(),
-            &null_model,
-        )
-    });
+    let fits: Vec<Inferred> = fits
+        .fits
+        .into_iter()
+        .zip(boots)
+        .map(|(f, boot)| Inferred {
+            estimator: f.estimator,
+            estimate: f.estimate,
+            boot,
+        })
+        .collect();
+    let closed = fits.iter().find(|f| f.estimator == Estimator::ClosedForm);
+    let weak_id = closed.map(|f| WeakId::new(&f.estimate, &f.boot));
+    let estimate = closed.map(|f| &f.estimate);
+    let tests = PerTest::from_fn(|t| judge(t, &layout, &s, estimate, nulls.as_ref(), &null_model));
     let method = null_model.as_ref().map_or("none", |m| {
         if m.wishart_ok(panel.n) {
             "wishart"
@@ -354,16 +353,11 @@ pub fn run(
     });
     Some(BatteryReport {
         decision,
-        estimate,
-        boot,
+        fits,
         weak_id,
-        blocked,
         tests,
         null: NullInfo {
-            kind: match spec {
-                NullSpec::Matched => "matched",
-                NullSpec::Scenario(_) => "scenario",
-            },
+            kind: spec.kind(),
             method,
             draws: opts.null_draws,
             note: null_note,
@@ -371,42 +365,12 @@ pub fn run(
     })
 }
 
-/// The closed form's bootstrap, and the blocked estimate with its own.
-type Intervals = (Option<BootstrapResult>, Option<(Estimate, BootstrapResult)>);
-
-/// The bootstrap of the closed form, and the blocked estimate with its bootstrap when the
-/// panel has ≥ 2 families. The outer `None` means the run was stopped.
-fn intervals(
-    panel: &Panel,
-    s: &DMatrix<f64>,
-    estimate: Option<&Estimate>,
-    fam: Option<&[usize]>,
-    opts: &Options,
-    progress: &(dyn Fn(Progress) -> Flow + Sync),
-) -> Option<Intervals> {
-    if estimate.is_none() {
-        return Some((None, None));
-    }
-    let boot = bootstrap(panel, JudgePairs::All, opts.resamples, opts.seed, progress)?;
-    let blocked = match fam.map(|f| (f, family_blocked(s, f))) {
-        Some((f, Ok(est))) => {
-            let pairs = JudgePairs::CrossFamily(f);
-            Some((
-                est,
-                bootstrap(panel, pairs, opts.resamples, opts.seed, progress)?,
-            ))
-        }
-        _ => None,
-    };
-    Some((Some(boot), blocked))
-}
-
 /// The null model for a panel, and a sentence on it.
 fn null_for(
     panel: &Panel,
     s: &DMatrix<f64>,
     est: Option<&Estimate>,
-    spec: NullSpec<'_>,
+    spec: &NullSpec,
 ) -> (Result<NullModel, String>, String) {
     match spec {
         NullSpec::Scenario(params) => (
@@ -489,36 +453,12 @@ fn judge(
         threshold: Some(threshold),
         p_value: nulls.p_value(t, observed),
         verdict,
-        message: meaning(t, verdict == Verdict::Fires, observed, est, layout),
-    }
-}
-
-/// What a verdict means for this panel, from Sections 5 and 8.
-fn meaning(
-    t: TestId,
-    fires: bool,
-    observed: f64,
-    est: Option<&Estimate>,
-    layout: &Layout,
-) -> String {
-    let single_family = layout
-        .families
-        .as_ref()
-        .is_none_or(|f| crate::estimate::blocked::n_families(f) < 2);
-    let small_rho = est.is_some_and(|e| e.rho().iter().flatten().any(|r| r.abs() < 0.2));
-    match (t, fires) {
-        (TestId::A, true) => "The judges' covariances are unequal beyond chance: they load unequally on what they share, so the unit-loading closed form should not be used on this panel (Section 8); treat every ρ̂ as unverified. Fix the panel, or fall back to a free-loading model at the price of transparency.".into(),
-        (TestId::A, false) => "No dispersion beyond chance in the judge covariances. Passing is necessary, not sufficient: mild spreads are nearly invisible at N ≈ 500–2000 (power at spread 0.2 is at or below the false-positive rate), and a panel-wide residual never shows here.".into(),
-        (TestId::B, true) => "The anchor pairs disagree about σ_t²: a second factor loads unequally on the anchors (or a judge-side shared residual is strong), and such asymmetry biases ρ̂ in a direction the data cannot tell (Section 5). Do not use the point estimates.".into(),
-        (TestId::B, false) => "The anchor pairs agree about σ_t². It sees a judge-side shared residual only weakly below N ≈ 10⁴ (the paper measures power 0.06 at N = 500 and 0.16 at N = 2000 for strength 0.6).".into(),
-        (TestId::C, true) => format!("Judges within a family covary more than across families (gap σ̂_f² ≈ {observed:.3}): a family-level shared residual pulls the naive ρ̂ toward a false \"clean\". Use the family-blocked estimate, which removes it exactly."),
-        (TestId::C, false) => {
-            let mut s = String::from("No family-level residual detected. A panel-wide residual (one prompt template shared by every judge) stays invisible to every test; on such panels the estimator should not be used at all.");
-            if single_family || small_rho {
-                s.push_str(" A small ρ̂ on a panel like this is unverified, not clearance.");
-            }
-            s
-        }
+        message: t.meaning(&Reading {
+            fires: verdict == Verdict::Fires,
+            observed,
+            estimate: est,
+            layout,
+        }),
     }
 }
 
@@ -530,7 +470,13 @@ mod tests {
     fn p_value_counts_null_at_or_above() {
         let nd = NullDistribution {
             draws: 4,
-            stats: [vec![1.0, 2.0, 3.0, 4.0], vec![], vec![]],
+            stats: PerTest::from_fn(|t| {
+                if t == TestId::A {
+                    vec![1.0, 2.0, 3.0, 4.0]
+                } else {
+                    Vec::new()
+                }
+            }),
         };
         assert_eq!(nd.p_value(TestId::A, 3.0), Some(3.0 / 5.0));
         assert_eq!(nd.p_value(TestId::A, 10.0), Some(1.0 / 5.0));

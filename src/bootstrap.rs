@@ -6,11 +6,11 @@
 use rand::RngExt;
 use rayon::prelude::*;
 
-use crate::estimate::{Estimate, closed_form};
-use crate::moments::{JudgePairs, Moments};
+use crate::estimate::{Context, Estimate, Estimator};
 use crate::panel::Panel;
 use crate::progress::{Flow, Progress};
-use crate::simulate::{Purpose, stream_rng};
+use crate::rng::{Purpose, Streams};
+use crate::stats::{percentile, sd};
 
 /// Default number of resamples (SPEC §2).
 pub const DEFAULT_RESAMPLES: usize = 300;
@@ -89,21 +89,6 @@ impl WeakId {
     }
 }
 
-/// Percentile with linear interpolation between order statistics (numpy's default);
-/// `sorted` must be ascending and non-empty.
-#[must_use]
-pub fn percentile(sorted: &[f64], q: f64) -> f64 {
-    let h = (sorted.len() - 1) as f64 * q;
-    #[expect(
-        clippy::cast_possible_truncation,
-        clippy::cast_sign_loss,
-        reason = "0 ≤ h < len"
-    )]
-    let lo = h.floor() as usize;
-    let hi = (lo + 1).min(sorted.len() - 1);
-    sorted[lo] + (h - lo as f64) * (sorted[hi] - sorted[lo])
-}
-
 fn interval(mut v: Vec<f64>) -> Option<Interval> {
     if v.is_empty() {
         return None;
@@ -115,30 +100,22 @@ fn interval(mut v: Vec<f64>) -> Option<Interval> {
     })
 }
 
-/// Sample standard deviation (divisor n − 1); `NaN` for fewer than 2 values.
-#[must_use]
-pub fn sd(v: &[f64]) -> f64 {
-    if v.len() < 2 {
-        return f64::NAN;
-    }
-    let n = v.len() as f64;
-    let mean = v.iter().sum::<f64>() / n;
-    (v.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0)).sqrt()
-}
-
-/// Runs the item bootstrap of the closed form with K from `pairs` (all judge pairs, or
-/// cross-family pairs for the blocked estimator). `progress` is told of each finished
-/// resample and may stop the run, in which case `None` is returned.
+/// Runs the item bootstrap of several estimators on the same resamples: resample b draws its
+/// N items from stream `b` of `streams` (so each estimator's intervals are those it would get
+/// alone at the same seed), and every estimator is refitted on it. `progress` is told of each
+/// finished resample and may stop the run, in which case `None` is returned. Estimators that
+/// are not bootstrappable get an interval-less result with every resample dropped.
 #[must_use]
 pub fn bootstrap(
     panel: &Panel,
-    pairs: JudgePairs<'_>,
+    estimators: &[Estimator],
+    ctx: &Context,
     resamples: usize,
-    seed: u64,
+    streams: Streams,
     progress: &(dyn Fn(Progress) -> Flow + Sync),
-) -> Option<BootstrapResult> {
+) -> Option<Vec<BootstrapResult>> {
     let (n, q, p, m) = (panel.n, panel.q(), panel.p(), panel.m());
-    let draws: Vec<Option<Draw>> = (0..resamples)
+    let draws: Vec<Option<Vec<Draw>>> = (0..resamples)
         .into_par_iter()
         .map_init(
             || (vec![0.0; n * q], Vec::new(), vec![0usize; n]),
@@ -146,7 +123,7 @@ pub fn bootstrap(
                 if progress(Progress::Step) == Flow::Stop {
                     return None;
                 }
-                let mut rng = stream_rng(seed, Purpose::Bootstrap, b as u64);
+                let mut rng = streams.rng(Purpose::Bootstrap, b as u64);
                 for i in idx.iter_mut() {
                     *i = rng.random_range(0..n);
                 }
@@ -156,64 +133,68 @@ pub fn bootstrap(
                         *dst = col[i];
                     }
                 }
-                let est =
-                    Moments::from_data(buf, n, p, pairs, scratch).map(|mom| closed_form(&mom));
-                Some(est.map_or_else(
-                    || Draw {
-                        sigma_t2: f64::NAN,
-                        sigma_c2: f64::NAN,
-                        denominator: f64::NAN,
-                        rho: vec![None; m],
-                    },
-                    |e| Draw {
-                        sigma_t2: e.sigma_t2,
-                        sigma_c2: e.sigma_c2,
-                        denominator: e.denominator,
-                        rho: e.rho(),
-                    },
-                ))
+                Some(
+                    estimators
+                        .iter()
+                        .map(|e| Draw::of(e.fit_sample(buf, n, p, ctx, scratch), m))
+                        .collect(),
+                )
             },
         )
         .collect();
-    let draws: Vec<Draw> = draws.into_iter().collect::<Option<_>>()?;
+    let draws: Vec<Vec<Draw>> = draws.into_iter().collect::<Option<_>>()?;
+    Some(
+        (0..estimators.len())
+            .map(|e| summarise(&draws.iter().map(|d| &d[e]), resamples, streams.seed, m))
+            .collect(),
+    )
+}
+
+impl Draw {
+    fn of(est: Option<Estimate>, m: usize) -> Draw {
+        est.map_or_else(
+            || Draw {
+                sigma_t2: f64::NAN,
+                sigma_c2: f64::NAN,
+                denominator: f64::NAN,
+                rho: vec![None; m],
+            },
+            |e| Draw {
+                sigma_t2: e.sigma_t2,
+                sigma_c2: e.sigma_c2,
+                denominator: e.denominator,
+                rho: e.rho(),
+            },
+        )
+    }
+}
+
+/// Percentile intervals and the denominator's SD from one estimator's draws.
+fn summarise<'a>(
+    draws: &(impl Iterator<Item = &'a Draw> + Clone),
+    resamples: usize,
+    seed: u64,
+    m: usize,
+) -> BootstrapResult {
     let finite = |f: &dyn Fn(&Draw) -> f64| -> Vec<f64> {
-        draws.iter().map(f).filter(|x| x.is_finite()).collect()
+        draws.clone().map(f).filter(|x| x.is_finite()).collect()
     };
     let dropped_per_anchor: Vec<usize> = (0..m)
-        .map(|k| draws.iter().filter(|d| d.rho[k].is_none()).count())
+        .map(|k| draws.clone().filter(|d| d.rho[k].is_none()).count())
         .collect();
-    Some(BootstrapResult {
+    BootstrapResult {
         resamples,
         seed,
         dropped: draws
-            .iter()
+            .clone()
             .filter(|d| d.rho.iter().any(Option::is_none))
             .count(),
         rho: (0..m)
-            .map(|k| interval(draws.iter().filter_map(|d| d.rho[k]).collect()))
+            .map(|k| interval(draws.clone().filter_map(|d| d.rho[k]).collect()))
             .collect(),
         dropped_per_anchor,
         sigma_t2: interval(finite(&|d| d.sigma_t2)),
         sigma_c2: interval(finite(&|d| d.sigma_c2)),
         sd_denominator: sd(&finite(&|d| d.denominator)),
-    })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn percentile_interpolates_like_numpy() {
-        let v = [1.0, 2.0, 3.0, 4.0, 5.0];
-        assert_eq!(percentile(&v, 0.5), 3.0);
-        assert!((percentile(&v, 0.975) - 4.9).abs() < 1e-12);
-        assert!((percentile(&v, 0.025) - 1.1).abs() < 1e-12);
-    }
-
-    #[test]
-    fn sd_uses_divisor_n_minus_1() {
-        assert!((sd(&[1.0, 2.0, 3.0, 4.0]) - (5.0f64 / 3.0).sqrt()).abs() < 1e-15);
-        assert!(sd(&[1.0]).is_nan());
     }
 }

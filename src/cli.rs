@@ -5,6 +5,8 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
+use crate::power::PowerDesign;
+
 const ABOUT: &str = "Estimate how contaminated your evaluation anchors are (ρ_k), and whether to trust the estimate";
 
 const LONG_ABOUT: &str = "\
@@ -278,20 +280,23 @@ pub enum Method {
     Both,
 }
 
-/// The violation designs of `rhoscope power`.
-#[derive(Debug, Clone, Copy, clap::ValueEnum)]
-pub enum DesignArg {
-    TestA,
-    TestB,
-    TestC,
-    SharedResidual,
+/// A violation design of `rhoscope power`, by name: one per registered test
+/// (`test-a`, …) and `shared-residual`.
+fn design(name: &str) -> Result<PowerDesign, String> {
+    PowerDesign::named(name).ok_or_else(|| {
+        let names: Vec<&str> = PowerDesign::all()
+            .into_iter()
+            .map(PowerDesign::name)
+            .collect();
+        format!("choose one of: {}", names.join(", "))
+    })
 }
 
 #[derive(Debug, Args)]
 pub struct PowerArgs {
-    /// Which violation to inject.
-    #[arg(long, value_enum)]
-    pub design: DesignArg,
+    /// Which violation to inject: test-a, test-b, test-c (one per test) or shared-residual.
+    #[arg(long, value_parser = design)]
+    pub design: PowerDesign,
     /// Violation strengths (comma-separated).
     #[arg(long, value_delimiter = ',', value_name = "LIST", required = true)]
     pub strength: Vec<f64>,

@@ -8,16 +8,14 @@ use clap::CommandFactory;
 
 use crate::battery::{self, NullSpec};
 use crate::cli::{
-    BatteryArgs, Cli, Command, DesignArg, EstimateArgs, PanelArgs, PowerArgs, ReproduceArgs,
-    SimulateArgs,
+    BatteryArgs, Cli, Command, EstimateArgs, PanelArgs, PowerArgs, ReproduceArgs, SimulateArgs,
 };
 use crate::data::{self, LoadOptions, Loaded};
 use crate::error::Error;
-use crate::estimate::{blocked, clean, closed_form};
-use crate::moments::{JudgePairs, Moments};
-use crate::power::{self, PowerDesign, PowerOptions};
+use crate::estimate::{Context, Estimator, Fits};
+use crate::power::{self, PowerOptions};
 use crate::progress::{Flow, Progress};
-use crate::report::{self, EstimateReport};
+use crate::report::{self, estimate::EstimateReport};
 use crate::scenario;
 use crate::simulate;
 
@@ -138,49 +136,46 @@ fn estimate(a: &EstimateArgs) -> Result<(), Error> {
     let loaded = load_panel(&a.panel, 2)?;
     let panel = &loaded.panel;
     let s = panel.covariance();
-    let mom = Moments::from_cov(&s, panel.p(), JudgePairs::All)
-        .expect("the loader guarantees at least 2 judges");
-    let est = closed_form(&mom);
-    let blocked = if a.blocked {
-        let fam = panel.family_index().ok_or_else(|| {
-            Error::Usage(format!("--blocked {}", blocked::NotApplicable::NoFamilies))
-        })?;
-        Some(
-            blocked::family_blocked(&s, &fam)
-                .map_err(|why| Error::Usage(format!("--blocked {why}")))?,
-        )
-    } else {
-        None
-    };
     let clean = match &a.designated_clean {
-        Some(name) => {
-            let d = anchor_index(&panel.anchors, name, "--designated-clean")?;
-            Some((d, clean::designated_clean(&mom, d)))
-        }
+        Some(name) => Some(anchor_index(&panel.anchors, name, "--designated-clean")?),
         None => None,
     };
-    let ml = match a.method {
-        crate::cli::Method::Closed => None,
-        _ => Some(
-            crate::estimate::ml::fit(&s, panel.p(), panel.n)
-                .map_err(|e| Error::data(&a.panel.panel, format!("maximum likelihood: {e}")))?,
-        ),
+    let ctx = Context {
+        families: panel.judge_families(),
+        clean,
     };
+    let which: Vec<Estimator> = Estimator::ALL
+        .into_iter()
+        .filter(|e| match e {
+            Estimator::ClosedForm => true,
+            Estimator::Ml => a.method != crate::cli::Method::Closed,
+            Estimator::Blocked => a.blocked,
+            Estimator::DesignatedClean => clean.is_some(),
+        })
+        .collect();
+    let fits = Fits::of(&s, panel.p(), panel.n, &ctx, &which);
+    if let Some((e, why)) = fits.refused.first() {
+        return Err(match e {
+            Estimator::Ml => Error::data(&a.panel.panel, format!("maximum likelihood: {why}")),
+            Estimator::Blocked => Error::Usage(format!(
+                "--blocked {why} (give --families NAME=FAMILY,... or a families file)"
+            )),
+            _ => Error::data(&a.panel.panel, why.clone()),
+        });
+    }
     let source = a.panel.panel.display().to_string();
     let r = EstimateReport {
         source: &source,
         panel,
         families_source: loaded.families_source.as_deref(),
-        estimate: &est,
-        blocked: blocked.as_ref(),
-        clean: clean.as_ref().map(|(d, e)| (*d, e)),
-        ml: ml.as_ref(),
+        fits: &fits,
+        ctx: &ctx,
         closed: a.method != crate::cli::Method::Ml,
     };
     if a.json {
-        write_json(&report::estimate_report_json(&r))
+        write_json(&report::estimate::json(&r))
     } else {
-        write_stdout(report::estimate_report_text(&r).as_bytes())
+        write_stdout(report::estimate::text(&r).as_bytes())
     }
 }
 
@@ -193,14 +188,14 @@ fn battery_cmd(a: &BatteryArgs) -> Result<(), Error> {
         null_draws: a.null_draws as usize,
         seed: a.seed,
     };
-    let report = battery::run(panel, NullSpec::Matched, &opts, &crate::progress::silent)
+    let report = battery::run(panel, &NullSpec::Matched, &opts, &crate::progress::silent)
         .expect("a silent progress callback never stops the run");
     let source = a.panel.panel.display().to_string();
     let fam = loaded.families_source.as_deref();
     if a.json {
-        write_json(&report::battery_report_json(&source, panel, fam, &report))?;
+        write_json(&report::battery::json(&source, panel, fam, &report))?;
     } else {
-        write_stdout(report::battery_report_text(&source, panel, fam, &report).as_bytes())?;
+        write_stdout(report::battery::text(&source, panel, fam, &report).as_bytes())?;
     }
     if a.fail_on_diagnostic && report.any_alarm() {
         return Err(Error::Diagnostic);
@@ -209,12 +204,7 @@ fn battery_cmd(a: &BatteryArgs) -> Result<(), Error> {
 }
 
 fn power_cmd(a: &PowerArgs) -> Result<(), Error> {
-    let design = match a.design {
-        DesignArg::TestA => PowerDesign::TestA,
-        DesignArg::TestB => PowerDesign::TestB,
-        DesignArg::TestC => PowerDesign::TestC,
-        DesignArg::SharedResidual => PowerDesign::SharedResidual,
-    };
+    let design = a.design;
     if let Some(bad) = a.strength.iter().find(|s| !s.is_finite() || **s < 0.0) {
         return Err(Error::Usage(format!(
             "--strength {bad}: strengths are finite and ≥ 0"
@@ -242,9 +232,9 @@ fn power_cmd(a: &PowerArgs) -> Result<(), Error> {
         .expect("a progress bar never stops the run");
     bar.finish_and_clear();
     if a.json {
-        write_json(&report::power_json(design, &opts, &cells))
+        write_json(&report::power::json(design, &opts, &cells))
     } else {
-        write_stdout(report::power_text(design, &opts, &cells).as_bytes())
+        write_stdout(report::power::text(design, &opts, &cells).as_bytes())
     }
 }
 
@@ -266,18 +256,18 @@ fn reproduce_cmd(a: &ReproduceArgs) -> Result<(), Error> {
     let seconds = start.elapsed().as_secs_f64();
     if let Some(dir) = &a.out {
         std::fs::create_dir_all(dir).map_err(|e| output_error(Some(dir), &e))?;
-        let md = report::reproduce_markdown(&tables, a.quick, seconds);
+        let md = report::reproduce::markdown(&tables, a.quick, seconds);
         write_file(&dir.join("report.md"), |w| w.write_all(md.as_bytes()))?;
         let mut js =
-            serde_json::to_string_pretty(&report::reproduce_json(&tables, a.quick, seconds))
+            serde_json::to_string_pretty(&report::reproduce::json(&tables, a.quick, seconds))
                 .expect("JSON values always serialise");
         js.push('\n');
         write_file(&dir.join("results.json"), |w| w.write_all(js.as_bytes()))?;
     }
     if a.json {
-        write_json(&report::reproduce_json(&tables, a.quick, seconds))
+        write_json(&report::reproduce::json(&tables, a.quick, seconds))
     } else {
-        write_stdout(report::reproduce_text(&tables, a.quick, seconds).as_bytes())
+        write_stdout(report::reproduce::text(&tables, a.quick, seconds).as_bytes())
     }
 }
 

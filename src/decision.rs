@@ -3,6 +3,9 @@
 //! this finds the matching row, the estimators and diagnostics available, and the failure
 //! modes left unguarded.
 
+use crate::battery::{Layout, TestId};
+use crate::estimate::Estimator;
+use crate::families::JudgeFamilies;
 use crate::panel::Panel;
 
 /// One row of the paper's table, verbatim.
@@ -83,12 +86,9 @@ pub const ORDINAL: [Row; 3] = [
 /// A panel's configuration: the facts the table depends on.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Configuration {
-    pub p: usize,
-    pub m: usize,
+    /// Judges, anchors and families, as the tests see them.
+    pub layout: Layout,
     pub n: usize,
-    /// Number of families (0 without metadata) and the size of the largest.
-    pub families: usize,
-    pub largest_family: usize,
     /// Judges observed on an ordinal scale.
     pub ordinal_judges: usize,
     /// Anchors observed on a continuous scale.
@@ -99,15 +99,10 @@ impl Configuration {
     /// The configuration of a loaded panel.
     #[must_use]
     pub fn of(panel: &Panel) -> Configuration {
-        let fam = panel.family_index().unwrap_or_default();
-        let sizes = crate::estimate::blocked::family_sizes(&fam);
         let p = panel.p();
         Configuration {
-            p,
-            m: panel.m(),
+            layout: Layout::of(panel),
             n: panel.n,
-            families: crate::estimate::blocked::n_families(&fam),
-            largest_family: sizes.iter().copied().max().unwrap_or(0),
             ordinal_judges: panel.scales[..p].iter().filter(|s| s.is_ordinal()).count(),
             continuous_anchors: panel.scales[p..].iter().filter(|s| !s.is_ordinal()).count(),
         }
@@ -130,9 +125,13 @@ pub struct Decision {
 /// Looks a configuration up in the table.
 #[must_use]
 pub fn decide(c: &Configuration) -> Decision {
-    let all_ordinal = c.ordinal_judges == c.p && c.continuous_anchors == 0;
-    let has_fam = c.families >= 2;
-    let test_c = has_fam && c.largest_family >= 2;
+    let (p, m) = (c.layout.p, c.layout.m);
+    let all_ordinal = c.ordinal_judges == p && c.continuous_anchors == 0;
+    let has_fam = c
+        .layout
+        .families
+        .as_ref()
+        .is_some_and(JudgeFamilies::blockable);
     let (row, refusal) = if all_ordinal {
         (
             ORDINAL[0],
@@ -148,61 +147,54 @@ pub fn decide(c: &Configuration) -> Decision {
         )
     } else if c.ordinal_judges > 0 {
         (ORDINAL[2], None)
-    } else if c.p >= 3 && has_fam && c.m >= 3 {
+    } else if p >= 3 && has_fam && m >= 3 {
         (TABLE[3], None)
-    } else if c.p >= 3 && has_fam {
+    } else if p >= 3 && has_fam {
         (TABLE[2], None)
-    } else if c.p >= 3 && c.m >= 3 {
+    } else if p >= 3 && m >= 3 {
         (EXTRA[1], None)
-    } else if c.p >= 3 {
+    } else if p >= 3 {
         (TABLE[1], None)
-    } else if c.m >= 3 {
+    } else if m >= 3 {
         (EXTRA[0], None)
     } else {
         (TABLE[0], None)
     };
     // Too few anchors is the first reason to give: nothing else could identify ρ.
-    let refusal = if c.m < 2 {
+    let refusal = if m < 2 {
         Some(format!(
-            "{} anchor(s): Theorem 1 needs ≥ 2 anchors, so σ_t² and every ρ are not identified",
-            c.m
+            "{m} anchor(s): Theorem 1 needs ≥ 2 anchors, so σ_t² and every ρ are not identified"
         ))
     } else {
         refusal
     };
+    let identified = refusal.is_none();
     let mut available = Vec::new();
-    if refusal.is_none() {
+    if identified {
         available.push("closed-form ρ̂ with bootstrap CIs".to_string());
         available.push("weak-identification screen".to_string());
         available.push("designated-clean comparison".to_string());
     }
-    if c.p >= 3 {
-        available.push("Test A (judge-covariance dispersion)".to_string());
+    let mut unguarded = Vec::new();
+    for t in TestId::ALL {
+        let spec = t.spec();
+        if t.applicable(&c.layout).is_ok() {
+            if identified || !spec.uses_anchors {
+                available.push(format!("Test {} ({})", spec.name, spec.title));
+            }
+        } else {
+            unguarded.push(spec.unguarded.to_string());
+        }
     }
-    if c.m >= 3 && refusal.is_none() {
-        available.push("Test B (over-identification)".to_string());
-    }
-    if test_c {
-        available.push("Test C (family block)".to_string());
-    }
-    if has_fam && refusal.is_none() {
+    let ctx = crate::estimate::Context {
+        families: c.layout.families.clone(),
+        clean: None,
+    };
+    if identified && Estimator::Blocked.applicable(&ctx, m).is_ok() {
         available.push("family-blocked estimator".to_string());
     }
-    let mut unguarded = Vec::new();
-    if c.p < 3 {
-        unguarded.push("non-uniform judge loadings (no Test A with 2 judges)".to_string());
-    }
-    if c.m < 3 {
-        unguarded.push(
-            "anchor-side violations: non-uniform anchor loadings (no Test B with < 3 anchors)"
-                .to_string(),
-        );
-    }
-    if !test_c {
-        unguarded
-            .push("family-level shared judge residual (no family metadata to test)".to_string());
-    }
-    if c.m >= 3 && !test_c && c.n < 10_000 {
+    let test_c = TestId::C.applicable(&c.layout).is_ok();
+    if m >= 3 && !test_c && c.n < 10_000 {
         unguarded.push("judge-side shared residual: Test B sees it only near N ≈ 10⁴".to_string());
     }
     unguarded.push(
@@ -223,13 +215,23 @@ pub fn decide(c: &Configuration) -> Decision {
 mod tests {
     use super::*;
 
+    /// `families` families, the first holding `largest` judges and the rest one or more each.
     fn config(p: usize, m: usize, families: usize, largest: usize) -> Configuration {
+        let families = (families > 0).then(|| {
+            let index = (0..p)
+                .map(|j| {
+                    if j < largest {
+                        0
+                    } else {
+                        1 + (j - largest) % (families - 1)
+                    }
+                })
+                .collect();
+            JudgeFamilies::from_index(index)
+        });
         Configuration {
-            p,
-            m,
+            layout: Layout { p, m, families },
             n: 500,
-            families,
-            largest_family: largest,
             ordinal_judges: 0,
             continuous_anchors: m,
         }

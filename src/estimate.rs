@@ -4,7 +4,10 @@
 
 pub mod blocked;
 pub mod clean;
+pub mod fits;
 pub mod ml;
+
+pub use fits::{Context, Detail, Estimator, Fit, Fits};
 
 use crate::moments::Moments;
 

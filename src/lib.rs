@@ -23,6 +23,7 @@ pub mod data;
 pub mod decision;
 pub mod error;
 pub mod estimate;
+pub mod families;
 pub mod model;
 pub mod moments;
 pub mod panel;
@@ -30,7 +31,9 @@ pub mod power;
 pub mod progress;
 pub mod report;
 pub mod reproduce;
+pub mod rng;
 pub mod scenario;
 pub mod simulate;
+pub mod stats;
 #[cfg(feature = "tui")]
 pub mod tui;

@@ -115,6 +115,23 @@ pub fn expand(v: &[f64], n: usize) -> Vec<f64> {
 }
 
 impl Params {
+    /// The paper's three-anchor design (SPEC §4): the base design plus ρ_3 = 0.5, σ_a3 = 0.7.
+    #[must_use]
+    pub fn three_anchor() -> Params {
+        Params::default().with_third_anchor()
+    }
+
+    /// These parameters with the base design's anchors and the paper's third anchor:
+    /// ρ = (0.3, 0.7, 0.5), σ_a = (0.5, 0.6, 0.7).
+    #[must_use]
+    pub fn with_third_anchor(self) -> Params {
+        Params {
+            rho: vec![0.3, 0.7, 0.5],
+            sigma_a: vec![0.5, 0.6, 0.7],
+            ..self
+        }
+    }
+
     /// Number of anchors m.
     #[must_use]
     pub fn m(&self) -> usize {

@@ -5,6 +5,7 @@ use std::io::{self, Write};
 
 use nalgebra::DMatrix;
 
+use crate::families::JudgeFamilies;
 use crate::moments;
 
 /// The measurement scale of a column.
@@ -152,10 +153,10 @@ impl Panel {
         moments::covariance(&self.data, self.n, self.q(), &mut Vec::new())
     }
 
-    /// Family index per judge (in order of first appearance) when families are known.
+    /// The judges' families, when known.
     #[must_use]
-    pub fn family_index(&self) -> Option<Vec<usize>> {
-        self.families.as_deref().map(|l| first_appearance(l).0)
+    pub fn judge_families(&self) -> Option<JudgeFamilies> {
+        self.families.as_deref().map(JudgeFamilies::from_labels)
     }
 
     /// Writes the panel as CSV with a header; numbers in shortest round-trip form so the file

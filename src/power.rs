@@ -9,42 +9,49 @@
 use rayon::prelude::*;
 
 use crate::battery::null::NullModel;
-use crate::battery::{Draws, Layout, TestId, calibrate};
+use crate::battery::{Draws, Layout, PerTest, TestId, calibrate};
 use crate::bootstrap::bootstrap;
-use crate::model::{Families, Params};
-use crate::moments::{JudgePairs, covariance};
+use crate::estimate::{Context, Estimator};
+use crate::families::JudgeFamilies;
+use crate::model::{Families, Params, Violations};
+use crate::moments::covariance;
 use crate::panel::Panel;
 use crate::progress::{Flow, Progress};
-use crate::simulate::{Design, Purpose, stream_rng};
+use crate::rng::{Purpose, Streams, stream_rng};
+use crate::simulate::Design;
 
-/// The violation designs whose detection the battery is built for.
+/// The violation designs whose detection the battery is built for: each registered test's
+/// own design, and the shared judge residual that Assumption 2 excludes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PowerDesign {
-    /// Non-uniform judge loadings on a second factor (Test A's target), base design.
-    TestA,
-    /// A second factor on the anchors with loadings h = (s, s/2, 0) (Test B's target).
-    TestB,
-    /// Family residual σ_f = s, three families of two judges (Test C's target).
-    TestC,
+    /// The violation a test is built to catch (its file's [`crate::battery::Violation`]).
+    Test(TestId),
     /// A shared judge residual of strength s with three anchors (Assumption 2's violation).
     SharedResidual,
 }
 
 impl PowerDesign {
-    pub const ALL: [PowerDesign; 4] = [
-        PowerDesign::TestA,
-        PowerDesign::TestB,
-        PowerDesign::TestC,
-        PowerDesign::SharedResidual,
-    ];
+    /// Every design: one per registered test, then the shared residual.
+    #[must_use]
+    pub fn all() -> Vec<PowerDesign> {
+        TestId::ALL
+            .into_iter()
+            .map(PowerDesign::Test)
+            .chain(std::iter::once(PowerDesign::SharedResidual))
+            .collect()
+    }
+
+    /// The design of a command-line name (`test-a`, …, `shared-residual`).
+    #[must_use]
+    pub fn named(name: &str) -> Option<PowerDesign> {
+        PowerDesign::all().into_iter().find(|d| d.name() == name)
+    }
 
     /// The command-line name.
     #[must_use]
     pub fn name(self) -> &'static str {
         match self {
-            PowerDesign::TestA => "test-a",
-            PowerDesign::TestB => "test-b",
-            PowerDesign::TestC => "test-c",
+            PowerDesign::Test(t) => t.spec().violation.name,
             PowerDesign::SharedResidual => "shared-residual",
         }
     }
@@ -53,9 +60,8 @@ impl PowerDesign {
     #[must_use]
     pub fn target(self) -> TestId {
         match self {
-            PowerDesign::TestA => TestId::A,
-            PowerDesign::TestB | PowerDesign::SharedResidual => TestId::B,
-            PowerDesign::TestC => TestId::C,
+            PowerDesign::Test(t) => t,
+            PowerDesign::SharedResidual => TestId::B,
         }
     }
 
@@ -63,15 +69,7 @@ impl PowerDesign {
     #[must_use]
     pub fn describe(self) -> &'static str {
         match self {
-            PowerDesign::TestA => {
-                "base design (p = 6, m = 2) plus a second factor d ~ N(0, 1) loading s on the first half of the judges and 0 on the rest, with no anchor loading"
-            }
-            PowerDesign::TestB => {
-                "three-anchor design (p = 6, ρ = (0.3, 0.7, 0.5)) plus a second factor with anchor loadings h = (s, s/2, 0) and no judge loading"
-            }
-            PowerDesign::TestC => {
-                "base design with three families of two judges and a family residual of SD σ_f = s"
-            }
+            PowerDesign::Test(t) => t.spec().violation.describe,
             PowerDesign::SharedResidual => {
                 "three-anchor design plus a residual of strength s shared by every judge and absent from the anchors"
             }
@@ -82,12 +80,10 @@ impl PowerDesign {
     /// three-anchor design where the target test needs ≥ 3 anchors.
     #[must_use]
     pub fn base(self) -> Params {
-        let mut pm = Params::default();
-        if matches!(self, PowerDesign::TestB | PowerDesign::SharedResidual) {
-            pm.rho = vec![0.3, 0.7, 0.5];
-            pm.sigma_a = vec![0.5, 0.6, 0.7];
+        match self {
+            PowerDesign::Test(t) => t.spec().violation.base(),
+            PowerDesign::SharedResidual => Params::three_anchor(),
         }
-        pm
     }
 
     /// The design's parameters at strength `s` (s = 0 is the correctly specified null).
@@ -99,38 +95,14 @@ impl PowerDesign {
     /// This violation at strength `s` injected into `base` (whose own violations are kept).
     #[must_use]
     pub fn apply(self, base: &Params, s: f64) -> Params {
-        let mut pm = base.clone();
-        let v = &mut pm.violations;
         match self {
-            // The paper does not state the layout of its "loading spread". Half the judges
-            // loading s is the simplest non-uniform layout, and of those compared (evenly
-            // spread over [0, s], ±s alternating, one or two loaded judges) it is the one
-            // that reproduces the paper's power table; see the README.
-            PowerDesign::TestA => {
-                let p = pm.p;
-                v.judge_loading = (0..p).map(|j| if j < p / 2 { s } else { 0.0 }).collect();
+            PowerDesign::Test(t) => t.spec().violation.apply(base, s),
+            PowerDesign::SharedResidual => {
+                let mut pm = base.clone();
+                pm.violations.shared_residual = s;
+                pm
             }
-            PowerDesign::TestB => {
-                let m = pm.rho.len();
-                v.anchor_loading = (0..m)
-                    .map(|k| {
-                        if k < 3 {
-                            s * (1.0 - k as f64 / 2.0)
-                        } else {
-                            0.0
-                        }
-                    })
-                    .collect();
-            }
-            PowerDesign::TestC => {
-                if v.families == Families::None {
-                    v.families = Families::Blocks(3);
-                }
-                v.sigma_f = s;
-            }
-            PowerDesign::SharedResidual => v.shared_residual = s,
         }
-        pm
     }
 }
 
@@ -153,7 +125,7 @@ pub struct PowerCell {
     pub n: usize,
     pub strength: f64,
     /// Fraction of replicates in which each test fired (`None`: not applicable).
-    pub rates: [Option<f64>; 3],
+    pub rates: PerTest<Option<f64>>,
     /// Per anchor: fraction of 95 % intervals that contain the true ρ_k.
     pub coverage: Vec<Option<f64>>,
     /// Per anchor: mean interval width.
@@ -194,12 +166,20 @@ pub fn characteristics_on(
     if opts.reps == 0 || opts.reps >= 1 << 24 {
         return Err("--reps must be between 1 and 16777215".into());
     }
+    if opts.coverage.is_some_and(|b| b >= 1 << 16) {
+        return Err("coverage resamples must be below 65536".into());
+    }
+    if opts.ns.len() * (opts.strengths.len() + 1) >= 1 << 16 {
+        return Err("too many (N, strength) cells: at most 65535".into());
+    }
     let base = design.apply(base, 0.0);
     let null = NullModel::scenario(&base)?;
     let layout = Layout {
         p: base.p,
         m: base.m(),
-        families: base.family_index().map(|(f, _)| f),
+        families: base
+            .family_index()
+            .map(|(f, _)| JudgeFamilies::from_index(f)),
     };
     let tests: Vec<TestId> = TestId::ALL
         .into_iter()
@@ -225,7 +205,7 @@ pub fn characteristics_on(
         let Some(nulls) = calibrate(&null, n, &layout, &tests, draws, progress) else {
             return Ok(None);
         };
-        let thresholds = TestId::ALL.map(|t| nulls.threshold(t));
+        let thresholds = PerTest::from_fn(|t| nulls.threshold(t));
         for (j, (strength, d)) in strengths.iter().zip(&designs).enumerate() {
             let cell_index = (i * strengths.len() + j) as u64;
             let Some(outcomes) =
@@ -248,7 +228,7 @@ pub fn characteristics_on(
 /// What one replicate found: which tests fired, and per anchor whether its CI covered ρ_k
 /// and how wide it was.
 struct Outcome {
-    fired: [bool; 3],
+    fired: PerTest<bool>,
     ci: Vec<Option<(bool, f64)>>,
 }
 
@@ -257,7 +237,7 @@ fn replicate_outcomes(
     n: usize,
     cell_index: u64,
     layout: &Layout,
-    thresholds: &[Option<f64>; 3],
+    thresholds: &PerTest<Option<f64>>,
     opts: &PowerOptions,
     progress: &(dyn Fn(Progress) -> Flow + Sync),
 ) -> Option<Vec<Outcome>> {
@@ -275,16 +255,23 @@ fn replicate_outcomes(
                 let mut rng = stream_rng(opts.seed, Purpose::Power, (cell_index << 24) | r as u64);
                 design.draw_into(n, &mut rng, data);
                 let s = covariance(data, n, q, scratch);
-                let fired = TestId::ALL
-                    .map(|t| thresholds[t as usize].is_some_and(|th| t.statistic(&s, layout) > th));
+                let fired =
+                    thresholds.map(|t, th| th.is_some_and(|th| t.statistic(&s, layout) > th));
                 let ci = match opts.coverage {
                     None => Vec::new(),
                     Some(b) => {
                         let (j, a) = names.split_at(params.p);
                         let panel = Panel::new(n, data.clone(), j.to_vec(), a.to_vec());
-                        let seed = opts.seed ^ (cell_index << 24 | r as u64);
-                        let boot = bootstrap(&panel, JudgePairs::All, b, seed, progress)?;
-                        boot.rho
+                        // Replicate r of this cell owns a block of 2^16 bootstrap streams.
+                        let streams = Streams {
+                            seed: opts.seed,
+                            base: ((cell_index << 24) | r as u64) << 16,
+                        };
+                        let est = [Estimator::ClosedForm];
+                        let ctx = Context::default();
+                        let boot = bootstrap(&panel, &est, &ctx, b, streams, progress)?;
+                        boot[0]
+                            .rho
                             .iter()
                             .zip(&params.rho)
                             .map(|(ci, truth)| ci.map(|c| (c.contains(*truth), c.width())))
@@ -302,14 +289,12 @@ fn summarise(
     n: usize,
     strength: f64,
     outcomes: &[Outcome],
-    thresholds: &[Option<f64>; 3],
+    thresholds: &PerTest<Option<f64>>,
     m: usize,
 ) -> PowerCell {
     let reps = outcomes.len() as f64;
-    let rates = TestId::ALL.map(|t| {
-        thresholds[t as usize]
-            .map(|_| outcomes.iter().filter(|o| o.fired[t as usize]).count() as f64 / reps)
-    });
+    let rates = thresholds
+        .map(|t, th| th.map(|_| outcomes.iter().filter(|o| o.fired[t]).count() as f64 / reps));
     let per_anchor = |k: usize| -> Vec<(bool, f64)> {
         outcomes
             .iter()
@@ -335,4 +320,81 @@ fn summarise(
         coverage,
         width,
     }
+}
+
+/// A live study of one configuration, as the explorer runs it: the scenario with every
+/// violation off (three families of two judges, so Test C has a design), at N. The request is
+/// its own cache key: two configurations share a result only if every parameter is equal.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StudyRequest {
+    pub base: Params,
+    pub n: usize,
+}
+
+impl StudyRequest {
+    /// The study of a simulated scenario at N = `n`.
+    #[must_use]
+    pub fn of(scenario: &Params, n: usize) -> StudyRequest {
+        StudyRequest {
+            base: Params {
+                violations: Violations {
+                    families: Families::Blocks(3),
+                    ..Violations::default()
+                },
+                ..scenario.clone()
+            },
+            n,
+        }
+    }
+}
+
+/// Operating characteristics of one configuration.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PowerSummary {
+    /// Per test: power at the two [`SUMMARY_STRENGTHS`], `None` when not applicable.
+    pub power: PerTest<Option<(f64, f64)>>,
+    /// Mean bootstrap CI width of each ρ_k.
+    pub ci_width: Vec<Option<f64>>,
+    pub reps: usize,
+}
+
+/// Replicates per cell of the live power estimates (Monte-Carlo SE ≤ 0.05).
+pub const SUMMARY_REPS: usize = 100;
+/// The violation strengths the live summary reports power at.
+pub const SUMMARY_STRENGTHS: [f64; 2] = [0.4, 0.6];
+
+/// Power at [`SUMMARY_STRENGTHS`] for each registered test on its own violation design, and
+/// the expected CI width of each ρ_k, for one configuration. `None` when `progress` stopped it.
+#[must_use]
+pub fn summary(
+    req: &StudyRequest,
+    progress: &(dyn Fn(Progress) -> Flow + Sync),
+) -> Option<PowerSummary> {
+    let opts = PowerOptions {
+        ns: vec![req.n],
+        strengths: SUMMARY_STRENGTHS.to_vec(),
+        reps: SUMMARY_REPS,
+        null_draws: 500,
+        seed: 7,
+        coverage: None,
+    };
+    let mut power = PerTest::from_fn(|_| None);
+    for t in TestId::ALL {
+        let cells = characteristics_on(PowerDesign::Test(t), &req.base, &opts, progress).ok()??;
+        power[t] = cells[1].rates[t].zip(cells[2].rates[t]);
+    }
+    let width_opts = PowerOptions {
+        strengths: vec![],
+        reps: 40,
+        null_draws: 20,
+        coverage: Some(100),
+        ..opts
+    };
+    let design = PowerDesign::Test(TestId::ALL[0]);
+    let cells = characteristics_on(design, &req.base, &width_opts, progress).ok()??;
+    Some(PowerSummary {
+        power,
+        ci_width: cells[0].width.clone(),
+        reps: SUMMARY_REPS,
+    })
 }

@@ -13,15 +13,19 @@ use rayon::prelude::*;
 
 use crate::battery::TestId;
 use crate::bootstrap::{WeakId, bootstrap};
+use crate::estimate::{Context, Estimator};
 use crate::estimate::{
     Estimate, blocked::family_blocked, clean::designated_clean, closed_form, ml,
 };
+use crate::families::JudgeFamilies;
 use crate::model::{Dist, Families, Params};
 use crate::moments::{JudgePairs, Moments, covariance};
 use crate::panel::Panel;
 use crate::power::{PowerDesign, PowerOptions, operating_characteristics};
 use crate::progress::{Flow, Progress};
+use crate::rng::Streams;
 use crate::simulate::{Design, replicates};
+use crate::stats::mean_sd;
 
 /// The paper's eight seeds (Section 4).
 pub const SEEDS: [u64; 8] = [11, 22, 33, 44, 55, 66, 77, 88];
@@ -187,17 +191,6 @@ pub fn run(
 
 // ---------- helpers ----------
 
-fn mean_sd(v: &[f64]) -> (f64, f64) {
-    let n = v.len() as f64;
-    let m = v.iter().sum::<f64>() / n;
-    let sd = if v.len() > 1 {
-        (v.iter().map(|x| (x - m).powi(2)).sum::<f64>() / (n - 1.0)).sqrt()
-    } else {
-        f64::NAN
-    };
-    (m, sd)
-}
-
 /// The closed form on one simulated data set.
 fn fit(data: &[f64], n: usize, p: usize) -> Estimate {
     let q = data.len() / n;
@@ -285,14 +278,6 @@ fn rate_cell(
 
 fn rho(e: &Estimate, k: usize) -> Option<f64> {
     e.anchors.get(k).and_then(|a| a.rho)
-}
-
-fn three_anchor() -> Params {
-    Params {
-        rho: vec![0.3, 0.7, 0.5],
-        sigma_a: vec![0.5, 0.6, 0.7],
-        ..Params::default()
-    }
 }
 
 // ---------- the tables ----------
@@ -461,7 +446,10 @@ fn opchar(budget: Budget, progress: &(dyn Fn(Progress) -> Flow + Sync)) -> Table
         coverage: None,
     };
     let mut cells = Vec::new();
-    for (design, col) in [(PowerDesign::TestA, 1usize), (PowerDesign::TestB, 2)] {
+    for (design, col) in [
+        (PowerDesign::Test(TestId::A), 1usize),
+        (PowerDesign::Test(TestId::B), 2),
+    ] {
         let t = design.target();
         let res = operating_characteristics(design, &opts, progress)
             .ok()
@@ -471,7 +459,7 @@ fn opchar(budget: Budget, progress: &(dyn Fn(Progress) -> Flow + Sync)) -> Table
             let p = if col == 1 { row.1 } else { row.2 };
             let cell = |j: usize| {
                 res.get(i * 3 + j)
-                    .and_then(|c| c.rates[t as usize])
+                    .and_then(|c| c.rates[t])
                     .unwrap_or(f64::NAN)
             };
             #[expect(
@@ -522,7 +510,7 @@ fn family_layout() -> crate::battery::Layout {
     crate::battery::Layout {
         p: 6,
         m: 2,
-        families: Some(vec![0, 0, 1, 1, 2, 2]),
+        families: Some(JudgeFamilies::from_index(vec![0, 0, 1, 1, 2, 2])),
     }
 }
 
@@ -686,14 +674,22 @@ fn ci_study(pm: &Params, n: usize, reps: usize, anchor: usize, seed: u64, b: usi
         let (j, a) = names.split_at(pm.p);
         let panel = Panel::new(n, d.to_vec(), j.to_vec(), a.to_vec());
         let est = fit(d, n, pm.p);
+        // Replicate r owns bootstrap streams r·2^16 … (B < 2^16).
+        let streams = Streams {
+            seed,
+            base: r << 16,
+        };
+        let ctx = Context::default();
         let boot = bootstrap(
             &panel,
-            JudgePairs::All,
+            &[Estimator::ClosedForm],
+            &ctx,
             b,
-            seed ^ r,
+            streams,
             &crate::progress::silent,
         )
-        .expect("silent");
+        .expect("silent")
+        .swap_remove(0);
         let ci = rho(&est, anchor)
             .and(boot.rho[anchor])
             .map(|c| (c.contains(truth), c.width()));
@@ -841,7 +837,7 @@ fn robustness(budget: Budget, progress: &(dyn Fn(Progress) -> Flow + Sync)) -> T
         &v,
         Some((0.008, 8)),
     ));
-    let fits = per_seed(&three_anchor(), 40_000, |d| fit(d, 40_000, 6));
+    let fits = per_seed(&Params::three_anchor(), 40_000, |d| fit(d, 40_000, 6));
     let v: Vec<Option<f64>> = fits.iter().map(|e| rho(e, 1)).collect();
     cells.push(mean_cell(
         "m = 3: closed-form ρ̂_2".into(),
@@ -925,7 +921,7 @@ fn ml_comparison(budget: Budget, _: &(dyn Fn(Progress) -> Flow + Sync)) -> Table
     let designs = [
         ("mid", Params::default(), 0.704, 0.704),
         ("near the boundary (ρ_1 = 0.97)", boundary, 0.517, 0.520),
-        ("m = 3", three_anchor(), 0.699, 0.702),
+        ("m = 3", Params::three_anchor(), 0.699, 0.702),
         ("shared residual 0.5", shared, 0.585, 0.597),
     ];
     let mut cells = Vec::new();

@@ -39,10 +39,7 @@ pub fn preset(name: &str) -> Result<Params, String> {
             pm.sigma_a = vec![0.9, 0.6];
             pm.rho = vec![0.95, 0.5];
         }
-        "three-anchor" => {
-            pm.rho = vec![0.3, 0.7, 0.5];
-            pm.sigma_a = vec![0.5, 0.6, 0.7];
-        }
+        "three-anchor" => pm = pm.with_third_anchor(),
         "families" => {
             pm.violations.families = Families::Blocks(3);
             pm.violations.sigma_f = 0.5;

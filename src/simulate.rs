@@ -3,8 +3,6 @@
 //! at any thread count.
 
 use rand::Rng;
-use rand::SeedableRng;
-use rand_chacha::ChaCha8Rng;
 use rand_distr::{Distribution, StandardNormal, StudentT};
 use rayon::prelude::*;
 use statrs::distribution::{ContinuousCDF, Normal};
@@ -12,39 +10,7 @@ use statrs::distribution::{ContinuousCDF, Normal};
 use crate::model::{Dist, Params};
 use crate::panel::Panel;
 
-/// What a random stream is for. Each purpose owns a disjoint range of ChaCha streams, so a
-/// bootstrap never reuses the numbers that generated its data, whatever the seeds.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Purpose {
-    /// Simulated panels: replicate r is stream r (what `simulate --seed S` writes).
-    Simulate = 0,
-    /// Item-bootstrap resamples.
-    Bootstrap = 1,
-    /// Null-distribution draws for the battery's thresholds.
-    Null = 2,
-    /// Replicates of operating-characteristic studies.
-    Power = 3,
-}
-
-/// The named, stable generator behind every random number in rhoscope: ChaCha8 seeded from
-/// `seed` (via `SeedableRng::seed_from_u64`) on stream `(purpose << 56) | index`. Streams never
-/// overlap, so draw `index` does not depend on how many draws run or on which thread.
-#[must_use]
-pub fn stream_rng(seed: u64, purpose: Purpose, index: u64) -> ChaCha8Rng {
-    debug_assert!(
-        index < 1 << 56,
-        "stream index overflows its purpose's range"
-    );
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    rng.set_stream(((purpose as u64) << 56) | index);
-    rng
-}
-
-/// The generator of simulated replicate `replicate` for `seed`.
-#[must_use]
-pub fn replicate_rng(seed: u64, replicate: u64) -> ChaCha8Rng {
-    stream_rng(seed, Purpose::Simulate, replicate)
-}
+pub use crate::rng::{Purpose, replicate_rng, stream_rng};
 
 /// A validated design, expanded once so that drawing many replicates does no set-up work.
 #[derive(Debug, Clone)]

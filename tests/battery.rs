@@ -8,10 +8,11 @@ use common::{root, run, run_env, shared};
 use nalgebra::DMatrix;
 use rhoscope::battery::null::NullModel;
 use rhoscope::battery::{Draws, Layout, TestId, calibrate};
-use rhoscope::bootstrap::percentile;
+use rhoscope::families::JudgeFamilies;
 use rhoscope::model::Params;
 use rhoscope::power::{PowerDesign, PowerOptions, operating_characteristics};
 use rhoscope::progress::silent;
+use rhoscope::stats::percentile;
 use serde_json::Value;
 
 #[test]
@@ -29,7 +30,7 @@ fn base_design_test_a_threshold_is_near_the_papers_0_064() {
         base: 0,
     };
     let nd = calibrate(&null, 499, &layout, &[TestId::A], draws, &silent).unwrap();
-    let v = &nd.stats[0];
+    let v = &nd.stats[TestId::A];
     let q95 = percentile(v, 0.95);
     // Tolerance: the paper's threshold is itself a 95th percentile of ~1000 null draws, with
     // standard error √(0.05·0.95/1000)/f(q); f(q) is estimated from our draws by the
@@ -69,7 +70,7 @@ fn statistics_on_a_fixed_covariance_equal_hand_computation() {
     let layout = Layout {
         p: 4,
         m: 3,
-        families: Some(vec![0, 0, 1, 1]),
+        families: Some(JudgeFamilies::from_index(vec![0, 0, 1, 1])),
     };
     // Test A: off-diagonals (1.0, 0.8, 0.8, 0.8, 0.8, 1.2): mean 0.9, squared deviations
     // 0.01 + 4·0.01 + 0.09 = 0.14, SD (divisor 6) √(0.14/6), CV = SD/0.9.
@@ -169,8 +170,8 @@ fn false_positive_rates_are_five_percent_on_fresh_seeds() {
     let (reps, draws) = (2000usize, 4000usize);
     let tol = 4.0 * (0.05f64 * 0.95 * (1.0 / reps as f64 + 1.0 / draws as f64)).sqrt();
     for (design, tests) in [
-        (PowerDesign::TestB, [TestId::A, TestId::B]),
-        (PowerDesign::TestC, [TestId::A, TestId::C]),
+        (PowerDesign::Test(TestId::B), [TestId::A, TestId::B]),
+        (PowerDesign::Test(TestId::C), [TestId::A, TestId::C]),
     ] {
         let opts = PowerOptions {
             ns: vec![500],
@@ -184,7 +185,7 @@ fn false_positive_rates_are_five_percent_on_fresh_seeds() {
             .unwrap()
             .unwrap();
         for t in tests {
-            let fp = cells[0].rates[t as usize].unwrap();
+            let fp = cells[0].rates[t].unwrap();
             eprintln!("{} FP on design {}: {fp:.4}", t.name(), design.name());
             assert!(
                 (fp - 0.05).abs() < tol,
@@ -205,10 +206,10 @@ fn test_c_flags_family_residual_0_5_at_n_4000_in_95_of_100() {
         seed: 31,
         coverage: None,
     };
-    let cells = operating_characteristics(PowerDesign::TestC, &opts, &silent)
+    let cells = operating_characteristics(PowerDesign::Test(TestId::C), &opts, &silent)
         .unwrap()
         .unwrap();
-    let rate = cells[1].rates[TestId::C as usize].unwrap();
+    let rate = cells[1].rates[TestId::C].unwrap();
     assert!(rate >= 0.95, "Test C fired in {rate} of replicates");
 }
 
@@ -225,7 +226,7 @@ fn bootstrap_coverage_of_rho_2_at_n_500_is_nominal() {
         seed: 8,
         coverage: Some(300),
     };
-    let cells = operating_characteristics(PowerDesign::TestA, &opts, &silent)
+    let cells = operating_characteristics(PowerDesign::Test(TestId::A), &opts, &silent)
         .unwrap()
         .unwrap();
     let cov = cells[0].coverage[1].unwrap();

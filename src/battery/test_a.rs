@@ -5,7 +5,10 @@
 use nalgebra::DMatrix;
 
 use super::Layout;
+use super::registry::{Diagnostic, Reading, Violation};
+use crate::model::Params;
 use crate::moments::judge_offdiag;
+use crate::stats::mean_sd_pop;
 
 /// Test A needs at least 3 judges.
 ///
@@ -31,11 +34,38 @@ pub fn statistic(s: &DMatrix<f64>, layout: &Layout) -> f64 {
     sd / mean.abs()
 }
 
-/// Mean and population SD (divisor n).
-#[must_use]
-pub fn mean_sd_pop(v: &[f64]) -> (f64, f64) {
-    let n = v.len() as f64;
-    let mean = v.iter().sum::<f64>() / n;
-    let var = v.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / n;
-    (mean, var.sqrt())
+/// Test A's entry in the registry.
+pub const SPEC: Diagnostic = Diagnostic {
+    name: "A",
+    title: "judge-covariance dispersion",
+    target: "non-uniform judge loadings",
+    unguarded: "non-uniform judge loadings (no Test A with 2 judges)",
+    uses_anchors: false,
+    applicable,
+    statistic,
+    meaning,
+    violation: Violation {
+        name: "test-a",
+        describe: "base design (p = 6, m = 2) plus a second factor d ~ N(0, 1) loading s on the first half of the judges and 0 on the rest, with no anchor loading",
+        three_anchors: false,
+        inject,
+    },
+};
+
+/// What Test A's verdict means (Sections 5 and 8).
+fn meaning(r: &Reading<'_>) -> String {
+    if r.fires {
+        "The judges' covariances are unequal beyond chance: they load unequally on what they share, so the unit-loading closed form should not be used on this panel (Section 8); treat every ρ̂ as unverified. Fix the panel, or fall back to a free-loading model at the price of transparency.".into()
+    } else {
+        "No dispersion beyond chance in the judge covariances. Passing is necessary, not sufficient: mild spreads are nearly invisible at N ≈ 500–2000 (power at spread 0.2 is at or below the false-positive rate), and a panel-wide residual never shows here.".into()
+    }
+}
+
+/// A second factor loading s on the first half of the judges. The paper does not state the
+/// layout of its "loading spread". Half the judges loading s is the simplest non-uniform
+/// layout, and of those compared (evenly spread over [0, s], ±s alternating, one or two loaded
+/// judges) it is the one that reproduces the paper's power table; see the README.
+fn inject(pm: &mut Params, s: f64) {
+    let p = pm.p;
+    pm.violations.judge_loading = (0..p).map(|j| if j < p / 2 { s } else { 0.0 }).collect();
 }

@@ -5,9 +5,11 @@
 use nalgebra::DMatrix;
 
 use super::Layout;
-use super::test_a::mean_sd_pop;
+use super::registry::{Diagnostic, Reading, Violation};
 use crate::estimate::pair_estimate;
+use crate::model::Params;
 use crate::moments::{JudgePairs, Moments};
+use crate::stats::mean_sd_pop;
 
 /// Test B needs at least 3 anchors (and the 2 judges that any fit needs).
 ///
@@ -40,4 +42,45 @@ pub fn statistic(s: &DMatrix<f64>, layout: &Layout) -> f64 {
         return f64::NAN;
     }
     mean_sd_pop(&values).1
+}
+
+/// Test B's entry in the registry.
+pub const SPEC: Diagnostic = Diagnostic {
+    name: "B",
+    title: "over-identification",
+    target: "non-uniform anchor loadings",
+    unguarded: "anchor-side violations: non-uniform anchor loadings (no Test B with < 3 anchors)",
+    uses_anchors: true,
+    applicable,
+    statistic,
+    meaning,
+    violation: Violation {
+        name: "test-b",
+        describe: "three-anchor design (p = 6, ρ = (0.3, 0.7, 0.5)) plus a second factor with anchor loadings h = (s, s/2, 0) and no judge loading",
+        three_anchors: true,
+        inject,
+    },
+};
+
+/// What Test B's verdict means (Section 5).
+fn meaning(r: &Reading<'_>) -> String {
+    if r.fires {
+        "The anchor pairs disagree about σ_t²: a second factor loads unequally on the anchors (or a judge-side shared residual is strong), and such asymmetry biases ρ̂ in a direction the data cannot tell (Section 5). Do not use the point estimates.".into()
+    } else {
+        "The anchor pairs agree about σ_t². It sees a judge-side shared residual only weakly below N ≈ 10⁴ (the paper measures power 0.06 at N = 500 and 0.16 at N = 2000 for strength 0.6).".into()
+    }
+}
+
+/// A second factor on the first three anchors with loadings (s, s/2, 0).
+fn inject(pm: &mut Params, s: f64) {
+    let m = pm.rho.len();
+    pm.violations.anchor_loading = (0..m)
+        .map(|k| {
+            if k < 3 {
+                s * (1.0 - k as f64 / 2.0)
+            } else {
+                0.0
+            }
+        })
+        .collect();
 }

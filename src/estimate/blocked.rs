@@ -18,28 +18,10 @@ pub enum NotApplicable {
 impl std::fmt::Display for NotApplicable {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(match self {
-            NotApplicable::NoFamilies => {
-                "needs judge families (--families NAME=FAMILY,... or a families file)"
-            }
+            NotApplicable::NoFamilies => "needs judge families",
             NotApplicable::OneFamily => "needs judges from at least 2 families",
         })
     }
-}
-
-/// How many judges each family has, indexed by family (indices as from first appearance).
-#[must_use]
-pub fn family_sizes(family: &[usize]) -> Vec<usize> {
-    let mut sizes = vec![0; family.iter().max().map_or(0, |m| m + 1)];
-    for f in family {
-        sizes[*f] += 1;
-    }
-    sizes
-}
-
-/// Number of distinct families among `family` (indices per judge).
-#[must_use]
-pub fn n_families(family: &[usize]) -> usize {
-    family_sizes(family).iter().filter(|s| **s > 0).count()
 }
 
 /// The family-blocked estimate from a covariance matrix with `p = family.len()` judges first.

@@ -4,9 +4,9 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use crate::battery::BatteryReport;
-use crate::model::Params;
+use crate::battery::{BatteryReport, NullSpec};
 use crate::panel::Panel;
+use crate::power::{PowerSummary, StudyRequest};
 
 /// The panes, in focus order (keys 1–5).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -74,20 +74,14 @@ pub enum Action {
     CycleRole,
     /// `+`/`-` in the data pane: change the selected judge's family.
     Family(i32),
-    /// A mouse click at a terminal cell.
+    /// A mouse click on a pane (the event loop finds the pane under the pointer).
     Click {
-        x: u16,
-        y: u16,
+        pane: Pane,
     },
-    /// The mouse wheel at a terminal cell (`up` = away from the user).
+    /// The mouse wheel over a pane (`up` = away from the user).
     Wheel {
-        x: u16,
-        y: u16,
+        pane: Pane,
         up: bool,
-    },
-    Resize {
-        width: u16,
-        height: u16,
     },
     Worker(WorkerMsg),
 }
@@ -100,8 +94,8 @@ pub enum WorkerMsg {
         report: Box<BatteryReport>,
     },
     Power {
-        key: String,
-        summary: PowerSummary,
+        request: Box<StudyRequest>,
+        summary: Box<PowerSummary>,
     },
     Loaded {
         generation: u64,
@@ -119,38 +113,19 @@ pub struct LoadedFile {
     pub panel: Arc<Panel>,
 }
 
-/// Operating characteristics of the configuration on screen.
-#[derive(Debug, Clone, PartialEq)]
-pub struct PowerSummary {
-    /// Per test (A, B, C): power at strength 0.4 and 0.6, `None` when not applicable.
-    pub power: [Option<(f64, f64)>; 3],
-    /// Mean bootstrap CI width of each ρ_k.
-    pub ci_width: Vec<Option<f64>>,
-    pub reps: usize,
-}
-
-/// How the battery of a job is calibrated.
-#[derive(Debug, Clone, PartialEq)]
-pub enum NullKind {
-    Scenario(Box<Params>),
-    Matched,
-}
-
 /// A battery run for one generation of the data.
 #[derive(Debug, Clone)]
 pub struct BatteryJob {
     pub generation: u64,
     pub panel: Arc<Panel>,
-    pub null: NullKind,
+    pub null: NullSpec,
     pub seed: u64,
 }
 
 /// Operating characteristics for one configuration.
 #[derive(Debug, Clone)]
 pub struct PowerJob {
-    pub key: String,
-    pub base: Params,
-    pub n: usize,
+    pub request: StudyRequest,
 }
 
 /// Load (or reload with edited roles) a panel file.

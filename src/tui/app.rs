@@ -1,66 +1,30 @@
 //! The explorer's state and its one transition, `update(Action) -> Vec<Effect>`. No I/O
-//! happens here: files are loaded and batteries run by the worker, on request.
+//! happens here, and nothing of the view: files are loaded and batteries run by the worker,
+//! on request, and the view reads this state to draw. File-role editing and talk/walkthrough
+//! stepping live in the submodules.
 
-use std::collections::HashMap;
+mod files;
+mod stepping;
+
+use std::collections::VecDeque;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use super::action::{
-    Action, BatteryJob, Effect, LoadJob, LoadedFile, NullKind, Pane, PowerJob, PowerSummary,
-    WorkerMsg,
-};
-use super::scenes::{self, HANNA_RATERS, Scene, Setup};
+pub use files::{FileState, Role};
+pub use stepping::{Mode, Step};
+
+use super::action::{Action, BatteryJob, Effect, Pane, PowerJob, WorkerMsg};
+use super::scenes::{self, Scene};
 use super::sliders::Scenario;
-use crate::battery::{BatteryReport, TestId};
+use crate::battery::{BatteryReport, NullSpec, PerTest, TestId};
 use crate::data::LoadOptions;
-use crate::estimate::{Estimate, blocked::family_blocked, clean::designated_clean, closed_form};
-use crate::model::{Families, Params, Violations};
-use crate::moments::{JudgePairs, Moments};
+use crate::estimate::Fits;
 use crate::panel::Panel;
+use crate::power::{PowerSummary, StudyRequest};
 use crate::simulate::{Design, replicate_rng};
 
 /// Sparkline histories keep this many points.
 pub const HISTORY: usize = 60;
-
-/// What the explorer is doing.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Mode {
-    Explore,
-    /// Talk mode, showing scene i.
-    Demo(usize),
-    /// Stepping through a real panel's diagnostics, at step i.
-    Walkthrough(usize),
-}
-
-/// The walkthrough's steps, in order.
-pub const WALKTHROUGH: [&str; 7] = [
-    "configuration",
-    "estimate",
-    "weak-ID",
-    "Test A",
-    "Test B",
-    "Test C",
-    "overall verdict",
-];
-
-/// A column's role in a loaded file.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Role {
-    Judge,
-    Anchor,
-    Ignored,
-}
-
-/// A loaded (or loading) file and its editable column roles and families.
-#[derive(Debug, Clone, PartialEq)]
-pub struct FileState {
-    pub path: PathBuf,
-    pub header: Vec<String>,
-    pub roles: Vec<Role>,
-    /// Family number of each column (judges only).
-    pub families: Vec<Option<u32>>,
-    pub loading: bool,
-}
 
 /// Where the data comes from.
 #[derive(Debug, Clone, PartialEq)]
@@ -76,27 +40,18 @@ pub enum Entry {
     File(PathBuf),
 }
 
-/// The estimates recomputed at once on every change.
-#[derive(Debug, Clone, PartialEq)]
-pub struct QuickFit {
-    pub estimate: Estimate,
-    pub blocked: Option<Estimate>,
-    /// Designating the first anchor as clean.
-    pub clean: Estimate,
-}
-
 /// Sparkline histories: each test's statistic as results arrive, and ρ̂_k per change.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct History {
-    pub stats: [Vec<f64>; 3],
-    pub rho: Vec<Vec<f64>>,
+    pub stats: PerTest<VecDeque<f64>>,
+    pub rho: Vec<VecDeque<f64>>,
 }
 
-fn push(v: &mut Vec<f64>, x: f64) {
-    v.push(x);
-    if v.len() > HISTORY {
-        v.remove(0);
+fn push(v: &mut VecDeque<f64>, x: f64) {
+    if v.len() == HISTORY {
+        v.pop_front();
     }
+    v.push_back(x);
 }
 
 /// How the explorer starts.
@@ -141,13 +96,16 @@ pub struct App {
     /// Bumped by every change of the data; results of older generations are dropped.
     pub generation: u64,
     pub panel: Option<Arc<Panel>>,
-    pub fit: Option<QuickFit>,
+    /// The explorer's fits ([`Fits::explorer`]), recomputed at once on every change.
+    pub fit: Option<Fits>,
     pub battery: Option<Box<BatteryReport>>,
     /// The generation the shown battery belongs to.
     pub battery_generation: u64,
     pub history: History,
-    pub power: HashMap<String, PowerSummary>,
-    pub power_key: Option<String>,
+    /// Live power studies, each keyed by its whole request.
+    pub power: Vec<(StudyRequest, PowerSummary)>,
+    /// The study of the configuration on screen.
+    pub study: Option<StudyRequest>,
     pub entries: Vec<Entry>,
     /// Cursor in the data pane: over the entries, then over the file's columns.
     pub cursor: usize,
@@ -155,8 +113,7 @@ pub struct App {
     pub hanna: Option<PathBuf>,
     pub scenes: Vec<Scene>,
     pub color: bool,
-    pub size: (u16, u16),
-    /// One line for the status bar.
+    /// One line for the status bar; cleared by the next user input.
     pub status: String,
 }
 
@@ -188,15 +145,14 @@ impl App {
             battery: None,
             battery_generation: 0,
             history: History::default(),
-            power: HashMap::new(),
-            power_key: None,
+            power: Vec::new(),
+            study: None,
             entries,
             cursor: 0,
             load_error: None,
             hanna: settings.hanna,
             scenes: scenes::scenes(),
             color: settings.color,
-            size: (120, 40),
             status: String::new(),
         };
         let effects = match settings.start {
@@ -225,12 +181,15 @@ impl App {
     /// The power summary of the configuration on screen, if computed.
     #[must_use]
     pub fn power_summary(&self) -> Option<&PowerSummary> {
-        self.power_key.as_ref().and_then(|k| self.power.get(k))
+        let study = self.study.as_ref()?;
+        self.power.iter().find(|(r, _)| r == study).map(|(_, s)| s)
     }
 
     /// The one transition.
     pub fn update(&mut self, action: Action) -> Vec<Effect> {
-        self.status.clear();
+        if !matches!(action, Action::Worker(_)) {
+            self.status.clear();
+        }
         if self.frozen && changes_data(&action) {
             self.status = "frozen: f to unfreeze".into();
             return Vec::new();
@@ -278,23 +237,17 @@ impl App {
             Action::Prev => self.step(-1),
             Action::Activate => self.activate(),
             Action::CycleRole => self.edit_column(FileState::cycle_role),
-            Action::Family(d) => self.edit_column(|app, c| app.shift_family(c, d)),
-            Action::Click { x, y } => {
-                if let Some(p) = super::ui::pane_at(self, x, y) {
-                    self.focus = p;
-                }
+            Action::Family(d) => self.edit_column(|f, c| f.shift_family(c, d)),
+            Action::Click { pane } => {
+                self.focus = pane;
                 Vec::new()
             }
-            Action::Wheel { x, y, up } => {
-                if super::ui::pane_at(self, x, y) == Some(Pane::Sliders) {
+            Action::Wheel { pane, up } => {
+                if pane == Pane::Sliders {
                     self.nudge(if up { 1.0 } else { -1.0 }, false)
                 } else {
                     Vec::new()
                 }
-            }
-            Action::Resize { width, height } => {
-                self.size = (width, height);
-                Vec::new()
             }
             Action::Worker(msg) => self.receive(msg),
         }
@@ -328,13 +281,6 @@ impl App {
     fn select_slider(&mut self, d: i32) -> Vec<Effect> {
         self.selected = step_index(self.selected, d, self.scenario.sliders.len());
         Vec::new()
-    }
-
-    fn file_columns(&self) -> usize {
-        match &self.source {
-            Source::File(f) => f.header.len(),
-            Source::Scenario => 0,
-        }
     }
 
     fn nudge(&mut self, steps: f64, coarse: bool) -> Vec<Effect> {
@@ -386,7 +332,8 @@ impl App {
         self.regenerate()
     }
 
-    /// New data from the sliders: simulate, fit at once, and queue the battery.
+    /// New data from the sliders: simulate, fit at once, and queue the battery and, for a
+    /// configuration not studied yet, its power study.
     fn regenerate(&mut self) -> Vec<Effect> {
         self.generation += 1;
         let params = self.scenario.params();
@@ -400,28 +347,23 @@ impl App {
         let panel = design.panel(self.scenario.n(), &mut replicate_rng(self.seed, 0));
         self.set_panel(Arc::new(panel));
         let mut effects: Vec<Effect> = self.battery_job().into_iter().collect();
-        let key = power_key(&params, self.scenario.n());
-        if !self.power.contains_key(&key) {
+        let study = StudyRequest::of(&params, self.scenario.n());
+        if !self.power.iter().any(|(r, _)| *r == study) {
             effects.push(Effect::Power(PowerJob {
-                key: key.clone(),
-                base: null_base(&params),
-                n: self.scenario.n(),
+                request: study.clone(),
             }));
         }
-        self.power_key = Some(key);
+        self.study = Some(study);
         effects
     }
 
     fn set_panel(&mut self, panel: Arc<Panel>) {
-        self.fit = quick_fit(&panel);
+        self.fit = Fits::explorer(&panel);
         let m = panel.m();
-        self.history.rho.resize(m, Vec::new());
+        self.history.rho.resize(m, VecDeque::new());
+        let closed = self.fit.as_ref().and_then(Fits::closed_form);
         for k in 0..m {
-            let r = self
-                .fit
-                .as_ref()
-                .and_then(|f| f.estimate.anchors[k].rho)
-                .unwrap_or(f64::NAN);
+            let r = closed.and_then(|e| e.anchors[k].rho).unwrap_or(f64::NAN);
             push(&mut self.history.rho[k], r);
         }
         self.panel = Some(panel);
@@ -430,8 +372,8 @@ impl App {
     fn battery_job(&self) -> Option<Effect> {
         let panel = self.panel.clone()?;
         let null = match self.source {
-            Source::Scenario => NullKind::Scenario(Box::new(self.scenario.params())),
-            Source::File(_) => NullKind::Matched,
+            Source::Scenario => NullSpec::Scenario(Box::new(self.scenario.params())),
+            Source::File(_) => NullSpec::Matched,
         };
         Some(Effect::Battery(BatteryJob {
             generation: self.generation,
@@ -446,16 +388,17 @@ impl App {
             WorkerMsg::Battery { generation, report } => {
                 if generation == self.generation {
                     for t in TestId::ALL {
-                        let x = report.tests[t as usize].statistic.unwrap_or(f64::NAN);
-                        push(&mut self.history.stats[t as usize], x);
+                        let x = report.tests[t].statistic.unwrap_or(f64::NAN);
+                        push(&mut self.history.stats[t], x);
                     }
                     self.battery = Some(report);
                     self.battery_generation = generation;
                 }
                 Vec::new()
             }
-            WorkerMsg::Power { key, summary } => {
-                self.power.insert(key, summary);
+            WorkerMsg::Power { request, summary } => {
+                self.power.retain(|(r, _)| *r != *request);
+                self.power.push((*request, *summary));
                 Vec::new()
             }
             WorkerMsg::Loaded { generation, result } => {
@@ -479,218 +422,6 @@ impl App {
             }
         }
     }
-
-    fn loaded(&mut self, file: LoadedFile) -> Vec<Effect> {
-        let panel = file.panel;
-        let roles = file
-            .header
-            .iter()
-            .map(|h| {
-                if panel.judges.contains(h) {
-                    Role::Judge
-                } else if panel.anchors.contains(h) {
-                    Role::Anchor
-                } else {
-                    Role::Ignored
-                }
-            })
-            .collect();
-        let fam_index = panel.family_index();
-        let families = file
-            .header
-            .iter()
-            .map(|h| {
-                let j = panel.judges.iter().position(|n| n == h)?;
-                fam_index
-                    .as_ref()
-                    .map(|f| u32::try_from(f[j] + 1).unwrap_or(1))
-            })
-            .collect();
-        self.source = Source::File(FileState {
-            path: file.path,
-            header: file.header,
-            roles,
-            families,
-            loading: false,
-        });
-        self.load_error = None;
-        self.power_key = None;
-        self.set_panel(panel);
-        self.battery_job().into_iter().collect()
-    }
-
-    fn open_file(&mut self, path: PathBuf, options: LoadOptions) -> Vec<Effect> {
-        self.load_error = None;
-        self.source = Source::File(FileState {
-            path: path.clone(),
-            header: Vec::new(),
-            roles: Vec::new(),
-            families: Vec::new(),
-            loading: true,
-        });
-        self.panel = None;
-        self.fit = None;
-        self.battery = None;
-        self.request_load(path, options)
-    }
-
-    fn activate(&mut self) -> Vec<Effect> {
-        match self.entries.get(self.cursor).cloned() {
-            Some(Entry::Preset(name)) => {
-                let params = crate::scenario::preset(name).unwrap_or_default();
-                self.source = Source::Scenario;
-                self.mode = Mode::Explore;
-                self.scenario = Scenario::from_params(&params, self.scenario.n());
-                self.selected = 0;
-                self.regenerate()
-            }
-            Some(Entry::File(path)) => {
-                self.mode = Mode::Explore;
-                self.open_file(
-                    path,
-                    LoadOptions {
-                        min_anchors: 0,
-                        ..LoadOptions::default()
-                    },
-                )
-            }
-            None => Vec::new(),
-        }
-    }
-
-    /// Applies `f` to the column under the cursor, then reloads the file with the new roles.
-    fn edit_column(&mut self, f: impl FnOnce(&mut FileState, usize)) -> Vec<Effect> {
-        let Some(c) = self.cursor.checked_sub(self.entries.len()) else {
-            return Vec::new();
-        };
-        let Source::File(file) = &mut self.source else {
-            return Vec::new();
-        };
-        if c >= file.header.len() {
-            return Vec::new();
-        }
-        f(file, c);
-        let (path, options) = (file.path.clone(), reload_options(file));
-        self.request_load(path, options)
-    }
-
-    /// Asks the worker for (a reload of) a file as a new generation; what is on screen stays
-    /// until the result arrives.
-    fn request_load(&mut self, path: PathBuf, options: LoadOptions) -> Vec<Effect> {
-        self.generation += 1;
-        if let Source::File(f) = &mut self.source {
-            f.loading = true;
-        }
-        vec![Effect::Load(LoadJob {
-            generation: self.generation,
-            path,
-            options,
-        })]
-    }
-
-    /// `n` / `p`: talk scenes in demo mode, walkthrough steps with a file, else start the talk.
-    fn step(&mut self, d: i32) -> Vec<Effect> {
-        match self.mode {
-            Mode::Demo(i) => {
-                let n = self.scenes.len();
-                #[expect(
-                    clippy::cast_possible_truncation,
-                    clippy::cast_sign_loss,
-                    clippy::cast_possible_wrap,
-                    reason = "a handful of scenes"
-                )]
-                let next = (i as i32 + d).clamp(0, n as i32 - 1) as usize;
-                if next == i {
-                    return Vec::new();
-                }
-                self.show_scene(next)
-            }
-            Mode::Walkthrough(i) => {
-                #[expect(
-                    clippy::cast_possible_truncation,
-                    clippy::cast_sign_loss,
-                    clippy::cast_possible_wrap,
-                    reason = "seven steps"
-                )]
-                let next = (i as i32 + d).clamp(0, WALKTHROUGH.len() as i32 - 1) as usize;
-                self.walk(next)
-            }
-            Mode::Explore => match self.source {
-                Source::File(_) => self.walk(0),
-                Source::Scenario if d > 0 => self.show_scene(0),
-                Source::Scenario => Vec::new(),
-            },
-        }
-    }
-
-    fn walk(&mut self, step: usize) -> Vec<Effect> {
-        self.mode = Mode::Walkthrough(step);
-        self.focus = match step {
-            0 => Pane::Config,
-            1 => Pane::Estimates,
-            _ => Pane::Battery,
-        };
-        Vec::new()
-    }
-
-    /// Puts scene `i` on screen.
-    pub fn show_scene(&mut self, i: usize) -> Vec<Effect> {
-        self.mode = Mode::Demo(i);
-        match self.scenes[i].setup.clone() {
-            Setup::Simulated { params, n, seed } => {
-                self.source = Source::Scenario;
-                self.scenario = Scenario::from_params(params.as_ref(), n);
-                self.seed = seed;
-                self.selected = 0;
-                self.focus = Pane::Estimates;
-                self.regenerate()
-            }
-            Setup::Hanna => match self.hanna.clone() {
-                Some(path) => {
-                    let effects = self.open_file(
-                        path,
-                        LoadOptions {
-                            judges: Some(HANNA_RATERS.iter().map(|s| (*s).to_string()).collect()),
-                            min_anchors: 0,
-                            ..LoadOptions::default()
-                        },
-                    );
-                    self.focus = Pane::Battery;
-                    effects
-                }
-                None => Vec::new(),
-            },
-        }
-    }
-
-    /// The caption of the current scene or walkthrough step (two lines), if any.
-    #[must_use]
-    pub fn caption(&self) -> Option<(String, [String; 2])> {
-        match self.mode {
-            Mode::Explore => None,
-            Mode::Demo(i) => {
-                let scene = &self.scenes[i];
-                let lines = if scene.setup == Setup::Hanna && self.hanna.is_none() {
-                    scenes::HANNA_MISSING
-                } else {
-                    scene.caption
-                };
-                Some((
-                    format!("Talk {}/{}: {}", i + 1, self.scenes.len(), scene.title),
-                    lines.map(String::from),
-                ))
-            }
-            Mode::Walkthrough(i) => Some((
-                format!(
-                    "Walkthrough {}/{}: {}",
-                    i + 1,
-                    WALKTHROUGH.len(),
-                    WALKTHROUGH[i]
-                ),
-                super::walkthrough::explain(self, i),
-            )),
-        }
-    }
 }
 
 /// Which actions change the data (ignored while frozen).
@@ -711,6 +442,7 @@ fn changes_data(a: &Action) -> bool {
     )
 }
 
+/// `i` moved by `d` within `0..len`.
 fn step_index(i: usize, d: i32, len: usize) -> usize {
     if len == 0 {
         return 0;
@@ -723,102 +455,4 @@ fn step_index(i: usize, d: i32, len: usize) -> usize {
     )]
     let j = (i as i64 + i64::from(d)).clamp(0, len as i64 - 1) as usize;
     j
-}
-
-/// The closed form, the blocked estimate (with ≥ 2 families) and the designated-clean
-/// estimate (first anchor trusted), when ρ is identified (≥ 2 anchors).
-#[must_use]
-pub fn quick_fit(panel: &Panel) -> Option<QuickFit> {
-    if panel.m() < 2 {
-        return None;
-    }
-    let s = panel.covariance();
-    let mom = Moments::from_cov(&s, panel.p(), JudgePairs::All)?;
-    let blocked = panel
-        .family_index()
-        .filter(|f| crate::estimate::blocked::n_families(f) >= 2)
-        .and_then(|f| family_blocked(&s, &f).ok());
-    Some(QuickFit {
-        estimate: closed_form(&mom),
-        blocked,
-        clean: designated_clean(&mom, 0),
-    })
-}
-
-/// The configuration a power summary depends on.
-fn power_key(params: &Params, n: usize) -> String {
-    let rho: Vec<String> = params.rho.iter().map(|r| format!("{r:.2}")).collect();
-    let sa: Vec<String> = params
-        .sigma_a_full()
-        .iter()
-        .map(|s| format!("{s:.2}"))
-        .collect();
-    format!(
-        "p={} n={n} c={:.2} rho={} sa={}",
-        params.p,
-        params.sigma_c2,
-        rho.join("/"),
-        sa.join("/")
-    )
-}
-
-/// The scenario with its violations off (families kept), the base of power studies.
-fn null_base(params: &Params) -> Params {
-    Params {
-        violations: Violations {
-            families: Families::Blocks(3),
-            ..Violations::default()
-        },
-        ..params.clone()
-    }
-}
-
-/// Load options reproducing the edited roles and families of a file.
-fn reload_options(file: &FileState) -> LoadOptions {
-    let named = |role: Role| -> Vec<String> {
-        file.header
-            .iter()
-            .zip(&file.roles)
-            .filter(|(_, r)| **r == role)
-            .map(|(h, _)| h.clone())
-            .collect()
-    };
-    let families: Vec<String> = file
-        .header
-        .iter()
-        .zip(&file.roles)
-        .zip(&file.families)
-        .filter(|((_, r), _)| **r == Role::Judge)
-        .filter_map(|((h, _), f)| f.map(|f| format!("{h}=F{f}")))
-        .collect();
-    LoadOptions {
-        judges: Some(named(Role::Judge)),
-        anchors: Some(named(Role::Anchor)),
-        families: (!families.is_empty()).then(|| families.join(",")),
-        min_anchors: 0,
-        ..LoadOptions::default()
-    }
-}
-
-impl FileState {
-    fn cycle_role(&mut self, c: usize) {
-        self.roles[c] = match self.roles[c] {
-            Role::Judge => Role::Anchor,
-            Role::Anchor => Role::Ignored,
-            Role::Ignored => Role::Judge,
-        };
-        if self.roles[c] != Role::Judge {
-            self.families[c] = None;
-        }
-    }
-
-    fn shift_family(&mut self, c: usize, d: i32) {
-        if self.roles[c] != Role::Judge {
-            return;
-        }
-        let max = u32::try_from(self.header.len()).unwrap_or(u32::MAX);
-        let cur = i64::from(self.families[c].unwrap_or(0));
-        let next = (cur + i64::from(d)).clamp(0, i64::from(max));
-        self.families[c] = u32::try_from(next).ok().filter(|f| *f > 0);
-    }
 }

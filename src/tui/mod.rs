@@ -7,10 +7,12 @@
 
 pub mod action;
 pub mod app;
+pub mod caption;
 pub mod keymap;
 pub mod panes;
 pub mod scenes;
 pub mod sliders;
+pub mod theme;
 pub mod ui;
 pub mod walkthrough;
 pub mod widgets;
@@ -133,32 +135,21 @@ pub fn coalesce(effects: Vec<Effect>) -> Vec<Effect> {
     out
 }
 
-/// The action of a terminal event, given the state.
+/// The action of a terminal event on a screen of `area`, given the state. Mouse events are
+/// hit-tested here, against the same layout the view draws, so the model never sees cells.
 #[must_use]
-pub fn action_of(ev: &TermEvent, app: &App) -> Option<Action> {
+pub fn action_of(ev: &TermEvent, app: &App, area: ratatui::layout::Rect) -> Option<Action> {
     match ev {
         TermEvent::Key(k) => keymap::action_for(k, app.focus),
-        TermEvent::Mouse(m) => match m.kind {
-            MouseEventKind::Down(MouseButton::Left) => Some(Action::Click {
-                x: m.column,
-                y: m.row,
-            }),
-            MouseEventKind::ScrollUp => Some(Action::Wheel {
-                x: m.column,
-                y: m.row,
-                up: true,
-            }),
-            MouseEventKind::ScrollDown => Some(Action::Wheel {
-                x: m.column,
-                y: m.row,
-                up: false,
-            }),
-            _ => None,
-        },
-        TermEvent::Resize(w, h) => Some(Action::Resize {
-            width: *w,
-            height: *h,
-        }),
+        TermEvent::Mouse(m) => {
+            let pane = ui::pane_at(app, area, m.column, m.row)?;
+            match m.kind {
+                MouseEventKind::Down(MouseButton::Left) => Some(Action::Click { pane }),
+                MouseEventKind::ScrollUp => Some(Action::Wheel { pane, up: true }),
+                MouseEventKind::ScrollDown => Some(Action::Wheel { pane, up: false }),
+                _ => None,
+            }
+        }
         _ => None,
     }
 }
@@ -193,9 +184,6 @@ pub fn run(opts: Options) -> Result<(), Error> {
     };
     let (mut app, effects) = App::new(settings);
     let (guard, mut terminal) = TerminalGuard::new(opts.mouse)?;
-    if let Ok(size) = terminal.size() {
-        app.size = (size.width, size.height);
-    }
     let (tx, rx) = mpsc::channel::<Event>();
     let input_tx = tx.clone();
     std::thread::Builder::new()
@@ -228,9 +216,13 @@ fn event_loop(
         .map_err(|e| term_error(&e))?;
     while let Ok(first) = rx.recv() {
         let mut effects = Vec::new();
+        let area = terminal.size().map_or_else(
+            |_| ratatui::layout::Rect::default(),
+            |s| ratatui::layout::Rect::new(0, 0, s.width, s.height),
+        );
         for ev in std::iter::once(first).chain(rx.try_iter()) {
             let action = match ev {
-                Event::Input(t) => action_of(&t, app),
+                Event::Input(t) => action_of(&t, app, area),
                 Event::Worker(WorkerMsg::Crashed) => {
                     return Err(Error::Output {
                         path: None,

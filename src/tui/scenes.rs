@@ -48,12 +48,6 @@ fn base() -> Params {
     pm
 }
 
-fn three_anchors(mut pm: Params) -> Params {
-    pm.rho = vec![0.3, 0.7, 0.5];
-    pm.sigma_a = vec![0.5, 0.6, 0.7];
-    pm
-}
-
 /// The scenes, in talk order.
 #[must_use]
 pub fn scenes() -> Vec<Scene> {
@@ -70,11 +64,11 @@ pub fn scenes() -> Vec<Scene> {
     uniform.violations.anchor_loading = vec![0.6];
     // Asymmetry across the anchors. (A factor on the judges alone is algebraically a shared
     // judge residual, the blind spot of a later scene.)
-    let mut asym = three_anchors(base());
+    let mut asym = base().with_third_anchor();
     asym.violations.anchor_loading = vec![0.6, 0.3, 0.0];
     let mut spread = base();
     spread.violations.judge_loading = vec![0.6, 0.6, 0.6, 0.0, 0.0, 0.0];
-    let mut shared = three_anchors(base());
+    let mut shared = base().with_third_anchor();
     shared.violations.shared_residual = 0.6;
     let mut family = base();
     family.violations.sigma_f = 0.7;

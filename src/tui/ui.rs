@@ -15,14 +15,13 @@
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
-use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
+use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 
 use super::action::Pane;
 use super::app::App;
-use super::panes;
-use crate::battery::Verdict;
+use super::theme::Theme;
+use super::{caption, panes};
 
 /// Where each part of the screen goes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -79,103 +78,19 @@ pub fn areas(area: Rect, caption: bool) -> Areas {
     }
 }
 
-/// The pane under a terminal cell, for mouse clicks.
+/// The pane under a terminal cell of a screen of `area`, for the mouse.
 #[must_use]
-pub fn pane_at(app: &App, x: u16, y: u16) -> Option<Pane> {
-    let a = areas(
-        Rect::new(0, 0, app.size.0, app.size.1),
-        app.caption().is_some(),
-    );
+pub fn pane_at(app: &App, area: Rect, x: u16, y: u16) -> Option<Pane> {
+    let a = areas(area, caption::of(app).is_some());
     Pane::ALL
         .into_iter()
         .find(|p| a.of(*p).contains(ratatui::layout::Position { x, y }))
 }
 
-/// Colours, or none under `NO_COLOR`. Verdicts always carry a word and a symbol too.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Theme {
-    pub color: bool,
-}
-
-impl Theme {
-    #[must_use]
-    pub fn border(self, focused: bool) -> Style {
-        match (focused, self.color) {
-            (true, true) => Style::new().fg(Color::Cyan).add_modifier(Modifier::BOLD),
-            (true, false) => Style::new().add_modifier(Modifier::BOLD),
-            (false, _) => Style::new(),
-        }
-    }
-
-    #[must_use]
-    pub fn verdict(self, v: Verdict) -> Style {
-        let base = Style::new().add_modifier(Modifier::BOLD);
-        if !self.color {
-            return base;
-        }
-        match v {
-            Verdict::Pass => base.fg(Color::Green),
-            Verdict::Fires => base.fg(Color::Red),
-            Verdict::NotApplicable => Style::new().fg(Color::DarkGray),
-        }
-    }
-
-    #[must_use]
-    pub fn dim(self) -> Style {
-        if self.color {
-            Style::new().fg(Color::DarkGray)
-        } else {
-            Style::new().add_modifier(Modifier::DIM)
-        }
-    }
-
-    #[must_use]
-    pub fn highlight(self) -> Style {
-        if self.color {
-            Style::new().fg(Color::Black).bg(Color::Cyan)
-        } else {
-            Style::new().add_modifier(Modifier::REVERSED)
-        }
-    }
-
-    #[must_use]
-    pub fn warn(self) -> Style {
-        if self.color {
-            Style::new().fg(Color::Yellow)
-        } else {
-            Style::new().add_modifier(Modifier::BOLD)
-        }
-    }
-
-    #[must_use]
-    pub fn truth(self) -> Style {
-        if self.color {
-            Style::new().fg(Color::Magenta)
-        } else {
-            Style::new()
-        }
-    }
-}
-
-/// A bordered pane block whose border shows focus.
-#[must_use]
-pub fn pane_block(pane: Pane, app: &App, theme: Theme, extra: &str) -> Block<'static> {
-    let focused = app.focus == pane;
-    let title = if extra.is_empty() {
-        format!(" {} ", pane.title())
-    } else {
-        format!(" {} · {extra} ", pane.title())
-    };
-    Block::new()
-        .borders(Borders::ALL)
-        .border_style(theme.border(focused))
-        .title(title)
-}
-
 /// Draws the whole screen from the state. Pure: it reads `app` and writes the frame.
 pub fn render(frame: &mut Frame<'_>, app: &App) {
     let theme = Theme { color: app.color };
-    let caption = app.caption();
+    let caption = caption::of(app);
     let a = areas(frame.area(), caption.is_some());
     panes::data::render(frame, a.data, app, theme);
     panes::sliders::render(frame, a.sliders, app, theme);
@@ -222,22 +137,4 @@ fn status_line(app: &App, theme: Theme) -> Line<'static> {
     }
     spans.push(Span::styled(" ? help · n/p steps · q quit ", theme.dim()));
     Line::from(spans)
-}
-
-/// A centred rectangle of at most `w` × `h` inside `area`.
-#[must_use]
-pub fn centred(area: Rect, w: u16, h: u16) -> Rect {
-    let w = w.min(area.width);
-    let h = h.min(area.height);
-    Rect::new(
-        area.x + (area.width - w) / 2,
-        area.y + (area.height - h) / 2,
-        w,
-        h,
-    )
-}
-
-/// Clears `area` (for overlays).
-pub fn clear(frame: &mut Frame<'_>, area: Rect) {
-    frame.render_widget(Clear, area);
 }

@@ -1,12 +1,13 @@
 //! The real-panel walkthrough: one or two plain sentences per diagnostic, in the order a
 //! careful reader checks them (configuration, estimate, weak-ID, A, B, C, overall).
 
-use super::app::App;
+use super::app::{App, Step};
 use crate::battery::{BatteryReport, TestId, Verdict};
+use crate::bootstrap::WEAK_ID_T;
 
-/// The two caption lines of walkthrough step `step`.
+/// The two caption lines of a walkthrough step.
 #[must_use]
-pub fn explain(app: &App, step: usize) -> [String; 2] {
+pub fn explain(app: &App, step: Step) -> [String; 2] {
     let Some(r) = app.battery.as_ref().filter(|_| !app.battery_stale()) else {
         return [
             "The battery is still running for this panel…".into(),
@@ -14,11 +15,11 @@ pub fn explain(app: &App, step: usize) -> [String; 2] {
         ];
     };
     match step {
-        0 => configuration(r),
-        1 => estimate(r),
-        2 => weak_id(r),
-        3..=5 => test(r, step - 3),
-        _ => overall(r),
+        Step::Configuration => configuration(r),
+        Step::Estimate => estimate(r),
+        Step::WeakId => weak_id(r),
+        Step::Test(t) => test(r, t),
+        Step::Overall => overall(r),
     }
 }
 
@@ -36,7 +37,7 @@ fn configuration(r: &BatteryReport) -> [String; 2] {
 }
 
 fn estimate(r: &BatteryReport) -> [String; 2] {
-    let (Some(e), Some(b)) = (&r.estimate, &r.boot) else {
+    let (Some(e), Some(b)) = (r.estimate(), r.boot()) else {
         return [
             "There is no estimate to show.".into(),
             r.decision.refusal.clone().unwrap_or_default(),
@@ -67,14 +68,14 @@ fn weak_id(r: &BatteryReport) -> [String; 2] {
     match r.weak_id {
         Some(w) if w.flag => [
             format!(
-                "The denominator is only {:.1} bootstrap SDs from zero (T < 4).",
+                "The denominator is only {:.1} bootstrap SDs from zero (T < {WEAK_ID_T}).",
                 w.t
             ),
             "The estimate sits near the identification boundary: report intervals only.".into(),
         ],
         Some(w) => [
             format!(
-                "The denominator is {:.1} bootstrap SDs from zero (T ≥ 4).",
+                "The denominator is {:.1} bootstrap SDs from zero (T ≥ {WEAK_ID_T}).",
                 w.t
             ),
             "The estimate is not weakly identified.".into(),
@@ -86,8 +87,8 @@ fn weak_id(r: &BatteryReport) -> [String; 2] {
     }
 }
 
-fn test(r: &BatteryReport, i: usize) -> [String; 2] {
-    let t = &r.tests[i];
+fn test(r: &BatteryReport, id: TestId) -> [String; 2] {
+    let t = &r.tests[id];
     if t.verdict == Verdict::NotApplicable {
         return [
             format!("Test {} cannot run here: {}", t.test.name(), t.message),
@@ -114,7 +115,7 @@ fn test(r: &BatteryReport, i: usize) -> [String; 2] {
 fn overall(r: &BatteryReport) -> [String; 2] {
     let fired: Vec<&str> = r
         .tests
-        .iter()
+        .values()
         .filter(|t| t.verdict == Verdict::Fires)
         .map(|t| t.test.name())
         .collect();

@@ -2,7 +2,7 @@
 
 use ratatui::text::Span;
 
-use super::ui::Theme;
+use super::theme::Theme;
 use crate::battery::Verdict;
 
 const BARS: [char; 8] = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
@@ -28,6 +28,36 @@ pub fn sparkline(values: &[f64], lo: f64, hi: f64, width: usize) -> String {
             BARS[i]
         })
         .collect()
+}
+
+/// `text` broken into lines of at most `width` characters at spaces (a word longer than a
+/// line is cut), for panes that scroll by line and so cannot let the terminal wrap.
+#[must_use]
+pub fn wrap_words(text: &str, width: usize) -> Vec<String> {
+    let width = width.max(1);
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    for word in text.split_whitespace() {
+        let mut word: Vec<char> = word.chars().collect();
+        while word.len() > width {
+            if !line.is_empty() {
+                lines.push(std::mem::take(&mut line));
+            }
+            lines.push(word.drain(..width).collect());
+        }
+        let len = line.chars().count();
+        if len > 0 && len + 1 + word.len() > width {
+            lines.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.extend(word);
+    }
+    if !line.is_empty() || lines.is_empty() {
+        lines.push(line);
+    }
+    lines
 }
 
 /// The verdict as word + symbol, styled (`PASS ✓`, `FIRES ✗`, `N/A ·`, or `STALE …`).
@@ -85,6 +115,13 @@ mod tests {
     fn sparkline_uses_a_fixed_scale() {
         assert_eq!(sparkline(&[0.0, 0.5, 1.0, f64::NAN], 0.0, 1.0, 10), "▁▅█ ");
         assert_eq!(sparkline(&[0.0, 1.0, 2.0], 0.0, 4.0, 2), "▃▅");
+    }
+
+    #[test]
+    fn wrap_words_breaks_at_spaces_and_cuts_long_words() {
+        assert_eq!(wrap_words("a bb ccc", 4), vec!["a bb", "ccc"]);
+        assert_eq!(wrap_words("abcdefgh x", 3), vec!["abc", "def", "gh", "x"]);
+        assert_eq!(wrap_words("", 5), vec![""]);
     }
 
     #[test]

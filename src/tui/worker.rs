@@ -7,9 +7,8 @@ use std::sync::mpsc::Sender;
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::thread::JoinHandle;
 
-use super::action::{BatteryJob, LoadJob, LoadedFile, NullKind, PowerJob, PowerSummary, WorkerMsg};
-use crate::battery::{self, NullSpec};
-use crate::power::{PowerDesign, PowerOptions, characteristics_on};
+use super::action::{BatteryJob, LoadJob, LoadedFile, PowerJob, WorkerMsg};
+use crate::battery;
 use crate::progress::{Flow, Progress};
 
 /// The jobs waiting to run: at most one of each kind.
@@ -208,52 +207,20 @@ pub fn run_battery(
         seed: j.seed,
         ..battery::Options::default()
     };
-    let spec = match &j.null {
-        NullKind::Scenario(p) => NullSpec::Scenario(p),
-        NullKind::Matched => NullSpec::Matched,
-    };
-    let report = battery::run(&j.panel, spec, &opts, progress)?;
+    let report = battery::run(&j.panel, &j.null, &opts, progress)?;
     Some(WorkerMsg::Battery {
         generation: j.generation,
         report: Box::new(report),
     })
 }
 
-/// Replicates per cell of the explorer's power estimates (Monte-Carlo SE ≤ 0.05).
-pub const POWER_REPS: usize = 100;
-
-/// Power at strengths 0.4 and 0.6 for each applicable test, and the expected CI width, for
-/// the configuration of a job; `None` when it was superseded.
+/// The live power study of a job's configuration ([`crate::power::summary`]); `None` when it
+/// was superseded.
 #[must_use]
 pub fn run_power(j: &PowerJob, progress: &(dyn Fn(Progress) -> Flow + Sync)) -> Option<WorkerMsg> {
-    let opts = PowerOptions {
-        ns: vec![j.n],
-        strengths: vec![0.4, 0.6],
-        reps: POWER_REPS,
-        null_draws: 500,
-        seed: 7,
-        coverage: None,
-    };
-    let mut power = [None; 3];
-    for design in [PowerDesign::TestA, PowerDesign::TestB, PowerDesign::TestC] {
-        let t = design.target();
-        let cells = characteristics_on(design, &j.base, &opts, progress).ok()??;
-        power[t as usize] = cells[1].rates[t as usize].zip(cells[2].rates[t as usize]);
-    }
-    let width_opts = PowerOptions {
-        strengths: vec![],
-        reps: 40,
-        null_draws: 20,
-        coverage: Some(100),
-        ..opts
-    };
-    let cells = characteristics_on(PowerDesign::TestA, &j.base, &width_opts, progress).ok()??;
+    let summary = crate::power::summary(&j.request, progress)?;
     Some(WorkerMsg::Power {
-        key: j.key.clone(),
-        summary: PowerSummary {
-            power,
-            ci_width: cells[0].width.clone(),
-            reps: POWER_REPS,
-        },
+        request: Box::new(j.request.clone()),
+        summary: Box::new(summary),
     })
 }

@@ -9,9 +9,10 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 use crate::battery::{TestId, Verdict};
+use crate::bootstrap::WEAK_ID_T;
 use crate::tui::action::Pane;
 use crate::tui::app::App;
-use crate::tui::ui::{Theme, pane_block};
+use crate::tui::theme::{Theme, pane_block};
 use crate::tui::widgets::{badge, sparkline};
 
 pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
@@ -35,8 +36,8 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
     let spark_w = usize::from(area.width.saturating_sub(58)).clamp(0, 30);
     let mut lines: Vec<Line> = Vec::new();
     for t in TestId::ALL {
-        let res = &r.tests[t as usize];
-        let history = &app.history.stats[t as usize];
+        let res = &r.tests[t];
+        let history: Vec<f64> = app.history.stats[t].iter().copied().collect();
         let hi = res.threshold.map_or(1.0, |th| th * 3.0).max(1e-9);
         let stat = match (res.statistic, res.threshold) {
             (Some(s), Some(th)) => format!("{s:.3} vs {th:.3}"),
@@ -47,7 +48,7 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
             Span::styled(format!("Test {} ", t.name()), body),
             badge(res.verdict, stale, theme),
             Span::styled(format!("  {stat:<16} {p:<8} "), body),
-            Span::styled(sparkline(history, 0.0, hi, spark_w), theme.dim()),
+            Span::styled(sparkline(&history, 0.0, hi, spark_w), theme.dim()),
         ]));
     }
     let weak = match r.weak_id {
@@ -60,7 +61,7 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
             Line::from(vec![
                 Span::styled("weak-ID ", body),
                 badge(v, stale, theme),
-                Span::styled(format!("  T = {:.2} (flag below 4)", w.t), body),
+                Span::styled(format!("  T = {:.2} (flag below {WEAK_ID_T})", w.t), body),
             ])
         }
         None => Line::from(vec![
@@ -69,8 +70,8 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
         ]),
     };
     lines.push(weak);
-    let flags = r.estimate.as_ref().map_or(0, |e| e.flags.len());
-    let v = if r.estimate.is_none() {
+    let flags = r.estimate().map_or(0, |e| e.flags.len());
+    let v = if r.estimate().is_none() {
         Verdict::NotApplicable
     } else if flags > 0 {
         Verdict::Fires
@@ -83,9 +84,10 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
         Span::styled(format!("  {flags} out-of-range flag(s)"), body),
     ]));
     for (k, h) in app.history.rho.iter().enumerate() {
+        let h: Vec<f64> = h.iter().copied().collect();
         lines.push(Line::from(vec![
             Span::styled(format!("ρ̂_{} history ", k + 1), theme.dim()),
-            Span::styled(sparkline(h, -1.0, 1.0, spark_w.max(10)), theme.dim()),
+            Span::styled(sparkline(&h, -1.0, 1.0, spark_w.max(10)), theme.dim()),
         ]));
     }
     frame.render_widget(Paragraph::new(lines).block(block), area);

@@ -8,9 +8,10 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
 use crate::decision::{EXTRA, ORDINAL, TABLE};
+use crate::power::SUMMARY_STRENGTHS;
 use crate::tui::action::Pane;
 use crate::tui::app::App;
-use crate::tui::ui::{Theme, pane_block};
+use crate::tui::theme::{Theme, pane_block};
 
 pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
     let block = pane_block(Pane::Config, app, theme, "decision table, Section 6");
@@ -18,15 +19,17 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
     let mut lines: Vec<Line> = Vec::new();
     match app.power_summary() {
         Some(s) => {
-            let names = ["A", "B", "C"];
             let parts: Vec<String> = s
                 .power
                 .iter()
-                .zip(names)
-                .map(|(p, n)| p.map_or(format!("{n} n/a"), |(a, b)| format!("{n} {a:.2}/{b:.2}")))
+                .map(|(t, p)| {
+                    let n = t.name();
+                    p.map_or(format!("{n} n/a"), |(a, b)| format!("{n} {a:.2}/{b:.2}"))
+                })
                 .collect();
+            let [s1, s2] = SUMMARY_STRENGTHS;
             lines.push(Line::raw(format!(
-                "power at N = {}, strength 0.4/0.6 ({} reps): {}",
+                "power at N = {}, strength {s1}/{s2} ({} reps): {}",
                 app.scenario.n(),
                 s.reps,
                 parts.join("  ")
@@ -41,7 +44,7 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
                 widths.join(", ")
             )));
         }
-        None if app.power_key.is_some() => {
+        None if app.study.is_some() => {
             lines.push(Line::styled(
                 "power and CI width for this configuration: computing…",
                 theme.dim(),

@@ -2,24 +2,38 @@
 //! role, detected scale, family and missing count (roles and families are editable).
 
 use ratatui::Frame;
-use ratatui::layout::Rect;
+use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Paragraph, Wrap};
+use ratatui::widgets::Paragraph;
 
 use crate::error::sanitize;
 use crate::tui::action::Pane;
 use crate::tui::app::{App, Entry, Role, Source};
-use crate::tui::ui::{Theme, pane_block};
+use crate::tui::theme::{Theme, pane_block};
+use crate::tui::widgets::wrap_words;
 
 pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
+    let extra = match &app.source {
+        Source::Scenario => "simulated",
+        Source::File(_) => "file",
+    };
+    let block = pane_block(Pane::Data, app, theme, extra);
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    // A load error stays on top, unscrolled, so it is seen at any size (leaving two rows for the list).
+    let errors: Vec<Line> = app.load_error.as_ref().map_or_else(Vec::new, |e| {
+        wrap_words(&format!("error: {}", sanitize(e)), usize::from(inner.width))
+            .into_iter()
+            .map(|l| Line::styled(l, theme.warn()))
+            .collect()
+    });
+    let error_rows = u16::try_from(errors.len())
+        .unwrap_or(u16::MAX)
+        .min(inner.height.saturating_sub(2));
+    let [top, list_area] =
+        Layout::vertical([Constraint::Length(error_rows), Constraint::Min(0)]).areas(inner);
+    frame.render_widget(Paragraph::new(errors), top);
     let mut lines: Vec<Line> = Vec::new();
-    // A load error goes first, so it is seen at any size.
-    if let Some(e) = &app.load_error {
-        lines.push(Line::styled(
-            format!("error: {}", sanitize(e)),
-            theme.warn(),
-        ));
-    }
     lines.push(Line::styled("open (Enter):", theme.dim()));
     for (i, e) in app.entries.iter().enumerate() {
         let label = match e {
@@ -39,8 +53,9 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
             theme.dim(),
         ));
         if !f.header.is_empty() {
+            lines.push(Line::styled("Space: role · +/-: family", theme.dim()));
             lines.push(Line::styled(
-                "column  role  scale  family  missing   (Space role, +/- family)",
+                "column  role  scale  family  missing",
                 theme.dim(),
             ));
         }
@@ -68,16 +83,14 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
             lines.push(cursor_line(app, app.entries.len() + c, &label, theme));
         }
     }
-    let extra = match &app.source {
-        Source::Scenario => "simulated",
-        Source::File(_) => "file",
-    };
-    frame.render_widget(
-        Paragraph::new(lines)
-            .block(pane_block(Pane::Data, app, theme, extra))
-            .wrap(Wrap { trim: false }),
-        area,
-    );
+    // Keep the cursor's line in view: scroll so it sits on the last visible row at most.
+    let visible = usize::from(list_area.height).max(1);
+    let cursor_line = lines
+        .iter()
+        .position(|l| l.spans.first().is_some_and(|s| s.content.starts_with('▸')))
+        .unwrap_or(0);
+    let offset = u16::try_from(cursor_line.saturating_sub(visible - 1)).unwrap_or(u16::MAX);
+    frame.render_widget(Paragraph::new(lines).scroll((offset, 0)), list_area);
 }
 
 fn cursor_line(app: &App, i: usize, label: &str, theme: Theme) -> Line<'static> {

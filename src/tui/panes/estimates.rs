@@ -6,10 +6,10 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
-use crate::estimate::Estimate;
+use crate::estimate::{Context, Estimate, Estimator};
 use crate::tui::action::Pane;
 use crate::tui::app::{App, Source};
-use crate::tui::ui::{Theme, pane_block};
+use crate::tui::theme::{Theme, pane_block};
 use crate::tui::widgets::marker_line;
 
 fn num(x: Option<f64>) -> String {
@@ -19,7 +19,11 @@ fn num(x: Option<f64>) -> String {
 
 pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
     let block = pane_block(Pane::Estimates, app, theme, "● estimate ═ 95% CI ◆ truth");
-    let Some(fit) = &app.fit else {
+    let Some((fits, e)) = app
+        .fit
+        .as_ref()
+        .and_then(|f| f.closed_form().map(|e| (f, e)))
+    else {
         let why = app
             .battery
             .as_ref()
@@ -39,7 +43,7 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
     let boot = app
         .battery
         .as_ref()
-        .and_then(|b| b.boot.as_ref())
+        .and_then(|b| b.boot())
         .filter(|_| !stale);
     let names = app
         .panel
@@ -48,7 +52,7 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
         .unwrap_or_default();
     let plot_w = usize::from(area.width.saturating_sub(40)).clamp(0, 41);
     let mut lines: Vec<Line> = Vec::new();
-    for (k, a) in fit.estimate.anchors.iter().enumerate() {
+    for (k, a) in e.anchors.iter().enumerate() {
         let ci = boot.and_then(|b| b.rho.get(k).copied().flatten());
         let t = truth.as_ref().map(|p| p.rho[k]);
         let plot = marker_line(a.rho, ci.map(|c| (c.lo, c.hi)), t, plot_w);
@@ -75,7 +79,6 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
         }
         lines.push(Line::from(spans));
     }
-    let e = &fit.estimate;
     let truth_s = truth
         .as_ref()
         .map(|p| {
@@ -96,17 +99,16 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
             theme.warn(),
         ));
     }
-    lines.push(compare_line(
-        "blocked (cross-family K)",
-        fit.blocked.as_ref(),
-    ));
-    lines.push(compare_line(
-        &format!(
-            "designated clean {}",
-            names.first().map_or("A1", String::as_str)
-        ),
-        Some(&fit.clean),
-    ));
+    // Every comparison the explorer fits, in its order; n/a where one cannot run.
+    let ctx = Context {
+        clean: Some(0),
+        ..Context::default()
+    };
+    for e in crate::estimate::fits::EXPLORER {
+        if e != Estimator::ClosedForm {
+            lines.push(compare_line(&e.label(&ctx, &names), fits.estimate(e)));
+        }
+    }
     frame.render_widget(
         Paragraph::new(lines)
             .block(block)

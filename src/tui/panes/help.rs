@@ -6,7 +6,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph};
 
 use crate::tui::keymap::help_lines;
-use crate::tui::ui::{Theme, centred, clear};
+use crate::tui::theme::{Theme, centred, clear};
 
 pub fn render(frame: &mut Frame<'_>, area: Rect, theme: Theme) {
     let lines: Vec<Line> = help_lines()

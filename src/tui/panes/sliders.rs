@@ -7,7 +7,7 @@ use ratatui::widgets::Paragraph;
 
 use crate::tui::action::Pane;
 use crate::tui::app::{App, Source};
-use crate::tui::ui::{Theme, pane_block};
+use crate::tui::theme::{Theme, pane_block};
 
 pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
     let block = pane_block(

@@ -1,0 +1,227 @@
+//! The diagnostics registry: one entry per test, each test's file owning its whole story
+//! (name, what it guards, applicability, statistic, the meaning of its verdict, and the
+//! violation design its power is studied on). Everything that lists tests — the battery, its
+//! text and JSON, power studies, the decision table, the explorer's panes and walkthrough —
+//! iterates [`TestId::ALL`] and stores per-test values in a [`PerTest`], so a new test is one
+//! new file plus one line in the `registry!` call below.
+
+use std::ops::{Index, IndexMut};
+
+use nalgebra::DMatrix;
+
+use super::{Layout, test_a, test_b, test_c};
+use crate::estimate::Estimate;
+use crate::model::Params;
+
+/// What one diagnostic is. Each test file defines one as `pub const SPEC`.
+#[derive(Debug, Clone, Copy)]
+pub struct Diagnostic {
+    /// The letter shown as "Test A".
+    pub name: &'static str,
+    /// What the statistic measures, in a few words.
+    pub title: &'static str,
+    /// The violation it is built to catch.
+    pub target: &'static str,
+    /// The failure mode left unguarded on panels where the test cannot run (decision table).
+    pub unguarded: &'static str,
+    /// Whether the statistic looks at the anchors: such a test is offered only when ρ is
+    /// identified, and calibrated only by a null that models the anchors.
+    pub uses_anchors: bool,
+    /// Whether the test can run on a layout, and if not, why.
+    pub applicable: fn(&Layout) -> Result<(), String>,
+    /// The statistic of a sample covariance matrix (judges first).
+    pub statistic: fn(&DMatrix<f64>, &Layout) -> f64,
+    /// What a verdict means for this panel (Sections 5 and 8).
+    pub meaning: fn(&Reading<'_>) -> String,
+    /// The violation its operating characteristics are studied on.
+    pub violation: Violation,
+}
+
+/// What a test's meaning may depend on.
+#[derive(Debug, Clone, Copy)]
+pub struct Reading<'a> {
+    pub fires: bool,
+    pub observed: f64,
+    /// The closed-form estimate, when ρ is identified.
+    pub estimate: Option<&'a Estimate>,
+    pub layout: &'a Layout,
+}
+
+/// A violation design of strength s (s = 0 is the correctly specified null).
+#[derive(Debug, Clone, Copy)]
+pub struct Violation {
+    /// The command-line name (`power --design NAME`).
+    pub name: &'static str,
+    /// One sentence naming the design exactly.
+    pub describe: &'static str,
+    /// Whether it is studied on the three-anchor design rather than the base design.
+    pub three_anchors: bool,
+    /// The violation at strength `s` injected into parameters (whose own violations stay).
+    pub inject: fn(&mut Params, f64),
+}
+
+impl Violation {
+    /// The paper's design this violation is studied on.
+    #[must_use]
+    pub fn base(&self) -> Params {
+        if self.three_anchors {
+            Params::three_anchor()
+        } else {
+            Params::default()
+        }
+    }
+
+    /// `base` with this violation at strength `s`.
+    #[must_use]
+    pub fn apply(&self, base: &Params, s: f64) -> Params {
+        let mut pm = base.clone();
+        (self.inject)(&mut pm, s);
+        pm
+    }
+}
+
+macro_rules! registry {
+    ($($id:ident => $module:ident),+ $(,)?) => {
+        /// The registered tests, in report order.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub enum TestId {
+            $($id),+
+        }
+
+        impl TestId {
+            /// Every registered test, in report order.
+            pub const ALL: [TestId; [$(TestId::$id),+].len()] = [$(TestId::$id),+];
+
+            /// The test's own description, from its file.
+            #[must_use]
+            pub fn spec(self) -> &'static Diagnostic {
+                match self {
+                    $(TestId::$id => &$module::SPEC),+
+                }
+            }
+        }
+    };
+}
+
+registry! {
+    A => test_a,
+    B => test_b,
+    C => test_c,
+}
+
+/// How many tests are registered.
+pub const COUNT: usize = TestId::ALL.len();
+
+impl TestId {
+    /// Position in [`TestId::ALL`] (the registry numbers its variants in order).
+    #[must_use]
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The letter shown as "Test A".
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        self.spec().name
+    }
+
+    /// The stable machine-readable id (`test_a`).
+    #[must_use]
+    pub fn id(self) -> String {
+        format!("test_{}", self.name().to_lowercase())
+    }
+
+    /// What the test guards against, in a few words.
+    #[must_use]
+    pub fn guards(self) -> String {
+        let s = self.spec();
+        format!("{} ({})", s.title, s.target)
+    }
+
+    /// Whether the test can run on this layout, and if not, why.
+    ///
+    /// # Errors
+    /// The reason it cannot run.
+    pub fn applicable(self, layout: &Layout) -> Result<(), String> {
+        (self.spec().applicable)(layout)
+    }
+
+    /// The test statistic of a covariance matrix.
+    #[must_use]
+    pub fn statistic(self, s: &DMatrix<f64>, layout: &Layout) -> f64 {
+        (self.spec().statistic)(s, layout)
+    }
+
+    /// What a verdict means for this panel.
+    #[must_use]
+    pub fn meaning(self, reading: &Reading<'_>) -> String {
+        (self.spec().meaning)(reading)
+    }
+}
+
+/// One value per registered test, indexed by [`TestId`].
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct PerTest<T>([T; COUNT]);
+
+impl<T> PerTest<T> {
+    /// A value for every test from `f`.
+    pub fn from_fn(mut f: impl FnMut(TestId) -> T) -> PerTest<T> {
+        PerTest(TestId::ALL.map(&mut f))
+    }
+
+    /// The same function applied to every test's value.
+    pub fn map<U>(&self, mut f: impl FnMut(TestId, &T) -> U) -> PerTest<U> {
+        PerTest::from_fn(|t| f(t, &self[t]))
+    }
+
+    /// `(test, value)` in report order.
+    pub fn iter(&self) -> impl Iterator<Item = (TestId, &T)> {
+        TestId::ALL.into_iter().zip(self.0.iter())
+    }
+
+    /// The values in report order.
+    pub fn values(&self) -> impl Iterator<Item = &T> {
+        self.0.iter()
+    }
+}
+
+impl<T> Index<TestId> for PerTest<T> {
+    type Output = T;
+    fn index(&self, t: TestId) -> &T {
+        &self.0[t.index()]
+    }
+}
+
+impl<T> IndexMut<TestId> for PerTest<T> {
+    fn index_mut(&mut self, t: TestId) -> &mut T {
+        &mut self.0[t.index()]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn registry_is_numbered_in_order_and_names_are_unique() {
+        for (i, t) in TestId::ALL.iter().enumerate() {
+            assert_eq!(t.index(), i);
+            assert_eq!(
+                t.spec().violation.name,
+                format!("test-{}", t.name().to_lowercase())
+            );
+        }
+        let names: std::collections::BTreeSet<&str> =
+            TestId::ALL.iter().map(|t| t.name()).collect();
+        assert_eq!(names.len(), COUNT);
+    }
+
+    #[test]
+    fn per_test_indexes_by_id() {
+        let mut v = PerTest::from_fn(|t| t.index() * 10);
+        v[TestId::C] += 1;
+        assert_eq!(v[TestId::C], 21);
+        assert_eq!(v.map(|_, x| x + 1)[TestId::A], 1);
+        assert_eq!(v.iter().count(), COUNT);
+    }
+}

@@ -1,0 +1,261 @@
+//! The estimator registry: every estimator rhoscope offers, fitted the same way by the CLI,
+//! the battery and the explorer. A fit is an [`Estimate`] (one shape, one set of range
+//! flags) plus what only that estimator reports; a new estimator is one module plus one
+//! [`Estimator`] variant here.
+
+use nalgebra::DMatrix;
+
+use super::{Estimate, blocked, clean, closed_form, ml};
+use crate::families::JudgeFamilies;
+use crate::moments::{JudgePairs, Moments};
+
+/// The estimators, in report order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Estimator {
+    /// Theorem 1 with K from every judge pair (SPEC §1).
+    ClosedForm,
+    /// Full-information maximum likelihood of the same model, for comparison.
+    Ml,
+    /// K from cross-family judge pairs only (Section 5).
+    Blocked,
+    /// One anchor trusted as clean (CT-C(M−1)-style comparison, Section 6).
+    DesignatedClean,
+}
+
+/// What a fit needs besides the data: the judges' families and the anchor trusted as clean.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Context {
+    pub families: Option<JudgeFamilies>,
+    /// The designated-clean anchor's index.
+    pub clean: Option<usize>,
+}
+
+/// What only some estimators report beside the estimate.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Detail {
+    None,
+    /// Convergence and standard errors of the ML fit.
+    Ml(Box<ml::MlFit>),
+}
+
+/// One estimator's fit.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Fit {
+    pub estimator: Estimator,
+    pub estimate: Estimate,
+    pub detail: Detail,
+}
+
+impl Estimator {
+    /// Every estimator, in report order.
+    pub const ALL: [Estimator; 4] = [
+        Estimator::ClosedForm,
+        Estimator::Ml,
+        Estimator::Blocked,
+        Estimator::DesignatedClean,
+    ];
+
+    /// The JSON key of its object in `estimate --json` and `battery --json`.
+    #[must_use]
+    pub fn key(self) -> &'static str {
+        match self {
+            Estimator::ClosedForm => "estimate",
+            Estimator::Ml => "ml",
+            Estimator::Blocked => "blocked",
+            Estimator::DesignatedClean => "designated_clean",
+        }
+    }
+
+    /// The heading of its block in text reports.
+    #[must_use]
+    pub fn title(self, ctx: &Context, anchors: &[String]) -> String {
+        match self {
+            Estimator::ClosedForm => "Closed form".into(),
+            Estimator::Ml => "Maximum likelihood".into(),
+            Estimator::Blocked => "Family-blocked".into(),
+            Estimator::DesignatedClean => format!(
+                "Designated clean anchor {}",
+                ctx.clean
+                    .and_then(|d| anchors.get(d))
+                    .map_or("", String::as_str)
+            ),
+        }
+    }
+
+    /// Where its numbers come from, in one clause (with its section of the paper).
+    #[must_use]
+    pub fn basis(self) -> &'static str {
+        match self {
+            Estimator::ClosedForm => "Theorem 1; K = mean of all judge-pair covariances",
+            Estimator::Ml => "full-information ML of the same model; K = implied σ_t² + σ_c²",
+            Estimator::Blocked => "Section 5; K from cross-family judge pairs only",
+            Estimator::DesignatedClean => {
+                "CT-C(M−1)-style comparison; σ_t² = M_d, ρ_d fixed at 0 by assumption"
+            }
+        }
+    }
+
+    /// A short label naming the estimator (and the clean anchor), for panes and tables.
+    #[must_use]
+    pub fn label(self, ctx: &Context, anchors: &[String]) -> String {
+        match self {
+            Estimator::ClosedForm => "closed form".into(),
+            Estimator::Ml => "maximum likelihood".into(),
+            Estimator::Blocked => "blocked (cross-family K)".into(),
+            Estimator::DesignatedClean => format!(
+                "designated clean {}",
+                ctx.clean
+                    .and_then(|d| anchors.get(d))
+                    .map_or("A1", String::as_str)
+            ),
+        }
+    }
+
+    /// Whether the item bootstrap refits it (ML is too slow to refit B times).
+    #[must_use]
+    pub fn bootstrappable(self) -> bool {
+        !matches!(self, Estimator::Ml)
+    }
+
+    /// Whether it can run with this context, and if not, why (concepts, not flags).
+    ///
+    /// # Errors
+    /// The reason it cannot run.
+    pub fn applicable(self, ctx: &Context, m: usize) -> Result<(), String> {
+        match self {
+            Estimator::ClosedForm | Estimator::Ml => Ok(()),
+            Estimator::Blocked => match &ctx.families {
+                None => Err(blocked::NotApplicable::NoFamilies.to_string()),
+                Some(f) if !f.blockable() => Err(blocked::NotApplicable::OneFamily.to_string()),
+                Some(_) => Ok(()),
+            },
+            Estimator::DesignatedClean => match ctx.clean {
+                Some(d) if d < m => Ok(()),
+                _ => Err("needs an anchor designated as clean".into()),
+            },
+        }
+    }
+
+    fn pairs(self, ctx: &Context) -> JudgePairs<'_> {
+        match (self, &ctx.families) {
+            (Estimator::Blocked, Some(f)) => JudgePairs::CrossFamily(&f.index),
+            _ => JudgePairs::All,
+        }
+    }
+
+    /// The fit from a sample covariance matrix of `n` items with `p` judges first.
+    ///
+    /// # Errors
+    /// Why the estimator cannot run on this panel.
+    pub fn fit(self, s: &DMatrix<f64>, p: usize, n: usize, ctx: &Context) -> Result<Fit, String> {
+        self.applicable(ctx, s.nrows().saturating_sub(p))?;
+        if self == Estimator::Ml {
+            let fit = ml::fit(s, p, n)?;
+            return Ok(Fit {
+                estimator: self,
+                estimate: fit.estimate.clone(),
+                detail: Detail::Ml(Box::new(fit)),
+            });
+        }
+        let mom = Moments::from_cov(s, p, self.pairs(ctx)).ok_or_else(|| match self {
+            Estimator::Blocked => blocked::NotApplicable::OneFamily.to_string(),
+            _ => "needs at least 2 judges".to_string(),
+        })?;
+        Ok(Fit {
+            estimator: self,
+            estimate: self.on_moments(&mom, ctx),
+            detail: Detail::None,
+        })
+    }
+
+    /// The estimate of one bootstrap resample, straight from column-major data; `None` when
+    /// the moments are undefined or the estimator is not bootstrapped.
+    #[must_use]
+    pub fn fit_sample(
+        self,
+        data: &[f64],
+        n: usize,
+        p: usize,
+        ctx: &Context,
+        scratch: &mut Vec<f64>,
+    ) -> Option<Estimate> {
+        if !self.bootstrappable() {
+            return None;
+        }
+        Moments::from_data(data, n, p, self.pairs(ctx), scratch)
+            .map(|mom| self.on_moments(&mom, ctx))
+    }
+
+    fn on_moments(self, mom: &Moments, ctx: &Context) -> Estimate {
+        match (self, ctx.clean) {
+            (Estimator::DesignatedClean, Some(d)) => clean::designated_clean(mom, d),
+            _ => closed_form(mom),
+        }
+    }
+}
+
+/// The estimators the explorer shows, in its order: the closed form first, then the
+/// comparisons.
+pub const EXPLORER: [Estimator; 3] = [
+    Estimator::ClosedForm,
+    Estimator::Blocked,
+    Estimator::DesignatedClean,
+];
+
+/// The fits of several estimators on one panel, in the order asked, with the reason for
+/// each one that could not run.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Fits {
+    pub fits: Vec<Fit>,
+    /// Estimators that could not run, and why.
+    pub refused: Vec<(Estimator, String)>,
+}
+
+impl Fits {
+    /// Fits `which` on a sample covariance matrix.
+    #[must_use]
+    pub fn of(s: &DMatrix<f64>, p: usize, n: usize, ctx: &Context, which: &[Estimator]) -> Fits {
+        let mut out = Fits::default();
+        for &e in which {
+            match e.fit(s, p, n, ctx) {
+                Ok(f) => out.fits.push(f),
+                Err(why) => out.refused.push((e, why)),
+            }
+        }
+        out
+    }
+
+    /// What the explorer fits on every change: the closed form, the blocked estimate (when
+    /// families allow it) and the first anchor designated as clean, for comparison. `None`
+    /// when ρ is not identified (fewer than 2 anchors).
+    #[must_use]
+    pub fn explorer(panel: &crate::panel::Panel) -> Option<Fits> {
+        if panel.m() < 2 {
+            return None;
+        }
+        let ctx = Context {
+            families: panel.judge_families(),
+            clean: Some(0),
+        };
+        let fits = Fits::of(&panel.covariance(), panel.p(), panel.n, &ctx, &EXPLORER);
+        fits.get(Estimator::ClosedForm).is_some().then_some(fits)
+    }
+
+    /// The closed-form estimate, if it ran.
+    #[must_use]
+    pub fn closed_form(&self) -> Option<&Estimate> {
+        self.estimate(Estimator::ClosedForm)
+    }
+
+    /// The fit of one estimator, if it ran.
+    #[must_use]
+    pub fn get(&self, e: Estimator) -> Option<&Fit> {
+        self.fits.iter().find(|f| f.estimator == e)
+    }
+
+    /// The estimate of one estimator, if it ran.
+    #[must_use]
+    pub fn estimate(&self, e: Estimator) -> Option<&Estimate> {
+        self.get(e).map(|f| &f.estimate)
+    }
+}

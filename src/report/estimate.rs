@@ -1,0 +1,122 @@
+//! The `estimate` report: every fit the user asked for, in text or JSON.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use serde_json::{Value, json};
+
+use super::{estimate_json, estimate_text, fmt_num, num, panel_json, panel_text};
+use crate::estimate::ml::MlFit;
+use crate::estimate::{Context, Detail, Estimator, Fits};
+use crate::panel::Panel;
+
+/// Everything `rhoscope estimate` reports.
+#[derive(Debug, Clone, Copy)]
+pub struct EstimateReport<'a> {
+    /// How the input is named in the report (the path as given).
+    pub source: &'a str,
+    pub panel: &'a Panel,
+    pub families_source: Option<&'a Path>,
+    /// Every fit asked for, in report order.
+    pub fits: &'a Fits,
+    pub ctx: &'a Context,
+    /// Whether the closed form is shown in text (JSON always carries it).
+    pub closed: bool,
+}
+
+/// The full `estimate --json` document (schema in the README): one object per fit, under
+/// its estimator's key.
+#[must_use]
+pub fn json(r: &EstimateReport<'_>) -> Value {
+    let panel = r.panel;
+    let mut doc = panel_json(r.source, panel, r.families_source);
+    for fit in &r.fits.fits {
+        let obj = match &fit.detail {
+            Detail::Ml(ml) => ml_json(ml, &panel.anchors),
+            Detail::None => {
+                let mut obj = estimate_json(&fit.estimate, &panel.anchors);
+                if let (Estimator::DesignatedClean, Some(d)) = (fit.estimator, r.ctx.clean) {
+                    obj["clean_anchor"] = json!(panel.anchors[d]);
+                }
+                obj
+            }
+        };
+        doc[fit.estimator.key()] = obj;
+    }
+    doc
+}
+
+/// The `ml` object: the estimate's shape plus convergence and standard errors.
+#[must_use]
+pub fn ml_json(fit: &MlFit, anchors: &[String]) -> Value {
+    let mut obj = estimate_json(&fit.estimate, anchors);
+    obj["converged"] = json!(fit.converged);
+    obj["iterations"] = json!(fit.iterations);
+    obj["start"] = json!(fit.start);
+    obj["discrepancy"] = num(fit.discrepancy);
+    obj["psi"] = json!(fit.psi.iter().map(|x| num(*x)).collect::<Vec<_>>());
+    obj["omega"] = json!(fit.omega.iter().map(|x| num(*x)).collect::<Vec<_>>());
+    obj["se"] = json!({
+        "sigma_t2": num(fit.se.sigma_t2),
+        "sigma_c2": num(fit.se.sigma_c2),
+        "beta": fit.se.beta.iter().map(|x| num(*x)).collect::<Vec<_>>(),
+        "rho": fit.se.rho.iter().map(|x| num(*x)).collect::<Vec<_>>(),
+    });
+    obj
+}
+
+/// The whole `estimate` text report: the panel, then one block per fit.
+#[must_use]
+pub fn text(r: &EstimateReport<'_>) -> String {
+    let panel = r.panel;
+    let anchors = &panel.anchors;
+    let mut out = panel_text("estimate", r.source, panel, r.families_source);
+    for fit in &r.fits.fits {
+        if fit.estimator == Estimator::ClosedForm && !r.closed {
+            continue;
+        }
+        out.push('\n');
+        let title = fit.estimator.title(r.ctx, anchors);
+        match &fit.detail {
+            Detail::None => out.push_str(&estimate_text(
+                &format!("{title} ({})", fit.estimator.basis()),
+                &fit.estimate,
+                None,
+                anchors,
+            )),
+            Detail::Ml(ml) => ml_text(&mut out, &title, ml, anchors),
+        }
+    }
+    out
+}
+
+/// The ML block: convergence in the heading, standard errors below.
+fn ml_text(out: &mut String, title: &str, fit: &MlFit, anchors: &[String]) {
+    out.push_str(&estimate_text(
+        &format!(
+            "{title} ({}, {} iterations from the {} start; K = implied σ_t² + σ_c²)",
+            if fit.converged {
+                "converged"
+            } else {
+                "NOT converged"
+            },
+            fit.iterations,
+            fit.start
+        ),
+        &fit.estimate,
+        None,
+        anchors,
+    ));
+    let se: Vec<String> = anchors
+        .iter()
+        .zip(&fit.se.rho)
+        .map(|(a, s)| format!("{a} {}", fmt_num(*s)))
+        .collect();
+    let _ = writeln!(
+        out,
+        "  standard errors (information matrix; ρ by the delta method): σ_t² {}, σ_c² {}, ρ: {}",
+        fmt_num(fit.se.sigma_t2),
+        fmt_num(fit.se.sigma_c2),
+        se.join(", ")
+    );
+}

@@ -1,0 +1,67 @@
+//! Small statistics used across the crate: means, standard deviations with a stated divisor,
+//! and percentiles with linear interpolation between order statistics (SPEC §2–3).
+
+/// Arithmetic mean; `NaN` for an empty slice.
+#[must_use]
+pub fn mean(v: &[f64]) -> f64 {
+    v.iter().sum::<f64>() / v.len() as f64
+}
+
+/// Sample standard deviation (divisor n − 1); `NaN` for fewer than 2 values.
+#[must_use]
+pub fn sd(v: &[f64]) -> f64 {
+    if v.len() < 2 {
+        return f64::NAN;
+    }
+    let m = mean(v);
+    (v.iter().map(|x| (x - m).powi(2)).sum::<f64>() / (v.len() as f64 - 1.0)).sqrt()
+}
+
+/// Mean and sample SD (divisor n − 1).
+#[must_use]
+pub fn mean_sd(v: &[f64]) -> (f64, f64) {
+    (mean(v), sd(v))
+}
+
+/// Mean and population SD (divisor n), as the battery's statistics use (SPEC §3).
+#[must_use]
+pub fn mean_sd_pop(v: &[f64]) -> (f64, f64) {
+    let m = mean(v);
+    let var = v.iter().map(|x| (x - m).powi(2)).sum::<f64>() / v.len() as f64;
+    (m, var.sqrt())
+}
+
+/// Percentile with linear interpolation between order statistics (numpy's default);
+/// `sorted` must be ascending and non-empty.
+#[must_use]
+pub fn percentile(sorted: &[f64], q: f64) -> f64 {
+    let h = (sorted.len() - 1) as f64 * q;
+    #[expect(
+        clippy::cast_possible_truncation,
+        clippy::cast_sign_loss,
+        reason = "0 ≤ h < len"
+    )]
+    let lo = h.floor() as usize;
+    let hi = (lo + 1).min(sorted.len() - 1);
+    sorted[lo] + (h - lo as f64) * (sorted[hi] - sorted[lo])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn percentile_interpolates_like_numpy() {
+        let v = [1.0, 2.0, 3.0, 4.0, 5.0];
+        assert_eq!(percentile(&v, 0.5), 3.0);
+        assert!((percentile(&v, 0.975) - 4.9).abs() < 1e-12);
+        assert!((percentile(&v, 0.025) - 1.1).abs() < 1e-12);
+    }
+
+    #[test]
+    fn sd_uses_divisor_n_minus_1_and_pop_uses_n() {
+        assert!((sd(&[1.0, 2.0, 3.0, 4.0]) - (5.0f64 / 3.0).sqrt()).abs() < 1e-15);
+        assert!(sd(&[1.0]).is_nan());
+        assert!((mean_sd_pop(&[1.0, 3.0]).1 - 1.0).abs() < 1e-15);
+    }
+}
