@@ -17,7 +17,9 @@
 
 pub mod battery;
 pub mod bootstrap;
+#[cfg(feature = "cli")]
 pub mod cli;
+#[cfg(feature = "cli")]
 pub mod commands;
 pub mod data;
 pub mod decision;

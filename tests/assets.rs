@@ -1,5 +1,6 @@
 //! Every demo panel in assets/ is reproduced byte for byte by the command listed for it in
 //! assets/commands.txt (and so is its families sidecar, where it has one).
+#![cfg(feature = "cli")]
 
 mod common;
 

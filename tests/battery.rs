@@ -4,6 +4,7 @@
 
 mod common;
 
+#[cfg(feature = "cli")]
 use common::{root, run, run_env, shared};
 use nalgebra::DMatrix;
 use rhoscope::battery::null::NullModel;
@@ -13,6 +14,7 @@ use rhoscope::model::Params;
 use rhoscope::power::{PowerDesign, PowerOptions, operating_characteristics};
 use rhoscope::progress::silent;
 use rhoscope::stats::percentile;
+#[cfg(feature = "cli")]
 use serde_json::Value;
 
 #[test]
@@ -239,14 +241,17 @@ fn bootstrap_coverage_of_rho_2_at_n_500_is_nominal() {
     );
 }
 
+#[cfg(feature = "cli")]
 fn battery_json(args: &[&str]) -> Value {
     let r = run(&root(), args);
     assert_eq!(r.code, 0, "{}", r.stderr);
     serde_json::from_str(&r.stdout).unwrap()
 }
 
+#[cfg(feature = "cli")]
 const WORKERS: &str = "A1IZ4NX41GKU4X,A2VE5IV9OD2SK1,A3CFNUD7VR2E1E";
 
+#[cfg(feature = "cli")]
 #[test]
 fn hanna_test_a_fires_against_the_matched_null_from_both_layouts() {
     let data = shared().join("hanna");
@@ -290,6 +295,7 @@ fn hanna_test_a_fires_against_the_matched_null_from_both_layouts() {
     assert_eq!(a["tests"], b["tests"]);
 }
 
+#[cfg(feature = "cli")]
 #[test]
 fn battery_json_has_the_contracted_names() {
     let v = battery_json(&[
@@ -327,6 +333,7 @@ fn battery_json_has_the_contracted_names() {
     assert_eq!(v["schema_version"], 1);
 }
 
+#[cfg(feature = "cli")]
 #[test]
 fn battery_output_is_identical_at_any_thread_count() {
     let asset = root().join("assets/families.csv");
@@ -342,6 +349,7 @@ fn battery_output_is_identical_at_any_thread_count() {
     assert_eq!(out("1"), out("2"));
 }
 
+#[cfg(feature = "cli")]
 #[test]
 fn fail_on_diagnostic_exits_1_only_when_something_fires() {
     // The families panel has a family residual (Test C fires); the mid panel is clean.

@@ -1,6 +1,7 @@
 //! Every bad-input case of the core issue, through the built binary: one line on stderr
 //! naming file, row, column and value where known; exit 65 (bad data), 66 (missing file)
 //! or 2 (bad arguments); never a panic.
+#![cfg(feature = "cli")]
 
 mod common;
 

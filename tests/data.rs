@@ -1,5 +1,6 @@
 //! Loading real and long-layout panels: the HANNA coherence panel read from its wide file
 //! and from the official long-format ratings table must be the same 431 × 3 panel.
+#![cfg(feature = "cli")]
 
 mod common;
 

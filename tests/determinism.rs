@@ -3,12 +3,14 @@
 
 mod common;
 
+#[cfg(feature = "cli")]
 use common::{root, run_env};
 use rhoscope::estimate::closed_form;
 use rhoscope::model::Params;
 use rhoscope::moments::{JudgePairs, Moments, covariance};
 use rhoscope::simulate::{Design, replicates};
 
+#[cfg(feature = "cli")]
 #[test]
 fn simulate_and_estimate_output_do_not_depend_on_thread_count() {
     let dir = tempfile::tempdir().unwrap();

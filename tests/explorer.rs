@@ -503,3 +503,41 @@ fn readme_key_table_is_the_keymap() {
         "README's key table differs from the keymap; expected:\n{table}"
     );
 }
+
+// ---------- defects fixed with the registry refactor ----------
+
+#[test]
+fn the_status_line_survives_worker_results_and_clears_on_input() {
+    let mut app = started(Start::Default);
+    let job = app.update(Action::Rerun);
+    act(&mut app, Action::Freeze);
+    act(&mut app, Action::Fine(1));
+    assert_eq!(app.status, "frozen: f to unfreeze");
+    // A result landing leaves the message alone…
+    settle(&mut app, job);
+    assert_eq!(app.status, "frozen: f to unfreeze");
+    // …and the next key press clears it.
+    act(&mut app, Action::FocusNext);
+    assert!(app.status.is_empty());
+}
+
+#[test]
+fn the_data_pane_keeps_its_cursor_in_view() {
+    let mut app = started(Start::File(
+        common::root().join("assets/three-anchor.csv"),
+        rhoscope::data::LoadOptions::default(),
+    ));
+    act(&mut app, Action::Focus(Pane::Data));
+    act(&mut app, Action::Bottom);
+    let s = format!("{:?}", screen(&app, 100, 30).backend());
+    assert!(s.contains("▸ A3"), "the last column is on screen:\n{s}");
+}
+
+#[test]
+fn histories_are_capped_ring_buffers() {
+    let mut app = started(Start::Default);
+    for i in 0..(rhoscope::tui::app::HISTORY + 5) {
+        act(&mut app, Action::Fine(if i % 2 == 0 { 1 } else { -1 }));
+    }
+    assert_eq!(app.history.rho[0].len(), rhoscope::tui::app::HISTORY);
+}

@@ -1,5 +1,6 @@
 //! The `estimate --json` contract: the names the issue fixes, `null` for undefined numbers,
 //! anchors in the order given, and agreement with the library's own fit.
+#![cfg(feature = "cli")]
 
 mod common;
 

@@ -1,6 +1,7 @@
 //! `rhoscope reproduce`: the quick asymmetry table lands within 0.02 of the paper's five
 //! cells; the JSON has the contracted shape; --out writes report.md and results.json;
 //! unknown tables are refused.
+#![cfg(feature = "cli")]
 
 mod common;
 

@@ -4,6 +4,7 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
+#[cfg(feature = "cli")]
 use std::process::{Command, Stdio};
 
 /// What a run of the binary produced.
@@ -14,6 +15,7 @@ pub struct Run {
 }
 
 /// Runs `rhoscope` with `args` in `dir`, with extra environment variables.
+#[cfg(feature = "cli")]
 pub fn run_env(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Run {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_rhoscope"));
     cmd.args(args)
@@ -32,6 +34,7 @@ pub fn run_env(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Run {
 }
 
 /// Runs `rhoscope` with `args` in `dir`.
+#[cfg(feature = "cli")]
 pub fn run(dir: &Path, args: &[&str]) -> Run {
     run_env(dir, args, &[])
 }

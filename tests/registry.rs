@@ -1,0 +1,156 @@
+//! Every registered diagnostic reaches every output that lists tests: the battery's text and
+//! JSON, the power study's JSON and design names, the decision table, and (with the explorer)
+//! the walkthrough, the battery and configuration panes and the sparkline histories. A new
+//! test added to the registry fails here if some output leaves it out.
+
+use rhoscope::battery::{self, NullSpec, Options, TestId};
+use rhoscope::decision::{Configuration, decide};
+use rhoscope::model::{Families, Params};
+use rhoscope::power::{PowerDesign, PowerOptions, operating_characteristics};
+use rhoscope::progress::silent;
+use rhoscope::report;
+
+/// Three anchors and three families: a panel on which every test applies.
+fn full_params() -> Params {
+    let mut pm = Params::three_anchor();
+    pm.violations.families = Families::Blocks(3);
+    pm
+}
+
+#[test]
+fn every_test_is_applicable_on_the_full_design_and_offered_by_the_decision_table() {
+    let panel = rhoscope::simulate::simulate(&full_params(), 400, 3).unwrap();
+    let config = Configuration::of(&panel);
+    let d = decide(&config);
+    for t in TestId::ALL {
+        assert!(t.applicable(&config.layout).is_ok(), "Test {}", t.name());
+        let offered = format!("Test {} ({})", t.name(), t.spec().title);
+        assert!(
+            d.available.contains(&offered),
+            "{offered} in {:?}",
+            d.available
+        );
+    }
+}
+
+#[test]
+fn every_test_appears_in_the_battery_text_and_json() {
+    let pm = full_params();
+    let panel = rhoscope::simulate::simulate(&pm, 400, 3).unwrap();
+    let opts = Options {
+        resamples: 20,
+        null_draws: 60,
+        seed: 1,
+    };
+    let r = battery::run(&panel, &NullSpec::Scenario(Box::new(pm)), &opts, &silent).unwrap();
+    let text = report::battery::text("sim", &panel, None, &r);
+    let json = report::battery::json("sim", &panel, None, &r);
+    for t in TestId::ALL {
+        let row = format!("{} {}", t.name(), t.guards());
+        assert!(text.contains(&row), "battery text lists {row}");
+        assert!(text.contains(&format!("  {}: ", t.name())), "its meaning");
+        let obj = &json["tests"][t.name()];
+        assert!(
+            obj["verdict"].is_string(),
+            "battery JSON has test {}",
+            t.name()
+        );
+        assert!(r.tests[t].applicable, "Test {} ran", t.name());
+    }
+}
+
+#[test]
+fn every_test_has_a_power_design_and_a_rate_in_the_power_json() {
+    let designs = PowerDesign::all();
+    let opts = PowerOptions {
+        ns: vec![200],
+        strengths: vec![0.5],
+        reps: 4,
+        null_draws: 20,
+        seed: 5,
+        coverage: None,
+    };
+    for t in TestId::ALL {
+        let d = PowerDesign::Test(t);
+        assert!(designs.contains(&d));
+        assert_eq!(PowerDesign::named(d.name()), Some(d));
+        assert_eq!(d.target(), t);
+    }
+    let d = PowerDesign::Test(TestId::ALL[0]);
+    let cells = operating_characteristics(d, &opts, &silent)
+        .unwrap()
+        .unwrap();
+    let json = report::power::json(d, &opts, &cells);
+    for t in TestId::ALL {
+        assert!(
+            json["cells"][0]["rates"].get(t.name()).is_some(),
+            "power JSON rates name test {}",
+            t.name()
+        );
+    }
+}
+
+#[cfg(feature = "tui")]
+mod explorer {
+    use ratatui::Terminal;
+    use ratatui::backend::TestBackend;
+    use rhoscope::battery::TestId;
+    use rhoscope::progress::silent;
+    use rhoscope::tui::action::{Action, Effect};
+    use rhoscope::tui::app::{App, Mode, Settings, Start, Step};
+    use rhoscope::tui::{caption, ui, worker};
+
+    fn settle(app: &mut App, mut effects: Vec<Effect>) {
+        while let Some(e) = effects.pop() {
+            let msg = match e {
+                Effect::Battery(j) => worker::run_battery(&j, &silent),
+                Effect::Power(j) => worker::run_power(&j, &silent),
+                Effect::Load(j) => Some(worker::run_load(&j)),
+                Effect::Quit => None,
+            };
+            if let Some(m) = msg {
+                effects.extend(app.update(Action::Worker(m)));
+            }
+        }
+    }
+
+    fn screen(app: &App) -> String {
+        let mut t = Terminal::new(TestBackend::new(160, 50)).unwrap();
+        t.draw(|f| ui::render(f, app)).unwrap();
+        format!("{:?}", t.backend())
+    }
+
+    #[test]
+    fn every_test_appears_in_the_panes_the_walkthrough_and_the_histories() {
+        let (mut app, effects) = App::new(Settings {
+            start: Start::Default,
+            color: false,
+            files: Vec::new(),
+            hanna: None,
+        });
+        settle(&mut app, effects);
+        assert!(app.power_summary().is_some(), "the power study ran");
+        let s = screen(&app);
+        for t in TestId::ALL {
+            assert!(
+                s.contains(&format!("Test {} ", t.name())),
+                "battery pane row"
+            );
+            assert!(
+                s.contains(&format!(" {} n/a", t.name()))
+                    || s.contains(&format!(" {} 0.", t.name()))
+                    || s.contains(&format!(" {} 1.", t.name())),
+                "configuration pane power for Test {}",
+                t.name()
+            );
+            assert_eq!(app.history.stats[t].len(), 1, "sparkline history");
+        }
+        let steps = Step::all();
+        for t in TestId::ALL {
+            let i = steps.iter().position(|s| *s == Step::Test(t)).unwrap();
+            app.mode = Mode::Walkthrough(i);
+            let (title, _) = caption::of(&app).unwrap();
+            assert!(title.ends_with(&format!("Test {}", t.name())), "{title}");
+        }
+    }
+}
