@@ -1,13 +1,19 @@
-//! Speed target of the battery issue: the full battery on a panel with p = 6, m = 3 and
-//! families (three of two judges), B = 300 bootstrap resamples and 1000 null draws for each
-//! applicable test: ≤ 15 ms at N = 2000 and ≤ 8 ms at N = 500 on this 2-core machine.
+//! Speed targets of the battery: the full battery on a panel with p = 6, m = 3 and families
+//! (three of two judges), B = 300 bootstrap resamples and 1000 null draws for each applicable
+//! test: ≤ 15 ms at N = 2000 and ≤ 8 ms at N = 500 on this 2-core machine; and at scale, the
+//! `families` preset (p = 6, m = 2) and `three-anchor` with p = 20 at N = 20 000, and the
+//! bootstrap alone at N = 20 000 for p = 6 and p = 20 (the cost of a resample must not grow
+//! with p beyond the features pass).
 
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use rhoscope::battery::{NullSpec, Options, run};
+use rhoscope::bootstrap::bootstrap;
+use rhoscope::estimate::{Context, Estimator};
 use rhoscope::model::Families;
 use rhoscope::progress::silent;
+use rhoscope::rng::Streams;
 use rhoscope::scenario::preset;
 use rhoscope::simulate::simulate;
 
@@ -24,6 +30,32 @@ fn battery(c: &mut Criterion) {
                 b.iter(|| black_box(run(black_box(&panel), &NullSpec::Matched, &opts, &silent)));
             },
         );
+    }
+    let mut fam = preset("families").unwrap();
+    fam.violations.sigma_f = 0.5;
+    let mut wide = preset("three-anchor").unwrap();
+    wide.p = 20;
+    for (name, pm) in [("families p=6 m=2", fam), ("three-anchor p=20 m=3", wide)] {
+        let panel = simulate(&pm, 20_000, 1).unwrap();
+        c.bench_function(&format!("battery: N=20000 {name}"), |b| {
+            b.iter(|| black_box(run(black_box(&panel), &NullSpec::Matched, &opts, &silent)));
+        });
+        let ctx = Context {
+            families: panel.judge_families(),
+            clean: None,
+        };
+        c.bench_function(&format!("bootstrap B=300: N=20000 {name}"), |b| {
+            b.iter(|| {
+                black_box(bootstrap(
+                    black_box(&panel),
+                    &[Estimator::ClosedForm],
+                    &ctx,
+                    300,
+                    Streams::of(1),
+                    &silent,
+                ))
+            });
+        });
     }
 }
 

@@ -40,18 +40,23 @@ fn explorer(c: &mut Criterion) {
             });
         });
     }
-    let mut app = app_at(2000.0);
-    let job = app
-        .update(Action::Fine(1))
-        .into_iter()
-        .find_map(|e| match e {
-            Effect::Battery(j) => Some(j),
-            _ => None,
-        })
-        .unwrap();
-    c.bench_function("last key → verdicts (battery job), N=2000", |b| {
-        b.iter(|| black_box(worker::run_battery(&job, &silent)));
-    });
+    for n in [2000.0, 20_000.0] {
+        let mut app = app_at(n);
+        let job = app
+            .update(Action::Fine(1))
+            .into_iter()
+            .find_map(|e| match e {
+                Effect::Battery(j) => Some(j),
+                _ => None,
+            })
+            .unwrap();
+        c.bench_function(
+            &format!("last key → verdicts (battery job), N={n}"),
+            |b| {
+                b.iter(|| black_box(worker::run_battery(&job, &silent)));
+            },
+        );
+    }
     let mut app = app_at(2000.0);
     c.bench_function(
         "held key: 40 presses → one job and one frame, N=2000",

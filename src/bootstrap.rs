@@ -6,14 +6,21 @@
 use rand::RngExt;
 use rayon::prelude::*;
 
+pub mod features;
+pub mod oracle;
+
 use crate::estimate::{Context, Estimate, Estimator};
 use crate::panel::Panel;
 use crate::progress::{Flow, Progress};
 use crate::rng::{Purpose, Streams};
 use crate::stats::{percentile, sd};
+use features::FeatureSet;
 
 /// Default number of resamples (SPEC §2).
 pub const DEFAULT_RESAMPLES: usize = 300;
+/// An interval is reported only when at least this share of the resamples gives an
+/// admissible (defined) value for it; otherwise it is "undefined (k of B admissible)".
+pub const MIN_ADMISSIBLE: f64 = 0.8;
 /// The weak-identification screen flags T below this (Section 6).
 pub const WEAK_ID_T: f64 = 4.0;
 
@@ -38,7 +45,7 @@ impl Interval {
 
 /// One resample's fit, reduced to what the intervals need.
 #[derive(Debug, Clone, PartialEq)]
-struct Draw {
+pub(crate) struct Draw {
     sigma_t2: f64,
     sigma_c2: f64,
     denominator: f64,
@@ -55,7 +62,8 @@ pub struct BootstrapResult {
     pub dropped: usize,
     /// Per anchor: resamples in which that anchor's ρ̂ was undefined.
     pub dropped_per_anchor: Vec<usize>,
-    /// 95 % percentile interval of each ρ_k (`None` when every resample dropped it).
+    /// 95 % percentile interval of each ρ_k (`None` when fewer than [`MIN_ADMISSIBLE`] of
+    /// the resamples gave it a value).
     pub rho: Vec<Option<Interval>>,
     pub sigma_t2: Option<Interval>,
     pub sigma_c2: Option<Interval>,
@@ -100,10 +108,18 @@ fn interval(mut v: Vec<f64>) -> Option<Interval> {
     })
 }
 
-/// Runs the item bootstrap of several estimators on the same resamples: resample b draws its
-/// N items from stream `b` of `streams` (so each estimator's intervals are those it would get
-/// alone at the same seed), and every estimator is refitted on it. `progress` is told of each
-/// finished resample and may stop the run, in which case `None` is returned. Estimators that
+/// Memory for one batch of resample counts (u16 per item and resample).
+const BATCH_BYTES: usize = 16 << 20;
+/// Most resamples whose sums one pass over the items accumulates.
+const MAX_BATCH: usize = 32;
+
+/// Runs the item bootstrap of several estimators on the same resamples. Resample b draws
+/// its N items from stream `b` of `streams` — the same indices as ever — and keeps only how
+/// often each item was drawn; its moments are count-weighted sums of per-item features
+/// ([`features`]), accumulated for a batch of resamples in one sequential pass over the
+/// items, and every estimator is refitted on them. Each resample's sums run over the items
+/// in a fixed order, so the output is bit-identical at any thread count. `progress` is told
+/// of each resample and may stop the run, in which case `None` is returned. Estimators that
 /// are not bootstrappable get an interval-less result with every resample dropped.
 #[must_use]
 pub fn bootstrap(
@@ -114,35 +130,62 @@ pub fn bootstrap(
     streams: Streams,
     progress: &(dyn Fn(Progress) -> Flow + Sync),
 ) -> Option<Vec<BootstrapResult>> {
-    let (n, q, p, m) = (panel.n, panel.q(), panel.p(), panel.m());
-    let draws: Vec<Option<Vec<Draw>>> = (0..resamples)
+    let (n, p, m) = (panel.n, panel.p(), panel.m());
+    let blocked = estimators.contains(&Estimator::Blocked);
+    let families = ctx
+        .families
+        .as_ref()
+        .filter(|_| blocked)
+        .map(|f| f.index.clone());
+    let features = FeatureSet::new(p, m, families).compute(panel);
+    let batch = (BATCH_BYTES / (2 * n.max(1))).clamp(1, MAX_BATCH);
+    let starts: Vec<usize> = (0..resamples).step_by(batch).collect();
+    let draws: Vec<Option<Vec<Vec<Draw>>>> = starts
         .into_par_iter()
-        .map_init(
-            || (vec![0.0; n * q], Vec::new(), vec![0usize; n]),
-            |(buf, scratch, idx), b| {
+        .map(|start| {
+            let size = batch.min(resamples - start);
+            let mut counts = vec![0u16; size * n];
+            for r in 0..size {
                 if progress(Progress::Step) == Flow::Stop {
                     return None;
                 }
-                let mut rng = streams.rng(Purpose::Bootstrap, b as u64);
-                for i in idx.iter_mut() {
-                    *i = rng.random_range(0..n);
+                let mut rng = streams.rng(Purpose::Bootstrap, (start + r) as u64);
+                for _ in 0..n {
+                    let i: usize = rng.random_range(0..n);
+                    // A count above 65535 needs one item drawn that often among N draws:
+                    // impossible below N = 65536 and never seen above (p ≈ 1/65536!).
+                    let c = &mut counts[r * n + i];
+                    *c = c.saturating_add(1);
                 }
-                for c in 0..q {
-                    let col = panel.col(c);
-                    for (dst, &i) in buf[c * n..(c + 1) * n].iter_mut().zip(idx.iter()) {
-                        *dst = col[i];
-                    }
-                }
-                Some(
-                    estimators
-                        .iter()
-                        .map(|e| Draw::of(e.fit_sample(buf, n, p, ctx, scratch), m))
-                        .collect(),
-                )
-            },
-        )
+            }
+            let acc = features.weighted_sums(&counts, size);
+            Some(
+                acc.column_iter()
+                    .map(|w| {
+                        let w = w.as_slice();
+                        estimators
+                            .iter()
+                            .map(|e| {
+                                let est = e.bootstrappable().then(|| {
+                                    features
+                                        .set
+                                        .moments(w, n as f64, e.pairs(ctx))
+                                        .map(|mom| e.on_moments(&mom, ctx))
+                                });
+                                Draw::of(est.flatten(), m)
+                            })
+                            .collect()
+                    })
+                    .collect(),
+            )
+        })
         .collect();
-    let draws: Vec<Vec<Draw>> = draws.into_iter().collect::<Option<_>>()?;
+    let draws: Vec<Vec<Draw>> = draws
+        .into_iter()
+        .collect::<Option<Vec<_>>>()?
+        .into_iter()
+        .flatten()
+        .collect();
     Some(
         (0..estimators.len())
             .map(|e| summarise(&draws.iter().map(|d| &d[e]), resamples, streams.seed, m))
@@ -151,7 +194,7 @@ pub fn bootstrap(
 }
 
 impl Draw {
-    fn of(est: Option<Estimate>, m: usize) -> Draw {
+    pub(crate) fn of(est: Option<Estimate>, m: usize) -> Draw {
         est.map_or_else(
             || Draw {
                 sigma_t2: f64::NAN,
@@ -170,7 +213,7 @@ impl Draw {
 }
 
 /// Percentile intervals and the denominator's SD from one estimator's draws.
-fn summarise<'a>(
+pub(crate) fn summarise<'a>(
     draws: &(impl Iterator<Item = &'a Draw> + Clone),
     resamples: usize,
     seed: u64,
@@ -178,6 +221,11 @@ fn summarise<'a>(
 ) -> BootstrapResult {
     let finite = |f: &dyn Fn(&Draw) -> f64| -> Vec<f64> {
         draws.clone().map(f).filter(|x| x.is_finite()).collect()
+    };
+    // One admissibility rule for every interval: none unless ≥ 80 % of resamples give a value.
+    let ruled = |v: Vec<f64>| {
+        let enough = v.len() as f64 >= MIN_ADMISSIBLE * resamples as f64;
+        if enough { interval(v) } else { None }
     };
     let dropped_per_anchor: Vec<usize> = (0..m)
         .map(|k| draws.clone().filter(|d| d.rho[k].is_none()).count())
@@ -190,11 +238,38 @@ fn summarise<'a>(
             .filter(|d| d.rho.iter().any(Option::is_none))
             .count(),
         rho: (0..m)
-            .map(|k| interval(draws.clone().filter_map(|d| d.rho[k]).collect()))
+            .map(|k| ruled(draws.clone().filter_map(|d| d.rho[k]).collect()))
             .collect(),
         dropped_per_anchor,
-        sigma_t2: interval(finite(&|d| d.sigma_t2)),
-        sigma_c2: interval(finite(&|d| d.sigma_c2)),
+        sigma_t2: ruled(finite(&|d| d.sigma_t2)),
+        sigma_c2: ruled(finite(&|d| d.sigma_c2)),
         sd_denominator: sd(&finite(&|d| d.denominator)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn draw(rho: Option<f64>) -> Draw {
+        Draw {
+            sigma_t2: 1.0,
+            sigma_c2: 0.5,
+            denominator: 0.3,
+            rho: vec![rho],
+        }
+    }
+
+    #[test]
+    fn an_interval_needs_eighty_percent_admissible_resamples() {
+        // 8 of 10 admissible: reported; 7 of 10: undefined.
+        let ok: Vec<Draw> = (0..10).map(|i| draw((i < 8).then_some(0.5))).collect();
+        let r = summarise(&ok.iter(), 10, 1, 1);
+        assert!(r.rho[0].is_some());
+        assert_eq!(r.dropped_per_anchor, vec![2]);
+        let few: Vec<Draw> = (0..10).map(|i| draw((i < 7).then_some(0.5))).collect();
+        let r = summarise(&few.iter(), 10, 1, 1);
+        assert!(r.rho[0].is_none());
+        assert_eq!(r.dropped_per_anchor, vec![3]);
     }
 }

@@ -188,8 +188,14 @@ fn battery_cmd(a: &BatteryArgs) -> Result<(), Error> {
         null_draws: a.null_draws as usize,
         seed: a.seed,
     };
-    let report = battery::run(panel, &NullSpec::Matched, &opts, &crate::progress::silent)
-        .expect("a silent progress callback never stops the run");
+    let bar = progress_bar((opts.resamples + opts.null_draws) as u64, !a.json);
+    let tick = |_: Progress| {
+        bar.inc(1);
+        Flow::Continue
+    };
+    let report = battery::run(panel, &NullSpec::Matched, &opts, &tick)
+        .expect("a progress bar never stops the run");
+    bar.finish_and_clear();
     let source = a.panel.panel.display().to_string();
     let fam = loaded.families_source.as_deref();
     if a.json {

@@ -149,6 +149,11 @@ impl Flag {
     }
 }
 
+/// A quantity is treated as zero when it is below this fraction of the moments it is made
+/// of: the denominator of Theorem 1 against K, P and M; σ̂_c² against K; σ̂_ak² against
+/// Var(A_k). Rounding leaves about 1e−16 of noise, so 1e−12 separates "zero" from "small".
+pub const RELATIVE_ZERO: f64 = 1e-12;
+
 /// Theorem 1 for every anchor pair k < l, averaged as SPEC §1 prescribes.
 #[must_use]
 pub fn closed_form(mom: &Moments) -> Estimate {
@@ -189,10 +194,14 @@ pub fn pair_estimate(mom: &Moments, k: usize, l: usize) -> PairEstimate {
     let (kk, pkl, mk, ml) = (mom.k, mom.pa[(k, l)], mom.m[k], mom.m[l]);
     let denominator = (kk + pkl) - (mk + ml);
     let scale = kk.abs() + pkl.abs() + mk.abs() + ml.abs();
-    let sigma_t2 = if denominator.abs() <= 1e-12 * scale || !denominator.is_finite() {
+    // The products K·P and M_k·M_l are fourth-order in the data's units: form them on moments
+    // divided by their scale, so data in units of 1e−100 or 1e100 neither underflow nor
+    // overflow (σ_t² is homogeneous of degree 1 in the moments).
+    let sigma_t2 = if denominator.abs() <= RELATIVE_ZERO * scale || !denominator.is_finite() {
         f64::NAN
     } else {
-        (kk * pkl - mk * ml) / denominator
+        let (a, b, c, d) = (kk / scale, pkl / scale, mk / scale, ml / scale);
+        scale * (a * b - c * d) / (denominator / scale)
     };
     PairEstimate {
         anchors: (k, l),
@@ -273,7 +282,9 @@ impl Estimate {
             mut flags,
         } = parts;
         let defined = sigma_t2.is_finite() && sigma_c2.is_finite();
-        if defined && sigma_c2 <= 0.0 {
+        // Numerically zero counts as zero: a σ̂_c² of 1e−16·K is rounding, not variance.
+        let c_positive = sigma_c2 > RELATIVE_ZERO * (sigma_t2.abs() + sigma_c2.abs());
+        if defined && !c_positive {
             flags.push(Flag::new(FlagCode::SigmaC2Nonpositive, sigma_c2));
         }
         if defined && !(sigma_t2 > 0.0 && sigma_t2 < k) {
@@ -284,7 +295,8 @@ impl Estimate {
             .zip(&sigma_a2)
             .enumerate()
             .map(|(a, (&beta, &sigma_a2))| {
-                if defined && sigma_a2 <= 0.0 {
+                let a_positive = sigma_a2 > RELATIVE_ZERO * (sigma_t2.abs() + sigma_a2.abs());
+                if defined && !a_positive {
                     flags.push(Flag {
                         anchor: Some(a),
                         ..Flag::new(FlagCode::SigmaA2Nonpositive, sigma_a2)
@@ -294,7 +306,7 @@ impl Estimate {
                 let rho = if clean == Some(a) {
                     Some(0.0)
                 } else {
-                    (defined && sigma_c2 > 0.0 && sigma_a2 > 0.0)
+                    (defined && c_positive && a_positive)
                         .then(|| beta / (sigma_a2.sqrt() * sigma_c2.sqrt()))
                 };
                 if let Some(r) = rho.filter(|r| r.abs() > 1.0) {
@@ -375,6 +387,33 @@ mod tests {
         let est = closed_form(&population(&pm));
         assert!(est.has_flag(FlagCode::NotIdentified));
         assert!(est.anchors[0].rho.is_none());
+    }
+
+    #[test]
+    fn rho_is_the_same_at_any_scale_of_the_moments() {
+        let base = population(&Params::default());
+        let want = closed_form(&base).rho();
+        for scale in [1e-150, 1e-100, 1e100, 1e150] {
+            let mut mom = base.clone();
+            mom.k *= scale;
+            mom.m.iter_mut().for_each(|x| *x *= scale);
+            mom.pa *= scale;
+            let got = closed_form(&mom);
+            for (g, w) in got.rho().iter().zip(&want) {
+                assert!((g.unwrap() - w.unwrap()).abs() < 1e-12, "scale {scale}");
+            }
+            assert!((got.sigma_t2 / scale - 1.0).abs() < 1e-12, "scale {scale}");
+        }
+    }
+
+    #[test]
+    fn a_numerically_zero_sigma_c2_is_flagged_and_rho_undefined() {
+        let mut mom = population(&Params::default());
+        // σ_c² = K − σ_t² = 8.9e−16 relative to K: rounding, not common-mode variance.
+        mom.k = 1.0 + 8.9e-16;
+        let est = finish(&mom, 1.0, 0.5, Vec::new(), None, Vec::new());
+        assert!(est.has_flag(FlagCode::SigmaC2Nonpositive));
+        assert!(est.rho().iter().all(Option::is_none));
     }
 
     #[test]

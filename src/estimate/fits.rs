@@ -136,7 +136,9 @@ impl Estimator {
         }
     }
 
-    fn pairs(self, ctx: &Context) -> JudgePairs<'_> {
+    /// The judge pairs its K is the mean of.
+    #[must_use]
+    pub fn pairs(self, ctx: &Context) -> JudgePairs<'_> {
         match (self, &ctx.families) {
             (Estimator::Blocked, Some(f)) => JudgePairs::CrossFamily(&f.index),
             _ => JudgePairs::All,
@@ -186,7 +188,9 @@ impl Estimator {
             .map(|mom| self.on_moments(&mom, ctx))
     }
 
-    fn on_moments(self, mom: &Moments, ctx: &Context) -> Estimate {
+    /// The estimate from its moments (every bootstrappable estimator is a function of them).
+    #[must_use]
+    pub fn on_moments(self, mom: &Moments, ctx: &Context) -> Estimate {
         match (self, ctx.clean) {
             (Estimator::DesignatedClean, Some(d)) => clean::designated_clean(mom, d),
             _ => closed_form(mom),

@@ -358,9 +358,12 @@ fn assemble(o: &Optimum, l: Layout, n: usize, start: &'static str) -> MlFit {
     let (th, h) = (&o.th, &o.h);
     let (f, converged, iterations) = (o.f, o.converged, o.iterations);
     let (st, sc) = (th[0], th[1]);
+    // Standard errors only mean something at a converged optimum: elsewhere they are
+    // undefined (NaN, JSON null), never a claim of perfect precision.
     let cov = h
         .clone()
         .try_inverse()
+        .filter(|_| converged)
         .map(|hi| hi * (2.0 / (n as f64 - 1.0).max(1.0)));
     let var = |i: usize| cov.as_ref().map_or(f64::NAN, |c| c[(i, i)].max(0.0).sqrt());
     let mut beta = Vec::with_capacity(l.m);

@@ -14,6 +14,7 @@ use std::path::Path;
 use serde_json::{Value, json};
 
 use crate::bootstrap::{BootstrapResult, Interval};
+use crate::error::sanitize;
 use crate::estimate::Estimate;
 use crate::panel::Panel;
 
@@ -117,6 +118,7 @@ pub fn estimate_with_ci_json(est: &Estimate, boot: &BootstrapResult, anchors: &[
         for (k, a) in list.iter_mut().enumerate() {
             a["ci"] = interval_json(boot.rho[k]);
             a["dropped"] = json!(boot.dropped_per_anchor[k]);
+            a["admissible"] = json!(boot.resamples - boot.dropped_per_anchor[k]);
         }
     }
     v
@@ -183,7 +185,16 @@ pub fn estimate_text(
                     .map_or_else(|| "undefined (see flags)".into(), fmt_num),
             ];
             if let Some(b) = boot {
-                row.push(fmt_interval(b.rho[k]));
+                row.push(b.rho[k].map_or_else(
+                    || {
+                        format!(
+                            "undefined ({} of {} admissible)",
+                            b.resamples - b.dropped_per_anchor[k],
+                            b.resamples
+                        )
+                    },
+                    |i| fmt_interval(Some(i)),
+                ));
                 row.push(b.dropped_per_anchor[k].to_string());
             }
             row
@@ -301,7 +312,7 @@ pub fn panel_text(
     panel: &Panel,
     families_source: Option<&Path>,
 ) -> String {
-    let mut out = format!("rhoscope {command} — {source}\n");
+    let mut out = format!("rhoscope {command} — {}\n", sanitize(source));
     let _ = writeln!(
         out,
         "items: {} used, {} dropped for missing values",
@@ -311,7 +322,7 @@ pub fn panel_text(
     let _ = writeln!(out, "anchors ({}): {}", panel.m(), panel.anchors.join(", "));
     if let Some(f) = &panel.families {
         let from = families_source
-            .map(|p| format!(" (from {})", p.display()))
+            .map(|p| format!(" (from {})", sanitize(&p.display().to_string())))
             .unwrap_or_default();
         let pairs: Vec<String> = panel
             .judges

@@ -1,0 +1,226 @@
+//! Per-item features for the count-weighted bootstrap (Section 6, SPEC §2). The closed form's
+//! moments are sums over items of a few numbers per item: each judge J_j, Σ_j J_j², S² with
+//! S = Σ_j J_j, each anchor A_k, S·A_k and A_k·A_l (p + 2 + 2m + m(m+1)/2 numbers); the
+//! family-blocked estimator adds, per family b, F_b² (F_b the family's judge sum) and
+//! Σ_{j∈b} J_j². A resample is a vector of counts, and its moments are count-weighted sums
+//! of these features, computed once, instead of a gathered copy of the panel.
+//!
+//! Columns are centred at their full-sample means before the features are formed, so the raw
+//! sums stay well conditioned whatever the data's location.
+
+use nalgebra::{DMatrix, DMatrixView};
+
+use crate::moments::{JudgePairs, Moments, cross_pairs};
+use crate::panel::Panel;
+
+/// Which features are formed, and where each lives in an item's feature vector.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FeatureSet {
+    p: usize,
+    m: usize,
+    /// Family index per judge, when some estimator blocks by family.
+    families: Option<Vec<usize>>,
+    n_fam: usize,
+}
+
+/// The features of every item, item-major (`values[i * d + f]`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Features {
+    pub set: FeatureSet,
+    pub n: usize,
+    pub values: Vec<f64>,
+}
+
+impl FeatureSet {
+    /// The features of the closed form on p judges and m anchors, plus the per-family ones
+    /// when `families` is given (the blocked estimator).
+    #[must_use]
+    pub fn new(p: usize, m: usize, families: Option<Vec<usize>>) -> FeatureSet {
+        let n_fam = families
+            .as_ref()
+            .and_then(|f| f.iter().max())
+            .map_or(0, |x| x + 1);
+        FeatureSet {
+            p,
+            m,
+            families,
+            n_fam,
+        }
+    }
+
+    /// Numbers per item.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.p + 2 + 2 * self.m + self.m * (self.m + 1) / 2 + 2 * self.n_fam
+    }
+
+    /// Whether the set is empty (never: there are always the judge sums).
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        false
+    }
+
+    fn anchor(&self, k: usize) -> usize {
+        self.p + 2 + k
+    }
+
+    fn sum_anchor(&self, k: usize) -> usize {
+        self.p + 2 + self.m + k
+    }
+
+    fn anchor_pair(&self, k: usize, l: usize) -> usize {
+        self.p + 2 + 2 * self.m + tri_index(self.m, k, l)
+    }
+
+    fn family_square(&self, b: usize) -> usize {
+        self.p + 2 + 2 * self.m + self.m * (self.m + 1) / 2 + b
+    }
+
+    fn family_judge_squares(&self, b: usize) -> usize {
+        self.family_square(0) + self.n_fam + b
+    }
+
+    /// Every item's features from a panel (judges first, then anchors).
+    #[must_use]
+    pub fn compute(self, panel: &Panel) -> Features {
+        let (n, p, m, d) = (panel.n, self.p, self.m, self.len());
+        let means: Vec<f64> = (0..p + m)
+            .map(|c| crate::moments::sum(panel.col(c)) / n as f64)
+            .collect();
+        let mut values = vec![0.0; n * d];
+        let mut fam_sum = vec![0.0; self.n_fam];
+        let mut fam_sq = vec![0.0; self.n_fam];
+        for (i, f) in values.chunks_exact_mut(d).enumerate() {
+            let (mut s, mut sq) = (0.0, 0.0);
+            fam_sum.fill(0.0);
+            fam_sq.fill(0.0);
+            for j in 0..p {
+                let x = panel.col(j)[i] - means[j];
+                f[j] = x;
+                s += x;
+                sq += x * x;
+                if let Some(fam) = &self.families {
+                    fam_sum[fam[j]] += x;
+                    fam_sq[fam[j]] += x * x;
+                }
+            }
+            f[p] = sq;
+            f[p + 1] = s * s;
+            for k in 0..m {
+                let a = panel.col(p + k)[i] - means[p + k];
+                f[self.anchor(k)] = a;
+                f[self.sum_anchor(k)] = s * a;
+            }
+            for k in 0..m {
+                for l in k..m {
+                    f[self.anchor_pair(k, l)] = f[self.anchor(k)] * f[self.anchor(l)];
+                }
+            }
+            for b in 0..self.n_fam {
+                f[self.family_square(b)] = fam_sum[b] * fam_sum[b];
+                f[self.family_judge_squares(b)] = fam_sq[b];
+            }
+        }
+        Features {
+            set: self,
+            n,
+            values,
+        }
+    }
+
+    /// The moments of one resample from its count-weighted feature sums `w` over `total`
+    /// items (N), with divisor N − 1 as everywhere; `None` when no judge pair qualifies.
+    /// Algebraically identical to [`Moments::from_data`] on the resampled panel.
+    #[must_use]
+    pub fn moments(&self, w: &[f64], total: f64, pairs: JudgePairs<'_>) -> Option<Moments> {
+        let (p, m) = (self.p, self.m);
+        let denom = (total - 1.0).max(1.0);
+        let mean = |f: usize| w[f] / total;
+        let judge_means: Vec<f64> = (0..p).map(mean).collect();
+        let s_mean: f64 = judge_means.iter().sum();
+        let var_sum = w[p] - total * judge_means.iter().map(|x| x * x).sum::<f64>();
+        let var_s = w[p + 1] - total * s_mean * s_mean;
+        let all_pairs = (var_s - var_sum) / 2.0;
+        let (pair_total, count) = match pairs {
+            JudgePairs::All => (all_pairs, p * p.saturating_sub(1) / 2),
+            JudgePairs::CrossFamily(fam) => {
+                let mut within = 0.0;
+                for b in 0..self.n_fam {
+                    let members = (0..p).filter(|j| fam[*j] == b);
+                    let (fm, fsq): (f64, f64) = members
+                        .map(|j| judge_means[j])
+                        .fold((0.0, 0.0), |(a, q), x| (a + x, q + x * x));
+                    let var_f = w[self.family_square(b)] - total * fm * fm;
+                    let var_b = w[self.family_judge_squares(b)] - total * fsq;
+                    within += (var_f - var_b) / 2.0;
+                }
+                (all_pairs - within, cross_pairs(fam))
+            }
+        };
+        if count == 0 {
+            return None;
+        }
+        let k = pair_total / count as f64 / denom;
+        let anchor_means: Vec<f64> = (0..m).map(|k| mean(self.anchor(k))).collect();
+        let mk = (0..m)
+            .map(|a| (w[self.sum_anchor(a)] - total * s_mean * anchor_means[a]) / p as f64 / denom)
+            .collect();
+        let mut pa = nalgebra::DMatrix::zeros(m, m);
+        for a in 0..m {
+            for b in a..m {
+                let v =
+                    (w[self.anchor_pair(a, b)] - total * anchor_means[a] * anchor_means[b]) / denom;
+                pa[(a, b)] = v;
+                pa[(b, a)] = v;
+            }
+        }
+        Some(Moments { k, m: mk, pa })
+    }
+}
+
+/// Position of (k, l), k ≤ l, in the row-major upper triangle of an m × m matrix.
+fn tri_index(m: usize, k: usize, l: usize) -> usize {
+    k * m - k * (k + 1) / 2 + l
+}
+
+impl Features {
+    /// Numbers per item.
+    #[must_use]
+    pub fn d(&self) -> usize {
+        self.set.len()
+    }
+
+    /// Σ_i c_r(i) · f(i) for every resample r of a batch: `counts[r * n + i]` is how often
+    /// resample r drew item i (each resample's counts contiguous, so drawing them stays in
+    /// cache), and column r of the returned d × batch matrix holds resample r's sums. Items go
+    /// in blocks: a block's counts become an f64 tile C (items × resamples) and the sums grow
+    /// by F·C, F the block's d × items features — a small matrix product (nalgebra hands it to
+    /// a blocked, vectorised kernel). The blocks depend on N alone, so the sums are the same
+    /// at any thread count.
+    ///
+    /// # Panics
+    /// If `counts` does not hold `batch` resamples of N items.
+    #[must_use]
+    pub fn weighted_sums(&self, counts: &[u16], batch: usize) -> DMatrix<f64> {
+        const BLOCK: usize = 2048;
+        let (n, d) = (self.n, self.d());
+        assert_eq!(counts.len(), batch * n);
+        let mut acc = DMatrix::zeros(d, batch);
+        let mut tile = DMatrix::zeros(BLOCK.min(n), batch);
+        for start in (0..n).step_by(BLOCK) {
+            let len = BLOCK.min(n - start);
+            if tile.nrows() != len {
+                tile = DMatrix::zeros(len, batch);
+            }
+            for r in 0..batch {
+                let row = &counts[r * n + start..r * n + start + len];
+                for (x, &k) in tile.column_mut(r).iter_mut().zip(row) {
+                    *x = f64::from(k);
+                }
+            }
+            let feats = DMatrixView::from_slice(&self.values[start * d..(start + len) * d], d, len);
+            acc.gemm(1.0, &feats, &tile, 1.0);
+        }
+        acc
+    }
+}

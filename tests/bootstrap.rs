@@ -1,0 +1,108 @@
+//! The count-weighted bootstrap against the gather path it replaced (kept as the oracle):
+//! same streams, same drawn indices, so the same intervals up to rounding; bit-identical at
+//! any thread count; and the admissibility rule for intervals.
+
+use rhoscope::bootstrap::{BootstrapResult, bootstrap, oracle};
+use rhoscope::estimate::{Context, Estimator};
+use rhoscope::model::{Families, Params};
+use rhoscope::panel::Panel;
+use rhoscope::progress::silent;
+use rhoscope::rng::Streams;
+
+fn panel(pm: &Params, n: usize, seed: u64) -> Panel {
+    rhoscope::simulate::simulate(pm, n, seed).unwrap()
+}
+
+/// Equal up to rounding (undefined values must be undefined on both sides).
+fn close(a: f64, b: f64) -> bool {
+    (a.is_nan() && b.is_nan()) || (a - b).abs() <= 1e-9 * (1.0 + a.abs().max(b.abs()))
+}
+
+fn same(a: &BootstrapResult, b: &BootstrapResult) {
+    assert_eq!(a.resamples, b.resamples);
+    assert_eq!(a.dropped, b.dropped);
+    assert_eq!(a.dropped_per_anchor, b.dropped_per_anchor);
+    for (x, y) in a.rho.iter().zip(&b.rho) {
+        match (x, y) {
+            (Some(x), Some(y)) => assert!(close(x.lo, y.lo) && close(x.hi, y.hi), "{x:?} {y:?}"),
+            (None, None) => {}
+            _ => panic!("one interval missing: {x:?} {y:?}"),
+        }
+    }
+    let (s, t) = (a.sigma_t2.unwrap(), b.sigma_t2.unwrap());
+    assert!(close(s.lo, t.lo) && close(s.hi, t.hi));
+    assert!(
+        close(a.sd_denominator, b.sd_denominator),
+        "{} {}",
+        a.sd_denominator,
+        b.sd_denominator
+    );
+}
+
+#[test]
+fn counts_and_features_give_the_gather_oracles_intervals() {
+    let mut fam = Params::three_anchor();
+    fam.violations.families = Families::Blocks(3);
+    fam.violations.sigma_f = 0.4;
+    // Anchors far from zero and of unequal scale: the centring must keep sums well conditioned.
+    let mut shifted = Params::default();
+    shifted.sigma_t2 = 4.0;
+    let cases = [
+        (fam, 300usize, 7u64),
+        (Params::default(), 40, 3),
+        (shifted, 500, 11),
+    ];
+    for (pm, n, seed) in cases {
+        let mut p = panel(&pm, n, seed);
+        if pm.sigma_t2 == 4.0 {
+            for x in &mut p.data {
+                *x += 1000.0;
+            }
+        }
+        let ctx = Context {
+            families: p.judge_families(),
+            clean: Some(1),
+        };
+        let which = [
+            Estimator::ClosedForm,
+            Estimator::Blocked,
+            Estimator::DesignatedClean,
+        ];
+        let which: Vec<Estimator> = which
+            .into_iter()
+            .filter(|e| e.applicable(&ctx, p.m()).is_ok())
+            .collect();
+        let streams = Streams { seed: 5, base: 0 };
+        let fast = bootstrap(&p, &which, &ctx, 120, streams, &silent).unwrap();
+        let slow = oracle::gather(&p, &which, &ctx, 120, streams);
+        for (a, b) in fast.iter().zip(&slow) {
+            same(a, b);
+        }
+    }
+}
+
+#[test]
+fn the_bootstrap_is_bit_identical_at_any_thread_count() {
+    let p = panel(&Params::three_anchor(), 2000, 9);
+    let ctx = Context::default();
+    let run = |threads: usize| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap()
+            .install(|| {
+                bootstrap(
+                    &p,
+                    &[Estimator::ClosedForm],
+                    &ctx,
+                    100,
+                    Streams::of(3),
+                    &silent,
+                )
+                .unwrap()
+            })
+    };
+    let one = run(1);
+    assert_eq!(format!("{one:?}"), format!("{:?}", run(2)));
+    assert_eq!(format!("{one:?}"), format!("{:?}", run(3)));
+}
