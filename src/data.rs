@@ -739,18 +739,23 @@ mod fast {
             path: w.path.to_path_buf(),
             reason: "the file changed while it was read".into(),
         };
-        let mut buf: Vec<u8> = Vec::with_capacity(BLOCK);
-        let mut block = vec![0u8; BLOCK];
+        // `buf[..carry]` holds the unfinished last line of the previous block; each read
+        // lands straight after it (no second copy of the block).
+        let mut buf: Vec<u8> = vec![0u8; BLOCK];
+        let mut carry = 0usize;
         let (mut row0, mut first_line) = (0usize, 2u64);
         loop {
-            let k = fill(file, &mut block).map_err(io)?;
-            buf.extend_from_slice(&block[..k]);
+            if buf.len() < carry + BLOCK {
+                buf.resize(carry + BLOCK, 0);
+            }
+            let k = fill(file, &mut buf[carry..carry + BLOCK]).map_err(io)?;
+            let len = carry + k;
             let at_eof = k == 0;
             let end = if at_eof {
-                buf.len()
-            } else if let Some(i) = memchr::memrchr(b'\n', &buf) {
+                len
+            } else if let Some(i) = memchr::memrchr(b'\n', &buf[..len]) {
                 i + 1
-            } else if buf.len() > MAX_ROW_BYTES {
+            } else if len > MAX_ROW_BYTES {
                 return Err(Error::data_at(
                     w.path,
                     Location {
@@ -760,6 +765,7 @@ mod fast {
                     format!("a row longer than {} MiB", MAX_ROW_BYTES >> 20),
                 ));
             } else {
+                carry = len;
                 continue;
             };
             let parts = chunks(&buf[..end], at_eof);
@@ -781,7 +787,8 @@ mod fast {
             }
             row0 += rows;
             first_line += rows as u64;
-            buf.drain(..end);
+            buf.copy_within(end..len, 0);
+            carry = len - end;
             if at_eof {
                 return Ok(row0);
             }
