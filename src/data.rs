@@ -566,13 +566,13 @@ fn read_wide(src: &mut Source, opts: &LoadOptions, strategy: Strategy) -> Result
         selected: &selected,
         delimiter: src.delimiter,
     };
-    if let (Strategy::Auto, Some(offset)) = (strategy, src.body_offset) {
-        if let Some((data, stride, lines)) = fast::read(&wide, offset)? {
-            raw.data = data;
-            raw.stride = stride;
-            raw.lines = lines;
-            return Ok(raw);
-        }
+    if let (Strategy::Auto, Some(offset)) = (strategy, src.body_offset)
+        && let Some((data, stride, lines)) = fast::read(&wide, offset)?
+    {
+        raw.data = data;
+        raw.stride = stride;
+        raw.lines = lines;
+        return Ok(raw);
     }
     let (data, lines) = read_wide_csv(src, &wide)?;
     raw.stride = lines.len();
@@ -1343,6 +1343,9 @@ fn found_names(names: &[String]) -> String {
     }
 }
 
+/// Family labels per judge, the file they came from, and notes for the user.
+type Families = (Option<Vec<String>>, Option<PathBuf>, Vec<String>);
+
 /// Where a family assignment came from, for errors that name it.
 enum FamilyOrigin {
     /// `--families NAME=FAMILY,...`.
@@ -1359,7 +1362,7 @@ fn load_families(
     panel_path: &Path,
     judges: &[String],
     opts: &LoadOptions,
-) -> Result<(Option<Vec<String>>, Option<PathBuf>, Vec<String>), Error> {
+) -> Result<Families, Error> {
     let (pairs, origin) = match &opts.families {
         Some(spec) if spec.contains('=') => {
             let pairs = spec

@@ -86,7 +86,7 @@ impl Error {
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Error::Usage(msg) => write!(f, "{}", sanitize(msg)),
+            Error::Usage(msg) | Error::System(msg) => write!(f, "{}", sanitize(msg)),
             Error::NoInput { path, reason } => {
                 write!(f, "{}: cannot read: {}", show_path(path), sanitize(reason))
             }
@@ -114,7 +114,6 @@ impl fmt::Display for Error {
                     "a diagnostic fired or weak identification was flagged (--fail-on-diagnostic)"
                 )
             }
-            Error::System(msg) => write!(f, "{}", sanitize(msg)),
         }
     }
 }
