@@ -843,8 +843,8 @@ mod fast {
         results.into_iter().collect()
     }
 
-    /// Parses the rows of one chunk. A blank (or all-whitespace) line is no item: its line
-    /// stays 0, as the `csv` reader skips it.
+    /// Parses the rows of one chunk in a single scan for delimiters and line ends. A blank
+    /// (or all-whitespace) line is no item: its line stays 0, as the `csv` reader skips it.
     fn parse_chunk(
         w: &Wide,
         text: &[u8],
@@ -852,33 +852,50 @@ mod fast {
         cols: &mut [&mut [f64]],
         lines: &mut [u64],
     ) -> Result<(), Error> {
-        let width = w.names.len();
-        let mut seps: Vec<usize> = Vec::with_capacity(width);
-        let mut pos = 0;
-        for (r, line_out) in lines.iter_mut().enumerate() {
-            let end = memchr::memchr(b'\n', &text[pos..]).map_or(text.len(), |i| pos + i);
-            let mut line = &text[pos..end];
-            pos = end + 1;
-            if let [rest @ .., b'\r'] = line {
-                line = rest;
+        let mut seps: Vec<usize> = Vec::with_capacity(w.names.len());
+        let (mut start, mut r) = (0, 0);
+        for i in memchr::memchr2_iter(w.delimiter, b'\n', text) {
+            if text[i] == b'\n' {
+                parse_row(w, &text[start..i], &seps, first_line, r, cols, lines)?;
+                seps.clear();
+                start = i + 1;
+                r += 1;
+            } else {
+                seps.push(i - start);
             }
-            let line_no = first_line + r as u64;
-            seps.clear();
-            seps.extend(memchr::memchr_iter(w.delimiter, line));
-            if seps.is_empty() && line.trim_ascii().is_empty() {
-                continue;
-            }
-            if seps.len() + 1 != width {
-                return Err(ragged(w.path, line_no, seps.len() + 1, width));
-            }
-            for (slot, &c) in w.selected.iter().enumerate() {
-                let s = if c == 0 { 0 } else { seps[c - 1] + 1 };
-                let e = seps.get(c).copied().unwrap_or(line.len());
-                let field = line[s..e].trim_ascii();
-                cols[slot][r] = cell_value(w.path, field, line_no, &w.names[c])?;
-            }
-            *line_out = line_no;
         }
+        if r < lines.len() {
+            parse_row(w, &text[start..], &seps, first_line, r, cols, lines)?;
+        }
+        Ok(())
+    }
+
+    /// One row: `seps` are the delimiter offsets within `line` (which has no newline).
+    fn parse_row(
+        w: &Wide,
+        line: &[u8],
+        seps: &[usize],
+        first_line: u64,
+        r: usize,
+        cols: &mut [&mut [f64]],
+        lines: &mut [u64],
+    ) -> Result<(), Error> {
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        if seps.is_empty() && line.trim_ascii().is_empty() {
+            return Ok(());
+        }
+        let line_no = first_line + r as u64;
+        let width = w.names.len();
+        if seps.len() + 1 != width {
+            return Err(ragged(w.path, line_no, seps.len() + 1, width));
+        }
+        for (slot, &c) in w.selected.iter().enumerate() {
+            let s = if c == 0 { 0 } else { seps[c - 1] + 1 };
+            let e = seps.get(c).copied().unwrap_or(line.len());
+            let field = line[s..e].trim_ascii();
+            cols[slot][r] = cell_value(w.path, field, line_no, &w.names[c])?;
+        }
+        lines[r] = line_no;
         Ok(())
     }
 }
