@@ -287,7 +287,8 @@ mod tests {
             let e = apply_set(&mut pm, bad).unwrap_err();
             assert!(e.contains("at most"), "{bad}: {e}");
         }
-        apply_set(&mut pm, "p=1024").unwrap();
-        assert!(pm.validate().unwrap_err().contains("at most 1024"));
+        apply_set(&mut pm, &format!("p={MAX_COLUMNS}")).unwrap();
+        let e = pm.validate().unwrap_err();
+        assert!(e.contains(&format!("at most {MAX_COLUMNS}")), "{e}");
     }
 }
