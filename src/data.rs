@@ -558,7 +558,8 @@ fn read_wide(src: &mut Source, opts: &LoadOptions, strategy: Strategy) -> Result
         judges_given: opts.judges.is_some(),
         anchors_given: opts.anchors.is_some(),
     };
-    check_role_counts(&src.path, &raw, opts)?;
+    // Role counts are checked after the rows (as before: a bad row is reported first); the
+    // column limit before them, since it guards the allocation.
     check_column_count(&src.path, selected.len(), "judge and anchor columns")?;
     let path = src.path.clone();
     let wide = Wide {

@@ -347,10 +347,10 @@ mod tests {
         };
         assert!(simulate(&pm, 10, 1).unwrap_err().contains("overflows"));
         let pm = Params {
-            p: 1000,
+            p: 200,
             ..Params::default()
         };
-        assert!(simulate(&pm, 1_000_000, 1).unwrap_err().contains("cells"));
+        assert!(simulate(&pm, 2_000_000, 1).unwrap_err().contains("cells"));
     }
 
     #[test]
