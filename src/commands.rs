@@ -27,7 +27,9 @@ use crate::simulate;
 /// Any [`Error`], to be printed by `main` with its exit code.
 pub fn run(cli: Cli) -> Result<(), Error> {
     if let Some(t) = cli.threads {
-        start_thread_pool(usize::from(t))?;
+        start_thread_pool(usize::from(t), "--threads")?;
+    } else if let Some(t) = env_threads() {
+        start_thread_pool(t, "RAYON_NUM_THREADS=")?;
     }
     match cli.command {
         Some(Command::Estimate(a)) => estimate(&a),
@@ -476,14 +478,26 @@ fn print_notes(loaded: &Loaded) {
     }
 }
 
-/// Builds the global rayon pool with `threads` workers, refusing counts above
-/// [`data::limits::max_threads`] (usage error) and reporting a pool the OS will not start
-/// (instead of a later panic in the first parallel call).
-fn start_thread_pool(threads: usize) -> Result<(), Error> {
+/// A positive `RAYON_NUM_THREADS`, which rayon would otherwise honour unchecked.
+fn env_threads() -> Option<usize> {
+    std::env::var("RAYON_NUM_THREADS")
+        .ok()?
+        .trim()
+        .parse::<usize>()
+        .ok()
+        .filter(|t| *t > 0)
+}
+
+/// Builds the global rayon pool with `threads` workers (from `source`: the flag or the
+/// environment), refusing counts above [`data::limits::max_threads`] (usage error) and
+/// reporting a pool the OS will not start (instead of a later panic in the first parallel
+/// call).
+fn start_thread_pool(threads: usize, source: &str) -> Result<(), Error> {
     let max = data::limits::max_threads();
     if threads > max {
+        let sep = if source.ends_with('=') { "" } else { " " };
         return Err(Error::Usage(format!(
-            "--threads {threads}: at most {max} on this machine ({} per core, never above {})",
+            "{source}{sep}{threads}: at most {max} threads on this machine ({} per core, never above {})",
             data::limits::THREADS_PER_CORE,
             data::limits::MAX_THREADS
         )));

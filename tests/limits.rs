@@ -215,6 +215,19 @@ fn threads_are_bounded_by_the_cores() {
         &["--threads", &max.to_string(), "estimate", "p.csv"],
     );
     assert_eq!(r.code, 0, "{}", r.stderr);
+    // The environment variable rayon reads is held to the same bound; the flag wins over it.
+    let r = common::run_env(
+        dir.path(),
+        &["battery", "p.csv"],
+        &[("RAYON_NUM_THREADS", "4000")],
+    );
+    refused(&r, 2, &["RAYON_NUM_THREADS=4000", "at most"]);
+    let r = common::run_env(
+        dir.path(),
+        &["--threads", "1", "estimate", "p.csv"],
+        &[("RAYON_NUM_THREADS", "4000")],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
 }
 
 #[test]
