@@ -916,8 +916,9 @@ struct RaterColumns {
     slot_of: HashMap<Vec<u8>, Option<(Role, usize)>>,
     seen: Vec<String>,
     seen_set: HashSet<String>,
-    /// Score of (role, rater slot, item); `NaN` when missing.
-    scores: HashMap<(Role, usize, usize), f64>,
+    /// Score of each scored (rater, item), keyed by [`score_key`]; `NaN` when missing.
+    /// About 20 bytes an entry, so memory follows the file's rows, not raters × items.
+    scores: HashMap<u64, f64>,
 }
 
 impl RaterColumns {
@@ -1055,7 +1056,10 @@ fn read_long(src: &mut Source, spec: &[String], opts: &LoadOptions) -> Result<Ra
         if item == lines.len() {
             lines.push(line);
         }
-        let score = raters.scores.entry((role, slot, item)).or_insert(f64::NAN);
+        let score = raters
+            .scores
+            .entry(score_key(role, slot, item))
+            .or_insert(f64::NAN);
         if !score.is_nan() {
             return Err(Error::data_at(
                 &src.path,
@@ -1077,7 +1081,8 @@ fn read_long(src: &mut Source, spec: &[String], opts: &LoadOptions) -> Result<Ra
     let (p, q) = (raters.judges.len(), raters.count());
     check_cells(&src.path, n, q, "items")?;
     let mut data = vec![f64::NAN; n * q];
-    for (&(role, slot, item), &x) in &raters.scores {
+    for (&key, &x) in &raters.scores {
+        let (role, slot, item) = split_key(key);
         let col = match role {
             Role::Judge => slot,
             Role::Anchor => p + slot,
@@ -1093,6 +1098,28 @@ fn read_long(src: &mut Source, spec: &[String], opts: &LoadOptions) -> Result<Ra
         judges_given: opts.judges.is_some(),
         anchors_given: opts.anchors.is_some(),
     })
+}
+
+/// Bits of a long-layout score key: the item index takes the low 40 (a file has fewer rows),
+/// the rater slot the next 22, the role the top bit.
+const ITEM_BITS: u32 = 40;
+
+fn score_key(role: Role, slot: usize, item: usize) -> u64 {
+    let role = u64::from(role == Role::Anchor) << 63;
+    role | ((slot as u64) << ITEM_BITS) | item as u64
+}
+
+fn split_key(key: u64) -> (Role, usize, usize) {
+    let role = if key >> 63 == 1 {
+        Role::Anchor
+    } else {
+        Role::Judge
+    };
+    let (slot, item) = (
+        ((key >> ITEM_BITS) & ((1 << 22) - 1)) as usize,
+        (key & ((1 << ITEM_BITS) - 1)) as usize,
+    );
+    (role, slot, item)
 }
 
 fn is_blank(rec: &ByteRecord) -> bool {
@@ -1668,6 +1695,17 @@ mod tests {
         assert!(ok.notes[0].contains("'J1' = 'J2'"), "{:?}", ok.notes);
         let fine = both(GOOD.as_bytes(), &LoadOptions::default()).unwrap();
         assert!(fine.notes.is_empty());
+    }
+
+    #[test]
+    fn score_keys_round_trip() {
+        for (role, slot, item) in [
+            (Role::Judge, 0, 0),
+            (Role::Anchor, 255, (1 << 40) - 1),
+            (Role::Judge, 17, 123_456_789),
+        ] {
+            assert_eq!(split_key(score_key(role, slot, item)), (role, slot, item));
+        }
     }
 
     #[test]
