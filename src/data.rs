@@ -24,7 +24,8 @@ use crate::panel::{Panel, Scale};
 /// Fewest complete items a panel may have: two degrees of freedom for every covariance.
 pub const MIN_ITEMS: usize = 3;
 
-/// Every size limit of rhoscope's inputs, in one place (README "Limits"). Each is checked
+/// Every size limit of rhoscope's inputs, in one place (README "Limits"; the files of SPEC §6
+/// and the simulator designs of SPEC §4). Each is checked
 /// before the memory it guards is allocated, so a small hostile file or flag cannot take the
 /// machine down; each refusal is a one-line error (exit 65 for a file, 2 for a flag).
 pub mod limits {
