@@ -29,9 +29,9 @@ Examples:
 #[command(name = "rhoscope", version, about = ABOUT, long_about = LONG_ABOUT,
           after_help = EXAMPLES)]
 pub struct Cli {
-    /// Worker threads for parallel work (default: all cores, or RAYON_NUM_THREADS).
-    /// Results are identical at any thread count.
-    #[arg(long, global = true, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    /// Worker threads for parallel work (default: all cores, or RAYON_NUM_THREADS; at most
+    /// 4 × the cores and never above 256). Results are identical at any thread count.
+    #[arg(long, global = true, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
     pub threads: Option<u16>,
     #[command(subcommand)]
     pub command: Option<Command>,
@@ -337,9 +337,14 @@ pub struct SimulateArgs {
     /// Seed of the random stream (ChaCha8, replicate 0).
     #[arg(long, value_name = "S")]
     pub seed: u64,
-    /// Output file (default: standard output).
+    /// Output file (default: standard output). Written atomically (a temporary file in the
+    /// same folder, then renamed).
     #[arg(short = 'o', long, value_name = "FILE")]
     pub output: Option<PathBuf>,
+    /// Replace (or, for a design without families, delete) an existing FILE.families.csv
+    /// sidecar beside the output; without it such a file is never touched.
+    #[arg(long)]
+    pub force: bool,
 }
 
 fn preset_names() -> clap::builder::PossibleValuesParser {

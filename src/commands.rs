@@ -25,10 +25,9 @@ use crate::simulate;
 /// Any [`Error`], to be printed by `main` with its exit code.
 pub fn run(cli: Cli) -> Result<(), Error> {
     if let Some(t) = cli.threads {
-        // Only fails if a pool already exists, which cannot happen this early.
-        let _ = rayon::ThreadPoolBuilder::new()
-            .num_threads(usize::from(t))
-            .build_global();
+        start_thread_pool(usize::from(t), "--threads")?;
+    } else if let Some(t) = env_threads() {
+        start_thread_pool(t, "RAYON_NUM_THREADS=")?;
     }
     match cli.command {
         Some(Command::Estimate(a)) => estimate(&a),
@@ -117,6 +116,7 @@ pub fn load_options(a: &crate::cli::PanelOptions, min_anchors: usize) -> LoadOpt
 /// Any load error.
 pub fn load_panel(a: &PanelArgs, min_anchors: usize) -> Result<Loaded, Error> {
     let loaded = data::load(&a.panel, &load_options(&a.opts, min_anchors))?;
+    print_notes(&loaded);
     if let Some(at) = &loaded.first_dropped {
         let e = Error::data_at(
             &a.panel,
@@ -322,9 +322,13 @@ fn simulate_cmd(a: &SimulateArgs) -> Result<(), Error> {
         .map_err(|e| Error::Usage(format!("invalid design: {e}")))?;
     match &a.output {
         Some(path) if path.as_os_str() != "-" => {
+            let side = data::families_sidecar(path);
+            let stale = check_sidecar(&side, panel.families.is_some(), a.force)?;
             write_file(path, |w| panel.write_csv(w))?;
             if panel.families.is_some() {
-                write_file(&data::families_sidecar(path), |w| panel.write_families(w))?;
+                write_file(&side, |w| panel.write_families(w))?;
+            } else if stale {
+                std::fs::remove_file(&side).map_err(|e| output_error(Some(&side), &e))?;
             }
             Ok(())
         }
@@ -338,7 +342,7 @@ fn simulate_cmd(a: &SimulateArgs) -> Result<(), Error> {
                     .collect();
                 eprintln!(
                     "rhoscope: families (pass to estimate): --families {}",
-                    pairs.join(",")
+                    crate::error::sanitize(&pairs.join(","))
                 );
             }
             let mut buf = Vec::new();
@@ -350,9 +354,64 @@ fn simulate_cmd(a: &SimulateArgs) -> Result<(), Error> {
     }
 }
 
+/// Writes `path` atomically: into a new temporary file in the same folder, then renamed over
+/// `path`, so an interrupted run never leaves a half-written file under the name (the rename is
+/// atomic; there is no fsync, so a power cut is not covered). The temporary file is removed on
+/// any failure.
 fn write_file(path: &Path, f: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> Result<(), Error> {
-    let mut file = File::create(path).map_err(|e| output_error(Some(path), &e))?;
-    f(&mut file).map_err(|e| output_error(Some(path), &e))
+    let err = |e: &io::Error| output_error(Some(path), e);
+    let (mut file, tmp) = create_temp_beside(path).map_err(|e| err(&e))?;
+    let written = {
+        let mut w = io::BufWriter::new(&mut file);
+        f(&mut w).and_then(|()| w.flush())
+    };
+    drop(file);
+    written
+        .and_then(|()| std::fs::rename(&tmp.0, path))
+        .map_err(|e| err(&e))?;
+    tmp.keep();
+    Ok(())
+}
+
+/// A temporary file deleted on drop unless kept.
+struct TempPath(std::path::PathBuf);
+
+impl TempPath {
+    fn keep(self) {
+        std::mem::forget(self);
+    }
+}
+
+impl Drop for TempPath {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+/// A new, exclusively created `.NAME.PID-K.tmp` in `path`'s folder.
+fn create_temp_beside(path: &Path) -> io::Result<(File, TempPath)> {
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or_else(|| Path::new("."));
+    let name = path
+        .file_name()
+        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "not a file name"))?
+        .to_string_lossy();
+    let mut last = None;
+    for k in 0..100 {
+        let tmp = dir.join(format!(".{name}.{}-{k}.tmp", std::process::id()));
+        match std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&tmp)
+        {
+            Ok(file) => return Ok((file, TempPath(tmp))),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => last = Some(e),
+            Err(e) => return Err(e),
+        }
+    }
+    Err(last.unwrap_or_else(|| io::Error::other("no temporary file name free")))
 }
 
 fn output_error(path: Option<&Path>, e: &io::Error) -> Error {
@@ -385,4 +444,62 @@ pub fn write_stdout(bytes: &[u8]) -> Result<(), Error> {
         Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(output_error(None, &e)),
         _ => Ok(()),
     }
+}
+
+/// Refuses to touch an existing families sidecar the user did not name (SPEC §6: nothing is
+/// written over a file without being asked). A design with families would overwrite it; one
+/// without would leave it for `estimate` to adopt. With `--force`, returns whether the stale
+/// sidecar must be deleted.
+fn check_sidecar(side: &Path, has_families: bool, force: bool) -> Result<bool, Error> {
+    let exists = std::fs::symlink_metadata(side).is_ok();
+    if !exists || force {
+        return Ok(exists && !has_families);
+    }
+    let shown = crate::error::sanitize(&side.display().to_string());
+    Err(Error::Usage(if has_families {
+        format!(
+            "{shown} already exists and simulate will not overwrite a file you did not name: remove it, or pass --force"
+        )
+    } else {
+        format!(
+            "{shown} exists from an earlier run, and `estimate` would adopt it for this family-less panel: remove it, or pass --force to delete it"
+        )
+    }))
+}
+
+/// Prints the loader's one-line notes (sidecar adopted, identical judges) on stderr.
+fn print_notes(loaded: &Loaded) {
+    for note in &loaded.notes {
+        eprintln!("rhoscope: {note}");
+    }
+}
+
+/// A positive `RAYON_NUM_THREADS`, which rayon would otherwise honour unchecked.
+fn env_threads() -> Option<usize> {
+    std::env::var("RAYON_NUM_THREADS")
+        .ok()?
+        .trim()
+        .parse::<usize>()
+        .ok()
+        .filter(|t| *t > 0)
+}
+
+/// Builds the global rayon pool with `threads` workers (from `source`: the flag or the
+/// environment), refusing counts above [`data::limits::max_threads`] (usage error) and
+/// reporting a pool the OS will not start (instead of a later panic in the first parallel
+/// call).
+fn start_thread_pool(threads: usize, source: &str) -> Result<(), Error> {
+    let max = data::limits::max_threads();
+    if threads > max {
+        let sep = if source.ends_with('=') { "" } else { " " };
+        return Err(Error::Usage(format!(
+            "{source}{sep}{threads}: at most {max} threads on this machine ({} per core, never above {})",
+            data::limits::THREADS_PER_CORE,
+            data::limits::MAX_THREADS
+        )));
+    }
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build_global()
+        .map_err(|e| Error::System(format!("cannot start {threads} worker threads: {e}")))
 }

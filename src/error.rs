@@ -14,6 +14,8 @@ pub const EXIT_NO_INPUT: i32 = 66;
 pub const EXIT_DIAGNOSTIC: i32 = 1;
 /// Exit code for a failure writing output (`EX_IOERR`).
 pub const EXIT_IO: i32 = 74;
+/// Exit code when the operating system refuses a resource, e.g. worker threads (`EX_OSERR`).
+pub const EXIT_OS: i32 = 71;
 
 /// Where in an input file a problem sits. Rows are 1-based line numbers of the file
 /// (the header is line 1), so an editor's "go to line" lands on the culprit.
@@ -44,6 +46,8 @@ pub enum Error {
     },
     /// `--fail-on-diagnostic`: a test fired or the weak-ID flag was raised (exit 1).
     Diagnostic,
+    /// The operating system refused a resource, such as the worker threads (exit 71).
+    System(String),
 }
 
 impl Error {
@@ -56,6 +60,7 @@ impl Error {
             Error::Data { .. } => EXIT_DATA,
             Error::Output { .. } => EXIT_IO,
             Error::Diagnostic => EXIT_DIAGNOSTIC,
+            Error::System(_) => EXIT_OS,
         }
     }
 
@@ -81,7 +86,7 @@ impl Error {
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Error::Usage(msg) => write!(f, "{}", sanitize(msg)),
+            Error::Usage(msg) | Error::System(msg) => write!(f, "{}", sanitize(msg)),
             Error::NoInput { path, reason } => {
                 write!(f, "{}: cannot read: {}", show_path(path), sanitize(reason))
             }

@@ -7,6 +7,12 @@
 
 use nalgebra::DMatrix;
 
+use crate::data::limits::{MAX_COLUMNS, MAX_LEVELS};
+
+/// Largest log-scale SD of the lognormal knob (SPEC §4): at 3 a standardised draw already
+/// reaches the hundreds; far beyond, `exp(σ²)` overflows and a panel fills with NaN.
+pub const MAX_LOGNORMAL_SD: f64 = 3.0;
+
 /// Parameters of the generative model. `Default` is the paper's base ("mid") design.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Params {
@@ -213,7 +219,8 @@ impl Params {
             .collect()
     }
 
-    /// Checks every constraint of the model, with a message a user can act on.
+    /// Checks every constraint of the model, with a message a user can act on, and the
+    /// size limits of [`crate::data::limits`] (so no later step allocates by an absurd count).
     ///
     /// # Errors
     /// A one-sentence description of the first violated constraint.
@@ -223,6 +230,11 @@ impl Params {
         positive("sigma_c2", self.sigma_c2)?;
         if p < 1 {
             return Err("p must be at least 1 judge".into());
+        }
+        if p.saturating_add(m) > MAX_COLUMNS {
+            return Err(format!(
+                "{p} judges and {m} anchors: at most {MAX_COLUMNS} columns in all are supported"
+            ));
         }
         let v = &self.violations;
         check_len("judge_var", &self.judge_var, p, "judges", false)?;
@@ -255,6 +267,20 @@ impl Params {
                 return Err(format!("families lists {} labels for {p} judges", l.len()));
             }
             Families::Blocks(0) => return Err("families must be at least 1 block".into()),
+            Families::Blocks(k) if *k > MAX_COLUMNS => {
+                return Err(format!("families={k}: at most {MAX_COLUMNS} families"));
+            }
+            Families::Labels(l) => {
+                if let Some(bad) = l
+                    .iter()
+                    .find(|x| x.is_empty() || **x != crate::error::sanitize(x) || x.contains('"'))
+                {
+                    return Err(format!(
+                        "family label '{}' must be non-empty plain text (no quotes or control characters)",
+                        crate::error::sanitize(bad)
+                    ));
+                }
+            }
             Families::None if v.sigma_f > 0.0 => {
                 return Err("sigma_f > 0 needs families (e.g. --set families=3)".into());
             }
@@ -262,6 +288,11 @@ impl Params {
         }
         if let Dist::Lognormal { sigma } = v.dist {
             positive("lognormal_sd", sigma)?;
+            if sigma > MAX_LOGNORMAL_SD {
+                return Err(format!(
+                    "lognormal_sd = {sigma} must be at most {MAX_LOGNORMAL_SD}: beyond that the standardised lognormal's moments overflow or one draw dominates the sample"
+                ));
+            }
         }
         for (col, d) in &v.ordinal {
             if *col >= p + m {
@@ -269,6 +300,12 @@ impl Params {
             }
             let ok = d.cum_probs.iter().all(|x| *x > 0.0 && *x < 1.0)
                 && d.cum_probs.windows(2).all(|w| w[0] < w[1]);
+            if d.cum_probs.len() >= MAX_LEVELS {
+                return Err(format!(
+                    "ordinal column {}: at most {MAX_LEVELS} levels are supported",
+                    col + 1
+                ));
+            }
             if !ok || d.cum_probs.is_empty() {
                 return Err(
                     "ordinal thresholds must be strictly increasing probabilities in (0, 1)".into(),

@@ -1,6 +1,7 @@
 //! Named simulation presets (SPEC §4's designs) and `KEY=VALUE` overrides, shared by the
 //! `simulate` command and, later, the explorer's sliders.
 
+use crate::data::limits::{MAX_COLUMNS, MAX_LEVELS};
 use crate::model::{Discretise, Dist, Families, Params};
 
 /// The presets, with one line each on what they show.
@@ -88,7 +89,7 @@ pub const KEYS: &[(&str, &str)] = &[
     ("dist", "gaussian | lognormal | t4"),
     (
         "lognormal_sd",
-        "log-scale SD of the lognormal (default 0.5)",
+        "log-scale SD of the lognormal (default 0.5; at most 3)",
     ),
     (
         "ordinal",
@@ -114,7 +115,7 @@ pub fn apply_set(pm: &mut Params, assignment: &str) -> Result<(), String> {
     match key {
         "sigma_t2" => pm.sigma_t2 = number(key, value)?,
         "sigma_c2" => pm.sigma_c2 = number(key, value)?,
-        "p" => pm.p = count(key, value)?,
+        "p" => pm.p = bounded_count(key, value, MAX_COLUMNS, "judges")?,
         "judge_var" => pm.judge_var = list(key, value)?,
         "rho" => pm.rho = list(key, value)?,
         "sigma_a" => pm.sigma_a = list(key, value)?,
@@ -139,7 +140,7 @@ pub fn apply_set(pm: &mut Params, assignment: &str) -> Result<(), String> {
         "families" => {
             v.families = match value.parse::<usize>() {
                 Ok(0) => Families::None,
-                Ok(k) => Families::Blocks(k),
+                Ok(_) => Families::Blocks(bounded_count(key, value, MAX_COLUMNS, "families")?),
                 Err(_) => Families::Labels(value.split(',').map(|s| s.trim().into()).collect()),
             }
         }
@@ -164,7 +165,7 @@ fn set_ordinal(pm: &mut Params, key: &str, value: &str) -> Result<(), String> {
         .split_once(':')
         .ok_or_else(|| format!("{key}={value}: expected COLS:{}", spec_hint(key)))?;
     let disc = if key == "ordinal" {
-        let levels = count(key, spec)?;
+        let levels = bounded_count(key, spec, MAX_LEVELS, "levels")?;
         if levels < 2 {
             return Err(format!("{key}: need at least 2 levels, got {levels}"));
         }
@@ -224,6 +225,19 @@ fn count(key: &str, s: &str) -> Result<usize, String> {
         .map_err(|_| format!("{key}: '{s}' is not a whole number"))
 }
 
+/// A whole number no larger than `max` (SPEC §4 designs; [`crate::data::limits`]), refused
+/// before anything is sized by it.
+fn bounded_count(key: &str, s: &str, max: usize, what: &str) -> Result<usize, String> {
+    let n = count(key, s)?;
+    if n > max {
+        return Err(format!(
+            "{key}={}: at most {max} {what} are supported",
+            s.trim()
+        ));
+    }
+    Ok(n)
+}
+
 fn list(key: &str, s: &str) -> Result<Vec<f64>, String> {
     s.split(',').map(|x| number(key, x)).collect()
 }
@@ -256,5 +270,22 @@ mod tests {
                 .unwrap_err()
                 .contains("not a finite")
         );
+    }
+
+    #[test]
+    fn sizes_are_refused_before_anything_is_allocated() {
+        let mut pm = preset("mid").unwrap();
+        for bad in [
+            "p=18446744073709551615",
+            "p=1000000000",
+            "families=18446744073709551615",
+            "ordinal=judges:18446744073709551615",
+        ] {
+            let e = apply_set(&mut pm, bad).unwrap_err();
+            assert!(e.contains("at most"), "{bad}: {e}");
+        }
+        apply_set(&mut pm, &format!("p={MAX_COLUMNS}")).unwrap();
+        let e = pm.validate().unwrap_err();
+        assert!(e.contains(&format!("at most {MAX_COLUMNS}")), "{e}");
     }
 }

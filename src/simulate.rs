@@ -7,6 +7,7 @@ use rand_distr::{Distribution, StandardNormal, StudentT};
 use rayon::prelude::*;
 use statrs::distribution::{ContinuousCDF, Normal};
 
+use crate::data::limits::MAX_CELLS;
 use crate::model::{Dist, Params};
 use crate::panel::Panel;
 
@@ -42,6 +43,11 @@ impl Design {
         let (g, h) = (params.g(), params.h());
         let second_factor = g.iter().chain(&h).any(|x| *x != 0.0);
         let pop = params.population_cov();
+        if pop.iter().any(|x| !x.is_finite()) {
+            return Err(
+                "the design's covariance overflows (a variance, SD or loading is too large)".into(),
+            );
+        }
         let std_normal = Normal::standard();
         let mut cuts = vec![None; p + m];
         for (col, d) in &params.violations.ordinal {
@@ -169,9 +175,25 @@ impl Design {
 /// The panel of replicate 0 for `seed`: what `rhoscope simulate` writes.
 ///
 /// # Errors
-/// The validation message when `params` break a model constraint.
+/// The validation message when `params` break a model constraint, when `n` × q passes
+/// [`MAX_CELLS`] (checked before anything is drawn), or when a draw is not finite.
 pub fn simulate(params: &Params, n: usize, seed: u64) -> Result<Panel, String> {
-    Ok(Design::new(params)?.panel(n, &mut replicate_rng(seed, 0)))
+    let design = Design::new(params)?;
+    let q = params.q();
+    if n.saturating_mul(q) > MAX_CELLS {
+        return Err(format!(
+            "{n} items × {q} columns is over the limit of {MAX_CELLS} cells (2 GiB of numbers)"
+        ));
+    }
+    let panel = design.panel(n, &mut replicate_rng(seed, 0));
+    if let Some(i) = panel.data.iter().position(|x| !x.is_finite()) {
+        return Err(format!(
+            "the design drew a non-finite value (column {}, item {}): a knob is too extreme for floating point",
+            panel.names()[i / n.max(1)],
+            i % n.max(1) + 1
+        ));
+    }
+    Ok(panel)
 }
 
 /// Runs `f` on replicates `0..reps` in parallel (rayon); replicate r's data comes from
@@ -278,6 +300,23 @@ mod tests {
             let count = panel.col(0).iter().filter(|x| **x == f64::from(l)).count();
             assert!((count as f64 - 400.0).abs() < 72.0, "level {l}: {count}");
         }
+    }
+
+    #[test]
+    fn extreme_knobs_are_refused_not_written_as_nan() {
+        let mut pm = Params::default();
+        pm.violations.dist = Dist::Lognormal { sigma: 1000.0 };
+        assert!(simulate(&pm, 10, 1).unwrap_err().contains("lognormal_sd"));
+        let pm = Params {
+            sigma_a: vec![1e200],
+            ..Params::default()
+        };
+        assert!(simulate(&pm, 10, 1).unwrap_err().contains("overflows"));
+        let pm = Params {
+            p: 200,
+            ..Params::default()
+        };
+        assert!(simulate(&pm, 2_000_000, 1).unwrap_err().contains("cells"));
     }
 
     #[test]

@@ -340,3 +340,232 @@ fn integer_columns_can_be_forced_continuous() {
         &["--continuous", "no column 'Z9'"],
     );
 }
+
+#[test]
+fn unterminated_quote_is_named() {
+    let bad = GOOD.replacen("2.0,2.5,2.0,0.9,0.4", "2.0,\"2.5,2.0,0.9,0.4", 1);
+    expect_error(
+        bad.as_bytes(),
+        &[],
+        65,
+        &["p.csv: row 3, column 'J2'", "unterminated quote"],
+    );
+}
+
+#[test]
+fn usage_errors_are_one_self_sufficient_line() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "p.csv", GOOD.as_bytes());
+    for (args, needles) in [
+        (
+            vec!["estimate", "p.csv", "--foo"],
+            vec![
+                "rhoscope: error: unexpected argument '--foo'",
+                "rhoscope estimate --help",
+            ],
+        ),
+        (
+            vec!["estimate"],
+            vec![
+                "required arguments were not provided: <PANEL>",
+                "estimate --help",
+            ],
+        ),
+        (
+            vec!["estimate", "p.csv", "--method", "zz"],
+            vec!["invalid value 'zz'", "estimate --help"],
+        ),
+        (
+            vec!["bogus"],
+            vec!["unrecognized subcommand 'bogus'", "rhoscope --help"],
+        ),
+        (
+            vec!["estimate", "p.csv", "--f\x1b]0;x\x07oo"],
+            vec!["unexpected argument '--f"],
+        ),
+    ] {
+        let r = run(dir.path(), &args);
+        assert_eq!(r.code, 2, "{args:?}: {}", r.stderr);
+        let err = r.stderr.trim_end();
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(!err.contains('\x1b') && !err.contains('\x07'), "{err:?}");
+        for n in needles {
+            assert!(err.contains(n), "'{n}' missing from: {err}");
+        }
+    }
+    // Help and version still print normally, with exit 0.
+    let r = run(dir.path(), &["estimate", "--help"]);
+    assert_eq!(r.code, 0);
+    assert!(r.stdout.contains("Usage:"));
+}
+
+#[test]
+fn extreme_simulation_knobs_are_refused_not_written_as_nan() {
+    let dir = tempfile::tempdir().unwrap();
+    for (set, needle) in [
+        ("lognormal_sd=1000", "lognormal_sd"),
+        ("sigma_a=1e200", "overflows"),
+        ("families=a,b\x1b,c,d,e,f", "plain text"),
+    ] {
+        let r = run(
+            dir.path(),
+            &[
+                "simulate", "--n", "20", "--seed", "1", "--set", set, "-o", "x.csv",
+            ],
+        );
+        assert_eq!(r.code, 2, "{set}: {}", r.stderr);
+        assert!(r.stderr.contains(needle), "{set}: {}", r.stderr);
+        assert!(!r.stderr.contains('\x1b'));
+        assert!(!dir.path().join("x.csv").exists(), "{set} wrote a file");
+    }
+    let r = run(
+        dir.path(),
+        &[
+            "simulate",
+            "--n",
+            "20",
+            "--seed",
+            "1",
+            "--set",
+            "lognormal_sd=3",
+        ],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(!r.stdout.contains("NaN"));
+}
+
+#[test]
+fn identical_judges_are_warned_in_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let dup = map_rows(|l| {
+        let f: Vec<&str> = l.split(',').collect();
+        format!("{},{},{},{},{}", f[0], f[1], f[1], f[3], f[4])
+    });
+    write(dir.path(), "p.csv", dup.as_bytes());
+    let r = run(dir.path(), &["estimate", "p.csv"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let err = r.stderr.trim_end();
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("p.csv: warning: identical judge columns 'J2' = 'J3'"),
+        "{err}"
+    );
+    write(dir.path(), "q.csv", GOOD.as_bytes());
+    let r = run(dir.path(), &["estimate", "q.csv"]);
+    assert!(r.stderr.is_empty(), "{}", r.stderr);
+}
+
+fn simulate_to(dir: &std::path::Path, extra: &[&str]) -> common::Run {
+    let mut args = vec!["simulate", "--n", "30", "--seed", "4", "-o", "x.csv"];
+    args.extend_from_slice(extra);
+    run(dir, &args)
+}
+
+#[test]
+fn simulate_never_touches_a_sidecar_it_was_not_told_to() {
+    let dir = tempfile::tempdir().unwrap();
+    let side = dir.path().join("x.families.csv");
+    let r = simulate_to(dir.path(), &["--preset", "families"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let first = std::fs::read(&side).unwrap();
+    std::fs::write(&side, b"judge,family\nJ1,mine\n").unwrap();
+    // A families design would overwrite the sidecar: refused without --force.
+    let r = simulate_to(dir.path(), &["--preset", "families"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("x.families.csv already exists") && r.stderr.contains("--force"));
+    assert_eq!(std::fs::read(&side).unwrap(), b"judge,family\nJ1,mine\n");
+    let r = simulate_to(dir.path(), &["--preset", "families", "--force"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(std::fs::read(&side).unwrap(), first);
+    // A design without families would leave the sidecar for estimate to adopt: refused,
+    // and --force deletes it.
+    let r = simulate_to(dir.path(), &[]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("would adopt it"), "{}", r.stderr);
+    assert!(side.exists());
+    let r = simulate_to(dir.path(), &["--force"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(!side.exists());
+    // Only x.csv is left: no temporary files.
+    let names: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    assert_eq!(names, vec!["x.csv".to_string()]);
+}
+
+#[test]
+fn an_adopted_sidecar_is_announced_and_a_stale_one_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    assert_eq!(simulate_to(dir.path(), &["--preset", "families"]).code, 0);
+    let r = run(dir.path(), &["estimate", "x.csv"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(r.stderr.trim_end().lines().count(), 1, "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("x.csv: note: judge families read from x.families.csv"),
+        "{}",
+        r.stderr
+    );
+    // A sidecar from a bigger panel: an error naming the sidecar and row, not --families.
+    let r = run(
+        dir.path(),
+        &[
+            "simulate", "--n", "30", "--seed", "4", "--set", "p=3", "-o", "y.csv",
+        ],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    std::fs::copy(
+        dir.path().join("x.families.csv"),
+        dir.path().join("y.families.csv"),
+    )
+    .unwrap();
+    let r = run(dir.path(), &["estimate", "y.csv"]);
+    assert_eq!(r.code, 65, "{}", r.stderr);
+    let err = r.stderr.trim_end();
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.starts_with("rhoscope: y.families.csv: row 5"), "{err}");
+    assert!(
+        err.contains("does not fit y.csv") && err.contains("value 'J4'"),
+        "{err}"
+    );
+    assert!(!err.contains("--families names"), "{err}");
+}
+
+#[test]
+fn a_failed_write_leaves_no_file_behind() {
+    let dir = tempfile::tempdir().unwrap();
+    let r = run(
+        dir.path(),
+        &[
+            "simulate",
+            "--n",
+            "30",
+            "--seed",
+            "4",
+            "-o",
+            "no/such/dir/x.csv",
+        ],
+    );
+    assert_eq!(r.code, 74, "{}", r.stderr);
+    assert_eq!(r.stderr.trim_end().lines().count(), 1);
+    assert!(
+        r.stderr.contains("no/such/dir/x.csv: cannot write"),
+        "{}",
+        r.stderr
+    );
+    // Writing over an existing output replaces it whole.
+    std::fs::write(
+        dir.path().join("x.csv"),
+        "old contents that are longer than the new ones ".repeat(1000),
+    )
+    .unwrap();
+    let r = run(
+        dir.path(),
+        &["simulate", "--n", "3", "--seed", "4", "-o", "x.csv"],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let text = std::fs::read_to_string(dir.path().join("x.csv")).unwrap();
+    assert!(text.starts_with("J1,") && !text.contains("old contents"));
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+}

@@ -1,0 +1,280 @@
+//! Resource bombs: small files and flags that used to take the machine down. Each must be
+//! refused with one line and exit 65 (a file) or 2 (a flag) *before* the memory is allocated,
+//! which the tests check by running the binary under `ulimit -v` (2 GB of address space; the
+//! old code asked for 4.7 to 80 GB and aborted).
+
+mod common;
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use common::{Run, write};
+use rhoscope::data::limits::{MAX_CELLS, MAX_COLUMNS, max_threads};
+
+/// Address space allowed to the binary in these tests, in KiB.
+const VMEM_KB: u64 = 2_000_000;
+
+/// Runs the binary in `dir` under `ulimit -v kb`.
+fn run_limited(dir: &Path, kb: u64, args: &[&str]) -> Run {
+    let quoted: Vec<String> = args.iter().map(|a| format!("'{a}'")).collect();
+    let script = format!(
+        "ulimit -v {kb} && exec '{}' {}",
+        env!("CARGO_BIN_EXE_rhoscope"),
+        quoted.join(" ")
+    );
+    let out = std::process::Command::new("sh")
+        .args(["-c", &script])
+        .current_dir(dir)
+        .env_remove("RUST_BACKTRACE")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("sh runs");
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+/// One clean line on stderr with every needle, the expected exit code, nothing on stdout.
+fn refused(r: &Run, code: i32, needles: &[&str]) {
+    let err = r.stderr.trim_end();
+    assert_eq!(r.code, code, "stderr: {err}");
+    assert_eq!(err.lines().count(), 1, "one line: {err}");
+    assert!(
+        !err.contains("panicked") && !err.contains("memory allocation"),
+        "{err}"
+    );
+    for n in needles {
+        assert!(err.contains(n), "'{n}' missing from: {err}");
+    }
+    assert!(r.stdout.is_empty());
+}
+
+#[test]
+fn a_hundred_thousand_judge_columns_are_refused_before_the_covariance() {
+    // 1.5 MB: 100,000 J* columns and 4 rows; the covariance alone would be 80 GB.
+    let dir = tempfile::tempdir().unwrap();
+    let width = 100_000;
+    let mut s = (1..=width)
+        .map(|j| format!("J{j}"))
+        .collect::<Vec<_>>()
+        .join(",");
+    s.push_str(",A1,A2\n");
+    for i in 0..4 {
+        let row: Vec<String> = (0..width + 2)
+            .map(|j| ((i * 7 + j) % 5).to_string())
+            .collect();
+        s.push_str(&row.join(","));
+        s.push('\n');
+    }
+    write(dir.path(), "wide.csv", s.as_bytes());
+    let limit = format!("at most {MAX_COLUMNS}");
+    for cmd in ["estimate", "battery"] {
+        let r = run_limited(dir.path(), VMEM_KB, &[cmd, "wide.csv"]);
+        refused(
+            &r,
+            65,
+            &["wide.csv", "100002 judge and anchor columns", &limit],
+        );
+    }
+    // Exactly at the limit is accepted as far as the column count goes.
+    let ok = (1..=MAX_COLUMNS - 2)
+        .map(|j| format!("J{j}"))
+        .collect::<Vec<_>>()
+        .join(",");
+    let mut small = format!("{ok},A1,A2\n");
+    for i in 0..5 {
+        let row: Vec<String> = (0..MAX_COLUMNS)
+            .map(|j| ((i * 3 + j * j) % 7).to_string())
+            .collect();
+        writeln!(small, "{}", row.join(",")).unwrap();
+    }
+    write(dir.path(), "edge.csv", small.as_bytes());
+    let r = run_limited(dir.path(), VMEM_KB, &["estimate", "edge.csv"]);
+    assert!(!r.stderr.contains("are supported"), "{}", r.stderr);
+}
+
+#[test]
+fn duplicate_names_in_a_huge_header_are_found() {
+    // The duplicate check was quadratic (30 s at 100,000 columns); it is a hash now.
+    let dir = tempfile::tempdir().unwrap();
+    let mut s = (0..100_000)
+        .map(|j| format!("x{j}"))
+        .collect::<Vec<_>>()
+        .join(",");
+    s.push_str(",x1\n");
+    write(dir.path(), "dup.csv", s.as_bytes());
+    let r = run_limited(dir.path(), VMEM_KB, &["estimate", "dup.csv"]);
+    refused(&r, 65, &["row 1, column 'x1'", "duplicate", "2 and 100001"]);
+}
+
+#[test]
+fn long_layout_with_a_new_rater_on_every_row_is_refused_early() {
+    // 300 KB: each row names a new rater on a new item; the old loader built a
+    // raters × items matrix (4.7 GB) before any check.
+    let dir = tempfile::tempdir().unwrap();
+    let mut s = String::from("item,rater,score\n");
+    for k in 0..25_000 {
+        writeln!(s, "i{k},J{k},{}", k % 5).unwrap();
+    }
+    write(dir.path(), "long.csv", s.as_bytes());
+    let r = run_limited(
+        dir.path(),
+        VMEM_KB,
+        &["estimate", "long.csv", "--long", "item,rater,score"],
+    );
+    // J0 … J{MAX_COLUMNS - 1} are allowed; the next rater, on line MAX_COLUMNS + 2, is not.
+    refused(
+        &r,
+        65,
+        &[
+            &format!("long.csv: row {}, column 'rater'", MAX_COLUMNS + 2),
+            &format!("more than {MAX_COLUMNS}"),
+            &format!("value 'J{MAX_COLUMNS}'"),
+        ],
+    );
+}
+
+#[test]
+fn long_layout_cells_over_the_limit_are_refused_before_the_matrix() {
+    // MAX_COLUMNS raters (allowed) but just over MAX_CELLS / MAX_COLUMNS items: the matrix
+    // would be over 2 GiB. The file is about 16 MB, one row per item.
+    let dir = tempfile::tempdir().unwrap();
+    let mut s = String::from("item,rater,score\n");
+    let items = MAX_CELLS / MAX_COLUMNS + 1;
+    for k in 0..items {
+        writeln!(s, "i{k},J{},{}", k % MAX_COLUMNS + 1, k % 5).unwrap();
+    }
+    write(dir.path(), "sparse.csv", s.as_bytes());
+    let r = run_limited(
+        dir.path(),
+        VMEM_KB,
+        &["estimate", "sparse.csv", "--long", "item,rater,score"],
+    );
+    refused(
+        &r,
+        65,
+        &[
+            "sparse.csv",
+            &format!("{items} items × {MAX_COLUMNS} judge and anchor columns"),
+            "over the limit",
+        ],
+    );
+}
+
+#[test]
+fn simulate_sizes_are_refused_before_allocation() {
+    let dir = tempfile::tempdir().unwrap();
+    for (args, needle) in [
+        (
+            vec!["--set", "p=18446744073709551615", "--n", "3"],
+            "judges are supported",
+        ),
+        (
+            vec!["--set", "p=1000000000", "--n", "3"],
+            "judges are supported",
+        ),
+        (vec!["--set", "p=200", "--n", "100000000"], "cells"),
+        (
+            vec!["--set", "ordinal=J1:4000000000", "--n", "3"],
+            "at most 100 levels",
+        ),
+        (
+            vec!["--set", "families=99999999999", "--n", "3"],
+            "families are supported",
+        ),
+    ] {
+        let mut all = vec!["simulate", "--seed", "1", "-o", "out.csv"];
+        all.extend(args);
+        let r = run_limited(dir.path(), VMEM_KB, &all);
+        refused(&r, 2, &[needle]);
+        assert!(!dir.path().join("out.csv").exists());
+    }
+}
+
+#[test]
+fn threads_are_bounded_by_the_cores() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "p.csv",
+        b"J1,J2,A1,A2\n1,2,3,4\n2,1,4,2\n3,3,1,1\n0,5,2,3\n",
+    );
+    let max = max_threads();
+    assert!((1..=256).contains(&max));
+    for t in [max + 1, 4000, 65535] {
+        let r = common::run(
+            dir.path(),
+            &["--threads", &t.to_string(), "battery", "p.csv"],
+        );
+        refused(&r, 2, &["--threads", &t.to_string()]);
+    }
+    let r = common::run(
+        dir.path(),
+        &["--threads", &max.to_string(), "estimate", "p.csv"],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    // The environment variable rayon reads is held to the same bound; the flag wins over it.
+    let r = common::run_env(
+        dir.path(),
+        &["battery", "p.csv"],
+        &[("RAYON_NUM_THREADS", "4000")],
+    );
+    refused(&r, 2, &["RAYON_NUM_THREADS=4000", "at most"]);
+    let r = common::run_env(
+        dir.path(),
+        &["--threads", "1", "estimate", "p.csv"],
+        &[("RAYON_NUM_THREADS", "4000")],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+}
+
+#[test]
+fn a_thread_pool_the_os_refuses_is_an_error_not_a_panic() {
+    // Under a small address-space limit the worker stacks cannot be mapped. Whatever the
+    // limit, the run either works or fails with one clean line; at some limit the pool
+    // itself is refused (exit 71, EX_OSERR) — the old code ignored that and panicked later.
+    let dir = tempfile::tempdir().unwrap();
+    let mut s = String::from("J1,J2,J3,A1,A2\n");
+    for i in 0..40 {
+        writeln!(
+            s,
+            "{},{},{},{},{}",
+            i % 7,
+            (i * 3) % 5,
+            i % 4,
+            (i * i) % 9,
+            i % 6
+        )
+        .unwrap();
+    }
+    write(dir.path(), "p.csv", s.as_bytes());
+    let threads = max_threads().to_string();
+    let mut refused_pool = false;
+    for kb in (8_000..=60_000).step_by(4_000) {
+        let r = run_limited(
+            dir.path(),
+            kb,
+            &[
+                "--threads",
+                &threads,
+                "battery",
+                "p.csv",
+                "--null-draws",
+                "20",
+                "--bootstrap",
+                "10",
+            ],
+        );
+        assert!(!r.stderr.contains("panicked"), "{kb} KiB: {}", r.stderr);
+        if r.code == 71 {
+            refused(&r, 71, &["cannot start", "worker threads"]);
+            refused_pool = true;
+        }
+    }
+    assert!(
+        refused_pool,
+        "no limit between 8 and 60 MB refused the pool"
+    );
+}
