@@ -2,6 +2,7 @@
 //! refused with one line and exit 65 (a file) or 2 (a flag) *before* the memory is allocated,
 //! which the tests check by running the binary under `ulimit -v` (2 GB of address space; the
 //! old code asked for 4.7 to 80 GB and aborted).
+#![cfg(feature = "cli")]
 
 mod common;
 
