@@ -45,8 +45,10 @@ fn counts_and_features_give_the_gather_oracles_intervals() {
     fam.violations.families = Families::Blocks(3);
     fam.violations.sigma_f = 0.4;
     // Anchors far from zero and of unequal scale: the centring must keep sums well conditioned.
-    let mut shifted = Params::default();
-    shifted.sigma_t2 = 4.0;
+    let shifted = Params {
+        sigma_t2: 4.0,
+        ..Params::default()
+    };
     let cases = [
         (fam, 300usize, 7u64),
         (Params::default(), 40, 3),
