@@ -25,6 +25,7 @@ pub mod error;
 pub mod estimate;
 pub mod model;
 pub mod moments;
+pub mod ordinal;
 pub mod panel;
 pub mod power;
 pub mod progress;
