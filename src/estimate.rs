@@ -4,6 +4,7 @@
 
 pub mod blocked;
 pub mod clean;
+pub mod free_scale;
 pub mod ml;
 
 use crate::moments::Moments;

@@ -1,0 +1,425 @@
+//! The free-scale estimator of SPEC §7 (Section 7's mixed-scale estimator, generalised):
+//! judges on their own scales, `J_j = a_j (t + c) + e_j` (continuous, or ordinal cuts of it),
+//! continuous anchors `A_k = t + (β_k/σ_c²) c + u_k` as in Assumption 1.
+//!
+//! Only judge *correlations* are used, so each judge's scale a_j drops out:
+//! 1. λ = one-factor ULS fit of the judge correlation matrix R: minimise
+//!    Σ_{i<j} (R_ij − λ_i λ_j)², started from the leading eigenvector and polished by Newton
+//!    with Levenberg–Marquardt damping. λ_j estimates a_j √K / SD(J_j), K = σ_t² + σ_c².
+//! 2. q_k = SD(A_k) · Σ_j λ_j r_jk / Σ_j λ_j², which estimates (σ_t² + β_k)/√K.
+//! 3. (σ_t², σ_c², β) minimise Σ_k (q_k − (σ_t² + β_k)/√(σ_t² + σ_c²))² plus
+//!    Σ_{k<l} (P_kl − σ_t² − β_k β_l/σ_c²)² over σ_t², σ_c² > 0: a grid on (σ_t², σ_c²)
+//!    with β from the q equations finds the basin, Levenberg–Marquardt (in log σ_t², log σ_c²
+//!    and β) polishes; the best of the grid's three lowest local minima wins.
+//! 4. σ_ak² = V_k − σ_t², ρ_k = β_k / (σ_ak σ_c) through [`Estimate::from_parts`], so the
+//!    out-of-range flags are Theorem 1's (SPEC §1).
+//!
+//! With a_j = 1 and continuous judges it inverts the population moments of Theorem 1 exactly.
+
+use nalgebra::{DMatrix, DVector};
+
+use super::{Estimate, PairEstimate, Parts};
+use crate::ordinal::{Correlations, correlation_matrix};
+use crate::panel::Panel;
+
+/// A free-scale fit and its own checks (SPEC §7).
+#[derive(Debug, Clone, PartialEq)]
+pub struct FreeScaleFit {
+    /// σ̂_t², σ̂_c², β̂, σ̂_a², ρ̂ and flags (K = σ̂_t² + σ̂_c²; pairs carry Corollary 1's
+    /// denominators (σ̂_c² − β̂_k)(σ̂_c² − β̂_l)/σ̂_c² at the joint σ̂_t²).
+    pub estimate: Estimate,
+    /// One-factor ULS loadings of the judge correlations.
+    pub lambda: Vec<f64>,
+    /// q_k = SD(A_k) Σ_j λ_j r_jk / Σ_j λ_j².
+    pub q: Vec<f64>,
+    /// The minimised misfit: the anchor over-identification statistic (m ≥ 3).
+    pub misfit: f64,
+    /// RMS of the off-diagonal residuals R − λλᵀ: the judge one-factor statistic (p ≥ 4;
+    /// zero by construction at p = 3).
+    pub judge_rms: f64,
+    /// Whether both optimisers met their gradient tolerance.
+    pub converged: bool,
+}
+
+/// Fewest judges and continuous anchors the estimator accepts (SPEC §7).
+pub const MIN_JUDGES: usize = 3;
+pub const MIN_ANCHORS: usize = 3;
+
+/// The free-scale fit from correlations: `r_judges` (p × p judge correlations),
+/// `r_ja` (p × m judge–anchor correlations) and `anchor_cov` (m × m anchor covariances P,
+/// divisor N − 1; its diagonal gives V_k and SD(A_k)).
+///
+/// # Errors
+/// Shapes that disagree, p < 3, m < 3, non-finite entries, a non-positive anchor variance,
+/// or judges with no common factor (Σ λ_j² = 0).
+pub fn fit(
+    r_judges: &DMatrix<f64>,
+    r_ja: &DMatrix<f64>,
+    anchor_cov: &DMatrix<f64>,
+) -> Result<FreeScaleFit, String> {
+    let p = r_judges.nrows();
+    let m = anchor_cov.nrows();
+    check_shapes(r_judges, r_ja, anchor_cov)?;
+    let (lambda, judge_rms, ok_l) = one_factor_uls(r_judges)?;
+    let ll: f64 = lambda.iter().map(|l| l * l).sum();
+    if !(ll > 0.0 && ll.is_finite()) {
+        return Err("the judges share no common factor (all one-factor loadings are 0)".into());
+    }
+    let q: Vec<f64> = (0..m)
+        .map(|k| {
+            let s: f64 = (0..p).map(|j| lambda[j] * r_ja[(j, k)]).sum();
+            anchor_cov[(k, k)].sqrt() * s / ll
+        })
+        .collect();
+    let (theta, misfit, ok_f) = fit_anchor_block(&q, anchor_cov);
+    let (sigma_t2, sigma_c2) = (theta[0].exp(), theta[1].exp());
+    let beta: Vec<f64> = theta.iter().skip(2).copied().collect();
+    let mut pairs = Vec::with_capacity(m * (m - 1) / 2);
+    for k in 0..m {
+        for l in k + 1..m {
+            pairs.push(PairEstimate {
+                anchors: (k, l),
+                sigma_t2,
+                denominator: (sigma_c2 - beta[k]) * (sigma_c2 - beta[l]) / sigma_c2,
+            });
+        }
+    }
+    let denominator = pairs.iter().map(|x| x.denominator).sum::<f64>() / pairs.len() as f64;
+    let estimate = Estimate::from_parts(Parts {
+        sigma_t2,
+        sigma_c2,
+        k: sigma_t2 + sigma_c2,
+        denominator,
+        pairs,
+        sigma_a2: (0..m).map(|k| anchor_cov[(k, k)] - sigma_t2).collect(),
+        beta,
+        clean: None,
+        flags: Vec::new(),
+    });
+    Ok(FreeScaleFit {
+        estimate,
+        lambda,
+        q,
+        misfit,
+        judge_rms,
+        converged: ok_l && ok_f,
+    })
+}
+
+fn check_shapes(
+    r_judges: &DMatrix<f64>,
+    r_ja: &DMatrix<f64>,
+    anchor_cov: &DMatrix<f64>,
+) -> Result<(), String> {
+    let (p, m) = (r_judges.nrows(), anchor_cov.nrows());
+    if r_judges.ncols() != p || anchor_cov.ncols() != m {
+        return Err("the judge correlation and anchor covariance matrices must be square".into());
+    }
+    if r_ja.nrows() != p || r_ja.ncols() != m {
+        return Err(format!(
+            "judge–anchor correlations are {} × {}, expected {p} × {m}",
+            r_ja.nrows(),
+            r_ja.ncols()
+        ));
+    }
+    if p < MIN_JUDGES {
+        return Err(format!(
+            "the free-scale estimator needs at least {MIN_JUDGES} judges to fit their one-factor loadings (got {p})"
+        ));
+    }
+    if m < MIN_ANCHORS {
+        return Err(format!(
+            "the free-scale estimator needs at least {MIN_ANCHORS} continuous anchors: m + m(m−1)/2 moments for m + 2 unknowns (got {m})"
+        ));
+    }
+    if r_judges
+        .iter()
+        .chain(r_ja.iter())
+        .chain(anchor_cov.iter())
+        .any(|x| !x.is_finite())
+    {
+        return Err("a correlation or anchor covariance is not finite".into());
+    }
+    if let Some(k) = (0..m).find(|&k| anchor_cov[(k, k)] <= 0.0) {
+        return Err(format!("anchor {} has variance ≤ 0", k + 1));
+    }
+    Ok(())
+}
+
+/// The free-scale fit of a panel: judge correlations Pearson/polychoric/polyserial by scale
+/// ([`correlation_matrix`]), anchors' covariances with divisor N − 1.
+///
+/// # Errors
+/// Fewer than 3 judges, fewer than 3 anchors, an ordinal anchor (its covariances need its own
+/// scale), or a correlation error (a column with one level, a constant column).
+pub fn fit_panel(panel: &Panel) -> Result<(FreeScaleFit, Correlations), String> {
+    let (p, m) = (panel.p(), panel.m());
+    if p < MIN_JUDGES {
+        return Err(format!(
+            "the free-scale estimator needs at least {MIN_JUDGES} judges (the panel has {p})"
+        ));
+    }
+    if let Some(k) = (0..m).find(|&k| panel.scales[p + k].is_ordinal()) {
+        return Err(format!(
+            "anchor '{}' is ordinal: the free-scale estimator needs continuous anchors, whose covariances carry the scale that identifies ρ (Section 7); leave it out of --anchors",
+            panel.anchors[k]
+        ));
+    }
+    if m < MIN_ANCHORS {
+        return Err(format!(
+            "the free-scale estimator needs at least {MIN_ANCHORS} continuous anchors (the panel has {m}); with fewer, ρ is not identified once judges have their own scales (Section 7)"
+        ));
+    }
+    let corr = correlation_matrix(panel)?;
+    let r_judges = corr.r.view((0, 0), (p, p)).into_owned();
+    let r_ja = corr.r.view((0, p), (p, m)).into_owned();
+    let anchor_cov =
+        crate::moments::covariance(&panel.data[p * panel.n..], panel.n, m, &mut Vec::new());
+    Ok((fit(&r_judges, &r_ja, &anchor_cov)?, corr))
+}
+
+/// One-factor ULS of a correlation matrix's off-diagonal: λ minimising Σ_{i<j}(R_ij − λ_iλ_j)²,
+/// the RMS of those residuals, and whether Newton converged. Starts from the leading
+/// eigenvector (scaled by √eigenvalue), sign chosen so Σλ ≥ 0.
+///
+/// # Errors
+/// Fewer than 3 variables (the one-factor model is then not identified).
+pub fn one_factor_uls(r: &DMatrix<f64>) -> Result<(Vec<f64>, f64, bool), String> {
+    let p = r.nrows();
+    if p < 3 {
+        return Err(format!(
+            "a one-factor fit needs at least 3 judges (got {p})"
+        ));
+    }
+    let eig = r.clone().symmetric_eigen();
+    let top = eig.eigenvalues.imax();
+    let mut lam: DVector<f64> = eig.eigenvectors.column(top) * eig.eigenvalues[top].max(0.0).sqrt();
+    if lam.sum() < 0.0 {
+        lam = -lam;
+    }
+    let cost = |l: &DVector<f64>| -> f64 {
+        let mut s = 0.0;
+        for i in 0..p {
+            for j in i + 1..p {
+                let e = r[(i, j)] - l[i] * l[j];
+                s += e * e;
+            }
+        }
+        s
+    };
+    let mut f = cost(&lam);
+    let mut mu = 1e-3;
+    let mut converged = false;
+    for _ in 0..200 {
+        // Gradient and exact Hessian of the cost.
+        let mut g = DVector::zeros(p);
+        let mut h = DMatrix::zeros(p, p);
+        for i in 0..p {
+            for j in 0..p {
+                if i == j {
+                    continue;
+                }
+                let e = r[(i, j)] - lam[i] * lam[j];
+                g[i] -= 2.0 * e * lam[j];
+                h[(i, i)] += 2.0 * lam[j] * lam[j];
+                h[(i, j)] = 2.0 * (2.0 * lam[i] * lam[j] - r[(i, j)]);
+            }
+        }
+        if g.amax() <= 1e-15 * (1.0 + lam.amax()) {
+            converged = true;
+            break;
+        }
+        let mut accepted = false;
+        for _ in 0..40 {
+            let mut hd = h.clone();
+            for i in 0..p {
+                hd[(i, i)] += mu * (1.0 + h[(i, i)]);
+            }
+            let Some(step) = hd.cholesky().map(|c| c.solve(&(-&g))) else {
+                mu *= 10.0;
+                continue;
+            };
+            let trial = &lam + &step;
+            let ft = cost(&trial);
+            if ft <= f {
+                let small = step.amax() <= 1e-15 * (1.0 + lam.amax());
+                lam = trial;
+                f = ft;
+                mu = (mu / 10.0).max(1e-12);
+                accepted = true;
+                if small {
+                    converged = true;
+                }
+                break;
+            }
+            mu *= 10.0;
+        }
+        if !accepted || converged {
+            converged |= !accepted && g.amax() <= 1e-10;
+            break;
+        }
+    }
+    let n_off = (p * (p - 1) / 2) as f64;
+    Ok((lam.iter().copied().collect(), (f / n_off).sqrt(), converged))
+}
+
+/// Residuals of the joint fit at θ = (ln σ_t², ln σ_c², β_1..β_m), and their Jacobian.
+fn residuals(
+    th: &DVector<f64>,
+    q: &[f64],
+    pa: &DMatrix<f64>,
+    jac: Option<&mut DMatrix<f64>>,
+) -> DVector<f64> {
+    let m = q.len();
+    let (st, sc) = (th[0].exp(), th[1].exp());
+    let k = st + sc;
+    let rk = k.sqrt();
+    let n_res = m + m * (m - 1) / 2;
+    let mut e = DVector::zeros(n_res);
+    let mut jac = jac;
+    for kk in 0..m {
+        let b = th[2 + kk];
+        e[kk] = q[kk] - (st + b) / rk;
+        if let Some(j) = jac.as_deref_mut() {
+            let d_st = -1.0 / rk + (st + b) / (2.0 * k * rk);
+            let d_sc = (st + b) / (2.0 * k * rk);
+            j[(kk, 0)] = d_st * st;
+            j[(kk, 1)] = d_sc * sc;
+            j[(kk, 2 + kk)] = -1.0 / rk;
+        }
+    }
+    let mut row = m;
+    for kk in 0..m {
+        for l in kk + 1..m {
+            let (bk, bl) = (th[2 + kk], th[2 + l]);
+            e[row] = pa[(kk, l)] - st - bk * bl / sc;
+            if let Some(j) = jac.as_deref_mut() {
+                j[(row, 0)] = -st;
+                j[(row, 1)] = bk * bl / sc;
+                j[(row, 2 + kk)] = -bl / sc;
+                j[(row, 2 + l)] = -bk / sc;
+            }
+            row += 1;
+        }
+    }
+    e
+}
+
+/// Grid on (σ_t², σ_c²) for the start of the joint fit.
+const GRID_T: usize = 24;
+const GRID_C: usize = 30;
+
+/// The joint fit of step 3: θ̂, the minimised misfit, and convergence.
+fn fit_anchor_block(q: &[f64], pa: &DMatrix<f64>) -> (DVector<f64>, f64, bool) {
+    let m = q.len();
+    let vmax = (0..m).map(|k| pa[(k, k)]).fold(0.0f64, f64::max);
+    // Anchor misfit with β from the q equations, on the grid.
+    let mut grid = vec![f64::INFINITY; GRID_T * GRID_C];
+    let st_at = |i: usize| vmax * (i as f64 + 0.5) / GRID_T as f64;
+    let sc_at = |j: usize| vmax * 10f64.powf(-3.0 + 6.0 * j as f64 / (GRID_C - 1) as f64);
+    let mut beta = vec![0.0; m];
+    for i in 0..GRID_T {
+        for j in 0..GRID_C {
+            let (st, sc) = (st_at(i), sc_at(j));
+            let rk = (st + sc).sqrt();
+            for k in 0..m {
+                beta[k] = q[k] * rk - st;
+            }
+            let mut s = 0.0;
+            for k in 0..m {
+                for l in k + 1..m {
+                    let e = pa[(k, l)] - st - beta[k] * beta[l] / sc;
+                    s += e * e;
+                }
+            }
+            grid[i * GRID_C + j] = s;
+        }
+    }
+    // The grid's local minima (no lower 4-neighbour), lowest first.
+    let mut minima: Vec<(f64, usize, usize)> = Vec::new();
+    for i in 0..GRID_T {
+        for j in 0..GRID_C {
+            let v = grid[i * GRID_C + j];
+            let lower = |a: usize, b: usize| grid[a * GRID_C + b] < v;
+            let is_min = !(i > 0 && lower(i - 1, j)
+                || i + 1 < GRID_T && lower(i + 1, j)
+                || j > 0 && lower(i, j - 1)
+                || j + 1 < GRID_C && lower(i, j + 1));
+            if is_min && v.is_finite() {
+                minima.push((v, i, j));
+            }
+        }
+    }
+    minima.sort_by(|a, b| a.0.total_cmp(&b.0));
+    minima.truncate(3);
+    let mut best: Option<(DVector<f64>, f64, bool)> = None;
+    for (_, i, j) in minima {
+        let (st, sc) = (st_at(i), sc_at(j));
+        let rk = (st + sc).sqrt();
+        let mut th = DVector::zeros(m + 2);
+        th[0] = st.ln();
+        th[1] = sc.ln();
+        for k in 0..m {
+            th[2 + k] = q[k] * rk - st;
+        }
+        let (th, f, ok) = levenberg_marquardt(th, q, pa);
+        if best.as_ref().is_none_or(|b| f < b.1) {
+            best = Some((th, f, ok));
+        }
+    }
+    best.unwrap_or_else(|| (DVector::from_element(m + 2, f64::NAN), f64::NAN, false))
+}
+
+fn levenberg_marquardt(
+    mut th: DVector<f64>,
+    q: &[f64],
+    pa: &DMatrix<f64>,
+) -> (DVector<f64>, f64, bool) {
+    let n = th.len();
+    let m = q.len();
+    let n_res = m + m * (m - 1) / 2;
+    let mut jac = DMatrix::zeros(n_res, n);
+    let mut e = residuals(&th, q, pa, Some(&mut jac));
+    let mut f = e.norm_squared();
+    let mut mu = 1e-3;
+    let mut converged = false;
+    for _ in 0..300 {
+        let jt = jac.transpose();
+        let g = &jt * &e;
+        let a = &jt * &jac;
+        if g.amax() <= 1e-15 * (1.0 + f.sqrt()) || f == 0.0 {
+            converged = true;
+            break;
+        }
+        let mut accepted = false;
+        for _ in 0..40 {
+            let mut ad = a.clone();
+            for i in 0..n {
+                ad[(i, i)] += mu * (a[(i, i)] + 1e-12);
+            }
+            let Some(step) = ad.cholesky().map(|c| c.solve(&(-&g))) else {
+                mu *= 10.0;
+                continue;
+            };
+            let trial = &th + &step;
+            let et = residuals(&trial, q, pa, None);
+            let ft = et.norm_squared();
+            if ft.is_finite() && ft <= f {
+                let small = step.amax() <= 1e-14 * (1.0 + th.amax());
+                th = trial;
+                e = residuals(&th, q, pa, Some(&mut jac));
+                f = ft;
+                mu = (mu / 10.0).max(1e-15);
+                accepted = true;
+                converged = small;
+                break;
+            }
+            mu *= 10.0;
+        }
+        if !accepted || converged {
+            converged |= !accepted && g.amax() <= 1e-10 * (1.0 + f.sqrt());
+            break;
+        }
+    }
+    (th, f, converged)
+}
