@@ -399,3 +399,55 @@ fn panel_matrix_uses_each_pairs_kind() {
     );
     assert!(correlation_matrix(&bad).unwrap_err().contains("'flat'"));
 }
+
+/// Section 7's negative result: with every column ordinal only latent correlations are seen,
+/// and two parameter vectors with ρ_1 = 0.30 and ρ_1 = 0.80 reproduce them exactly.
+#[test]
+fn all_ordinal_rho_is_not_identified() {
+    use rhoscope::model::Params;
+    use rhoscope::ordinal::{all_ordinal_identification, latent_correlations};
+    let designs = [
+        Params::default(),
+        Params {
+            rho: vec![0.3, 0.7, 0.5],
+            sigma_a: vec![0.5, 0.6, 0.7],
+            ..Params::default()
+        },
+        Params {
+            p: 4,
+            rho: vec![0.3, 0.7, 0.5, 0.2, 0.4, 0.6],
+            sigma_a: vec![0.5, 0.6, 0.7, 0.5, 0.6, 0.7],
+            ..Params::default()
+        },
+    ];
+    for pm in designs {
+        let id = all_ordinal_identification(&pm).unwrap();
+        assert_eq!(id.n_params, 2 + 2 * pm.m() + pm.p);
+        // Scale + rotation; at m = 2 the 3 anchor correlations leave one more of the 5
+        // scale-free unknowns (judge angle, two loadings per anchor) free.
+        let want = if pm.m() <= 2 { 3 } else { 2 };
+        assert_eq!(
+            id.null_dim,
+            want,
+            "m = {}: {:?}",
+            pm.m(),
+            id.singular_values
+        );
+        // The rank decision has a wide margin: the smallest kept singular value is > 1e-4
+        // of the largest, the two dropped ones < 1e-10 of it.
+        let sv = &id.singular_values;
+        assert!(
+            sv[id.rank - 1] > 1e-4 * sv[0] && sv[id.rank] < 1e-10 * sv[0],
+            "{sv:?}"
+        );
+        close(id.low.rho[0], 0.30, 1e-12, "low ρ_1");
+        close(id.high.rho[0], 0.80, 1e-12, "high ρ_1");
+        assert!(id.max_abs_diff <= 1e-10, "{}", id.max_abs_diff);
+        let (a, b) = (latent_correlations(&id.low), latent_correlations(&id.high));
+        assert!((a - b).amax() <= 1e-10);
+        // And the other anchors' ρ move too: the parameter vectors really differ.
+        assert!((id.low.rho[1] - id.high.rho[1]).abs() > 0.05);
+        id.low.validate().unwrap();
+        id.high.validate().unwrap();
+    }
+}
