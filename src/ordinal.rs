@@ -1121,3 +1121,76 @@ pub fn rotate_to_rho1(
     out.validate()?;
     Ok(out)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gauss_legendre_half_rules_integrate_polynomials_exactly() {
+        // A 2n-point rule is exact for degree ≤ 4n − 1 on [−1, 1]: check x^k, k even ≤ 2(2n − 1).
+        for (w, x) in GL_W.iter().zip(GL_X) {
+            let n = w.len();
+            for k in (0..2 * i32::try_from(n).unwrap()).step_by(2) {
+                let exact = 2.0 / (f64::from(k) + 1.0);
+                let got: f64 = w
+                    .iter()
+                    .zip(x.iter())
+                    .map(|(wi, xi)| 2.0 * wi * xi.powi(k))
+                    .sum();
+                assert!(
+                    (got - exact).abs() < 1e-14,
+                    "n = {n}, k = {k}: {got} vs {exact}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn bvn_limits_and_symmetries() {
+        assert!((bvn_cdf(0.3, -0.2, 0.0) - norm_cdf(0.3) * norm_cdf(-0.2)).abs() < 1e-15);
+        assert!((bvn_cdf(0.4, 0.9, 1.0) - norm_cdf(0.4)).abs() < 1e-15);
+        assert!((bvn_cdf(0.4, 0.9, -1.0) - (norm_cdf(0.4) + norm_cdf(0.9) - 1.0)).abs() < 1e-15);
+        assert!((bvn_cdf(-0.4, 1.1, 0.6) - bvn_cdf(1.1, -0.4, 0.6)).abs() < 1e-15);
+        assert_eq!(bvn_cdf(f64::INFINITY, f64::INFINITY, 0.5), 1.0);
+        assert_eq!(bvn_cdf(f64::NEG_INFINITY, 0.3, 0.5), 0.0);
+        // Plackett: ∂Φ₂/∂r = φ₂, checked by a central difference.
+        let (h, k, r) = (0.3, -0.7, 0.4);
+        let d = (bvn_cdf(h, k, r + 1e-5) - bvn_cdf(h, k, r - 1e-5)) / 2e-5;
+        assert!((d - bvn_pdf(h, k, r)).abs() < 1e-9);
+    }
+
+    #[test]
+    fn quantile_inverts_cdf() {
+        for p in [1e-10, 0.001, 0.2, 0.5, 0.77, 0.999_999] {
+            assert!((norm_cdf(norm_quantile(p)) - p).abs() <= 1e-15 * p.max(1e-3) * 10.0);
+        }
+        assert_eq!(norm_quantile(0.0), f64::NEG_INFINITY);
+        assert_eq!(norm_quantile(1.0), f64::INFINITY);
+    }
+
+    #[test]
+    fn thresholds_are_quantiles_of_cumulative_proportions() {
+        let t = thresholds_from_counts(&[25, 25, 50]);
+        assert_eq!(t.len(), 2);
+        assert!((t[0] - norm_quantile(0.25)).abs() < 1e-15 && t[1].abs() < 1e-15);
+    }
+
+    #[test]
+    fn brent_finds_minimum_and_root() {
+        let x = brent_min(|x| (x - 0.3).powi(2) + 1.0, -1.0, 1.0, 1e-10);
+        assert!((x - 0.3).abs() < 1e-8);
+        let f = |x: f64| x * x * x - 0.2;
+        let r = brent_root(f, 0.0, 1.0, f(0.0), f(1.0), 1e-14);
+        assert!((r - 0.2f64.cbrt()).abs() < 1e-13);
+    }
+
+    #[test]
+    fn ordinal_column_indexes_levels_in_order() {
+        let c = OrdinalColumn::new(&[5.0, 1.0, 3.0, 3.0]).unwrap();
+        assert_eq!(c.levels, vec![1.0, 3.0, 5.0]);
+        assert_eq!(c.counts, vec![1, 2, 1]);
+        assert_eq!(c.index, vec![2, 0, 1, 1]);
+        assert!(OrdinalColumn::new(&[f64::NAN, 1.0]).is_err());
+    }
+}

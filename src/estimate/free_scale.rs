@@ -62,8 +62,11 @@ pub fn fit(
     check_shapes(r_judges, r_ja, anchor_cov)?;
     let (lambda, judge_rms, ok_l) = one_factor_uls(r_judges)?;
     let ll: f64 = lambda.iter().map(|l| l * l).sum();
-    if !(ll > 0.0 && ll.is_finite()) {
-        return Err("the judges share no common factor (all one-factor loadings are 0)".into());
+    if lambda.iter().filter(|l| l.abs() > 1e-8).count() < 2 || !ll.is_finite() {
+        return Err(
+            "the judges share no common factor (their correlations are all about 0), so λ and q are undefined"
+                .into(),
+        );
     }
     let q: Vec<f64> = (0..m)
         .map(|k| {
@@ -210,10 +213,12 @@ pub fn one_factor_uls(r: &DMatrix<f64>) -> Result<(Vec<f64>, f64, bool), String>
     let mut f = cost(&lam);
     let mut mu = 1e-3;
     let mut converged = false;
-    for _ in 0..200 {
+    let mut g = DVector::zeros(p);
+    let mut h = DMatrix::zeros(p, p);
+    for _ in 0..MAX_ITER {
         // Gradient and exact Hessian of the cost.
-        let mut g = DVector::zeros(p);
-        let mut h = DMatrix::zeros(p, p);
+        g.fill(0.0);
+        h.fill(0.0);
         for i in 0..p {
             for j in 0..p {
                 if i == j {
@@ -225,12 +230,12 @@ pub fn one_factor_uls(r: &DMatrix<f64>) -> Result<(Vec<f64>, f64, bool), String>
                 h[(i, j)] = 2.0 * (2.0 * lam[i] * lam[j] - r[(i, j)]);
             }
         }
-        if g.amax() <= 1e-15 * (1.0 + lam.amax()) {
+        if g.amax() <= GRAD_TOL * (1.0 + lam.amax()) {
             converged = true;
             break;
         }
         let mut accepted = false;
-        for _ in 0..40 {
+        for _ in 0..MAX_DAMP {
             let mut hd = h.clone();
             for i in 0..p {
                 hd[(i, i)] += mu * (1.0 + h[(i, i)]);
@@ -242,20 +247,22 @@ pub fn one_factor_uls(r: &DMatrix<f64>) -> Result<(Vec<f64>, f64, bool), String>
             let trial = &lam + &step;
             let ft = cost(&trial);
             if ft <= f {
-                let small = step.amax() <= 1e-15 * (1.0 + lam.amax());
+                let small = step.amax() <= STEP_TOL * (1.0 + lam.amax());
+                let stalled = f - ft <= 1e-15 * f;
                 lam = trial;
                 f = ft;
                 mu = (mu / 10.0).max(1e-12);
                 accepted = true;
-                if small {
-                    converged = true;
-                }
+                converged = small || stalled;
                 break;
             }
             mu *= 10.0;
         }
-        if !accepted || converged {
-            converged |= !accepted && g.amax() <= 1e-10;
+        if !accepted {
+            converged = g.amax() <= 1e-9;
+            break;
+        }
+        if converged {
             break;
         }
     }
@@ -263,29 +270,33 @@ pub fn one_factor_uls(r: &DMatrix<f64>) -> Result<(Vec<f64>, f64, bool), String>
     Ok((lam.iter().copied().collect(), (f / n_off).sqrt(), converged))
 }
 
-/// Residuals of the joint fit at θ = (ln σ_t², ln σ_c², β_1..β_m), and their Jacobian.
+/// Residuals of the joint fit at θ = (ln σ_t², ln σ_c², β_1..β_m) into `e`, and, when asked,
+/// their Jacobian into `jac` (row-major, one row per residual); returns Σ e².
 fn residuals(
-    th: &DVector<f64>,
+    th: &[f64],
     q: &[f64],
     pa: &DMatrix<f64>,
-    jac: Option<&mut DMatrix<f64>>,
-) -> DVector<f64> {
+    e: &mut [f64],
+    jac: Option<&mut [f64]>,
+) -> f64 {
     let m = q.len();
+    let n = m + 2;
     let (st, sc) = (th[0].exp(), th[1].exp());
     let k = st + sc;
     let rk = k.sqrt();
-    let n_res = m + m * (m - 1) / 2;
-    let mut e = DVector::zeros(n_res);
     let mut jac = jac;
+    if let Some(j) = jac.as_deref_mut() {
+        j.fill(0.0);
+    }
     for kk in 0..m {
         let b = th[2 + kk];
         e[kk] = q[kk] - (st + b) / rk;
         if let Some(j) = jac.as_deref_mut() {
-            let d_st = -1.0 / rk + (st + b) / (2.0 * k * rk);
             let d_sc = (st + b) / (2.0 * k * rk);
-            j[(kk, 0)] = d_st * st;
-            j[(kk, 1)] = d_sc * sc;
-            j[(kk, 2 + kk)] = -1.0 / rk;
+            let d_st = -1.0 / rk + d_sc;
+            j[kk * n] = d_st * st;
+            j[kk * n + 1] = d_sc * sc;
+            j[kk * n + 2 + kk] = -1.0 / rk;
         }
     }
     let mut row = m;
@@ -294,33 +305,76 @@ fn residuals(
             let (bk, bl) = (th[2 + kk], th[2 + l]);
             e[row] = pa[(kk, l)] - st - bk * bl / sc;
             if let Some(j) = jac.as_deref_mut() {
-                j[(row, 0)] = -st;
-                j[(row, 1)] = bk * bl / sc;
-                j[(row, 2 + kk)] = -bl / sc;
-                j[(row, 2 + l)] = -bk / sc;
+                j[row * n] = -st;
+                j[row * n + 1] = bk * bl / sc;
+                j[row * n + 2 + kk] = -bl / sc;
+                j[row * n + 2 + l] = -bk / sc;
             }
             row += 1;
         }
     }
-    e
+    e.iter().map(|x| x * x).sum()
+}
+
+/// Solves (A + μ·diag(A) + μ·1e-12·I) x = b in place of `x` by Cholesky on a copy in `work`;
+/// false when the damped matrix is not positive definite.
+fn damped_solve(a: &[f64], b: &[f64], mu: f64, n: usize, work: &mut [f64], x: &mut [f64]) -> bool {
+    work.copy_from_slice(a);
+    for i in 0..n {
+        work[i * n + i] += mu * (a[i * n + i] + 1e-12);
+    }
+    for j in 0..n {
+        let mut d = work[j * n + j];
+        for k in 0..j {
+            d -= work[j * n + k] * work[j * n + k];
+        }
+        if d.is_nan() || d <= 0.0 {
+            return false;
+        }
+        let d = d.sqrt();
+        work[j * n + j] = d;
+        for i in j + 1..n {
+            let mut v = work[i * n + j];
+            for k in 0..j {
+                v -= work[i * n + k] * work[j * n + k];
+            }
+            work[i * n + j] = v / d;
+        }
+    }
+    for i in 0..n {
+        let mut v = b[i];
+        for k in 0..i {
+            v -= work[i * n + k] * x[k];
+        }
+        x[i] = v / work[i * n + i];
+    }
+    for i in (0..n).rev() {
+        let mut v = x[i];
+        for k in i + 1..n {
+            v -= work[k * n + i] * x[k];
+        }
+        x[i] = v / work[i * n + i];
+    }
+    true
 }
 
 /// Grid on (σ_t², σ_c²) for the start of the joint fit.
-const GRID_T: usize = 24;
-const GRID_C: usize = 30;
+const GRID_T: usize = 16;
+const GRID_C: usize = 24;
 
 /// The joint fit of step 3: θ̂, the minimised misfit, and convergence.
-fn fit_anchor_block(q: &[f64], pa: &DMatrix<f64>) -> (DVector<f64>, f64, bool) {
+fn fit_anchor_block(q: &[f64], pa: &DMatrix<f64>) -> (Vec<f64>, f64, bool) {
     let m = q.len();
     let vmax = (0..m).map(|k| pa[(k, k)]).fold(0.0f64, f64::max);
     // Anchor misfit with β from the q equations, on the grid.
     let mut grid = vec![f64::INFINITY; GRID_T * GRID_C];
     let st_at = |i: usize| vmax * (i as f64 + 0.5) / GRID_T as f64;
     let sc_at = |j: usize| vmax * 10f64.powf(-3.0 + 6.0 * j as f64 / (GRID_C - 1) as f64);
+    let sc_axis: Vec<f64> = (0..GRID_C).map(sc_at).collect();
     let mut beta = vec![0.0; m];
     for i in 0..GRID_T {
-        for j in 0..GRID_C {
-            let (st, sc) = (st_at(i), sc_at(j));
+        for (j, &sc) in sc_axis.iter().enumerate() {
+            let st = st_at(i);
             let rk = (st + sc).sqrt();
             for k in 0..m {
                 beta[k] = q[k] * rk - st;
@@ -335,91 +389,175 @@ fn fit_anchor_block(q: &[f64], pa: &DMatrix<f64>) -> (DVector<f64>, f64, bool) {
             grid[i * GRID_C + j] = s;
         }
     }
-    // The grid's local minima (no lower 4-neighbour), lowest first.
+    // The grid's local minima (no lower one among the 8 neighbours), lowest first. Diagonal
+    // neighbours count: a valley running across the grid's axes otherwise yields a string of
+    // spurious minima that all polish to the same point.
     let mut minima: Vec<(f64, usize, usize)> = Vec::new();
     for i in 0..GRID_T {
         for j in 0..GRID_C {
             let v = grid[i * GRID_C + j];
-            let lower = |a: usize, b: usize| grid[a * GRID_C + b] < v;
-            let is_min = !(i > 0 && lower(i - 1, j)
-                || i + 1 < GRID_T && lower(i + 1, j)
-                || j > 0 && lower(i, j - 1)
-                || j + 1 < GRID_C && lower(i, j + 1));
+            let is_min = (i.saturating_sub(1)..(i + 2).min(GRID_T)).all(|a| {
+                (j.saturating_sub(1)..(j + 2).min(GRID_C)).all(|b| grid[a * GRID_C + b] >= v)
+            });
             if is_min && v.is_finite() {
                 minima.push((v, i, j));
             }
         }
     }
     minima.sort_by(|a, b| a.0.total_cmp(&b.0));
+
     minima.truncate(3);
-    let mut best: Option<(DVector<f64>, f64, bool)> = None;
+    let mut best: Option<(Vec<f64>, f64, bool)> = None;
     for (_, i, j) in minima {
-        let (st, sc) = (st_at(i), sc_at(j));
+        let (st, sc) = (st_at(i), sc_axis[j]);
         let rk = (st + sc).sqrt();
-        let mut th = DVector::zeros(m + 2);
+        let mut th = vec![0.0; m + 2];
         th[0] = st.ln();
         th[1] = sc.ln();
         for k in 0..m {
             th[2 + k] = q[k] * rk - st;
         }
-        let (th, f, ok) = levenberg_marquardt(th, q, pa);
+        let known = best.as_ref().map(|b| b.0.as_slice());
+        let (th, f, ok) = levenberg_marquardt(th, q, pa, known);
+
         if best.as_ref().is_none_or(|b| f < b.1) {
             best = Some((th, f, ok));
         }
     }
-    best.unwrap_or_else(|| (DVector::from_element(m + 2, f64::NAN), f64::NAN, false))
+    best.unwrap_or_else(|| (vec![f64::NAN; m + 2], f64::NAN, false))
 }
 
+/// Levenberg–Marquardt on the Gauss–Newton matrix (a Newton step with a finite-difference
+/// Hessian converged in fewer steps but cost more per fit). `known` is the
+/// minimum an earlier start found: a run that comes within [`SAME_BASIN`] of it stops and
+/// reports an infinite misfit, since it can only end there.
 fn levenberg_marquardt(
-    mut th: DVector<f64>,
+    mut th: Vec<f64>,
     q: &[f64],
     pa: &DMatrix<f64>,
-) -> (DVector<f64>, f64, bool) {
+    known: Option<&[f64]>,
+) -> (Vec<f64>, f64, bool) {
     let n = th.len();
     let m = q.len();
     let n_res = m + m * (m - 1) / 2;
-    let mut jac = DMatrix::zeros(n_res, n);
-    let mut e = residuals(&th, q, pa, Some(&mut jac));
-    let mut f = e.norm_squared();
+    let amax = |v: &[f64]| v.iter().fold(0.0f64, |a, x| a.max(x.abs()));
+    let mut jac = vec![0.0; n_res * n];
+    let mut e = vec![0.0; n_res];
+    let mut et = vec![0.0; n_res];
+    let (mut a, mut work) = (vec![0.0; n * n], vec![0.0; n * n]);
+    let (mut g, mut step, mut trial) = (vec![0.0; n], vec![0.0; n], vec![0.0; n]);
+    let mut f = residuals(&th, q, pa, &mut e, Some(&mut jac));
     let mut mu = 1e-3;
-    let mut converged = false;
-    for _ in 0..300 {
-        let jt = jac.transpose();
-        let g = &jt * &e;
-        let a = &jt * &jac;
-        if g.amax() <= 1e-15 * (1.0 + f.sqrt()) || f == 0.0 {
-            converged = true;
-            break;
+    for _ in 0..MAX_ITER {
+        if let Some(seen) = known
+            && th.iter().zip(seen).all(|(a, b)| (a - b).abs() < SAME_BASIN)
+        {
+            // This start has reached the basin of an earlier start's minimum.
+            return (th, f64::INFINITY, true);
+        }
+        // g = −Jᵀe and A = JᵀJ.
+        for c in 0..n {
+            g[c] = -(0..n_res).map(|r| jac[r * n + c] * e[r]).sum::<f64>();
+            for c2 in 0..=c {
+                let v: f64 = (0..n_res).map(|r| jac[r * n + c] * jac[r * n + c2]).sum();
+                a[c * n + c2] = v;
+                a[c2 * n + c] = v;
+            }
+        }
+        // Stationary: the gradient is at rounding level of the residuals' scale.
+        if amax(&g) <= GRAD_TOL * (1.0 + amax(&e)) || f == 0.0 {
+            return (th, f, true);
         }
         let mut accepted = false;
-        for _ in 0..40 {
-            let mut ad = a.clone();
-            for i in 0..n {
-                ad[(i, i)] += mu * (a[(i, i)] + 1e-12);
-            }
-            let Some(step) = ad.cholesky().map(|c| c.solve(&(-&g))) else {
+        for _ in 0..MAX_DAMP {
+            if !damped_solve(&a, &g, mu, n, &mut work, &mut step) {
                 mu *= 10.0;
                 continue;
-            };
-            let trial = &th + &step;
-            let et = residuals(&trial, q, pa, None);
-            let ft = et.norm_squared();
+            }
+            for i in 0..n {
+                trial[i] = th[i] + step[i];
+            }
+            let ft = residuals(&trial, q, pa, &mut et, None);
             if ft.is_finite() && ft <= f {
-                let small = step.amax() <= 1e-14 * (1.0 + th.amax());
-                th = trial;
-                e = residuals(&th, q, pa, Some(&mut jac));
-                f = ft;
+                let small = amax(&step) <= STEP_TOL * (1.0 + amax(&th));
+                let stalled = f - ft <= 1e-15 * f;
+                th.copy_from_slice(&trial);
+                f = residuals(&th, q, pa, &mut e, Some(&mut jac));
                 mu = (mu / 10.0).max(1e-15);
                 accepted = true;
-                converged = small;
+                if small || stalled {
+                    return (th, f, true);
+                }
                 break;
             }
             mu *= 10.0;
         }
-        if !accepted || converged {
-            converged |= !accepted && g.amax() <= 1e-10 * (1.0 + f.sqrt());
-            break;
+        if !accepted {
+            // No decrease at any damping: a minimum to rounding, if the gradient is small.
+            let ok = amax(&g) <= 1e-9 * (1.0 + f.sqrt());
+            return (th, f, ok);
         }
     }
-    (th, f, converged)
+    (th, f, false)
+}
+
+/// Iteration limits and tolerances of the Newton / Levenberg–Marquardt loops.
+const MAX_ITER: usize = 200;
+/// Two runs within this distance (in ln σ², β) are in one basin.
+const SAME_BASIN: f64 = 1e-3;
+const MAX_DAMP: usize = 12;
+const GRAD_TOL: f64 = 1e-14;
+const STEP_TOL: f64 = 1e-13;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_factor_is_exact_at_three_judges() {
+        // λ = (0.9, 0.8, 0.6): R_ij = λ_i λ_j, three equations, three unknowns.
+        let lam = [0.9, 0.8, 0.6];
+        let r = DMatrix::from_fn(3, 3, |i, j| if i == j { 1.0 } else { lam[i] * lam[j] });
+        let (got, rms, ok) = one_factor_uls(&r).unwrap();
+        assert!(ok);
+        for (g, w) in got.iter().zip(lam) {
+            assert!((g - w).abs() < 1e-12, "{got:?}");
+        }
+        assert!(rms < 1e-12);
+    }
+
+    #[test]
+    fn judge_rms_sees_a_two_factor_judge_block() {
+        // Two blocks of judges with different correlations: one factor cannot fit.
+        let r = DMatrix::from_fn(4, 4, |i, j| match (i == j, i / 2 == j / 2) {
+            (true, _) => 1.0,
+            (false, true) => 0.8,
+            (false, false) => 0.2,
+        });
+        let (_, rms, _) = one_factor_uls(&r).unwrap();
+        assert!(rms > 0.05, "{rms}");
+    }
+
+    #[test]
+    fn bad_shapes_are_errors() {
+        let r = DMatrix::identity(3, 3);
+        let pa = DMatrix::identity(3, 3);
+        assert!(
+            fit(&r, &DMatrix::zeros(3, 2), &pa)
+                .unwrap_err()
+                .contains("expected 3 × 3")
+        );
+        let mut bad = pa.clone();
+        bad[(1, 1)] = 0.0;
+        assert!(
+            fit(&r, &DMatrix::zeros(3, 3), &bad)
+                .unwrap_err()
+                .contains("variance ≤ 0")
+        );
+        assert!(
+            fit(&r, &DMatrix::zeros(3, 3), &pa)
+                .unwrap_err()
+                .contains("no common factor")
+        );
+    }
 }
