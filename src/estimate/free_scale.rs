@@ -248,7 +248,7 @@ pub fn one_factor_uls(r: &DMatrix<f64>) -> Result<(Vec<f64>, f64, bool), String>
             let ft = cost(&trial);
             if ft <= f {
                 let small = step.amax() <= STEP_TOL * (1.0 + lam.amax());
-                let stalled = f - ft <= 1e-15 * f;
+                let stalled = f - ft <= 1e-12 * f;
                 lam = trial;
                 f = ft;
                 mu = (mu / 10.0).max(1e-12);
@@ -480,7 +480,7 @@ fn levenberg_marquardt(
             let ft = residuals(&trial, q, pa, &mut et, None);
             if ft.is_finite() && ft <= f {
                 let small = amax(&step) <= STEP_TOL * (1.0 + amax(&th));
-                let stalled = f - ft <= 1e-15 * f;
+                let stalled = f - ft <= 1e-12 * f;
                 th.copy_from_slice(&trial);
                 f = residuals(&th, q, pa, &mut e, Some(&mut jac));
                 mu = (mu / 10.0).max(1e-15);
@@ -504,7 +504,7 @@ fn levenberg_marquardt(
 /// Iteration limits and tolerances of the Newton / Levenberg–Marquardt loops.
 const MAX_ITER: usize = 200;
 /// Two runs within this distance (in ln σ², β) are in one basin.
-const SAME_BASIN: f64 = 1e-3;
+const SAME_BASIN: f64 = 1e-2;
 const MAX_DAMP: usize = 12;
 const GRAD_TOL: f64 = 1e-14;
 const STEP_TOL: f64 = 1e-13;
