@@ -222,3 +222,48 @@ fn ordinal_judges_recover_rho_at_n_4000() {
 fn ordinal_judges_recover_rho_at_n_40000() {
     ordinal_recovery(40_000, 100);
 }
+
+/// The simulator's judge scales match `population_cov`: N = 20 000, seed 3, a = (0.5, 1, 1.8).
+/// Each sample covariance has SD √((σ_ii σ_jj + σ_ij²)/(N − 1)) under normality; every entry
+/// must lie within 5 of them.
+#[test]
+fn simulated_judge_scales_match_population_cov() {
+    let mut pm = three_anchor(vec![0.5, 1.0, 1.8]);
+    pm.p = 3;
+    let n = 20_000;
+    let panel = rhoscope::simulate::simulate(&pm, n, 3).unwrap();
+    let (s, pop) = (panel.covariance(), pm.population_cov());
+    for i in 0..6 {
+        for j in 0..6 {
+            let sd = ((pop[(i, i)] * pop[(j, j)] + pop[(i, j)].powi(2)) / (n as f64 - 1.0)).sqrt();
+            assert!(
+                (s[(i, j)] - pop[(i, j)]).abs() <= 5.0 * sd,
+                "({i}, {j}): sample {} vs population {}",
+                s[(i, j)],
+                pop[(i, j)]
+            );
+        }
+    }
+    // a_1 = 0.5 scales the judge's t + c part: Cov(J_1, J_3) = a_1 a_3 K.
+    assert!((pop[(0, 2)] - 0.5 * 1.8 * 1.8).abs() < 1e-12);
+}
+
+#[test]
+fn fit_panel_refuses_ordinal_anchors_and_small_panels() {
+    let mut pm = three_anchor(Vec::new());
+    pm.violations.ordinal = vec![(7, Discretise::equal_probability(5))];
+    let panel = rhoscope::simulate::simulate(&pm, 500, 1).unwrap();
+    let e = fit_panel(&panel).unwrap_err();
+    assert!(e.contains("'A2' is ordinal"), "{e}");
+    let mut pm = three_anchor(Vec::new());
+    pm.p = 2;
+    let panel = rhoscope::simulate::simulate(&pm, 500, 1).unwrap();
+    assert!(fit_panel(&panel).unwrap_err().contains("at least 3 judges"));
+    let pm = Params::default();
+    let panel = rhoscope::simulate::simulate(&pm, 500, 1).unwrap();
+    assert!(
+        fit_panel(&panel)
+            .unwrap_err()
+            .contains("at least 3 continuous anchors")
+    );
+}
