@@ -451,3 +451,124 @@ fn all_ordinal_rho_is_not_identified() {
         id.high.validate().unwrap();
     }
 }
+
+/// A positively associated r × c table (2–7 levels each) with some empty cells.
+fn random_table(rng: &mut impl rand::RngExt) -> (Vec<usize>, usize, usize) {
+    let (r, c) = (rng.random_range(2..=7usize), rng.random_range(2..=7usize));
+    let t = (0..r * c)
+        .map(|idx| {
+            let (i, j) = (idx / c, idx % c);
+            let near = (i as f64 / r as f64 - j as f64 / c as f64).abs();
+            if i == j || near < 0.3 {
+                rng.random_range(1..12usize)
+            } else {
+                rng.random_range(0..3usize)
+            }
+        })
+        .collect();
+    (t, r, c)
+}
+
+/// Live cross-check against R, skipped (with a message) when `Rscript` or polycor is missing:
+/// eight random tables (2–7 levels, seed 11, with empty cells) and eight polyserial pairs,
+/// compared with polycor's own likelihood maximised at a tight tolerance (≤ 1e-6) and with
+/// `polyserial(ML = FALSE)` (≤ 1e-10).
+#[test]
+fn live_cross_check_against_r_polycor() {
+    use rand::RngExt;
+    use rhoscope::simulate::{Purpose, stream_rng};
+    use std::fmt::Write as _;
+    let probe = std::process::Command::new("Rscript")
+        .args(["-e", "library(polycor)"])
+        .output();
+    if !probe.is_ok_and(|o| o.status.success()) {
+        eprintln!("skipping live_cross_check_against_r_polycor: Rscript with polycor not found");
+        return;
+    }
+    let mut rng = stream_rng(11, Purpose::Simulate, 0);
+    let mut script = String::from(
+        "suppressMessages(library(polycor)); options(digits = 17)\n\
+         tight <- function(tab) { n <- sum(tab); r <- nrow(tab); c <- ncol(tab)\n\
+           rc <- qnorm(cumsum(rowSums(tab)) / n)[-r]; cc <- qnorm(cumsum(colSums(tab)) / n)[-c]\n\
+           f <- function(rho) -sum(tab * log(polycor:::binBvn(rho, rc, cc)))\n\
+           optimise(f, c(-.9999, .9999), tol = 1e-12)$minimum }\n",
+    );
+    let mut ours = Vec::new();
+    for _ in 0..8 {
+        let (t, r, c) = random_table(&mut rng);
+        let Ok(pc) = polychoric_table(&t, r, c) else {
+            continue;
+        };
+        if pc.saturated {
+            continue;
+        }
+        let cells: Vec<String> = t.iter().map(ToString::to_string).collect();
+        writeln!(
+            script,
+            "cat(tight(matrix(c({}), {r}, {c}, byrow = TRUE)), '\\n')",
+            cells.join(",")
+        )
+        .unwrap();
+        ours.push(pc.rho);
+    }
+    let n_tables = ours.len();
+    for _ in 0..8 {
+        let n = 80;
+        let levels = rng.random_range(2..=6usize);
+        let x: Vec<f64> = (0..n).map(|_| rng.random_range(-2.0..2.0)).collect();
+        let y: Vec<f64> = x
+            .iter()
+            .map(|v| {
+                let z = v + rng.random_range(-1.5..1.5);
+                (((z + 3.5) / 7.0 * levels as f64)
+                    .floor()
+                    .clamp(0.0, levels as f64 - 1.0))
+                    + 1.0
+            })
+            .collect();
+        let Ok(ps) = polyserial(&x, &y) else { continue };
+        let fmt = |v: &[f64]| {
+            v.iter()
+                .map(|u| format!("{u:?}"))
+                .collect::<Vec<_>>()
+                .join(",")
+        };
+        writeln!(
+            script,
+            "cat(polyserial(c({}), c({})), '\\n')",
+            fmt(&x),
+            fmt(&y)
+        )
+        .unwrap();
+        ours.push(ps.rho);
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("cross_check.R");
+    std::fs::write(&path, &script).unwrap();
+    let out = std::process::Command::new("Rscript")
+        .arg(&path)
+        .output()
+        .expect("Rscript runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let theirs: Vec<f64> = stdout
+        .split_whitespace()
+        .map(|s| {
+            s.parse()
+                .unwrap_or_else(|_| panic!("R printed {s:?} in:\n{stdout}"))
+        })
+        .collect();
+    assert_eq!(theirs.len(), ours.len());
+    eprintln!(
+        "compared {n_tables} polychoric and {} polyserial values with R",
+        ours.len() - n_tables
+    );
+    for (i, (a, b)) in ours.iter().zip(&theirs).enumerate() {
+        let tol = if i < n_tables { 1e-6 } else { 1e-10 };
+        close(*a, *b, tol, &format!("case {i}"));
+    }
+}
