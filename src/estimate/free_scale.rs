@@ -186,13 +186,17 @@ pub fn fit_panel(panel: &Panel) -> Result<(FreeScaleFit, Correlations), String> 
 /// eigenvector (scaled by √eigenvalue), sign chosen so Σλ ≥ 0.
 ///
 /// # Errors
-/// Fewer than 3 variables (the one-factor model is then not identified).
+/// Fewer than 3 variables (the one-factor model is then not identified), a non-square
+/// matrix, or a non-finite entry.
 pub fn one_factor_uls(r: &DMatrix<f64>) -> Result<(Vec<f64>, f64, bool), String> {
     let p = r.nrows();
     if p < 3 {
         return Err(format!(
             "a one-factor fit needs at least 3 judges (got {p})"
         ));
+    }
+    if r.ncols() != p || r.iter().any(|x| !x.is_finite()) {
+        return Err("a one-factor fit needs a square matrix of finite correlations".into());
     }
     let eig = r.clone().symmetric_eigen();
     let top = eig.eigenvalues.imax();
