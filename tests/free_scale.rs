@@ -56,7 +56,13 @@ fn params_strategy() -> impl Strategy<Value = Params> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+    // Fixed seed: the same 64 cases every run (stress-tested at 2000 random-seed cases ×
+    // several runs while developing).
+    #![proptest_config(ProptestConfig {
+        cases: 64,
+        rng_seed: proptest::test_runner::RngSeed::Fixed(2026),
+        ..ProptestConfig::default()
+    })]
 
     /// SPEC §7: with any judge scales a_j the estimator inverts the population moments.
     #[test]

@@ -421,7 +421,7 @@ fn fit_anchor_block(q: &[f64], pa: &DMatrix<f64>) -> (Vec<f64>, f64, bool) {
         for k in 0..m {
             th[2 + k] = q[k] * rk - st;
         }
-        let known = best.as_ref().map(|b| b.0.as_slice());
+        let known = best.as_ref().filter(|b| b.2).map(|b| b.0.as_slice());
         let (th, f, ok) = levenberg_marquardt(th, q, pa, known);
 
         if best.as_ref().is_none_or(|b| f < b.1) {
@@ -450,9 +450,11 @@ fn levenberg_marquardt(
     let mut et = vec![0.0; n_res];
     let (mut a, mut work) = (vec![0.0; n * n], vec![0.0; n * n]);
     let (mut g, mut step, mut trial) = (vec![0.0; n], vec![0.0; n], vec![0.0; n]);
+    let mut hess = vec![0.0; n * n];
+    let mut scratch = NewtonScratch::new(n, n_res);
     let mut f = residuals(&th, q, pa, &mut e, Some(&mut jac));
     let mut mu = 1e-3;
-    for _ in 0..MAX_ITER {
+    for it in 0..MAX_ITER {
         if let Some(seen) = known
             && th.iter().zip(seen).all(|(a, b)| (a - b).abs() < SAME_BASIN)
         {
@@ -471,6 +473,29 @@ fn levenberg_marquardt(
         // Stationary: the gradient is at rounding level of the residuals' scale.
         if amax(&g) <= GRAD_TOL * (1.0 + amax(&e)) || f == 0.0 {
             return (th, f, true);
+        }
+        // Past GN_ITERS the run is crawling along a curved, nearly flat valley (anchors with
+        // nearly equal β sit near a non-identified ridge), where the Gauss–Newton model is
+        // poor: try a Newton step, its Hessian the central difference of the analytic Jᵀe
+        // (the fixed point stays exact; only the rate depends on it).
+        if it >= GN_ITERS {
+            newton_hessian(&th, q, pa, &mut hess, &mut scratch);
+            if damped_solve(&hess, &g, 0.0, n, &mut work, &mut step) {
+                for i in 0..n {
+                    trial[i] = th[i] + step[i];
+                }
+                let ft = residuals(&trial, q, pa, &mut et, None);
+                if ft.is_finite() && ft <= f {
+                    let small = amax(&step) <= STEP_TOL * (1.0 + amax(&th));
+                    let stalled = f - ft <= 1e-12 * f;
+                    th.copy_from_slice(&trial);
+                    f = residuals(&th, q, pa, &mut e, Some(&mut jac));
+                    if small || stalled {
+                        return (th, f, true);
+                    }
+                    continue;
+                }
+            }
         }
         let mut accepted = false;
         for _ in 0..MAX_DAMP {
@@ -505,8 +530,76 @@ fn levenberg_marquardt(
     (th, f, false)
 }
 
+/// Buffers for [`newton_hessian`].
+struct NewtonScratch {
+    th: Vec<f64>,
+    e: Vec<f64>,
+    jac: Vec<f64>,
+    gp: Vec<f64>,
+    gm: Vec<f64>,
+}
+
+impl NewtonScratch {
+    fn new(n: usize, n_res: usize) -> Self {
+        NewtonScratch {
+            th: vec![0.0; n],
+            e: vec![0.0; n_res],
+            jac: vec![0.0; n_res * n],
+            gp: vec![0.0; n],
+            gm: vec![0.0; n],
+        }
+    }
+
+    /// −Jᵀe at `th` into `gp` (`plus`) or `gm`.
+    fn jte(&mut self, th: &[f64], q: &[f64], pa: &DMatrix<f64>, plus: bool) {
+        let n = th.len();
+        let n_res = self.e.len();
+        residuals(th, q, pa, &mut self.e, Some(&mut self.jac));
+        let out = if plus { &mut self.gp } else { &mut self.gm };
+        for (c, o) in out.iter_mut().enumerate().take(n) {
+            *o = -(0..n_res)
+                .map(|r| self.jac[r * n + c] * self.e[r])
+                .sum::<f64>();
+        }
+    }
+}
+
+/// H = ∂(Jᵀe)/∂θ (half the Hessian of Σe²) by central differences, symmetrised.
+fn newton_hessian(
+    th: &[f64],
+    q: &[f64],
+    pa: &DMatrix<f64>,
+    hess: &mut [f64],
+    s: &mut NewtonScratch,
+) {
+    let n = th.len();
+    let mut t = std::mem::take(&mut s.th);
+    for c in 0..n {
+        let h = 1e-6 * (1.0 + th[c].abs());
+        t.copy_from_slice(th);
+        t[c] = th[c] + h;
+        s.jte(&t, q, pa, true);
+        t[c] = th[c] - h;
+        s.jte(&t, q, pa, false);
+        for r in 0..n {
+            // gp, gm hold −Jᵀe, so the derivative of Jᵀe is (gm − gp)/2h.
+            hess[r * n + c] = (s.gm[r] - s.gp[r]) / (2.0 * h);
+        }
+    }
+    s.th = t;
+    for r in 0..n {
+        for c in 0..r {
+            let v = 0.5 * (hess[r * n + c] + hess[c * n + r]);
+            hess[r * n + c] = v;
+            hess[c * n + r] = v;
+        }
+    }
+}
+
 /// Iteration limits and tolerances of the Newton / Levenberg–Marquardt loops.
-const MAX_ITER: usize = 200;
+const MAX_ITER: usize = 500;
+/// Gauss–Newton iterations before Newton steps are tried.
+const GN_ITERS: usize = 25;
 /// Two runs within this distance (in ln σ², β) are in one basin.
 const SAME_BASIN: f64 = 1e-2;
 const MAX_DAMP: usize = 12;
