@@ -5,6 +5,7 @@
 pub mod blocked;
 pub mod clean;
 pub mod fits;
+pub mod free_scale;
 pub mod ml;
 
 pub use fits::{Context, Detail, Estimator, Fit, Fits};

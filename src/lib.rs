@@ -28,6 +28,7 @@ pub mod estimate;
 pub mod families;
 pub mod model;
 pub mod moments;
+pub mod ordinal;
 pub mod panel;
 pub mod power;
 pub mod progress;

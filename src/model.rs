@@ -52,6 +52,9 @@ pub struct Violations {
     pub dist: Dist,
     /// Columns observed on an ordinal scale, in column order (judges then anchors).
     pub ordinal: Vec<(usize, Discretise)>,
+    /// Judge scales a_j (SPEC §7, congeneric judges): `J_j = a_j (t + c) + e_j`. Empty = all
+    /// ones (the paper's unit loadings), one value = broadcast, or p values; each > 0.
+    pub judge_scale: Vec<f64>,
 }
 
 /// How judges are grouped into families.
@@ -173,6 +176,16 @@ impl Params {
             .collect()
     }
 
+    /// Judge scales a_j of SPEC §7 (ones when absent).
+    #[must_use]
+    pub fn judge_scale_full(&self) -> Vec<f64> {
+        if self.violations.judge_scale.is_empty() {
+            vec![1.0; self.p]
+        } else {
+            expand(&self.violations.judge_scale, self.p)
+        }
+    }
+
     /// Judge loadings g_j on the second factor (zeros when absent).
     #[must_use]
     pub fn g(&self) -> Vec<f64> {
@@ -241,6 +254,10 @@ impl Params {
         check_len("sigma_a", &self.sigma_a, m, "anchors", m == 0)?;
         check_len("g (judge loadings)", &v.judge_loading, p, "judges", true)?;
         check_len("h (anchor loadings)", &v.anchor_loading, m, "anchors", true)?;
+        check_len("judge_scale", &v.judge_scale, p, "judges", true)?;
+        for (j, &a) in v.judge_scale.iter().enumerate() {
+            positive(&format!("judge_scale[{}]", j + 1), a)?;
+        }
         for (j, &ev) in self.judge_var.iter().enumerate() {
             if !(ev.is_finite() && ev >= 0.0) {
                 return Err(format!("judge_var[{}] = {ev} must be ≥ 0", j + 1));
@@ -315,13 +332,15 @@ impl Params {
         Ok(())
     }
 
-    /// The population covariance matrix Σ of (J_1..J_p, A_1..A_m) (Section 3 and SPEC §4).
+    /// The population covariance matrix Σ of (J_1..J_p, A_1..A_m) (Section 3 and SPEC §4;
+    /// judge scales a_j of SPEC §7 multiply the judges' t + c part).
     /// Heteroscedastic and non-Gaussian knobs preserve variances, so they do not enter;
     /// ordinal observation is not a second-moment operation and is ignored here.
     #[must_use]
     pub fn population_cov(&self) -> DMatrix<f64> {
         let (p, m) = (self.p, self.m());
         let (g, h, beta) = (self.g(), self.h(), self.beta());
+        let a = self.judge_scale_full();
         let ev = self.judge_var_full();
         let sa = self.sigma_a_full();
         let v = &self.violations;
@@ -332,7 +351,7 @@ impl Params {
         let base = self.sigma_t2;
         DMatrix::from_fn(p + m, p + m, |r, c| match (r < p, c < p) {
             (true, true) => {
-                let mut x = base + self.sigma_c2 + g[r] * g[c] + s2;
+                let mut x = a[r] * a[c] * (base + self.sigma_c2) + g[r] * g[c] + s2;
                 if same_family(r, c) {
                     x += f2;
                 }
@@ -341,8 +360,8 @@ impl Params {
                 }
                 x
             }
-            (true, false) => base + beta[c - p] + g[r] * h[c - p],
-            (false, true) => base + beta[r - p] + g[c] * h[r - p],
+            (true, false) => a[r] * (base + beta[c - p]) + g[r] * h[c - p],
+            (false, true) => a[c] * (base + beta[r - p]) + g[c] * h[r - p],
             (false, false) => {
                 let (k, l) = (r - p, c - p);
                 if k == l {

@@ -86,6 +86,10 @@ pub const KEYS: &[(&str, &str)] = &[
     ),
     ("sigma_f", "family residual SD σ_f (needs families)"),
     ("hetero", "heteroscedasticity γ ≥ 0"),
+    (
+        "judge_scale",
+        "judge scales a_j > 0 (J = a(t+c)+e): one value or p values",
+    ),
     ("dist", "gaussian | lognormal | t4"),
     (
         "lognormal_sd",
@@ -124,6 +128,7 @@ pub fn apply_set(pm: &mut Params, assignment: &str) -> Result<(), String> {
         "shared_residual" | "s" => v.shared_residual = number(key, value)?,
         "sigma_f" => v.sigma_f = number(key, value)?,
         "hetero" => v.hetero = number(key, value)?,
+        "judge_scale" | "a" => v.judge_scale = list(key, value)?,
         "lognormal_sd" => {
             v.dist = Dist::Lognormal {
                 sigma: number(key, value)?,

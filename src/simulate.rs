@@ -20,6 +20,9 @@ pub struct Design {
     sd_t: f64,
     sd_c: f64,
     judge_sd: Vec<f64>,
+    /// Judge scales a_j (SPEC §7); ones by default, and `1.0 * x` is exact, so the default
+    /// draws are bit-identical to a generator without scales.
+    judge_scale: Vec<f64>,
     g: Vec<f64>,
     h: Vec<f64>,
     anchor_c: Vec<f64>,
@@ -63,6 +66,7 @@ impl Design {
             sd_t: params.sigma_t2.sqrt(),
             sd_c: params.sigma_c2.sqrt(),
             judge_sd: params.judge_var_full().iter().map(|v| v.sqrt()).collect(),
+            judge_scale: params.judge_scale_full(),
             anchor_c: beta.iter().map(|b| b / params.sigma_c2).collect(),
             anchor_sd_u: beta
                 .iter()
@@ -126,8 +130,9 @@ impl Design {
             let col = &mut out[j * n..(j + 1) * n];
             fill_std(dist, rng, col);
             scale_residual(col, self.judge_sd[j], hetero.as_deref());
+            let aj = self.judge_scale[j];
             for i in 0..n {
-                col[i] += t[i] + c[i];
+                col[i] += aj * (t[i] + c[i]);
             }
             if let Some(d) = &d {
                 axpy(col, self.g[j], d);

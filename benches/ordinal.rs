@@ -1,0 +1,42 @@
+//! Speed targets of the ordinal issue, measured with criterion: the full mixed correlation
+//! matrix (polychoric + polyserial + Pearson) for six 5-level judges and three continuous
+//! anchors at N = 4000 (≤ 5 ms), and the free-scale fit from that matrix (≤ 50 µs).
+
+use std::hint::black_box;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use rhoscope::estimate::free_scale;
+use rhoscope::model::Discretise;
+use rhoscope::ordinal::correlation_matrix;
+use rhoscope::scenario::preset;
+use rhoscope::simulate::simulate;
+
+fn panel() -> rhoscope::panel::Panel {
+    let mut pm = preset("three-anchor").unwrap();
+    pm.violations.ordinal = (0..6)
+        .map(|j| (j, Discretise::equal_probability(5)))
+        .collect();
+    simulate(&pm, 4000, 1).unwrap()
+}
+
+fn hetcor(c: &mut Criterion) {
+    let panel = panel();
+    c.bench_function(
+        "correlation matrix: 6 five-level judges + 3 continuous anchors, N=4000",
+        |b| b.iter(|| black_box(correlation_matrix(black_box(&panel)).unwrap())),
+    );
+}
+
+fn free_scale_fit(c: &mut Criterion) {
+    let panel = panel();
+    let corr = correlation_matrix(&panel).unwrap();
+    let r = corr.r.view((0, 0), (6, 6)).into_owned();
+    let rja = corr.r.view((0, 6), (6, 3)).into_owned();
+    let pa = rhoscope::moments::covariance(&panel.data[6 * 4000..], 4000, 3, &mut Vec::new());
+    c.bench_function("free-scale fit from correlations, p=6 m=3", |b| {
+        b.iter(|| black_box(free_scale::fit(black_box(&r), &rja, &pa).unwrap()));
+    });
+}
+
+criterion_group!(benches, hetcor, free_scale_fit);
+criterion_main!(benches);

@@ -1,0 +1,660 @@
+//! The free-scale estimator of SPEC §7 (Section 7's mixed-scale estimator, generalised):
+//! judges on their own scales, `J_j = a_j (t + c) + e_j` (continuous, or ordinal cuts of it),
+//! continuous anchors `A_k = t + (β_k/σ_c²) c + u_k` as in Assumption 1.
+//!
+//! Only judge *correlations* are used, so each judge's scale a_j drops out:
+//! 1. λ = one-factor ULS fit of the judge correlation matrix R: minimise
+//!    Σ_{i<j} (R_ij − λ_i λ_j)², started from the leading eigenvector and polished by Newton
+//!    with Levenberg–Marquardt damping. λ_j estimates a_j √K / SD(J_j), K = σ_t² + σ_c².
+//! 2. q_k = SD(A_k) · Σ_j λ_j r_jk / Σ_j λ_j², which estimates (σ_t² + β_k)/√K.
+//! 3. (σ_t², σ_c², β) minimise Σ_k (q_k − (σ_t² + β_k)/√(σ_t² + σ_c²))² plus
+//!    Σ_{k<l} (P_kl − σ_t² − β_k β_l/σ_c²)² over σ_t², σ_c² > 0: a grid on (σ_t², σ_c²)
+//!    with β from the q equations finds the basin, Levenberg–Marquardt (in log σ_t², log σ_c²
+//!    and β) polishes; the best of the grid's three lowest local minima wins.
+//! 4. σ_ak² = V_k − σ_t², ρ_k = β_k / (σ_ak σ_c) through [`Estimate::from_parts`], so the
+//!    out-of-range flags are Theorem 1's (SPEC §1).
+//!
+//! With a_j = 1 and continuous judges it inverts the population moments of Theorem 1 exactly.
+
+use nalgebra::{DMatrix, DVector};
+
+use super::{Estimate, PairEstimate, Parts};
+use crate::ordinal::{Correlations, correlation_matrix};
+use crate::panel::Panel;
+
+/// A free-scale fit and its own checks (SPEC §7).
+#[derive(Debug, Clone, PartialEq)]
+pub struct FreeScaleFit {
+    /// σ̂_t², σ̂_c², β̂, σ̂_a², ρ̂ and flags (K = σ̂_t² + σ̂_c²; pairs carry Corollary 1's
+    /// denominators (σ̂_c² − β̂_k)(σ̂_c² − β̂_l)/σ̂_c² at the joint σ̂_t²).
+    pub estimate: Estimate,
+    /// One-factor ULS loadings of the judge correlations.
+    pub lambda: Vec<f64>,
+    /// q_k = SD(A_k) Σ_j λ_j r_jk / Σ_j λ_j².
+    pub q: Vec<f64>,
+    /// The minimised misfit: the anchor over-identification statistic (m ≥ 3).
+    pub misfit: f64,
+    /// RMS of the off-diagonal residuals R − λλᵀ: the judge one-factor statistic (p ≥ 4;
+    /// zero by construction at p = 3).
+    pub judge_rms: f64,
+    /// Whether both optimisers met their gradient tolerance.
+    pub converged: bool,
+}
+
+/// Fewest judges and continuous anchors the estimator accepts (SPEC §7).
+pub const MIN_JUDGES: usize = 3;
+pub const MIN_ANCHORS: usize = 3;
+
+/// The free-scale fit from correlations: `r_judges` (p × p judge correlations),
+/// `r_ja` (p × m judge–anchor correlations) and `anchor_cov` (m × m anchor covariances P,
+/// divisor N − 1; its diagonal gives V_k and SD(A_k)).
+///
+/// # Errors
+/// Shapes that disagree, p < 3, m < 3, non-finite entries, a non-positive anchor variance,
+/// or judges with no common factor (Σ λ_j² = 0).
+pub fn fit(
+    r_judges: &DMatrix<f64>,
+    r_ja: &DMatrix<f64>,
+    anchor_cov: &DMatrix<f64>,
+) -> Result<FreeScaleFit, String> {
+    let p = r_judges.nrows();
+    let m = anchor_cov.nrows();
+    check_shapes(r_judges, r_ja, anchor_cov)?;
+    let (lambda, judge_rms, ok_l) = one_factor_uls(r_judges)?;
+    let ll: f64 = lambda.iter().map(|l| l * l).sum();
+    if lambda.iter().filter(|l| l.abs() > 1e-8).count() < 2 || !ll.is_finite() {
+        return Err(
+            "the judges share no common factor (their correlations are all about 0), so λ and q are undefined"
+                .into(),
+        );
+    }
+    let q: Vec<f64> = (0..m)
+        .map(|k| {
+            let s: f64 = (0..p).map(|j| lambda[j] * r_ja[(j, k)]).sum();
+            anchor_cov[(k, k)].sqrt() * s / ll
+        })
+        .collect();
+    let (theta, misfit, ok_f) = fit_anchor_block(&q, anchor_cov);
+    let (sigma_t2, sigma_c2) = (theta[0].exp(), theta[1].exp());
+    let beta: Vec<f64> = theta.iter().skip(2).copied().collect();
+    let mut pairs = Vec::with_capacity(m * (m - 1) / 2);
+    for k in 0..m {
+        for l in k + 1..m {
+            pairs.push(PairEstimate {
+                anchors: (k, l),
+                sigma_t2,
+                denominator: (sigma_c2 - beta[k]) * (sigma_c2 - beta[l]) / sigma_c2,
+            });
+        }
+    }
+    let denominator = pairs.iter().map(|x| x.denominator).sum::<f64>() / pairs.len() as f64;
+    let estimate = Estimate::from_parts(Parts {
+        sigma_t2,
+        sigma_c2,
+        k: sigma_t2 + sigma_c2,
+        denominator,
+        pairs,
+        sigma_a2: (0..m).map(|k| anchor_cov[(k, k)] - sigma_t2).collect(),
+        beta,
+        clean: None,
+        flags: Vec::new(),
+    });
+    Ok(FreeScaleFit {
+        estimate,
+        lambda,
+        q,
+        misfit,
+        judge_rms,
+        converged: ok_l && ok_f,
+    })
+}
+
+fn check_shapes(
+    r_judges: &DMatrix<f64>,
+    r_ja: &DMatrix<f64>,
+    anchor_cov: &DMatrix<f64>,
+) -> Result<(), String> {
+    let (p, m) = (r_judges.nrows(), anchor_cov.nrows());
+    if r_judges.ncols() != p || anchor_cov.ncols() != m {
+        return Err("the judge correlation and anchor covariance matrices must be square".into());
+    }
+    if r_ja.nrows() != p || r_ja.ncols() != m {
+        return Err(format!(
+            "judge–anchor correlations are {} × {}, expected {p} × {m}",
+            r_ja.nrows(),
+            r_ja.ncols()
+        ));
+    }
+    if p < MIN_JUDGES {
+        return Err(format!(
+            "the free-scale estimator needs at least {MIN_JUDGES} judges to fit their one-factor loadings (got {p})"
+        ));
+    }
+    if m < MIN_ANCHORS {
+        return Err(format!(
+            "the free-scale estimator needs at least {MIN_ANCHORS} continuous anchors: m + m(m−1)/2 moments for m + 2 unknowns (got {m})"
+        ));
+    }
+    if r_judges
+        .iter()
+        .chain(r_ja.iter())
+        .chain(anchor_cov.iter())
+        .any(|x| !x.is_finite())
+    {
+        return Err("a correlation or anchor covariance is not finite".into());
+    }
+    if let Some(k) = (0..m).find(|&k| anchor_cov[(k, k)] <= 0.0) {
+        return Err(format!("anchor {} has variance ≤ 0", k + 1));
+    }
+    Ok(())
+}
+
+/// The free-scale fit of a panel: judge correlations Pearson/polychoric/polyserial by scale
+/// ([`correlation_matrix`]), anchors' covariances with divisor N − 1.
+///
+/// # Errors
+/// Fewer than 3 judges, fewer than 3 anchors, an ordinal anchor (its covariances need its own
+/// scale), or a correlation error (a column with one level, a constant column).
+pub fn fit_panel(panel: &Panel) -> Result<(FreeScaleFit, Correlations), String> {
+    let (p, m) = (panel.p(), panel.m());
+    if p < MIN_JUDGES {
+        return Err(format!(
+            "the free-scale estimator needs at least {MIN_JUDGES} judges (the panel has {p})"
+        ));
+    }
+    if let Some(k) = (0..m).find(|&k| panel.scales[p + k].is_ordinal()) {
+        return Err(format!(
+            "anchor '{}' is ordinal: the free-scale estimator needs continuous anchors, whose covariances carry the scale that identifies ρ (Section 7); leave it out of --anchors",
+            panel.anchors[k]
+        ));
+    }
+    if m < MIN_ANCHORS {
+        return Err(format!(
+            "the free-scale estimator needs at least {MIN_ANCHORS} continuous anchors (the panel has {m}); with fewer, ρ is not identified once judges have their own scales (Section 7)"
+        ));
+    }
+    let corr = correlation_matrix(panel)?;
+    let r_judges = corr.r.view((0, 0), (p, p)).into_owned();
+    let r_ja = corr.r.view((0, p), (p, m)).into_owned();
+    let anchor_cov =
+        crate::moments::covariance(&panel.data[p * panel.n..], panel.n, m, &mut Vec::new());
+    Ok((fit(&r_judges, &r_ja, &anchor_cov)?, corr))
+}
+
+/// One-factor ULS of a correlation matrix's off-diagonal: λ minimising Σ_{i<j}(R_ij − λ_iλ_j)²,
+/// the RMS of those residuals, and whether Newton converged. Starts from the leading
+/// eigenvector (scaled by √eigenvalue), sign chosen so Σλ ≥ 0.
+///
+/// # Errors
+/// Fewer than 3 variables (the one-factor model is then not identified), a non-square
+/// matrix, or a non-finite entry.
+pub fn one_factor_uls(r: &DMatrix<f64>) -> Result<(Vec<f64>, f64, bool), String> {
+    let p = r.nrows();
+    if p < 3 {
+        return Err(format!(
+            "a one-factor fit needs at least 3 judges (got {p})"
+        ));
+    }
+    if r.ncols() != p || r.iter().any(|x| !x.is_finite()) {
+        return Err("a one-factor fit needs a square matrix of finite correlations".into());
+    }
+    let eig = r.clone().symmetric_eigen();
+    let top = eig.eigenvalues.imax();
+    let mut lam: DVector<f64> = eig.eigenvectors.column(top) * eig.eigenvalues[top].max(0.0).sqrt();
+    if lam.sum() < 0.0 {
+        lam = -lam;
+    }
+    let cost = |l: &DVector<f64>| -> f64 {
+        let mut s = 0.0;
+        for i in 0..p {
+            for j in i + 1..p {
+                let e = r[(i, j)] - l[i] * l[j];
+                s += e * e;
+            }
+        }
+        s
+    };
+    let mut f = cost(&lam);
+    let mut mu = 1e-3;
+    let mut converged = false;
+    let mut g = DVector::zeros(p);
+    let mut h = DMatrix::zeros(p, p);
+    for _ in 0..MAX_ITER {
+        // Gradient and exact Hessian of the cost.
+        g.fill(0.0);
+        h.fill(0.0);
+        for i in 0..p {
+            for j in 0..p {
+                if i == j {
+                    continue;
+                }
+                let e = r[(i, j)] - lam[i] * lam[j];
+                g[i] -= 2.0 * e * lam[j];
+                h[(i, i)] += 2.0 * lam[j] * lam[j];
+                h[(i, j)] = 2.0 * (2.0 * lam[i] * lam[j] - r[(i, j)]);
+            }
+        }
+        if g.amax() <= GRAD_TOL * (1.0 + lam.amax()) {
+            converged = true;
+            break;
+        }
+        let mut accepted = false;
+        for _ in 0..MAX_DAMP {
+            let mut hd = h.clone();
+            for i in 0..p {
+                hd[(i, i)] += mu * (1.0 + h[(i, i)]);
+            }
+            let Some(step) = hd.cholesky().map(|c| c.solve(&(-&g))) else {
+                mu *= 10.0;
+                continue;
+            };
+            let trial = &lam + &step;
+            let ft = cost(&trial);
+            if ft <= f {
+                let small = step.amax() <= STEP_TOL * (1.0 + lam.amax());
+                let stalled = f - ft <= 1e-12 * f;
+                lam = trial;
+                f = ft;
+                mu = (mu / 10.0).max(1e-12);
+                accepted = true;
+                converged = small || stalled;
+                break;
+            }
+            mu *= 10.0;
+        }
+        if !accepted {
+            converged = g.amax() <= 1e-9;
+            break;
+        }
+        if converged {
+            break;
+        }
+    }
+    let n_off = (p * (p - 1) / 2) as f64;
+    Ok((lam.iter().copied().collect(), (f / n_off).sqrt(), converged))
+}
+
+/// Residuals of the joint fit at θ = (ln σ_t², ln σ_c², β_1..β_m) into `e`, and, when asked,
+/// their Jacobian into `jac` (row-major, one row per residual); returns Σ e².
+fn residuals(
+    th: &[f64],
+    q: &[f64],
+    pa: &DMatrix<f64>,
+    e: &mut [f64],
+    jac: Option<&mut [f64]>,
+) -> f64 {
+    let m = q.len();
+    let n = m + 2;
+    let (st, sc) = (th[0].exp(), th[1].exp());
+    let k = st + sc;
+    let rk = k.sqrt();
+    let mut jac = jac;
+    if let Some(j) = jac.as_deref_mut() {
+        j.fill(0.0);
+    }
+    for kk in 0..m {
+        let b = th[2 + kk];
+        e[kk] = q[kk] - (st + b) / rk;
+        if let Some(j) = jac.as_deref_mut() {
+            let d_sc = (st + b) / (2.0 * k * rk);
+            let d_st = -1.0 / rk + d_sc;
+            j[kk * n] = d_st * st;
+            j[kk * n + 1] = d_sc * sc;
+            j[kk * n + 2 + kk] = -1.0 / rk;
+        }
+    }
+    let mut row = m;
+    for kk in 0..m {
+        for l in kk + 1..m {
+            let (bk, bl) = (th[2 + kk], th[2 + l]);
+            e[row] = pa[(kk, l)] - st - bk * bl / sc;
+            if let Some(j) = jac.as_deref_mut() {
+                j[row * n] = -st;
+                j[row * n + 1] = bk * bl / sc;
+                j[row * n + 2 + kk] = -bl / sc;
+                j[row * n + 2 + l] = -bk / sc;
+            }
+            row += 1;
+        }
+    }
+    e.iter().map(|x| x * x).sum()
+}
+
+/// Solves (A + μ·diag(A) + μ·1e-12·I) x = b in place of `x` by Cholesky on a copy in `work`;
+/// false when the damped matrix is not positive definite.
+fn damped_solve(a: &[f64], b: &[f64], mu: f64, n: usize, work: &mut [f64], x: &mut [f64]) -> bool {
+    work.copy_from_slice(a);
+    for i in 0..n {
+        work[i * n + i] += mu * (a[i * n + i] + 1e-12);
+    }
+    for j in 0..n {
+        let mut d = work[j * n + j];
+        for k in 0..j {
+            d -= work[j * n + k] * work[j * n + k];
+        }
+        if d.is_nan() || d <= 0.0 {
+            return false;
+        }
+        let d = d.sqrt();
+        work[j * n + j] = d;
+        for i in j + 1..n {
+            let mut v = work[i * n + j];
+            for k in 0..j {
+                v -= work[i * n + k] * work[j * n + k];
+            }
+            work[i * n + j] = v / d;
+        }
+    }
+    for i in 0..n {
+        let mut v = b[i];
+        for k in 0..i {
+            v -= work[i * n + k] * x[k];
+        }
+        x[i] = v / work[i * n + i];
+    }
+    for i in (0..n).rev() {
+        let mut v = x[i];
+        for k in i + 1..n {
+            v -= work[k * n + i] * x[k];
+        }
+        x[i] = v / work[i * n + i];
+    }
+    true
+}
+
+/// Grid on (σ_t², σ_c²) for the start of the joint fit.
+const GRID_T: usize = 16;
+const GRID_C: usize = 24;
+
+/// The joint fit of step 3: θ̂, the minimised misfit, and convergence.
+fn fit_anchor_block(q: &[f64], pa: &DMatrix<f64>) -> (Vec<f64>, f64, bool) {
+    let m = q.len();
+    let vmax = (0..m).map(|k| pa[(k, k)]).fold(0.0f64, f64::max);
+    // Anchor misfit with β from the q equations, on the grid.
+    let mut grid = vec![f64::INFINITY; GRID_T * GRID_C];
+    let st_at = |i: usize| vmax * (i as f64 + 0.5) / GRID_T as f64;
+    let sc_at = |j: usize| vmax * 10f64.powf(-3.0 + 6.0 * j as f64 / (GRID_C - 1) as f64);
+    let sc_axis: Vec<f64> = (0..GRID_C).map(sc_at).collect();
+    let mut beta = vec![0.0; m];
+    for i in 0..GRID_T {
+        for (j, &sc) in sc_axis.iter().enumerate() {
+            let st = st_at(i);
+            let rk = (st + sc).sqrt();
+            for k in 0..m {
+                beta[k] = q[k] * rk - st;
+            }
+            let mut s = 0.0;
+            for k in 0..m {
+                for l in k + 1..m {
+                    let e = pa[(k, l)] - st - beta[k] * beta[l] / sc;
+                    s += e * e;
+                }
+            }
+            grid[i * GRID_C + j] = s;
+        }
+    }
+    // The grid's local minima (no lower one among the 8 neighbours), lowest first. Diagonal
+    // neighbours count: a valley running across the grid's axes otherwise yields a string of
+    // spurious minima that all polish to the same point.
+    let mut minima: Vec<(f64, usize, usize)> = Vec::new();
+    for i in 0..GRID_T {
+        for j in 0..GRID_C {
+            let v = grid[i * GRID_C + j];
+            let is_min = (i.saturating_sub(1)..(i + 2).min(GRID_T)).all(|a| {
+                (j.saturating_sub(1)..(j + 2).min(GRID_C)).all(|b| grid[a * GRID_C + b] >= v)
+            });
+            if is_min && v.is_finite() {
+                minima.push((v, i, j));
+            }
+        }
+    }
+    minima.sort_by(|a, b| a.0.total_cmp(&b.0));
+
+    minima.truncate(3);
+    let mut best: Option<(Vec<f64>, f64, bool)> = None;
+    for (_, i, j) in minima {
+        let (st, sc) = (st_at(i), sc_axis[j]);
+        let rk = (st + sc).sqrt();
+        let mut th = vec![0.0; m + 2];
+        th[0] = st.ln();
+        th[1] = sc.ln();
+        for k in 0..m {
+            th[2 + k] = q[k] * rk - st;
+        }
+        let known = best.as_ref().filter(|b| b.2).map(|b| b.0.as_slice());
+        let (th, f, ok) = levenberg_marquardt(th, q, pa, known);
+
+        if best.as_ref().is_none_or(|b| f < b.1) {
+            best = Some((th, f, ok));
+        }
+    }
+    best.unwrap_or_else(|| (vec![f64::NAN; m + 2], f64::NAN, false))
+}
+
+/// Levenberg–Marquardt on the Gauss–Newton matrix (a Newton step with a finite-difference
+/// Hessian converged in fewer steps but cost more per fit). `known` is the
+/// minimum an earlier start found: a run that comes within [`SAME_BASIN`] of it stops and
+/// reports an infinite misfit, since it can only end there.
+fn levenberg_marquardt(
+    mut th: Vec<f64>,
+    q: &[f64],
+    pa: &DMatrix<f64>,
+    known: Option<&[f64]>,
+) -> (Vec<f64>, f64, bool) {
+    let n = th.len();
+    let m = q.len();
+    let n_res = m + m * (m - 1) / 2;
+    let amax = |v: &[f64]| v.iter().fold(0.0f64, |a, x| a.max(x.abs()));
+    let mut jac = vec![0.0; n_res * n];
+    let mut e = vec![0.0; n_res];
+    let mut et = vec![0.0; n_res];
+    let (mut a, mut work) = (vec![0.0; n * n], vec![0.0; n * n]);
+    let (mut g, mut step, mut trial) = (vec![0.0; n], vec![0.0; n], vec![0.0; n]);
+    let mut hess = vec![0.0; n * n];
+    let mut scratch = NewtonScratch::new(n, n_res);
+    let mut f = residuals(&th, q, pa, &mut e, Some(&mut jac));
+    let mut mu = 1e-3;
+    for it in 0..MAX_ITER {
+        if let Some(seen) = known
+            && th.iter().zip(seen).all(|(a, b)| (a - b).abs() < SAME_BASIN)
+        {
+            // This start has reached the basin of an earlier start's minimum.
+            return (th, f64::INFINITY, true);
+        }
+        // g = −Jᵀe and A = JᵀJ.
+        for c in 0..n {
+            g[c] = -(0..n_res).map(|r| jac[r * n + c] * e[r]).sum::<f64>();
+            for c2 in 0..=c {
+                let v: f64 = (0..n_res).map(|r| jac[r * n + c] * jac[r * n + c2]).sum();
+                a[c * n + c2] = v;
+                a[c2 * n + c] = v;
+            }
+        }
+        // Stationary: the gradient is at rounding level of the residuals' scale.
+        if amax(&g) <= GRAD_TOL * (1.0 + amax(&e)) || f == 0.0 {
+            return (th, f, true);
+        }
+        // Past GN_ITERS the run is crawling along a curved, nearly flat valley (anchors with
+        // nearly equal β sit near a non-identified ridge), where the Gauss–Newton model is
+        // poor: try a Newton step, its Hessian the central difference of the analytic Jᵀe
+        // (the fixed point stays exact; only the rate depends on it).
+        if it >= GN_ITERS {
+            newton_hessian(&th, q, pa, &mut hess, &mut scratch);
+            if damped_solve(&hess, &g, 0.0, n, &mut work, &mut step) {
+                for i in 0..n {
+                    trial[i] = th[i] + step[i];
+                }
+                let ft = residuals(&trial, q, pa, &mut et, None);
+                if ft.is_finite() && ft <= f {
+                    let small = amax(&step) <= STEP_TOL * (1.0 + amax(&th));
+                    let stalled = f - ft <= 1e-12 * f;
+                    th.copy_from_slice(&trial);
+                    f = residuals(&th, q, pa, &mut e, Some(&mut jac));
+                    if small || stalled {
+                        return (th, f, true);
+                    }
+                    continue;
+                }
+            }
+        }
+        let mut accepted = false;
+        for _ in 0..MAX_DAMP {
+            if !damped_solve(&a, &g, mu, n, &mut work, &mut step) {
+                mu *= 10.0;
+                continue;
+            }
+            for i in 0..n {
+                trial[i] = th[i] + step[i];
+            }
+            let ft = residuals(&trial, q, pa, &mut et, None);
+            if ft.is_finite() && ft <= f {
+                let small = amax(&step) <= STEP_TOL * (1.0 + amax(&th));
+                let stalled = f - ft <= 1e-12 * f;
+                th.copy_from_slice(&trial);
+                f = residuals(&th, q, pa, &mut e, Some(&mut jac));
+                mu = (mu / 10.0).max(1e-15);
+                accepted = true;
+                if small || stalled {
+                    return (th, f, true);
+                }
+                break;
+            }
+            mu *= 10.0;
+        }
+        if !accepted {
+            // No decrease at any damping: a minimum to rounding, if the gradient is small.
+            let ok = amax(&g) <= 1e-9 * (1.0 + f.sqrt());
+            return (th, f, ok);
+        }
+    }
+    (th, f, false)
+}
+
+/// Buffers for [`newton_hessian`].
+struct NewtonScratch {
+    th: Vec<f64>,
+    e: Vec<f64>,
+    jac: Vec<f64>,
+    gp: Vec<f64>,
+    gm: Vec<f64>,
+}
+
+impl NewtonScratch {
+    fn new(n: usize, n_res: usize) -> Self {
+        NewtonScratch {
+            th: vec![0.0; n],
+            e: vec![0.0; n_res],
+            jac: vec![0.0; n_res * n],
+            gp: vec![0.0; n],
+            gm: vec![0.0; n],
+        }
+    }
+
+    /// −Jᵀe at `th` into `gp` (`plus`) or `gm`.
+    fn jte(&mut self, th: &[f64], q: &[f64], pa: &DMatrix<f64>, plus: bool) {
+        let n = th.len();
+        let n_res = self.e.len();
+        residuals(th, q, pa, &mut self.e, Some(&mut self.jac));
+        let out = if plus { &mut self.gp } else { &mut self.gm };
+        for (c, o) in out.iter_mut().enumerate().take(n) {
+            *o = -(0..n_res)
+                .map(|r| self.jac[r * n + c] * self.e[r])
+                .sum::<f64>();
+        }
+    }
+}
+
+/// H = ∂(Jᵀe)/∂θ (half the Hessian of Σe²) by central differences, symmetrised.
+fn newton_hessian(
+    th: &[f64],
+    q: &[f64],
+    pa: &DMatrix<f64>,
+    hess: &mut [f64],
+    s: &mut NewtonScratch,
+) {
+    let n = th.len();
+    let mut t = std::mem::take(&mut s.th);
+    for c in 0..n {
+        let h = 1e-6 * (1.0 + th[c].abs());
+        t.copy_from_slice(th);
+        t[c] = th[c] + h;
+        s.jte(&t, q, pa, true);
+        t[c] = th[c] - h;
+        s.jte(&t, q, pa, false);
+        for r in 0..n {
+            // gp, gm hold −Jᵀe, so the derivative of Jᵀe is (gm − gp)/2h.
+            hess[r * n + c] = (s.gm[r] - s.gp[r]) / (2.0 * h);
+        }
+    }
+    s.th = t;
+    for r in 0..n {
+        for c in 0..r {
+            let v = 0.5 * (hess[r * n + c] + hess[c * n + r]);
+            hess[r * n + c] = v;
+            hess[c * n + r] = v;
+        }
+    }
+}
+
+/// Iteration limits and tolerances of the Newton / Levenberg–Marquardt loops.
+const MAX_ITER: usize = 500;
+/// Gauss–Newton iterations before Newton steps are tried.
+const GN_ITERS: usize = 25;
+/// Two runs within this distance (in ln σ², β) are in one basin.
+const SAME_BASIN: f64 = 1e-2;
+const MAX_DAMP: usize = 12;
+const GRAD_TOL: f64 = 1e-14;
+const STEP_TOL: f64 = 1e-13;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_factor_is_exact_at_three_judges() {
+        // λ = (0.9, 0.8, 0.6): R_ij = λ_i λ_j, three equations, three unknowns.
+        let lam = [0.9, 0.8, 0.6];
+        let r = DMatrix::from_fn(3, 3, |i, j| if i == j { 1.0 } else { lam[i] * lam[j] });
+        let (got, rms, ok) = one_factor_uls(&r).unwrap();
+        assert!(ok);
+        for (g, w) in got.iter().zip(lam) {
+            assert!((g - w).abs() < 1e-12, "{got:?}");
+        }
+        assert!(rms < 1e-12);
+    }
+
+    #[test]
+    fn judge_rms_sees_a_two_factor_judge_block() {
+        // Two blocks of judges with different correlations: one factor cannot fit.
+        let r = DMatrix::from_fn(4, 4, |i, j| match (i == j, i / 2 == j / 2) {
+            (true, _) => 1.0,
+            (false, true) => 0.8,
+            (false, false) => 0.2,
+        });
+        let (_, rms, _) = one_factor_uls(&r).unwrap();
+        assert!(rms > 0.05, "{rms}");
+    }
+
+    #[test]
+    fn bad_shapes_are_errors() {
+        let r = DMatrix::identity(3, 3);
+        let pa = DMatrix::identity(3, 3);
+        assert!(
+            fit(&r, &DMatrix::zeros(3, 2), &pa)
+                .unwrap_err()
+                .contains("expected 3 × 3")
+        );
+        let mut bad = pa.clone();
+        bad[(1, 1)] = 0.0;
+        assert!(
+            fit(&r, &DMatrix::zeros(3, 3), &bad)
+                .unwrap_err()
+                .contains("variance ≤ 0")
+        );
+        assert!(
+            fit(&r, &DMatrix::zeros(3, 3), &pa)
+                .unwrap_err()
+                .contains("no common factor")
+        );
+    }
+}
