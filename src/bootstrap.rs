@@ -108,7 +108,7 @@ fn interval(mut v: Vec<f64>) -> Option<Interval> {
     })
 }
 
-/// Memory for one batch of resample counts (u16 per item and resample).
+/// Memory for one batch of resample counts (one byte per item and resample).
 const BATCH_BYTES: usize = 16 << 20;
 /// Most resamples whose sums one pass over the items accumulates.
 const MAX_BATCH: usize = 32;
@@ -138,27 +138,40 @@ pub fn bootstrap(
         .filter(|_| blocked)
         .map(|f| f.index.clone());
     let features = FeatureSet::new(p, m, families).compute(panel);
-    let batch = (BATCH_BYTES / (2 * n.max(1))).clamp(1, MAX_BATCH);
+    let batch = (BATCH_BYTES / n.max(1)).clamp(1, MAX_BATCH);
     let starts: Vec<usize> = (0..resamples).step_by(batch).collect();
     let draws: Vec<Option<Vec<Vec<Draw>>>> = starts
         .into_par_iter()
         .map(|start| {
             let size = batch.min(resamples - start);
-            let mut counts = vec![0u16; size * n];
+            let mut counts = vec![0u8; size * n];
+            let mut overflowed = Vec::new();
             for r in 0..size {
                 if progress(Progress::Step) == Flow::Stop {
                     return None;
                 }
                 let mut rng = streams.rng(Purpose::Bootstrap, (start + r) as u64);
+                let row = &mut counts[r * n..(r + 1) * n];
+                let mut overflow = false;
                 for _ in 0..n {
                     let i: usize = rng.random_range(0..n);
-                    // A count above 65535 needs one item drawn that often among N draws:
-                    // impossible below N = 65536 and never seen above (p ≈ 1/65536!).
-                    let c = &mut counts[r * n + i];
-                    *c = c.saturating_add(1);
+                    // One byte per count keeps a resample's histogram in cache. A count over
+                    // 255 needs N ≥ 256 and one item drawn 256 times (p < 1e−400); such a
+                    // resample is summed draw by draw instead, below.
+                    let (c, o) = row[i].overflowing_add(1);
+                    row[i] = c;
+                    overflow |= o;
+                }
+                if overflow {
+                    overflowed.push(r);
                 }
             }
-            let acc = features.weighted_sums(&counts, size);
+            let mut acc = features.weighted_sums(&counts, size);
+            for r in overflowed {
+                let mut rng = streams.rng(Purpose::Bootstrap, (start + r) as u64);
+                let sums = features.sum_draws((0..n).map(|_| rng.random_range(0..n)));
+                acc.column_mut(r).copy_from_slice(&sums);
+            }
             Some(
                 acc.column_iter()
                     .map(|w| {

@@ -201,7 +201,7 @@ impl Features {
     /// # Panics
     /// If `counts` does not hold `batch` resamples of N items.
     #[must_use]
-    pub fn weighted_sums(&self, counts: &[u16], batch: usize) -> DMatrix<f64> {
+    pub fn weighted_sums(&self, counts: &[u8], batch: usize) -> DMatrix<f64> {
         const BLOCK: usize = 2048;
         let (n, d) = (self.n, self.d());
         assert_eq!(counts.len(), batch * n);
@@ -222,5 +222,40 @@ impl Features {
             acc.gemm(1.0, &feats, &tile, 1.0);
         }
         acc
+    }
+
+    /// Σ over the drawn items of their features, one draw at a time: the slow path for a
+    /// resample whose counts do not fit a byte. Equal to the weighted sums up to rounding.
+    pub fn sum_draws(&self, draws: impl Iterator<Item = usize>) -> Vec<f64> {
+        let d = self.d();
+        let mut w = vec![0.0; d];
+        for i in draws {
+            for (a, x) in w.iter_mut().zip(&self.values[i * d..(i + 1) * d]) {
+                *a += x;
+            }
+        }
+        w
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn draw_by_draw_sums_equal_the_count_weighted_ones() {
+        let panel = crate::simulate::simulate(&crate::model::Params::three_anchor(), 50, 2)
+            .expect("a valid design");
+        let f = FeatureSet::new(panel.p(), panel.m(), Some(vec![0, 0, 1, 1, 2, 2])).compute(&panel);
+        let draws: Vec<usize> = (0..50).map(|k| (k * 7 + 3) % 50).chain([4, 4, 4]).collect();
+        let mut counts = vec![0u8; 50];
+        for &i in &draws {
+            counts[i] += 1;
+        }
+        let dense = f.weighted_sums(&counts, 1);
+        let direct = f.sum_draws(draws.into_iter());
+        for (a, b) in dense.iter().zip(&direct) {
+            assert!((a - b).abs() <= 1e-12 * (1.0 + a.abs()), "{a} {b}");
+        }
     }
 }
