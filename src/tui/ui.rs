@@ -89,10 +89,13 @@ pub fn areas(app: &App, area: Rect) -> Areas {
     .areas(area);
     let right_split = |r: Rect, present: bool| -> [Rect; 3] {
         if present {
+            // The battery's verdict rows whole, one line of the configuration, and the
+            // rest to the estimates.
+            let battery = u16::try_from(crate::battery::TestId::ALL.len() + 3 + 2).unwrap_or(8);
             Layout::vertical([
-                Constraint::Percentage(40),
-                Constraint::Percentage(40),
-                Constraint::Percentage(20),
+                Constraint::Fill(1),
+                Constraint::Length(battery),
+                Constraint::Length(3),
             ])
             .areas(r)
         } else {

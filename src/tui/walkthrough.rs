@@ -155,7 +155,10 @@ fn overall(r: &BatteryReport) -> [String; 2] {
     } else {
         format!("Test {}", fired.join(", Test "))
     };
-    let consequence = if r.estimate().is_some() {
+    let any_point = r
+        .estimate()
+        .is_some_and(|e| e.rho().iter().any(|x| x.is_some_and(f64::is_finite)));
+    let consequence = if any_point {
         "so the point estimates should not be trusted"
     } else {
         "and there is no point estimate to report"

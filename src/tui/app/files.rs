@@ -137,6 +137,7 @@ impl App {
         self.panel = None;
         self.fit = None;
         self.battery = None;
+        self.study = None;
         self.history = super::History::default();
         self.request_load(path, options)
     }

@@ -153,7 +153,7 @@ impl App {
         self.history = s.history;
         self.study = s.study;
         self.load_error = s.load_error;
-        self.status = "back to explore mode".into();
+        self.status = "explore mode".into();
         let mut effects = Vec::new();
         if s.battery.is_some() {
             self.battery = s.battery;
