@@ -256,7 +256,7 @@ impl App {
             return Vec::new();
         }
         match action {
-            Action::CloseOrQuit if self.help => {
+            Action::CloseOrQuit | Action::CloseOverlay if self.help => {
                 self.help = false;
                 Vec::new()
             }
@@ -266,10 +266,6 @@ impl App {
                 Vec::new()
             }
             Action::Quit | Action::CloseOrQuit => self.quit(),
-            Action::CloseOverlay if self.help => {
-                self.help = false;
-                Vec::new()
-            }
             Action::CloseOverlay => self.leave(),
             Action::OpenPrompt => {
                 self.prompt = Some(String::new());

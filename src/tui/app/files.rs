@@ -279,7 +279,8 @@ impl FileState {
                 labels.push(Some(l));
             }
         }
-        let fresh = (1..)
+        // One more label than are in use: some F1…F(n+1) is free.
+        let fresh = (1..=labels.len() + 1)
             .map(|i| format!("F{i}"))
             .find(|l| !labels.contains(&Some(l.clone())))
             .unwrap_or_default();
@@ -289,6 +290,6 @@ impl FileState {
             .position(|l| *l == self.families[c])
             .unwrap_or(0);
         let next = super::step_index(cur, d, labels.len());
-        self.families[c] = labels[next].clone();
+        self.families[c].clone_from(&labels[next]);
     }
 }

@@ -62,7 +62,7 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
         lines.push(Line::raw(format!("unguarded: {}", d.unguarded.join("; "))));
     }
     let width = usize::from(area.width.saturating_sub(4));
-    for row in TABLE.iter() {
+    for row in &TABLE {
         if current.is_some_and(|d| d.row == *row) {
             continue;
         }
