@@ -475,6 +475,27 @@ fn a_file_whose_roles_cannot_be_guessed_lists_its_header_for_space() {
     // Anchor names are shown whole in the estimates pane.
     let text = format!("{:?}", screen(&app, 80, 24).backend());
     assert!(text.contains("human1") && text.contains("human3"), "{text}");
+    // The walkthrough says what is true of this panel: names, not ρ_k; its N against the
+    // row's N ≳ 10⁴; and, with every ρ̂ undefined, no talk of trusting point estimates.
+    act(&mut app, Action::Next);
+    let (_, lines) = caption::of(&app).unwrap();
+    assert!(
+        lines[0].contains("N = 1040") && lines[0].contains("expect low power"),
+        "{lines:?}"
+    );
+    act(&mut app, Action::Next);
+    let (_, lines) = caption::of(&app).unwrap();
+    assert!(
+        lines[0].contains("human1") && !lines[0].contains("ρ_1"),
+        "{lines:?}"
+    );
+    for _ in 0..5 {
+        act(&mut app, Action::Next);
+    }
+    let (title, lines) = caption::of(&app).unwrap();
+    assert!(title.contains("overall"), "{title}");
+    assert!(lines[0].contains("no point estimate"), "{lines:?}");
+    assert!(!lines[0].contains("should not be trusted"), "{lines:?}");
 }
 
 #[test]
@@ -537,6 +558,31 @@ fn the_help_overlay_swallows_keys() {
     assert_eq!((app.mode, app.prompt.clone()), (Mode::Explore, None));
     act(&mut app, Action::CloseOverlay);
     assert!(!app.help);
+}
+
+#[test]
+fn enter_on_the_battery_shows_every_verdict_whole_and_is_modal() {
+    let mut app = llm_assigned();
+    act(&mut app, Action::Focus(Pane::Battery));
+    act(&mut app, Action::ToggleDetail);
+    assert!(app.detail);
+    let g = app.generation;
+    act(&mut app, Action::Next);
+    assert_eq!(
+        (app.mode, app.generation),
+        (Mode::Explore, g),
+        "keys are swallowed"
+    );
+    act(&mut app, Action::Down);
+    let t = screen(&app, 100, 30);
+    let text = rows_of(&t, ratatui::layout::Rect::new(0, 0, 100, 30)).join(" ");
+    assert!(text.contains("battery in full"), "{text}");
+    let r = app.battery.as_ref().unwrap();
+    let msg = &r.tests[TestId::A].message;
+    let first_words: Vec<&str> = msg.split_whitespace().take(4).collect();
+    assert!(text.contains(&first_words.join(" ")), "{text}");
+    act(&mut app, Action::CloseOverlay);
+    assert!(!app.detail);
 }
 
 #[test]

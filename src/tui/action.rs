@@ -91,6 +91,8 @@ pub enum Action {
     Prompt(PromptEdit),
     /// `v`: toggle the presentation layout.
     TogglePresent,
+    /// `Enter` in the battery pane: the whole verdict of every test, its meaning and what to do.
+    ToggleDetail,
     Worker(WorkerMsg),
 }
 

@@ -120,6 +120,8 @@ pub struct App {
     pub status: String,
     /// The presentation layout: estimates, battery and caption only (`v`).
     pub present: bool,
+    /// The battery's detail overlay (`Enter` in the battery pane), modal like help.
+    pub detail: bool,
     /// The open-path prompt's text, while it is open (`o`).
     pub prompt: Option<String>,
     /// `q` was pressed once while frozen: a second `q` quits.
@@ -188,6 +190,7 @@ impl App {
             color: settings.color,
             status: String::new(),
             present: false,
+            detail: false,
             prompt: None,
             confirm_quit: false,
             modified: false,
@@ -233,13 +236,18 @@ impl App {
                 self.confirm_quit = false;
             }
         }
-        // The help overlay is modal: only closing it, quitting and worker results get through.
-        if self.help
+        // The overlays are modal: only closing them, quitting and worker results get through.
+        let scrolls = matches!(
+            action,
+            Action::Up | Action::Down | Action::Top | Action::Bottom
+        );
+        if (self.help || (self.detail && !scrolls))
             && !matches!(
                 action,
                 Action::CloseOrQuit
                     | Action::CloseOverlay
                     | Action::ToggleHelp
+                    | Action::ToggleDetail
                     | Action::Quit
                     | Action::Worker(_)
             )
@@ -256,8 +264,9 @@ impl App {
             return Vec::new();
         }
         match action {
-            Action::CloseOrQuit | Action::CloseOverlay if self.help => {
+            Action::CloseOrQuit | Action::CloseOverlay if self.help || self.detail => {
                 self.help = false;
+                self.detail = false;
                 Vec::new()
             }
             Action::CloseOrQuit if self.frozen && !self.confirm_quit => {
@@ -272,6 +281,10 @@ impl App {
                 Vec::new()
             }
             Action::Prompt(edit) => self.edit_prompt(edit),
+            Action::ToggleDetail => {
+                self.detail = !self.detail && !self.help;
+                Vec::new()
+            }
             Action::TogglePresent => {
                 self.present = !self.present;
                 Vec::new()

@@ -241,6 +241,13 @@ pub static KEYMAP: &[Binding] = &[
         "open the selected file or preset",
     ),
     bind(
+        "Enter",
+        &[Enter],
+        Context::Pane(Pane::Battery),
+        Action::ToggleDetail,
+        "every verdict whole: meaning, what to do",
+    ),
+    bind(
         "o",
         &[Char('o')],
         Global,

@@ -148,7 +148,7 @@ pub fn action_of(ev: &TermEvent, app: &App, area: ratatui::layout::Rect) -> Opti
     match ev {
         TermEvent::Key(k) if app.prompt.is_some() => prompt_key(k, app),
         TermEvent::Key(k) => keymap::action_for(k, app.focus),
-        TermEvent::Mouse(_) if app.help || app.prompt.is_some() => None,
+        TermEvent::Mouse(_) if app.help || app.detail || app.prompt.is_some() => None,
         TermEvent::Mouse(m) => {
             let (pane, item) = ui::item_at(app, area, m.column, m.row)?;
             match m.kind {

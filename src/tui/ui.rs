@@ -93,9 +93,9 @@ pub fn areas(app: &App, area: Rect) -> Areas {
             // rest to the estimates.
             let battery = u16::try_from(crate::battery::TestId::ALL.len() + 3 + 2).unwrap_or(8);
             Layout::vertical([
-                Constraint::Fill(1),
+                Constraint::Fill(2),
                 Constraint::Length(battery),
-                Constraint::Length(3),
+                Constraint::Fill(1),
             ])
             .areas(r)
         } else {
@@ -218,6 +218,9 @@ pub fn render(frame: &mut Frame<'_>, app: &App) {
         frame.render_widget(Paragraph::new(text).block(block), a.caption);
     }
     frame.render_widget(Paragraph::new(status_line(app, theme)), a.status);
+    if app.detail {
+        panes::detail::render(frame, area, app, theme);
+    }
     if app.help {
         panes::help::render(frame, area, theme);
     }
