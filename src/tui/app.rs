@@ -275,6 +275,10 @@ impl App {
                 Vec::new()
             }
             Action::Quit | Action::CloseOrQuit => self.quit(),
+            Action::CloseOverlay if self.frozen && self.mode != Mode::Explore => {
+                self.status = "frozen: f to unfreeze".into();
+                Vec::new()
+            }
             Action::CloseOverlay => self.leave(),
             Action::OpenPrompt => {
                 self.prompt = Some(String::new());

@@ -172,6 +172,11 @@ impl App {
         if let Source::File(f) = &mut self.source {
             f.loading = false;
         }
+        // A talk started from the command line had nothing on screen before: the default
+        // scenario then.
+        if self.panel.is_none() && self.source == Source::Scenario {
+            return self.regenerate();
+        }
         effects
     }
 
