@@ -236,27 +236,7 @@ impl App {
                 self.confirm_quit = false;
             }
         }
-        // The overlays are modal: only closing them, quitting and worker results get through.
-        let scrolls = matches!(
-            action,
-            Action::Up | Action::Down | Action::Top | Action::Bottom
-        );
-        if (self.help || (self.detail && !scrolls))
-            && !matches!(
-                action,
-                Action::CloseOrQuit
-                    | Action::CloseOverlay
-                    | Action::ToggleHelp
-                    | Action::ToggleDetail
-                    | Action::Quit
-                    | Action::Worker(_)
-            )
-        {
-            return Vec::new();
-        }
-        if self.prompt.is_some()
-            && !matches!(action, Action::Prompt(_) | Action::Quit | Action::Worker(_))
-        {
+        if self.blocked_by_overlay(&action) {
             return Vec::new();
         }
         if self.frozen && changes_data(&action) {
@@ -332,6 +312,30 @@ impl App {
             Action::Wheel { pane, up } => self.wheel(pane, up),
             Action::Worker(msg) => self.receive(msg),
         }
+    }
+
+    /// The overlays and the prompt are modal: only closing them, quitting, worker results
+    /// (and, in the battery's detail view, scrolling) get through.
+    fn blocked_by_overlay(&self, action: &Action) -> bool {
+        let scrolls = matches!(
+            action,
+            Action::Up | Action::Down | Action::Top | Action::Bottom
+        );
+        if (self.help || (self.detail && !scrolls))
+            && !matches!(
+                action,
+                Action::CloseOrQuit
+                    | Action::CloseOverlay
+                    | Action::ToggleHelp
+                    | Action::ToggleDetail
+                    | Action::Quit
+                    | Action::Worker(_)
+            )
+        {
+            return true;
+        }
+        self.prompt.is_some()
+            && !matches!(action, Action::Prompt(_) | Action::Quit | Action::Worker(_))
     }
 
     fn quit(&mut self) -> Vec<Effect> {
