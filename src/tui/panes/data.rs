@@ -69,7 +69,8 @@ fn list(app: &App, theme: Theme, width: usize) -> Vec<(Line<'static>, Option<usi
         .iter()
         .map(|h| sanitize(h).chars().count())
         .max()
-        .unwrap_or(0);
+        .unwrap_or(0)
+        .max("column".len());
     let fam_w = f
         .families
         .iter()

@@ -68,7 +68,7 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
     let block = pane_block(Pane::Sliders, app, theme, "h/l ±fine · H/L ±coarse");
     if app.source != Source::Scenario {
         let p = Paragraph::new(Line::styled(
-            "only for simulated scenarios (open a preset)",
+            "for simulated scenarios (presets) only",
             theme.dim(),
         ))
         .wrap(Wrap { trim: true })
