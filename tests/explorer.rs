@@ -539,6 +539,22 @@ fn tab_completes_a_path_to_the_longest_common_prefix() {
     );
 }
 
+#[test]
+fn the_open_prompt_keeps_the_end_of_a_long_path_in_view_and_swallows_keys() {
+    let mut app = started(Start::Default);
+    act(&mut app, Action::OpenPrompt);
+    let long = format!("{}/end_of_the_path.csv", "deep/".repeat(30));
+    act(&mut app, Action::Prompt(PromptEdit::Set(long)));
+    let g = app.generation;
+    act(&mut app, Action::Fine(1));
+    assert_eq!(app.generation, g, "keys go to the prompt, not the sliders");
+    let t = screen(&app, 80, 24);
+    let last = rows_of(&t, ratatui::layout::Rect::new(0, 23, 80, 1)).join("");
+    assert!(last.contains("end_of_the_path.csv▏"), "{last}");
+    act(&mut app, Action::Prompt(PromptEdit::Cancel));
+    assert_eq!(app.prompt, None);
+}
+
 // ---------- talks ----------
 
 #[test]

@@ -217,7 +217,10 @@ pub fn render(frame: &mut Frame<'_>, app: &App) {
         let text: Vec<Line> = lines.into_iter().map(Line::from).collect();
         frame.render_widget(Paragraph::new(text).block(block), a.caption);
     }
-    frame.render_widget(Paragraph::new(status_line(app, theme)), a.status);
+    frame.render_widget(
+        Paragraph::new(status_line(app, theme, usize::from(a.status.width))),
+        a.status,
+    );
     if app.detail {
         panes::detail::render(frame, area, app, theme);
     }
@@ -226,11 +229,21 @@ pub fn render(frame: &mut Frame<'_>, app: &App) {
     }
 }
 
-fn status_line(app: &App, theme: Theme) -> Line<'static> {
+fn status_line(app: &App, theme: Theme, width: usize) -> Line<'static> {
     if let Some(text) = &app.prompt {
+        // The end of a long path stays in view: that is where the typing happens.
+        let text = crate::error::sanitize(text);
+        let room = width.saturating_sub(8).max(1);
+        let len = text.chars().count();
+        let shown = if len > room {
+            let tail: String = text.chars().skip(len + 1 - room).collect();
+            format!("…{tail}")
+        } else {
+            text
+        };
         return Line::from(vec![
             Span::styled(" open: ", theme.highlight()),
-            Span::raw(format!("{}▏", crate::error::sanitize(text))),
+            Span::raw(format!("{shown}▏")),
             Span::styled("  Tab completes · Enter opens · Esc cancels", theme.dim()),
         ]);
     }
