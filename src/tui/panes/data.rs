@@ -80,8 +80,8 @@ fn list(app: &App, theme: Theme, width: usize) -> Vec<(Line<'static>, Option<usi
         .unwrap_or(1)
         .clamp(6, 14);
     // name, role (6), family, then scale and missing when there is room.
-    // (the cursor marker takes two columns, and the clip's "…" one more)
-    let name_w = longest.min(width.saturating_sub(2 + 1 + 6 + 1 + fam_w + 2).max(6));
+    // (the cursor marker takes two columns)
+    let name_w = longest.min(width.saturating_sub(2 + 1 + 6 + 1 + fam_w).max(6));
     lines.push((
         Line::styled(
             format!(
@@ -113,10 +113,15 @@ fn list(app: &App, theme: Theme, width: usize) -> Vec<(Line<'static>, Option<usi
             .cloned()
             .flatten()
             .map_or_else(|| "—".into(), |x| clip(&sanitize(&x), fam_w));
-        let label = format!(
-            "{:<name_w$} {role:<6} {fam:<fam_w$} {scale} {missing}",
+        let mut label = format!(
+            "{:<name_w$} {role:<6} {fam:<fam_w$}",
             clip(&sanitize(name), name_w)
         );
+        // Scale and missing count only when they fit whole: no number is cut.
+        let more = format!(" {scale} {missing}");
+        if label.chars().count() + more.chars().count() + 2 <= width {
+            label.push_str(&more);
+        }
         let i = app.entries.len() + c;
         lines.push((cursor_line(app, i, &label, theme, width), Some(i)));
     }
