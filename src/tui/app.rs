@@ -343,11 +343,16 @@ impl App {
         vec![Effect::Quit]
     }
 
+    /// `Tab` / `Shift-Tab`, skipping the panes the presentation layout hides.
     fn cycle_focus(&mut self, d: i32) -> Vec<Effect> {
-        let i = Pane::ALL.iter().position(|p| *p == self.focus).unwrap_or(0);
-        let n = Pane::ALL.len();
+        let shown: Vec<Pane> = Pane::ALL
+            .into_iter()
+            .filter(|p| !self.present || !matches!(p, Pane::Data | Pane::Sliders))
+            .collect();
+        let i = shown.iter().position(|p| *p == self.focus).unwrap_or(0);
+        let n = shown.len();
         let j = if d > 0 { (i + 1) % n } else { (i + n - 1) % n };
-        self.focus = Pane::ALL[j];
+        self.focus = shown[j];
         Vec::new()
     }
 
