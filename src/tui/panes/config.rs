@@ -59,6 +59,13 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
             format!("▸ {} — {}", d.row.configuration, d.row.diagnostics),
             theme.highlight(),
         )));
+        let n = app.panel.as_ref().map_or(0, |p| p.n);
+        if d.row.configuration.contains("10⁴") && n < 10_000 {
+            lines.push(Line::styled(
+                format!("this panel has N = {n}, below the row's N ≳ 10⁴: expect low power"),
+                theme.warn(),
+            ));
+        }
         lines.push(Line::raw(format!("unguarded: {}", d.unguarded.join("; "))));
     }
     let width = usize::from(area.width.saturating_sub(4));
