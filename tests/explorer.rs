@@ -1012,6 +1012,16 @@ fn clicks_focus_panes_and_the_wheel_moves_a_slider() {
     );
     act(&mut app, action);
     assert_eq!((app.focus, app.cursor), (Pane::Data, 1));
+    // The wheel over the data list moves its cursor; over the battery it scrolls the pane.
+    let wheel = mouse(MouseEventKind::ScrollDown, a.data.x + 2, a.data.y + 2);
+    let action = action_of(&wheel, &app, area).unwrap();
+    act(&mut app, action);
+    assert_eq!(app.cursor, 2);
+    let wheel = mouse(MouseEventKind::ScrollDown, a.battery.x + 2, a.battery.y + 2);
+    let action = action_of(&wheel, &app, area).unwrap();
+    act(&mut app, action);
+    assert_eq!(app.scroll[rhoscope::tui::app::pane_index(Pane::Battery)], 1);
+    assert_eq!(app.focus, Pane::Data, "the wheel does not move the focus");
     // Under the help overlay the mouse does nothing.
     act(&mut app, Action::ToggleHelp);
     assert_eq!(action_of(&click, &app, area), None);
