@@ -894,6 +894,9 @@ fn states() -> Vec<(&'static str, App)> {
     }
     let mut explore_demo = demo.clone();
     act(&mut explore_demo, Action::TogglePresent);
+    let mut detail = llm.clone();
+    act(&mut detail, Action::Focus(Pane::Battery));
+    act(&mut detail, Action::ToggleDetail);
     let mut prompt = results.clone();
     act(&mut prompt, Action::OpenPrompt);
     for c in "../shared/da".chars() {
@@ -915,6 +918,7 @@ fn states() -> Vec<(&'static str, App)> {
         ("llm_overall", llm_verdict),
         ("demo_panes", explore_demo),
         ("prompt", prompt),
+        ("detail", detail),
     ]
 }
 
