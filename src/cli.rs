@@ -188,6 +188,9 @@ pub struct DemoArgs {
     /// Do not capture the mouse (for presenters).
     #[arg(long)]
     pub no_mouse: bool,
+    /// Start at scene N (1-based), e.g. to restart a talk where it stopped.
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..))]
+    pub scene: u16,
 }
 
 /// The options shared by every command that reads a panel.

@@ -41,7 +41,7 @@ pub fn run(cli: Cli) -> Result<(), Error> {
             write_stdout(&out)
         }
         Some(Command::Explore(a)) => explore(a.panel.as_deref(), &a.opts, !a.no_mouse, None),
-        Some(Command::Demo(a)) => demo(a.hanna.clone(), !a.no_mouse),
+        Some(Command::Demo(a)) => demo(a.hanna.clone(), !a.no_mouse, usize::from(a.scene) - 1),
         None => explore(None, &crate::cli::PanelOptions::default(), true, None),
     }
 }
@@ -66,9 +66,9 @@ fn explore(
 }
 
 #[cfg(feature = "tui")]
-fn demo(hanna: Option<std::path::PathBuf>, mouse: bool) -> Result<(), Error> {
+fn demo(hanna: Option<std::path::PathBuf>, mouse: bool, scene: usize) -> Result<(), Error> {
     crate::tui::run(crate::tui::Options {
-        start: crate::tui::app::Start::Demo,
+        start: crate::tui::app::Start::Scene(scene),
         mouse,
         hanna,
     })
@@ -85,7 +85,7 @@ fn explore(
 }
 
 #[cfg(not(feature = "tui"))]
-fn demo(_: Option<std::path::PathBuf>, _: bool) -> Result<(), Error> {
+fn demo(_: Option<std::path::PathBuf>, _: bool, _: usize) -> Result<(), Error> {
     Err(no_tui())
 }
 

@@ -130,3 +130,101 @@ fn without_a_terminal_the_explorer_says_so_and_exits_2() {
     assert!(err.contains("needs an interactive terminal"), "{err}");
     assert!(out.stdout.is_empty());
 }
+
+/// The issue's "done when", end to end at 100×30: open the HANNA-LLM panel from inside the
+/// explorer, assign judges and anchors with Space (families come from families.csv), step
+/// through the walkthrough, leave it with Esc, then give the talk and quit from a frozen
+/// screen (q asks first).
+#[test]
+fn a_new_user_opens_a_real_file_walks_through_it_and_gives_the_talk() {
+    let data = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/data/hanna-llm/hanna_llm_coherence.csv");
+    if !data.is_file() {
+        eprintln!("skipped: {} is not at hand", data.display());
+        return;
+    }
+    let pty = native_pty_system()
+        .openpty(PtySize {
+            rows: 30,
+            cols: 100,
+            pixel_width: 0,
+            pixel_height: 0,
+        })
+        .expect("a pseudo-terminal");
+    let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_rhoscope"));
+    cmd.args(["explore", "--no-mouse"]);
+    cmd.cwd(env!("CARGO_MANIFEST_DIR"));
+    cmd.env("TERM", "xterm-256color");
+    cmd.env("NO_COLOR", "1");
+    let mut child = pty.slave.spawn_command(cmd).expect("spawn");
+    drop(pty.slave);
+    let mut reader = pty.master.try_clone_reader().unwrap();
+    let mut writer = pty.master.take_writer().unwrap();
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let mut buf = [0u8; 8192];
+        while let Ok(n) = reader.read(&mut buf) {
+            if n == 0 || tx.send(buf[..n].to_vec()).is_err() {
+                break;
+            }
+        }
+    });
+    let mut screen = Screen {
+        parser: vt100::Parser::new(
+            NonZeroU16::new(30).unwrap(),
+            NonZeroU16::new(100).unwrap(),
+            0,
+        ),
+        raw: Vec::new(),
+        rx,
+    };
+    let mut keys = |bytes: &[u8]| {
+        writer.write_all(bytes).unwrap();
+        writer.flush().unwrap();
+    };
+    screen.wait_for("the first verdicts", |t| t.contains("PASS ✓"));
+    keys(b"o");
+    screen.wait_for("the open prompt", |t| t.contains("open:"));
+    // Tab completion finishes the folder name.
+    keys(b"../shared/data/hanna-l\t");
+    screen.wait_for("completion", |t| t.contains("hanna-llm/"));
+    keys(b"hanna_llm_coherence.csv\r");
+    screen.wait_for("the header listed", |t| {
+        t.contains("story_id") && t.contains("human3") && t.contains("Space on a column")
+    });
+    // The cursor is on story_id: skip two, five judges, then three anchors.
+    keys(b"jj");
+    for _ in 0..5 {
+        keys(b" j");
+    }
+    for _ in 0..3 {
+        keys(b"  j");
+    }
+    screen.wait_for("the battery of the assigned panel", |t| {
+        t.contains("matched null") && t.contains("Test A FIRES") && !t.contains("recomputing")
+    });
+    let text = screen.parser.screen().contents();
+    assert!(
+        text.contains("mistral") && text.contains("openai"),
+        "families: {text}"
+    );
+    keys(b"n");
+    screen.wait_for("the walkthrough", |t| t.contains("Walkthrough 1/7"));
+    for _ in 0..6 {
+        keys(b"n");
+    }
+    screen.wait_for("the overall verdict", |t| t.contains("Walkthrough 7/7"));
+    keys(b"\x1b");
+    screen.wait_for("explore mode again", |t| !t.contains("Walkthrough"));
+    // Back to the simulated scenario, then the talk.
+    keys(b"\x12");
+    screen.wait_for("the default scenario", |t| t.contains("simulated"));
+    keys(b"n");
+    screen.wait_for("the talk", |t| t.contains("Talk 1/9"));
+    keys(b"f");
+    keys(b"q");
+    screen.wait_for("q to ask first", |t| t.contains("q again quits"));
+    keys(b"q");
+    let status = child.wait().expect("the explorer exits");
+    assert!(status.success(), "exit status {status:?}");
+}

@@ -74,16 +74,37 @@ pub enum Action {
     CycleRole,
     /// `+`/`-` in the data pane: change the selected judge's family.
     Family(i32),
-    /// A mouse click on a pane (the event loop finds the pane under the pointer).
+    /// A mouse click on a pane; `item` is the slider or data-pane entry drawn under the
+    /// pointer, if any (the event loop finds both from the layout the view draws).
     Click {
         pane: Pane,
+        item: Option<usize>,
     },
     /// The mouse wheel over a pane (`up` = away from the user).
     Wheel {
         pane: Pane,
         up: bool,
     },
+    /// `o`: open the open-path prompt.
+    OpenPrompt,
+    /// An edit of the open-path prompt (the event loop routes keys here while it is open).
+    Prompt(PromptEdit),
+    /// `v`: toggle the presentation layout.
+    TogglePresent,
+    /// `Enter` in the battery pane: the whole verdict of every test, its meaning and what to do.
+    ToggleDetail,
     Worker(WorkerMsg),
+}
+
+/// An edit of the open-path prompt.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PromptEdit {
+    Insert(char),
+    Backspace,
+    /// Replace the text (tab completion, computed by the event loop, which may read folders).
+    Set(String),
+    Submit,
+    Cancel,
 }
 
 /// Results coming back from the background worker, tagged with what they answer.
@@ -99,7 +120,7 @@ pub enum WorkerMsg {
     },
     Loaded {
         generation: u64,
-        result: Result<LoadedFile, String>,
+        result: Result<LoadedFile, LoadFailure>,
     },
     /// The worker thread panicked: fatal.
     Crashed,
@@ -111,6 +132,17 @@ pub struct LoadedFile {
     pub path: PathBuf,
     pub header: Vec<String>,
     pub panel: Arc<Panel>,
+    /// `judge,family` pairs from a `families.csv` beside the file, if any.
+    pub family_file: Vec<(String, String)>,
+}
+
+/// A file that did not load as a panel: the loader's message, and its header when it could
+/// be read (so the user can assign the roles the loader could not guess).
+#[derive(Debug, Clone, PartialEq)]
+pub struct LoadFailure {
+    pub message: String,
+    pub header: Vec<String>,
+    pub family_file: Vec<(String, String)>,
 }
 
 /// A battery run for one generation of the data.

@@ -13,7 +13,7 @@ use std::sync::Arc;
 pub use files::{FileState, Role};
 pub use stepping::{Mode, Step};
 
-use super::action::{Action, BatteryJob, Effect, Pane, PowerJob, WorkerMsg};
+use super::action::{Action, BatteryJob, Effect, Pane, PowerJob, PromptEdit, WorkerMsg};
 use super::scenes::{self, Scene};
 use super::sliders::Scenario;
 use crate::battery::{BatteryReport, NullSpec, PerTest, TestId};
@@ -40,7 +40,8 @@ pub enum Entry {
     File(PathBuf),
 }
 
-/// Sparkline histories: each test's statistic as results arrive, and ρ̂_k per change.
+/// Sparkline histories: each test's statistic over its own threshold as results arrive (a
+/// scale-free value: above 1 fires), and ρ̂_k per change. Reset when the source changes.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct History {
     pub stats: PerTest<VecDeque<f64>>,
@@ -63,6 +64,8 @@ pub enum Start {
     File(PathBuf, LoadOptions),
     /// Talk mode from the first scene.
     Demo,
+    /// Talk mode from scene i (0-based).
+    Scene(usize),
 }
 
 /// Start-up settings gathered by the caller (who may do I/O).
@@ -115,6 +118,38 @@ pub struct App {
     pub color: bool,
     /// One line for the status bar; cleared by the next user input.
     pub status: String,
+    /// The presentation layout: estimates, battery and caption only (`v`).
+    pub present: bool,
+    /// The battery's detail overlay (`Enter` in the battery pane), modal like help.
+    pub detail: bool,
+    /// The open-path prompt's text, while it is open (`o`).
+    pub prompt: Option<String>,
+    /// `q` was pressed once while frozen: a second `q` quits.
+    pub confirm_quit: bool,
+    /// The talk scene on screen was changed by the user (sliders or seed).
+    pub modified: bool,
+    /// Line offsets of the scrolling panes (estimates, battery, configuration), by pane.
+    pub scroll: [u16; 5],
+    /// What explore mode looked like before a talk or walkthrough began (`Esc` restores it).
+    pub saved: Option<Box<Saved>>,
+}
+
+/// The state `Esc` returns to from a talk or a walkthrough.
+#[derive(Debug, Clone)]
+pub struct Saved {
+    source: Source,
+    scenario: Scenario,
+    seed: u64,
+    selected: usize,
+    focus: Pane,
+    cursor: usize,
+    present: bool,
+    panel: Option<Arc<Panel>>,
+    fit: Option<Fits>,
+    battery: Option<Box<BatteryReport>>,
+    history: History,
+    study: Option<StudyRequest>,
+    load_error: Option<String>,
 }
 
 /// The battery seed of the explorer: fixed, so a configuration always shows the same verdicts.
@@ -154,6 +189,13 @@ impl App {
             scenes: scenes::scenes(),
             color: settings.color,
             status: String::new(),
+            present: false,
+            detail: false,
+            prompt: None,
+            confirm_quit: false,
+            modified: false,
+            scroll: [0; 5],
+            saved: None,
         };
         let effects = match settings.start {
             Start::Default => app.regenerate(),
@@ -161,7 +203,8 @@ impl App {
                 app.focus = Pane::Data;
                 app.open_file(path, options)
             }
-            Start::Demo => app.show_scene(0),
+            Start::Demo => app.start_talk(0),
+            Start::Scene(i) => app.start_talk(i),
         };
         (app, effects)
     }
@@ -189,19 +232,45 @@ impl App {
     pub fn update(&mut self, action: Action) -> Vec<Effect> {
         if !matches!(action, Action::Worker(_)) {
             self.status.clear();
+            if !matches!(action, Action::CloseOrQuit) {
+                self.confirm_quit = false;
+            }
+        }
+        if self.blocked_by_overlay(&action) {
+            return Vec::new();
         }
         if self.frozen && changes_data(&action) {
             self.status = "frozen: f to unfreeze".into();
             return Vec::new();
         }
         match action {
-            Action::CloseOrQuit if self.help => {
+            Action::CloseOrQuit | Action::CloseOverlay if self.help || self.detail => {
                 self.help = false;
+                self.detail = false;
+                Vec::new()
+            }
+            Action::CloseOrQuit if self.frozen && !self.confirm_quit => {
+                self.confirm_quit = true;
+                self.status = "frozen: q again quits (Ctrl-c quits at once)".into();
                 Vec::new()
             }
             Action::Quit | Action::CloseOrQuit => self.quit(),
-            Action::CloseOverlay => {
-                self.help = false;
+            Action::CloseOverlay if self.frozen && self.mode != Mode::Explore => {
+                self.status = "frozen: f to unfreeze".into();
+                Vec::new()
+            }
+            Action::CloseOverlay => self.leave(),
+            Action::OpenPrompt => {
+                self.prompt = Some(String::new());
+                Vec::new()
+            }
+            Action::Prompt(edit) => self.edit_prompt(edit),
+            Action::ToggleDetail => {
+                self.detail = !self.detail && !self.help;
+                Vec::new()
+            }
+            Action::TogglePresent => {
+                self.present = !self.present;
                 Vec::new()
             }
             Action::ToggleHelp => {
@@ -226,6 +295,7 @@ impl App {
             Action::Rerun => self.battery_job().into_iter().collect(),
             Action::NewSeed => {
                 self.seed = self.seed.wrapping_add(1);
+                self.touched();
                 self.regenerate()
             }
             Action::Freeze => {
@@ -238,19 +308,34 @@ impl App {
             Action::Activate => self.activate(),
             Action::CycleRole => self.edit_column(FileState::cycle_role),
             Action::Family(d) => self.edit_column(|f, c| f.shift_family(c, d)),
-            Action::Click { pane } => {
-                self.focus = pane;
-                Vec::new()
-            }
-            Action::Wheel { pane, up } => {
-                if pane == Pane::Sliders {
-                    self.nudge(if up { 1.0 } else { -1.0 }, false)
-                } else {
-                    Vec::new()
-                }
-            }
+            Action::Click { pane, item } => self.click(pane, item),
+            Action::Wheel { pane, up } => self.wheel(pane, up),
             Action::Worker(msg) => self.receive(msg),
         }
+    }
+
+    /// The overlays and the prompt are modal: only closing them, quitting, worker results
+    /// (and, in the battery's detail view, scrolling) get through.
+    fn blocked_by_overlay(&self, action: &Action) -> bool {
+        let scrolls = matches!(
+            action,
+            Action::Up | Action::Down | Action::Top | Action::Bottom
+        );
+        if (self.help || (self.detail && !scrolls))
+            && !matches!(
+                action,
+                Action::CloseOrQuit
+                    | Action::CloseOverlay
+                    | Action::ToggleHelp
+                    | Action::ToggleDetail
+                    | Action::Quit
+                    | Action::Worker(_)
+            )
+        {
+            return true;
+        }
+        self.prompt.is_some()
+            && !matches!(action, Action::Prompt(_) | Action::Quit | Action::Worker(_))
     }
 
     fn quit(&mut self) -> Vec<Effect> {
@@ -258,11 +343,16 @@ impl App {
         vec![Effect::Quit]
     }
 
+    /// `Tab` / `Shift-Tab`, skipping the panes the presentation layout hides.
     fn cycle_focus(&mut self, d: i32) -> Vec<Effect> {
-        let i = Pane::ALL.iter().position(|p| *p == self.focus).unwrap_or(0);
-        let n = Pane::ALL.len();
+        let shown: Vec<Pane> = Pane::ALL
+            .into_iter()
+            .filter(|p| !self.present || !matches!(p, Pane::Data | Pane::Sliders))
+            .collect();
+        let i = shown.iter().position(|p| *p == self.focus).unwrap_or(0);
+        let n = shown.len();
         let j = if d > 0 { (i + 1) % n } else { (i + n - 1) % n };
-        self.focus = Pane::ALL[j];
+        self.focus = shown[j];
         Vec::new()
     }
 
@@ -274,8 +364,77 @@ impl App {
                 self.cursor = step_index(self.cursor, d, len);
                 Vec::new()
             }
-            _ => Vec::new(),
+            p => {
+                // The view clamps the offset to the pane's content.
+                let i = pane_index(p);
+                let next = i64::from(self.scroll[i]) + i64::from(d.clamp(-1000, 1000));
+                self.scroll[i] = u16::try_from(next.clamp(0, 1000)).unwrap_or(0);
+                Vec::new()
+            }
         }
+    }
+
+    /// A click: focus the pane and select the slider or data-pane entry under the pointer.
+    fn click(&mut self, pane: Pane, item: Option<usize>) -> Vec<Effect> {
+        self.focus = pane;
+        match (pane, item) {
+            (Pane::Sliders, Some(i)) if i < self.scenario.sliders.len() => self.selected = i,
+            (Pane::Data, Some(i)) if i < self.entries.len() + self.file_columns() => {
+                self.cursor = i;
+            }
+            _ => {}
+        }
+        Vec::new()
+    }
+
+    /// The wheel steps the slider under it, moves the data cursor, or scrolls a pane.
+    fn wheel(&mut self, pane: Pane, up: bool) -> Vec<Effect> {
+        let d = if up { -1 } else { 1 };
+        match pane {
+            Pane::Sliders => self.nudge(f64::from(-d), false),
+            p => {
+                let focus = std::mem::replace(&mut self.focus, p);
+                let effects = self.move_cursor(d);
+                self.focus = focus;
+                effects
+            }
+        }
+    }
+
+    fn edit_prompt(&mut self, edit: PromptEdit) -> Vec<Effect> {
+        let Some(text) = self.prompt.as_mut() else {
+            return Vec::new();
+        };
+        match edit {
+            PromptEdit::Insert(c) => text.push(c),
+            PromptEdit::Backspace => {
+                text.pop();
+            }
+            PromptEdit::Set(t) => *text = t,
+            PromptEdit::Cancel => self.prompt = None,
+            PromptEdit::Submit => {
+                let path = PathBuf::from(text.trim());
+                self.prompt = None;
+                if path.as_os_str().is_empty() {
+                    return Vec::new();
+                }
+                if !self.entries.contains(&Entry::File(path.clone())) {
+                    self.entries.push(Entry::File(path.clone()));
+                }
+                self.cursor = self.entries.len() - 1;
+                self.mode = Mode::Explore;
+                self.saved = None;
+                self.focus = Pane::Data;
+                return self.open_file(
+                    path,
+                    LoadOptions {
+                        min_anchors: 0,
+                        ..LoadOptions::default()
+                    },
+                );
+            }
+        }
+        Vec::new()
     }
 
     fn select_slider(&mut self, d: i32) -> Vec<Effect> {
@@ -296,6 +455,7 @@ impl App {
         let (knob, delta) = (s.knob, steps * if coarse { s.coarse } else { s.fine });
         if self.scenario.nudge(i, delta) {
             self.follow(knob);
+            self.touched();
             self.regenerate()
         } else {
             Vec::new()
@@ -308,6 +468,7 @@ impl App {
         };
         if self.source == Source::Scenario && self.scenario.reset(self.selected) {
             self.follow(knob);
+            self.touched();
             return self.regenerate();
         }
         Vec::new()
@@ -323,10 +484,20 @@ impl App {
             .unwrap_or(0);
     }
 
+    /// A talk scene changed by the user is marked so its caption is not taken for the truth.
+    fn touched(&mut self) {
+        if matches!(self.mode, Mode::Demo(_)) {
+            self.modified = true;
+        }
+    }
+
     fn reset_all(&mut self) -> Vec<Effect> {
         self.scenario = Scenario::default();
         self.source = Source::Scenario;
         self.mode = Mode::Explore;
+        self.saved = None;
+        self.modified = false;
+        self.history = History::default();
         self.seed = 1;
         self.selected = 0;
         self.regenerate()
@@ -388,7 +559,11 @@ impl App {
             WorkerMsg::Battery { generation, report } => {
                 if generation == self.generation {
                     for t in TestId::ALL {
-                        let x = report.tests[t].statistic.unwrap_or(f64::NAN);
+                        let r = &report.tests[t];
+                        let x = match (r.statistic, r.threshold) {
+                            (Some(s), Some(th)) if th > 0.0 => s / th,
+                            _ => f64::NAN,
+                        };
                         push(&mut self.history.stats[t], x);
                     }
                     self.battery = Some(report);
@@ -407,13 +582,7 @@ impl App {
                 }
                 match result {
                     Ok(file) => self.loaded(file),
-                    Err(e) => {
-                        self.load_error = Some(e);
-                        if let Source::File(f) = &mut self.source {
-                            f.loading = false;
-                        }
-                        Vec::new()
-                    }
+                    Err(e) => self.failed(e),
                 }
             }
             WorkerMsg::Crashed => {
@@ -422,6 +591,12 @@ impl App {
             }
         }
     }
+}
+
+/// The index of a pane in [`Pane::ALL`].
+#[must_use]
+pub fn pane_index(p: Pane) -> usize {
+    Pane::ALL.iter().position(|q| *q == p).unwrap_or(0)
 }
 
 /// Which actions change the data (ignored while frozen).
@@ -438,7 +613,11 @@ fn changes_data(a: &Action) -> bool {
             | Action::Family(_)
             | Action::Next
             | Action::Prev
-            | Action::Wheel { .. }
+            | Action::Wheel {
+                pane: Pane::Sliders,
+                ..
+            }
+            | Action::Prompt(PromptEdit::Submit)
     )
 }
 

@@ -18,8 +18,18 @@ pub fn of(app: &App) -> Option<(String, [String; 2])> {
             } else {
                 scene.caption
             };
+            let modified = if app.modified {
+                " (modified · n/p to restore)"
+            } else {
+                ""
+            };
             Some((
-                format!("Talk {}/{}: {}", i + 1, app.scenes.len(), scene.title),
+                format!(
+                    "Talk {}/{}: {}{modified}",
+                    i + 1,
+                    app.scenes.len(),
+                    scene.title
+                ),
                 lines.map(String::from),
             ))
         }

@@ -27,7 +27,7 @@ use crossterm::event::{
 };
 use crossterm::execute;
 
-use action::{Action, Effect, WorkerMsg};
+use action::{Action, Effect, PromptEdit, WorkerMsg};
 use app::{App, Settings, Start};
 use worker::Worker;
 
@@ -100,24 +100,30 @@ fn scan_files() -> Vec<PathBuf> {
         let mut files: Vec<PathBuf> = rd
             .filter_map(Result::ok)
             .map(|e| e.path())
-            .filter(|p| p.is_file())
-            .filter(|p| {
-                let ext_ok = p.extension().is_some_and(|e| {
-                    ["csv", "tsv", "txt"]
-                        .iter()
-                        .any(|x| e.eq_ignore_ascii_case(x))
-                });
-                let sidecar = p
-                    .file_stem()
-                    .is_some_and(|s| s.to_string_lossy().to_lowercase().ends_with(".families"));
-                ext_ok && !sidecar
-            })
+            .filter(|p| is_panel_file(p))
             .map(|p| p.strip_prefix(".").map(PathBuf::from).unwrap_or(p))
             .collect();
         files.sort();
         out.extend(files);
     }
     out
+}
+
+/// Whether the data pane offers `p` as a panel: a CSV/TSV/TXT file that reads as a table of
+/// at least three columns (two judges and an anchor, at the least), and not a families
+/// sidecar. Notes such as `assets/commands.txt` and `judge,family` files are not offered.
+#[must_use]
+pub fn is_panel_file(p: &std::path::Path) -> bool {
+    let ext_ok = p.is_file()
+        && p.extension().is_some_and(|e| {
+            ["csv", "tsv", "txt"]
+                .iter()
+                .any(|x| e.eq_ignore_ascii_case(x))
+        });
+    let sidecar = p
+        .file_stem()
+        .is_some_and(|s| s.to_string_lossy().to_lowercase().ends_with(".families"));
+    ext_ok && !sidecar && crate::data::header(p).is_ok_and(|h| h.len() >= 3)
 }
 
 /// Keeps only the newest job of each kind from a burst of effects (drain, then submit):
@@ -140,11 +146,13 @@ pub fn coalesce(effects: Vec<Effect>) -> Vec<Effect> {
 #[must_use]
 pub fn action_of(ev: &TermEvent, app: &App, area: ratatui::layout::Rect) -> Option<Action> {
     match ev {
+        TermEvent::Key(k) if app.prompt.is_some() => prompt_key(k, app),
         TermEvent::Key(k) => keymap::action_for(k, app.focus),
+        TermEvent::Mouse(_) if app.help || app.detail || app.prompt.is_some() => None,
         TermEvent::Mouse(m) => {
-            let pane = ui::pane_at(app, area, m.column, m.row)?;
+            let (pane, item) = ui::item_at(app, area, m.column, m.row)?;
             match m.kind {
-                MouseEventKind::Down(MouseButton::Left) => Some(Action::Click { pane }),
+                MouseEventKind::Down(MouseButton::Left) => Some(Action::Click { pane, item }),
                 MouseEventKind::ScrollUp => Some(Action::Wheel { pane, up: true }),
                 MouseEventKind::ScrollDown => Some(Action::Wheel { pane, up: false }),
                 _ => None,
@@ -152,6 +160,65 @@ pub fn action_of(ev: &TermEvent, app: &App, area: ratatui::layout::Rect) -> Opti
         }
         _ => None,
     }
+}
+
+/// Keys while the open-path prompt is up: text editing, `Tab` completion (which reads the
+/// folder here, in the loop, not in the model), `Enter`, `Esc`; `Ctrl-c` still quits.
+fn prompt_key(k: &event::KeyEvent, app: &App) -> Option<Action> {
+    use crossterm::event::{KeyCode, KeyEventKind, KeyModifiers};
+    if k.kind == KeyEventKind::Release {
+        return None;
+    }
+    let text = app.prompt.as_deref().unwrap_or("");
+    let edit = match k.code {
+        KeyCode::Char('c') if k.modifiers.contains(KeyModifiers::CONTROL) => {
+            return Some(Action::Quit);
+        }
+        KeyCode::Char(c) => PromptEdit::Insert(c),
+        KeyCode::Backspace => PromptEdit::Backspace,
+        KeyCode::Tab => PromptEdit::Set(complete(text)),
+        KeyCode::Enter => PromptEdit::Submit,
+        KeyCode::Esc => PromptEdit::Cancel,
+        _ => return None,
+    };
+    Some(Action::Prompt(edit))
+}
+
+/// Tab completion of a path: the longest common prefix of the entries of its folder that
+/// start with its last part (folders get a trailing `/`).
+#[must_use]
+pub fn complete(text: &str) -> String {
+    let (dir, stem) = match text.rfind('/') {
+        Some(i) => (&text[..=i], &text[i + 1..]),
+        None => ("", text),
+    };
+    let Ok(rd) = std::fs::read_dir(if dir.is_empty() { "." } else { dir }) else {
+        return text.to_string();
+    };
+    let mut names: Vec<String> = rd
+        .filter_map(Result::ok)
+        .filter_map(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            let is_dir = e.file_type().is_ok_and(|t| t.is_dir());
+            (name.starts_with(stem) && (stem.starts_with('.') || !name.starts_with('.')))
+                .then(|| if is_dir { format!("{name}/") } else { name })
+        })
+        .collect();
+    names.sort();
+    let Some(first) = names.first() else {
+        return text.to_string();
+    };
+    let mut common: String = first.clone();
+    for n in &names[1..] {
+        let len = common
+            .chars()
+            .zip(n.chars())
+            .take_while(|(a, b)| a == b)
+            .map(|(a, _)| a.len_utf8())
+            .sum();
+        common.truncate(len);
+    }
+    format!("{dir}{common}")
 }
 
 fn submit(worker: &Worker, effects: Vec<Effect>) {

@@ -48,25 +48,104 @@ impl Areas {
     }
 }
 
-/// The layout for a screen of `area` (captions take three lines when shown).
+/// The smallest screen the explorer draws on; below it, one notice says so.
+pub const MIN_WIDTH: u16 = 72;
+pub const MIN_HEIGHT: u16 = 20;
+
+/// Whether a screen of `area` is too small for the panes.
 #[must_use]
-pub fn areas(area: Rect, caption: bool) -> Areas {
+pub fn too_small(area: Rect) -> bool {
+    area.width < MIN_WIDTH || area.height < MIN_HEIGHT
+}
+
+/// The caption's lines wrapped to `width`, title apart.
+#[must_use]
+pub fn caption_lines(app: &App, width: u16) -> Option<(String, Vec<String>)> {
+    let (title, lines) = caption::of(app)?;
+    let w = usize::from(width).max(1);
+    let wrapped = lines
+        .iter()
+        .filter(|l| !l.is_empty())
+        .flat_map(|l| super::widgets::wrap_words(l, w))
+        .collect();
+    Some((title, wrapped))
+}
+
+/// The layout for a screen of `area` and this state. The caption grows to fit its text (up
+/// to half the screen); a loaded file gives the data pane the room the sliders do not need;
+/// the presentation layout (`v`, on in talks) shows only estimates, battery and caption.
+#[must_use]
+pub fn areas(app: &App, area: Rect) -> Areas {
+    let cap_rows = caption_lines(app, area.width).map_or(0, |(_, l)| {
+        u16::try_from(l.len() + 1)
+            .unwrap_or(u16::MAX)
+            .min(area.height / 2)
+    });
     let [main, cap, status] = Layout::vertical([
         Constraint::Min(0),
-        Constraint::Length(if caption { 3 } else { 0 }),
+        Constraint::Length(cap_rows),
         Constraint::Length(1),
     ])
     .areas(area);
-    let [left, right] =
-        Layout::horizontal([Constraint::Percentage(36), Constraint::Percentage(64)]).areas(main);
-    let [data, sliders] =
-        Layout::vertical([Constraint::Percentage(42), Constraint::Percentage(58)]).areas(left);
-    let [estimates, battery, config] = Layout::vertical([
-        Constraint::Percentage(36),
-        Constraint::Percentage(34),
-        Constraint::Percentage(30),
+    let right_split = |r: Rect, present: bool| -> [Rect; 3] {
+        if present {
+            // The battery's verdict rows whole, one line of the configuration, and the
+            // rest to the estimates.
+            let battery = u16::try_from(crate::battery::TestId::ALL.len() + 3 + 2).unwrap_or(8);
+            Layout::vertical([
+                Constraint::Fill(2),
+                Constraint::Length(battery),
+                Constraint::Fill(1),
+            ])
+            .areas(r)
+        } else {
+            Layout::vertical([
+                Constraint::Percentage(36),
+                Constraint::Percentage(34),
+                Constraint::Percentage(30),
+            ])
+            .areas(r)
+        }
+    };
+    if app.present {
+        let [estimates, battery, config] = right_split(main, true);
+        let none = Rect::new(main.x, main.y, 0, 0);
+        return Areas {
+            data: none,
+            sliders: none,
+            estimates,
+            battery,
+            config,
+            caption: cap,
+            status,
+        };
+    }
+    // A file's columns (name, role, family, scale) want more width than the sliders do.
+    let left_pct = match app.source {
+        super::app::Source::File(_) => 44,
+        super::app::Source::Scenario => 36,
+    };
+    let [left, right] = Layout::horizontal([
+        Constraint::Percentage(left_pct),
+        Constraint::Percentage(100 - left_pct),
     ])
-    .areas(right);
+    .areas(main);
+    let [data, sliders] = match app.source {
+        // A file: the sliders pane only says why it is idle.
+        super::app::Source::File(_) => {
+            Layout::vertical([Constraint::Min(0), Constraint::Length(3)]).areas(left)
+        }
+        // A scenario: the data pane needs its list of entries, the sliders the rest.
+        super::app::Source::Scenario => {
+            let want = u16::try_from(app.entries.len() + 3).unwrap_or(u16::MAX);
+            Layout::vertical([
+                Constraint::Length(want.min(left.height * 2 / 5)),
+                Constraint::Min(0),
+            ])
+            .areas(left)
+        }
+    };
+    let [estimates, battery, config] = right_split(right, false);
     Areas {
         data,
         sliders,
@@ -78,43 +157,96 @@ pub fn areas(area: Rect, caption: bool) -> Areas {
     }
 }
 
-/// The pane under a terminal cell of a screen of `area`, for the mouse.
+/// The offset of a pane scrolled to `want` lines, kept so that its last line can reach the
+/// bottom but no further.
 #[must_use]
-pub fn pane_at(app: &App, area: Rect, x: u16, y: u16) -> Option<Pane> {
-    let a = areas(area, caption::of(app).is_some());
-    Pane::ALL
+pub fn clamp_scroll(want: u16, lines: usize, rows: u16) -> u16 {
+    let max = lines.saturating_sub(usize::from(rows));
+    want.min(u16::try_from(max).unwrap_or(u16::MAX))
+}
+
+/// The pane under a terminal cell of a screen of `area`, and the slider or data-pane entry
+/// drawn there, for the mouse.
+#[must_use]
+pub fn item_at(app: &App, area: Rect, x: u16, y: u16) -> Option<(Pane, Option<usize>)> {
+    if too_small(area) {
+        return None;
+    }
+    let a = areas(app, area);
+    let pane = Pane::ALL
         .into_iter()
-        .find(|p| a.of(*p).contains(ratatui::layout::Position { x, y }))
+        .find(|p| a.of(*p).contains(ratatui::layout::Position { x, y }))?;
+    let r = a.of(pane);
+    let item = match pane {
+        Pane::Data => panes::data::item_at(app, r, y),
+        Pane::Sliders if y > r.y && y + 1 < r.bottom() => {
+            let rows = usize::from(r.height.saturating_sub(2));
+            let i = panes::sliders::offset(app, rows) + usize::from(y - r.y - 1);
+            (i < app.scenario.sliders.len()).then_some(i)
+        }
+        _ => None,
+    };
+    Some((pane, item))
 }
 
 /// Draws the whole screen from the state. Pure: it reads `app` and writes the frame.
 pub fn render(frame: &mut Frame<'_>, app: &App) {
     let theme = Theme { color: app.color };
-    let caption = caption::of(app);
-    let a = areas(frame.area(), caption.is_some());
-    panes::data::render(frame, a.data, app, theme);
-    panes::sliders::render(frame, a.sliders, app, theme);
+    let area = frame.area();
+    if too_small(area) {
+        let text = format!(
+            "terminal too small: need {MIN_WIDTH}×{MIN_HEIGHT}, have {}×{} (q quits)",
+            area.width, area.height
+        );
+        frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), area);
+        return;
+    }
+    let a = areas(app, area);
+    if !app.present {
+        panes::data::render(frame, a.data, app, theme);
+        panes::sliders::render(frame, a.sliders, app, theme);
+    }
     panes::estimates::render(frame, a.estimates, app, theme);
     panes::battery::render(frame, a.battery, app, theme);
     panes::config::render(frame, a.config, app, theme);
-    if let Some((title, lines)) = caption {
+    if let Some((title, lines)) = caption_lines(app, a.caption.width) {
         let block = Block::new()
             .borders(Borders::TOP)
             .title(format!(" {title} "))
             .border_style(theme.border(true));
         let text: Vec<Line> = lines.into_iter().map(Line::from).collect();
-        frame.render_widget(
-            Paragraph::new(text).block(block).wrap(Wrap { trim: true }),
-            a.caption,
-        );
+        frame.render_widget(Paragraph::new(text).block(block), a.caption);
     }
-    frame.render_widget(Paragraph::new(status_line(app, theme)), a.status);
+    frame.render_widget(
+        Paragraph::new(status_line(app, theme, usize::from(a.status.width))),
+        a.status,
+    );
+    if app.detail {
+        panes::detail::render(frame, area, app, theme);
+    }
     if app.help {
-        panes::help::render(frame, frame.area(), theme);
+        panes::help::render(frame, area, theme);
     }
 }
 
-fn status_line(app: &App, theme: Theme) -> Line<'static> {
+fn status_line(app: &App, theme: Theme, width: usize) -> Line<'static> {
+    if let Some(text) = &app.prompt {
+        // The end of a long path stays in view: that is where the typing happens.
+        let text = crate::error::sanitize(text);
+        let room = width.saturating_sub(8).max(1);
+        let len = text.chars().count();
+        let shown = if len > room {
+            let tail: String = text.chars().skip(len + 1 - room).collect();
+            format!("…{tail}")
+        } else {
+            text
+        };
+        return Line::from(vec![
+            Span::styled(" open: ", theme.highlight()),
+            Span::raw(format!("{shown}▏")),
+            Span::styled("  Tab completes · Enter opens · Esc cancels", theme.dim()),
+        ]);
+    }
     let mut spans = vec![Span::styled(" rhoscope ", theme.highlight())];
     let source = match &app.source {
         super::app::Source::Scenario => {
@@ -135,6 +267,10 @@ fn status_line(app: &App, theme: Theme) -> Line<'static> {
     if !app.status.is_empty() {
         spans.push(Span::styled(format!(" {} ", app.status), theme.warn()));
     }
-    spans.push(Span::styled(" ? help · n/p steps · q quit ", theme.dim()));
+    let hint = match app.mode {
+        super::app::Mode::Explore => " ? help · n talk/walk · q quit ",
+        _ => " ? help · n/p steps · v layout · Esc back ",
+    };
+    spans.push(Span::styled(hint, theme.dim()));
     Line::from(spans)
 }

@@ -14,21 +14,32 @@ pub fn explain(app: &App, step: Step) -> [String; 2] {
             "The explanation appears as soon as its results arrive.".into(),
         ];
     };
+    let names: Vec<String> = app.panel.as_ref().map_or_else(Vec::new, |p| {
+        p.anchors
+            .iter()
+            .map(|a| crate::error::sanitize(a))
+            .collect()
+    });
+    let n = app.panel.as_ref().map_or(0, |p| p.n);
     match step {
-        Step::Configuration => configuration(r),
-        Step::Estimate => estimate(r),
+        Step::Configuration => configuration(r, n),
+        Step::Estimate => estimate(r, &names),
         Step::WeakId => weak_id(r),
         Step::Test(t) => test(r, t),
         Step::Overall => overall(r),
     }
 }
 
-fn configuration(r: &BatteryReport) -> [String; 2] {
+fn configuration(r: &BatteryReport, n: usize) -> [String; 2] {
+    // A row that needs N ≳ 10⁴ says so when this panel is smaller.
+    let row = r.decision.row.configuration;
+    let short = if row.contains("10⁴") && n < 10_000 {
+        format!(" That row asks for N ≳ 10⁴; this panel has N = {n}, so expect low power.")
+    } else {
+        String::new()
+    };
     [
-        format!(
-            "This panel is \"{}\" in the paper's decision table.",
-            r.decision.row.configuration
-        ),
+        format!("This panel (N = {n}) is \"{row}\" in the paper's decision table.{short}"),
         match &r.decision.refusal {
             Some(why) => format!("No ρ can be reported: {why}."),
             None => format!("It can run: {}.", r.decision.available.join(", ")),
@@ -36,7 +47,7 @@ fn configuration(r: &BatteryReport) -> [String; 2] {
     ]
 }
 
-fn estimate(r: &BatteryReport) -> [String; 2] {
+fn estimate(r: &BatteryReport, names: &[String]) -> [String; 2] {
     let (Some(e), Some(b)) = (r.estimate(), r.boot()) else {
         return [
             "There is no estimate to show.".into(),
@@ -49,8 +60,10 @@ fn estimate(r: &BatteryReport) -> [String; 2] {
         .zip(&b.rho)
         .enumerate()
         .map(|(k, (rho, ci))| match (rho, ci) {
-            (Some(x), Some(c)) => format!("ρ_{} = {x:.2} [{:.2}, {:.2}]", k + 1, c.lo, c.hi),
-            _ => format!("ρ_{} undefined", k + 1),
+            (Some(x), Some(c)) => {
+                format!("{} ρ = {x:.2} [{:.2}, {:.2}]", name(names, k), c.lo, c.hi)
+            }
+            _ => format!("{} ρ undefined", name(names, k)),
         })
         .collect();
     [
@@ -62,6 +75,14 @@ fn estimate(r: &BatteryReport) -> [String; 2] {
                 .into()
         },
     ]
+}
+
+/// Anchor `k`'s name, or ρ_k when the panel has none.
+fn name(names: &[String], k: usize) -> String {
+    names
+        .get(k)
+        .cloned()
+        .unwrap_or_else(|| format!("ρ_{}", k + 1))
 }
 
 fn weak_id(r: &BatteryReport) -> [String; 2] {
@@ -95,9 +116,13 @@ fn test(r: &BatteryReport, id: TestId) -> [String; 2] {
             String::new(),
         ];
     }
+    let (stat, threshold) = crate::tui::widgets::versus(
+        t.statistic.unwrap_or(f64::NAN),
+        t.threshold.unwrap_or(f64::NAN),
+    );
     [
         format!(
-            "Test {} ({}) {}: statistic {:.3} against a 95% null threshold of {:.3}.",
+            "Test {} ({}) {}: statistic {stat} against a 95% {} null threshold of {threshold}.",
             t.test.name(),
             t.test.guards(),
             if t.verdict == Verdict::Fires {
@@ -105,8 +130,7 @@ fn test(r: &BatteryReport, id: TestId) -> [String; 2] {
             } else {
                 "passes"
             },
-            t.statistic.unwrap_or(f64::NAN),
-            t.threshold.unwrap_or(f64::NAN)
+            r.null.kind,
         ),
         t.message.clone(),
     ]
@@ -131,8 +155,16 @@ fn overall(r: &BatteryReport) -> [String; 2] {
     } else {
         format!("Test {}", fired.join(", Test "))
     };
+    let any_point = r
+        .estimate()
+        .is_some_and(|e| e.rho().iter().any(|x| x.is_some_and(f64::is_finite)));
+    let consequence = if any_point {
+        "so the point estimates should not be trusted"
+    } else {
+        "and there is no point estimate to report"
+    };
     [
-        format!("Overall: {which} raised an alarm, so the point estimates should not be trusted."),
+        format!("Overall: {which} raised an alarm, {consequence}."),
         if fired.contains(&TestId::A.name()) {
             "Test A firing means the unit-loading model itself does not fit this panel.".into()
         } else {

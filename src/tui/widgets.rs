@@ -60,6 +60,43 @@ pub fn wrap_words(text: &str, width: usize) -> Vec<String> {
     lines
 }
 
+/// `x` with `digits` significant digits (at least), in plain decimal notation when it is
+/// neither tiny nor huge; `—` when not finite.
+#[must_use]
+pub fn sig(x: f64, digits: usize) -> String {
+    if !x.is_finite() {
+        return "—".into();
+    }
+    if x == 0.0 {
+        return "0".into();
+    }
+    let mag = x.abs().log10().floor();
+    if !(-4.0..6.0).contains(&mag) {
+        return format!("{x:.prec$e}", prec = digits.saturating_sub(1));
+    }
+    #[expect(
+        clippy::cast_possible_truncation,
+        clippy::cast_sign_loss,
+        clippy::cast_precision_loss,
+        reason = "small magnitudes"
+    )]
+    let decimals = (digits as f64 - 1.0 - mag).max(0.0) as usize;
+    format!("{x:.decimals$}")
+}
+
+/// A statistic and its threshold with as many significant digits (3 at least, 8 at most) as
+/// it takes for the text to show which side of the threshold the statistic is on.
+#[must_use]
+pub fn versus(stat: f64, threshold: f64) -> (String, String) {
+    for d in 3..=8 {
+        let (a, b) = (sig(stat, d), sig(threshold, d));
+        if a != b || stat == threshold {
+            return (a, b);
+        }
+    }
+    (sig(stat, 8), sig(threshold, 8))
+}
+
 /// The verdict as word + symbol, styled (`PASS ✓`, `FIRES ✗`, `N/A ·`, or `STALE …`).
 #[must_use]
 pub fn badge(v: Verdict, stale: bool, theme: Theme) -> Span<'static> {
@@ -70,7 +107,8 @@ pub fn badge(v: Verdict, stale: bool, theme: Theme) -> Span<'static> {
 }
 
 /// A marker plot of ρ on [−1, 1] in `width` cells: `┊` at 0, `═` across the interval,
-/// `●` at the estimate and `◆` at the truth (the truth wins a shared cell).
+/// `◆` at the truth and `●` at the estimate (the estimate wins a shared cell: it is the
+/// point of the plot, and the truth is printed beside it).
 #[must_use]
 pub fn marker_line(
     estimate: Option<f64>,
@@ -98,11 +136,11 @@ pub fn marker_line(
             *c = '═';
         }
     }
+    if let Some(t) = truth.filter(|t| t.is_finite()) {
+        line[cell(t)] = '◆';
+    }
     if let Some(e) = estimate.filter(|e| e.is_finite()) {
         line[cell(e)] = '●';
-    }
-    if let Some(t) = truth {
-        line[cell(t)] = '◆';
     }
     line.into_iter().collect()
 }
@@ -118,6 +156,22 @@ mod tests {
     }
 
     #[test]
+    fn significant_digits_tell_the_sides_of_a_threshold_apart() {
+        assert_eq!(sig(0.5893, 3), "0.589");
+        assert_eq!(sig(0.004_12, 3), "0.00412");
+        assert_eq!(sig(123.4, 3), "123");
+        assert_eq!(
+            versus(0.003_51, 0.003_49),
+            ("0.00351".into(), "0.00349".into())
+        );
+        assert_eq!(
+            versus(0.300_04, 0.300_01),
+            ("0.30004".into(), "0.30001".into())
+        );
+        assert_eq!(sig(f64::NAN, 3), "—");
+    }
+
+    #[test]
     fn wrap_words_breaks_at_spaces_and_cuts_long_words() {
         assert_eq!(wrap_words("a bb ccc", 4), vec!["a bb", "ccc"]);
         assert_eq!(wrap_words("abcdefgh x", 3), vec!["abc", "def", "gh", "x"]);
@@ -126,6 +180,11 @@ mod tests {
 
     #[test]
     fn marker_line_places_estimate_truth_and_interval() {
+        // The estimate is drawn over the truth when they share a cell.
+        assert_eq!(
+            marker_line(Some(0.5), None, Some(0.5), 5).chars().nth(3),
+            Some('●')
+        );
         let l = marker_line(Some(0.5), Some((0.0, 1.0)), Some(-1.0), 21);
         assert_eq!(l.chars().count(), 21);
         assert_eq!(l.chars().next(), Some('◆'));

@@ -7,7 +7,7 @@ use std::sync::mpsc::Sender;
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::thread::JoinHandle;
 
-use super::action::{BatteryJob, LoadJob, LoadedFile, PowerJob, WorkerMsg};
+use super::action::{BatteryJob, LoadFailure, LoadJob, LoadedFile, PowerJob, WorkerMsg};
 use crate::battery;
 use crate::progress::{Flow, Progress};
 
@@ -184,17 +184,45 @@ fn work(s: &Shared, send: &dyn Fn(WorkerMsg)) {
 /// Loads a panel file and its header (used by the worker and by headless tests).
 #[must_use]
 pub fn run_load(j: &LoadJob) -> WorkerMsg {
+    let family_file = family_file(&j.path);
     let result = crate::data::load(&j.path, &j.options)
         .map(|loaded| LoadedFile {
             path: j.path.clone(),
             header: loaded.header,
             panel: Arc::new(loaded.panel),
+            family_file: family_file.clone(),
         })
-        .map_err(|e| e.to_string());
+        .map_err(|e| LoadFailure {
+            message: e.to_string(),
+            header: crate::data::header(&j.path).unwrap_or_default(),
+            family_file: family_file.clone(),
+        });
     WorkerMsg::Loaded {
         generation: j.generation,
         result,
     }
+}
+
+/// `judge,family` pairs of a `families.csv` beside a panel file (not the panel itself), or
+/// none. A first row `judge,family` is a header.
+#[must_use]
+pub fn family_file(panel: &std::path::Path) -> Vec<(String, String)> {
+    let beside = panel.with_file_name("families.csv");
+    if beside == panel {
+        return Vec::new();
+    }
+    let Ok(text) = std::fs::read_to_string(&beside) else {
+        return Vec::new();
+    };
+    text.lines()
+        .filter_map(|l| {
+            let (j, f) = l.split_once(',')?;
+            let (j, f) = (j.trim(), f.trim());
+            (!j.is_empty() && !f.is_empty() && !f.contains(','))
+                .then(|| (j.to_string(), f.to_string()))
+        })
+        .filter(|(j, f)| !(j.eq_ignore_ascii_case("judge") && f.eq_ignore_ascii_case("family")))
+        .collect()
 }
 
 /// Runs the battery of a job; `None` when it was superseded.

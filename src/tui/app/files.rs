@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use super::{App, Entry, Mode, Source};
 use crate::data::LoadOptions;
-use crate::tui::action::{Effect, LoadJob, LoadedFile};
+use crate::tui::action::{Effect, LoadFailure, LoadJob, LoadedFile};
 
 /// A column's role in a loaded file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -21,8 +21,11 @@ pub struct FileState {
     pub path: PathBuf,
     pub header: Vec<String>,
     pub roles: Vec<Role>,
-    /// Family number of each column (judges only).
-    pub families: Vec<Option<u32>>,
+    /// Family label of each column (judges only). Labels are kept as the user set them: an
+    /// edit changes only the edited judge's.
+    pub families: Vec<Option<String>>,
+    /// `judge,family` pairs of a `families.csv` beside the file, offered to judges.
+    pub family_file: Vec<(String, String)>,
     pub loading: bool,
 }
 
@@ -34,43 +37,91 @@ impl App {
         }
     }
 
-    /// A file arrived from the worker: its roles and families as loaded.
+    /// A file arrived from the worker. A reload of the file on screen keeps the user's roles
+    /// and family labels; a first load takes them from the panel (and `families.csv`).
     pub(super) fn loaded(&mut self, file: LoadedFile) -> Vec<Effect> {
         let panel = file.panel;
-        let roles = file
-            .header
-            .iter()
-            .map(|h| {
-                if panel.judges.contains(h) {
-                    Role::Judge
-                } else if panel.anchors.contains(h) {
-                    Role::Anchor
-                } else {
-                    Role::Ignored
-                }
-            })
-            .collect();
-        let fam = panel.judge_families();
-        let families = file
-            .header
-            .iter()
-            .map(|h| {
-                let j = panel.judges.iter().position(|n| n == h)?;
-                fam.as_ref()
-                    .map(|f| u32::try_from(f.index[j] + 1).unwrap_or(1))
-            })
-            .collect();
-        self.source = Source::File(FileState {
+        let kept = match &self.source {
+            Source::File(f) if f.path == file.path && f.header == file.header => {
+                Some((f.roles.clone(), f.families.clone()))
+            }
+            _ => None,
+        };
+        let first = kept.is_none();
+        let (roles, families) = kept.unwrap_or_else(|| {
+            let roles: Vec<Role> = file
+                .header
+                .iter()
+                .map(|h| {
+                    if panel.judges.contains(h) {
+                        Role::Judge
+                    } else if panel.anchors.contains(h) {
+                        Role::Anchor
+                    } else {
+                        Role::Ignored
+                    }
+                })
+                .collect();
+            let families = file
+                .header
+                .iter()
+                .map(|h| {
+                    let j = panel.judges.iter().position(|n| n == h)?;
+                    panel
+                        .families
+                        .as_ref()
+                        .and_then(|f| f.get(j).cloned())
+                        .filter(|f| !f.ends_with(" (own)"))
+                        .or_else(|| lookup(&file.family_file, h))
+                })
+                .collect();
+            (roles, families)
+        });
+        let state = FileState {
             path: file.path,
             header: file.header,
             roles,
             families,
+            family_file: file.family_file,
             loading: false,
-        });
+        };
+        // Families from `families.csv` that the loaded panel does not carry yet: reload with them.
+        let missing =
+            first && panel.families.is_none() && state.families.iter().any(Option::is_some);
         self.load_error = None;
         self.study = None;
         self.set_panel(panel);
+        if missing {
+            let (path, options) = (state.path.clone(), reload_options(&state));
+            self.source = Source::File(state);
+            self.status = "families read from families.csv beside the file".into();
+            return self.request_load(path, options);
+        }
+        self.source = Source::File(state);
         self.battery_job().into_iter().collect()
+    }
+
+    /// A file did not load: show why, and list its header (if read) so that roles can be
+    /// assigned by hand.
+    pub(super) fn failed(&mut self, failure: LoadFailure) -> Vec<Effect> {
+        self.load_error = Some(without_flags(&failure.message));
+        let first_column = self.entries.len();
+        if let Source::File(f) = &mut self.source {
+            f.loading = false;
+            if f.header.is_empty() && !failure.header.is_empty() {
+                f.roles = vec![Role::Ignored; failure.header.len()];
+                f.families = vec![None; failure.header.len()];
+                f.header = failure.header;
+                f.family_file = failure.family_file;
+                self.load_error = Some(format!(
+                    "{} — Space on a column sets judge, anchor or —",
+                    without_flags(&failure.message)
+                ));
+                self.focus = super::Pane::Data;
+                self.cursor = first_column;
+            }
+        }
+        Vec::new()
     }
 
     pub(super) fn open_file(&mut self, path: PathBuf, options: LoadOptions) -> Vec<Effect> {
@@ -80,11 +131,14 @@ impl App {
             header: Vec::new(),
             roles: Vec::new(),
             families: Vec::new(),
+            family_file: Vec::new(),
             loading: true,
         });
         self.panel = None;
         self.fit = None;
         self.battery = None;
+        self.study = None;
+        self.history = super::History::default();
         self.request_load(path, options)
     }
 
@@ -95,12 +149,15 @@ impl App {
                 let params = crate::scenario::preset(name).unwrap_or_default();
                 self.source = Source::Scenario;
                 self.mode = Mode::Explore;
+                self.saved = None;
+                self.history = super::History::default();
                 self.scenario = super::Scenario::from_params(&params, self.scenario.n());
                 self.selected = 0;
                 self.regenerate()
             }
             Some(Entry::File(path)) => {
                 self.mode = Mode::Explore;
+                self.saved = None;
                 self.open_file(
                     path,
                     LoadOptions {
@@ -160,7 +217,7 @@ fn reload_options(file: &FileState) -> LoadOptions {
         .zip(&file.roles)
         .zip(&file.families)
         .filter(|((_, r), _)| **r == Role::Judge)
-        .filter_map(|((h, _), f)| f.map(|f| format!("{h}=F{f}")))
+        .filter_map(|((h, _), f)| f.as_ref().map(|f| format!("{h}={f}")))
         .collect();
     LoadOptions {
         judges: Some(named(Role::Judge)),
@@ -171,27 +228,68 @@ fn reload_options(file: &FileState) -> LoadOptions {
     }
 }
 
+/// A loader message without the CLI's advice on flags, which the explorer cannot take
+/// ("…; name them with --judges" → "…").
+fn without_flags(msg: &str) -> String {
+    match msg.find(" --") {
+        Some(i) => msg[..i]
+            .rfind("; ")
+            .map_or_else(|| msg.to_string(), |j| msg[..j].to_string()),
+        None => msg.to_string(),
+    }
+}
+
+/// The family a `families.csv` gives `name`.
+fn lookup(pairs: &[(String, String)], name: &str) -> Option<String> {
+    pairs
+        .iter()
+        .find(|(j, _)| j == name)
+        .map(|(_, f)| f.clone())
+}
+
 impl FileState {
-    /// `Space`: judge → anchor → ignored → judge.
+    /// `Space`: — → judge → anchor → — (a new judge takes its family from `families.csv`).
     pub fn cycle_role(&mut self, c: usize) {
         self.roles[c] = match self.roles[c] {
             Role::Judge => Role::Anchor,
             Role::Anchor => Role::Ignored,
             Role::Ignored => Role::Judge,
         };
-        if self.roles[c] != Role::Judge {
-            self.families[c] = None;
-        }
+        self.families[c] = if self.roles[c] == Role::Judge {
+            lookup(&self.family_file, &self.header[c])
+        } else {
+            None
+        };
     }
 
-    /// `+`/`-`: the judge's family number (0 = none).
+    /// `+`/`-`: the judge's family, stepping through none, the labels in use (and those of
+    /// `families.csv`), and one new label. Only this judge's label changes.
     pub fn shift_family(&mut self, c: usize, d: i32) {
         if self.roles[c] != Role::Judge {
             return;
         }
-        let max = u32::try_from(self.header.len()).unwrap_or(u32::MAX);
-        let cur = i64::from(self.families[c].unwrap_or(0));
-        let next = (cur + i64::from(d)).clamp(0, i64::from(max));
-        self.families[c] = u32::try_from(next).ok().filter(|f| *f > 0);
+        let mut labels: Vec<Option<String>> = vec![None];
+        let used = self
+            .family_file
+            .iter()
+            .map(|(_, f)| f.clone())
+            .chain(self.families.iter().flatten().cloned());
+        for l in used {
+            if !labels.contains(&Some(l.clone())) {
+                labels.push(Some(l));
+            }
+        }
+        // One more label than are in use: some F1…F(n+1) is free.
+        let fresh = (1..=labels.len() + 1)
+            .map(|i| format!("F{i}"))
+            .find(|l| !labels.contains(&Some(l.clone())))
+            .unwrap_or_default();
+        labels.push(Some(fresh));
+        let cur = labels
+            .iter()
+            .position(|l| *l == self.families[c])
+            .unwrap_or(0);
+        let next = super::step_index(cur, d, labels.len());
+        self.families[c].clone_from(&labels[next]);
     }
 }

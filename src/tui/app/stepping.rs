@@ -1,7 +1,7 @@
 //! Stepping with `n`/`p`: talk scenes in demo mode, and the walkthrough of a real panel's
 //! diagnostics, whose steps come from the diagnostics registry.
 
-use super::{App, Source};
+use super::{App, History, Saved, Source};
 use crate::battery::TestId;
 use crate::data::LoadOptions;
 use crate::tui::action::{Effect, Pane};
@@ -68,9 +68,12 @@ fn clamp_step(i: usize, d: i32, len: usize) -> usize {
 }
 
 impl App {
-    /// `n` / `p`: talk scenes in demo mode, walkthrough steps with a file, else start the talk.
+    /// `n` / `p`: talk scenes in demo mode (a modified scene is first restored), walkthrough
+    /// steps; in explore mode `n` starts the walkthrough (with a file) or the talk, keeping
+    /// what was on screen for `Esc`.
     pub(super) fn step(&mut self, d: i32) -> Vec<Effect> {
         match self.mode {
+            Mode::Demo(i) if self.modified => self.show_scene(i),
             Mode::Demo(i) => {
                 let next = clamp_step(i, d, self.scenes.len());
                 if next == i {
@@ -79,12 +82,102 @@ impl App {
                 self.show_scene(next)
             }
             Mode::Walkthrough(i) => self.walk(clamp_step(i, d, Step::all().len())),
+            Mode::Explore if d < 0 => Vec::new(),
             Mode::Explore => match self.source {
-                Source::File(_) => self.walk(0),
-                Source::Scenario if d > 0 => self.show_scene(0),
-                Source::Scenario => Vec::new(),
+                Source::File(_) => {
+                    self.save();
+                    self.walk(0)
+                }
+                Source::Scenario => {
+                    let effects = self.start_talk(0);
+                    self.status = "talk mode: Esc returns to your sliders".into();
+                    effects
+                }
             },
         }
+    }
+
+    /// Starts the talk at scene `i` (clamped), in the presentation layout, keeping the
+    /// explore state for `Esc`.
+    pub(super) fn start_talk(&mut self, i: usize) -> Vec<Effect> {
+        self.save();
+        self.present = true;
+        self.show_scene(i.min(self.scenes.len() - 1))
+    }
+
+    fn save(&mut self) {
+        if self.mode != Mode::Explore {
+            return;
+        }
+        self.saved = Some(Box::new(Saved {
+            source: self.source.clone(),
+            scenario: self.scenario.clone(),
+            seed: self.seed,
+            selected: self.selected,
+            focus: self.focus,
+            cursor: self.cursor,
+            present: self.present,
+            panel: self.panel.clone(),
+            fit: self.fit.clone(),
+            battery: (!self.battery_stale())
+                .then(|| self.battery.clone())
+                .flatten(),
+            history: self.history.clone(),
+            study: self.study.clone(),
+            load_error: self.load_error.clone(),
+        }));
+    }
+
+    /// `Esc` outside overlays: leave the talk or the walkthrough for what was on screen before.
+    pub(super) fn leave(&mut self) -> Vec<Effect> {
+        if self.mode == Mode::Explore {
+            return Vec::new();
+        }
+        self.mode = Mode::Explore;
+        self.modified = false;
+        let Some(s) = self.saved.take() else {
+            self.present = false;
+            return Vec::new();
+        };
+        let s = *s;
+        self.generation += 1;
+        self.source = s.source;
+        self.scenario = s.scenario;
+        self.seed = s.seed;
+        self.selected = s.selected;
+        self.focus = s.focus;
+        self.cursor = s.cursor;
+        self.present = s.present;
+        self.panel = s.panel;
+        self.fit = s.fit;
+        self.history = s.history;
+        self.study = s.study;
+        self.load_error = s.load_error;
+        self.status = "explore mode".into();
+        let mut effects = Vec::new();
+        if s.battery.is_some() {
+            self.battery = s.battery;
+            self.battery_generation = self.generation;
+        } else {
+            self.battery = None;
+            effects.extend(self.battery_job());
+        }
+        if let Some(study) = &self.study
+            && !self.power.iter().any(|(r, _)| r == study)
+        {
+            effects.push(Effect::Power(crate::tui::action::PowerJob {
+                request: study.clone(),
+            }));
+        }
+        if let Source::File(f) = &mut self.source {
+            f.loading = false;
+        }
+        // A talk started from the command line had nothing on screen before: the default
+        // scenario then.
+        if self.panel.is_none() && self.source == Source::Scenario {
+            return self.regenerate();
+        }
+        effects
     }
 
     fn walk(&mut self, step: usize) -> Vec<Effect> {
@@ -93,9 +186,11 @@ impl App {
         Vec::new()
     }
 
-    /// Puts scene `i` on screen.
+    /// Puts scene `i` on screen, as its fixed setup (undoing any change the user made).
     pub fn show_scene(&mut self, i: usize) -> Vec<Effect> {
         self.mode = Mode::Demo(i);
+        self.modified = false;
+        self.history = History::default();
         match self.scenes[i].setup.clone() {
             Setup::Simulated { params, n, seed } => {
                 self.source = Source::Scenario;

@@ -7,14 +7,14 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
-use crate::decision::{EXTRA, ORDINAL, TABLE};
+use crate::decision::TABLE;
 use crate::power::SUMMARY_STRENGTHS;
 use crate::tui::action::Pane;
-use crate::tui::app::App;
+use crate::tui::app::{App, pane_index};
 use crate::tui::theme::{Theme, pane_block};
 
 pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
-    let block = pane_block(Pane::Config, app, theme, "decision table, Section 6");
+    let block = pane_block(Pane::Config, app, theme, "decision table, Section 6 · j/k");
     let current = app.battery.as_ref().map(|b| &b.decision);
     let mut lines: Vec<Line> = Vec::new();
     match app.power_summary() {
@@ -52,29 +52,43 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
         }
         None => {}
     }
+    // This panel's row first, whole (it wraps), so it is never below the fold; then the
+    // rest of the table, one clipped line a row, for reference.
+    if let Some(d) = current {
+        lines.push(Line::from(Span::styled(
+            format!("▸ {} — {}", d.row.configuration, d.row.diagnostics),
+            theme.highlight(),
+        )));
+        let n = app.panel.as_ref().map_or(0, |p| p.n);
+        if d.row.configuration.contains("10⁴") && n < 10_000 {
+            lines.push(Line::styled(
+                format!("this panel has N = {n}, below the row's N ≳ 10⁴: expect low power"),
+                theme.warn(),
+            ));
+        }
+        lines.push(Line::raw(format!("unguarded: {}", d.unguarded.join("; "))));
+    }
     let width = usize::from(area.width.saturating_sub(4));
-    for row in TABLE.iter().chain(&EXTRA).chain(&ORDINAL) {
-        let here = current.is_some_and(|d| d.row == *row);
+    for row in &TABLE {
+        if current.is_some_and(|d| d.row == *row) {
+            continue;
+        }
         let text = crate::error::clip(
             &format!("{:<46} {}", row.configuration, row.diagnostics),
             width,
         );
-        if here {
-            lines.push(Line::from(Span::styled(
-                format!("▸ {text}"),
-                theme.highlight(),
-            )));
-        } else if TABLE.contains(row) {
-            lines.push(Line::styled(format!("  {text}"), theme.dim()));
-        }
+        lines.push(Line::styled(format!("  {text}"), theme.dim()));
     }
-    if let Some(d) = current {
-        lines.push(Line::raw(format!("unguarded: {}", d.unguarded.join("; "))));
-    }
+    let offset = crate::tui::ui::clamp_scroll(
+        app.scroll[pane_index(Pane::Config)],
+        lines.len(),
+        area.height.saturating_sub(2),
+    );
     frame.render_widget(
         Paragraph::new(lines)
             .block(block)
-            .wrap(Wrap { trim: false }),
+            .wrap(Wrap { trim: false })
+            .scroll((offset, 0)),
         area,
     );
 }

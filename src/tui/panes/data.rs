@@ -1,16 +1,166 @@
-//! The data pane: presets and panel files to open, and a loaded file's columns with their
-//! role, detected scale, family and missing count (roles and families are editable).
+//! The data pane: presets and panel files to open, and a file's columns with their role,
+//! family, detected scale and missing count (roles and families are editable). A file whose
+//! roles could not be guessed lists its header with role "—", ready for `Space`. The list
+//! scrolls to keep the cursor in view.
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
-use crate::error::sanitize;
+use crate::error::{clip, sanitize};
 use crate::tui::action::Pane;
 use crate::tui::app::{App, Entry, Role, Source};
 use crate::tui::theme::{Theme, pane_block};
 use crate::tui::widgets::wrap_words;
+
+/// The data pane's regions: the error on top (unscrolled) and the list.
+fn regions(app: &App, area: Rect) -> (Rect, Rect, Vec<String>) {
+    let inner = pane_block(Pane::Data, app, Theme { color: false }, "").inner(area);
+    let errors: Vec<String> = app.load_error.as_ref().map_or_else(Vec::new, |e| {
+        wrap_words(&format!("error: {}", sanitize(e)), usize::from(inner.width))
+    });
+    // At most a third of the pane (two rows at least): the list is what the user works in.
+    let error_rows = u16::try_from(errors.len())
+        .unwrap_or(u16::MAX)
+        .min((inner.height / 3).max(2))
+        .min(inner.height);
+    let [top, list] =
+        Layout::vertical([Constraint::Length(error_rows), Constraint::Min(0)]).areas(inner);
+    (top, list, errors)
+}
+
+/// The list's lines, each with the entry (or column, after the entries) it selects.
+fn list(app: &App, theme: Theme, width: usize) -> Vec<(Line<'static>, Option<usize>)> {
+    let mut lines: Vec<(Line, Option<usize>)> = Vec::new();
+    lines.push((Line::styled("open (Enter) · o: a path", theme.dim()), None));
+    for (i, e) in app.entries.iter().enumerate() {
+        let label = match e {
+            Entry::Preset(n) => format!("preset  {n}"),
+            Entry::File(p) => format!("file    {}", sanitize(&p.display().to_string())),
+        };
+        lines.push((cursor_line(app, i, &label, theme, width), Some(i)));
+    }
+    let Source::File(f) = &app.source else {
+        return lines;
+    };
+    lines.push((Line::raw(""), None));
+    lines.push((
+        Line::styled(
+            format!(
+                "{}{}",
+                sanitize(&f.path.display().to_string()),
+                if f.loading { " — loading…" } else { "" }
+            ),
+            theme.dim(),
+        ),
+        None,
+    ));
+    if f.header.is_empty() {
+        return lines;
+    }
+    lines.push((
+        Line::styled("Space: role (judge/anchor/—) · +/-: family", theme.dim()),
+        None,
+    ));
+    let panel = app.panel.as_deref();
+    let longest = f
+        .header
+        .iter()
+        .map(|h| sanitize(h).chars().count())
+        .max()
+        .unwrap_or(0)
+        .max("column".len());
+    let fam_w = f
+        .families
+        .iter()
+        .flatten()
+        .map(|x| sanitize(x).chars().count())
+        .max()
+        .unwrap_or(1)
+        .clamp(6, 14);
+    // name, role (6), family, then scale and missing when there is room.
+    // (the cursor marker takes two columns)
+    let name_w = longest.min(width.saturating_sub(2 + 1 + 6 + 1 + fam_w).max(6));
+    lines.push((
+        Line::styled(
+            format!(
+                "  {:<name_w$} {:<6} {:<fam_w$} scale · missing",
+                clip("column", name_w),
+                "role",
+                "family"
+            ),
+            theme.dim(),
+        ),
+        None,
+    ));
+    for (c, name) in f.header.iter().enumerate() {
+        let role = match f.roles.get(c) {
+            Some(Role::Judge) => "judge",
+            Some(Role::Anchor) => "anchor",
+            _ => "—",
+        };
+        let idx = panel.and_then(|p| p.names().iter().position(|n| n == name));
+        let scale = idx
+            .and_then(|i| panel.map(|p| p.scales[i].describe()))
+            .unwrap_or_default();
+        let missing = idx
+            .and_then(|i| panel.map(|p| p.missing[i].to_string()))
+            .unwrap_or_default();
+        let fam = f
+            .families
+            .get(c)
+            .cloned()
+            .flatten()
+            .map_or_else(|| "—".into(), |x| clip(&sanitize(&x), fam_w));
+        let mut label = format!(
+            "{:<name_w$} {role:<6} {fam:<fam_w$}",
+            clip(&sanitize(name), name_w)
+        );
+        // Scale and missing count only when they fit whole: no number is cut.
+        let more = format!(" {scale} {missing}");
+        if label.chars().count() + more.chars().count() + 2 <= width {
+            label.push_str(&more);
+        }
+        let i = app.entries.len() + c;
+        lines.push((cursor_line(app, i, &label, theme, width), Some(i)));
+    }
+    lines
+}
+
+/// The first list line shown in a list of `rows` rows: the cursor's line stays in view, and
+/// with the cursor on a column the list starts at the file's heading, not the open list.
+fn offset(lines: &[(Line, Option<usize>)], cursor: usize, entries: usize, rows: usize) -> usize {
+    let at = lines
+        .iter()
+        .position(|(_, i)| *i == Some(cursor))
+        .unwrap_or(0);
+    let low = at.saturating_sub(rows.max(1) - 1);
+    if cursor < entries {
+        return low;
+    }
+    // Line 0 is the hint, then the entries, a blank line, and the file's path: start there.
+    (entries + 2).clamp(low, at)
+}
+
+/// The entry or column drawn at screen row `y` of a data pane drawn in `area`, if any.
+#[must_use]
+pub fn item_at(app: &App, area: Rect, y: u16) -> Option<usize> {
+    let (_, list_area, _) = regions(app, area);
+    if y < list_area.y || y >= list_area.bottom() {
+        return None;
+    }
+    let lines = list(app, Theme { color: false }, usize::from(list_area.width));
+    let from = offset(
+        &lines,
+        app.cursor,
+        app.entries.len(),
+        usize::from(list_area.height),
+    );
+    lines
+        .get(from + usize::from(y - list_area.y))
+        .and_then(|(_, i)| *i)
+}
 
 pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
     let extra = match &app.source {
@@ -18,85 +168,29 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
         Source::File(_) => "file",
     };
     let block = pane_block(Pane::Data, app, theme, extra);
-    let inner = block.inner(area);
     frame.render_widget(block, area);
-    // A load error stays on top, unscrolled, so it is seen at any size (leaving two rows for the list).
-    let errors: Vec<Line> = app.load_error.as_ref().map_or_else(Vec::new, |e| {
-        wrap_words(&format!("error: {}", sanitize(e)), usize::from(inner.width))
-            .into_iter()
-            .map(|l| Line::styled(l, theme.warn()))
-            .collect()
-    });
-    let error_rows = u16::try_from(errors.len())
-        .unwrap_or(u16::MAX)
-        .min(inner.height.saturating_sub(2));
-    let [top, list_area] =
-        Layout::vertical([Constraint::Length(error_rows), Constraint::Min(0)]).areas(inner);
+    let (top, list_area, errors) = regions(app, area);
+    let errors: Vec<Line> = errors
+        .into_iter()
+        .map(|l| Line::styled(l, theme.warn()))
+        .collect();
     frame.render_widget(Paragraph::new(errors), top);
-    let mut lines: Vec<Line> = Vec::new();
-    lines.push(Line::styled("open (Enter):", theme.dim()));
-    for (i, e) in app.entries.iter().enumerate() {
-        let label = match e {
-            Entry::Preset(n) => format!("preset  {n}"),
-            Entry::File(p) => format!("file    {}", sanitize(&p.display().to_string())),
-        };
-        lines.push(cursor_line(app, i, &label, theme));
-    }
-    if let Source::File(f) = &app.source {
-        lines.push(Line::raw(""));
-        lines.push(Line::styled(
-            format!(
-                "{}{}",
-                sanitize(&f.path.display().to_string()),
-                if f.loading { " — loading…" } else { "" }
-            ),
-            theme.dim(),
-        ));
-        if !f.header.is_empty() {
-            lines.push(Line::styled("Space: role · +/-: family", theme.dim()));
-            lines.push(Line::styled(
-                "column  role  scale  family  missing",
-                theme.dim(),
-            ));
-        }
-        let panel = app.panel.as_deref();
-        for (c, name) in f.header.iter().enumerate() {
-            let role = match f.roles.get(c) {
-                Some(Role::Judge) => "judge",
-                Some(Role::Anchor) => "anchor",
-                _ => "—",
-            };
-            let idx = panel.and_then(|p| p.names().iter().position(|n| n == name));
-            let scale = idx
-                .and_then(|i| panel.map(|p| p.scales[i].describe()))
-                .unwrap_or_default();
-            let missing = idx
-                .and_then(|i| panel.map(|p| p.missing[i].to_string()))
-                .unwrap_or_default();
-            let fam = f
-                .families
-                .get(c)
-                .copied()
-                .flatten()
-                .map_or("—".into(), |x| format!("F{x}"));
-            let label = format!("{}  {role}  {scale}  {fam}  {missing}", sanitize(name));
-            lines.push(cursor_line(app, app.entries.len() + c, &label, theme));
-        }
-    }
-    // Keep the cursor's line in view: scroll so it sits on the last visible row at most.
-    let visible = usize::from(list_area.height).max(1);
-    let cursor_line = lines
-        .iter()
-        .position(|l| l.spans.first().is_some_and(|s| s.content.starts_with('▸')))
-        .unwrap_or(0);
-    let offset = u16::try_from(cursor_line.saturating_sub(visible - 1)).unwrap_or(u16::MAX);
-    frame.render_widget(Paragraph::new(lines).scroll((offset, 0)), list_area);
+    let lines = list(app, theme, usize::from(list_area.width));
+    let from = offset(
+        &lines,
+        app.cursor,
+        app.entries.len(),
+        usize::from(list_area.height),
+    );
+    let shown: Vec<Line> = lines.into_iter().skip(from).map(|(l, _)| l).collect();
+    frame.render_widget(Paragraph::new(shown), list_area);
 }
 
-fn cursor_line(app: &App, i: usize, label: &str, theme: Theme) -> Line<'static> {
+fn cursor_line(app: &App, i: usize, label: &str, theme: Theme, width: usize) -> Line<'static> {
+    let text = clip(label, width.saturating_sub(2).max(1));
     if app.focus == Pane::Data && app.cursor == i {
-        Line::from(Span::styled(format!("▸ {label}"), theme.highlight()))
+        Line::from(Span::styled(format!("▸ {text}"), theme.highlight()))
     } else {
-        Line::raw(format!("  {label}"))
+        Line::raw(format!("  {text}"))
     }
 }

@@ -8,7 +8,7 @@ use ratatui::widgets::{Paragraph, Wrap};
 
 use crate::estimate::{Context, Estimate, Estimator};
 use crate::tui::action::Pane;
-use crate::tui::app::{App, Source};
+use crate::tui::app::{App, Source, pane_index};
 use crate::tui::theme::{Theme, pane_block};
 use crate::tui::widgets::marker_line;
 
@@ -50,35 +50,11 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
         .as_ref()
         .map(|p| p.anchors.clone())
         .unwrap_or_default();
-    let plot_w = usize::from(area.width.saturating_sub(40)).clamp(0, 41);
-    let mut lines: Vec<Line> = Vec::new();
-    for (k, a) in e.anchors.iter().enumerate() {
-        let ci = boot.and_then(|b| b.rho.get(k).copied().flatten());
-        let t = truth.as_ref().map(|p| p.rho[k]);
-        let plot = marker_line(a.rho, ci.map(|c| (c.lo, c.hi)), t, plot_w);
-        let ci_text = ci.map_or_else(
-            || {
-                if stale {
-                    "[…]".to_string()
-                } else {
-                    "[—]".to_string()
-                }
-            },
-            |c| format!("[{:.2}, {:.2}]", c.lo, c.hi),
-        );
-        let mut spans = vec![
-            Span::raw(format!(
-                "{:<4} ",
-                crate::error::clip(names.get(k).map_or("", String::as_str), 4)
-            )),
-            Span::raw(plot),
-            Span::raw(format!(" ρ̂ {} {ci_text}", num(a.rho))),
-        ];
-        if let Some(t) = t {
-            spans.push(Span::styled(format!(" ◆{t:.2}"), theme.truth()));
-        }
-        lines.push(Line::from(spans));
-    }
+    let width = usize::from(area.width.saturating_sub(2));
+    let truths: Vec<Option<f64>> = (0..e.anchors.len())
+        .map(|k| truth.as_ref().and_then(|p| p.rho.get(k).copied()))
+        .collect();
+    let mut lines = anchor_lines(e, boot, &truths, &names, stale, width, theme);
     let truth_s = truth
         .as_ref()
         .map(|p| {
@@ -109,12 +85,77 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
             lines.push(compare_line(&e.label(&ctx, &names), fits.estimate(e)));
         }
     }
+    let offset = crate::tui::ui::clamp_scroll(
+        app.scroll[pane_index(Pane::Estimates)],
+        lines.len(),
+        area.height.saturating_sub(2),
+    );
     frame.render_widget(
         Paragraph::new(lines)
             .block(block)
-            .wrap(Wrap { trim: false }),
+            .wrap(Wrap { trim: false })
+            .scroll((offset, 0)),
         area,
     );
+}
+
+/// One line per anchor: name, marker plot, ρ̂ with its interval, and the truth when known.
+/// The numbers come first: the plot is dropped before the name is elided, and the name
+/// elided before a number is cut.
+fn anchor_lines(
+    e: &Estimate,
+    boot: Option<&crate::bootstrap::BootstrapResult>,
+    truths: &[Option<f64>],
+    names: &[String],
+    stale: bool,
+    width: usize,
+    theme: Theme,
+) -> Vec<Line<'static>> {
+    let shown: Vec<String> = names.iter().map(|n| crate::error::sanitize(n)).collect();
+    let longest = shown.iter().map(|n| n.chars().count()).max().unwrap_or(0);
+    let mut lines: Vec<Line> = Vec::new();
+    for (k, a) in e.anchors.iter().enumerate() {
+        let ci = boot.and_then(|b| b.rho.get(k).copied().flatten());
+        let t = truths.get(k).copied().flatten();
+        let ci_text = ci.map_or_else(
+            || {
+                if stale {
+                    "[…]".to_string()
+                } else {
+                    "[—]".to_string()
+                }
+            },
+            |c| format!("[{:.2}, {:.2}]", c.lo, c.hi),
+        );
+        let numbers = format!(" ρ̂ {} {ci_text}", num(a.rho));
+        let truth_text = t.map(|t| format!(" ◆{t:.2}")).unwrap_or_default();
+        // The numbers first, then the name, then the plot: the plot is dropped before the
+        // name is elided, and the name elided before a number is cut.
+        let tail = numbers.chars().count() - 1 + truth_text.chars().count();
+        let room = width.saturating_sub(tail);
+        let plot_w = room.saturating_sub(longest + 2).min(41);
+        let (name_w, plot_w) = if plot_w >= 9 {
+            (longest, plot_w)
+        } else {
+            (longest.min(room.saturating_sub(1)).max(4), 0)
+        };
+        let name = crate::error::clip(shown.get(k).map_or("", String::as_str), name_w);
+        let mut spans = vec![Span::raw(format!("{name:<name_w$} "))];
+        if plot_w > 0 {
+            spans.push(Span::raw(marker_line(
+                a.rho,
+                ci.map(|c| (c.lo, c.hi)),
+                t,
+                plot_w,
+            )));
+        }
+        spans.push(Span::raw(numbers));
+        if !truth_text.is_empty() {
+            spans.push(Span::styled(truth_text, theme.truth()));
+        }
+        lines.push(Line::from(spans));
+    }
+    lines
 }
 
 fn compare_line(label: &str, est: Option<&Estimate>) -> Line<'static> {

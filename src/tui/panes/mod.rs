@@ -3,6 +3,7 @@
 pub mod battery;
 pub mod config;
 pub mod data;
+pub mod detail;
 pub mod estimates;
 pub mod help;
 pub mod sliders;
