@@ -268,6 +268,15 @@ fn a_thread_pool_the_os_refuses_is_an_error_not_a_panic() {
                 "10",
             ],
         );
+        // Near the limit the standard library itself can run out of memory while starting a
+        // thread (its signal stack, an allocation in its own code) and abort; no program can
+        // turn that into a clean error, so such runs prove nothing either way. Any other
+        // panic is ours and fails the test.
+        let std_oom = r.stderr.contains("failed to allocate an alternative stack")
+            || r.stderr.contains("memory allocation of");
+        if std_oom {
+            continue;
+        }
         assert!(!r.stderr.contains("panicked"), "{kb} KiB: {}", r.stderr);
         if r.code == 71 {
             refused(&r, 71, &["cannot start", "worker threads"]);
