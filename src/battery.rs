@@ -293,7 +293,7 @@ pub fn run(
         clean: None,
     };
     let fits = if decision.refusal.is_none() {
-        Fits::of(&s, layout.p, panel.n, &ctx, &ESTIMATORS)
+        Fits::of(panel, &s, &ctx, &ESTIMATORS)
     } else {
         Fits::default()
     };

@@ -228,7 +228,9 @@ pub struct EstimateArgs {
     /// Also report the comparison estimate that trusts this anchor as clean (CT-C(M−1)-style).
     #[arg(long, value_name = "ANCHOR")]
     pub designated_clean: Option<String>,
-    /// Estimator: the closed form, full-information maximum likelihood, or both.
+    /// Estimator: the closed form, full-information maximum likelihood, both, the free-scale
+    /// estimator (judges on their own scales; needs ≥ 3 judges and ≥ 3 continuous anchors),
+    /// or all of them.
     #[arg(long, value_enum, default_value = "closed")]
     pub method: Method,
     /// Print JSON (schema in the README) instead of text.
@@ -278,9 +280,16 @@ pub struct ReproduceArgs {
 /// Which estimator `estimate` runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Method {
+    /// Theorem 1's closed form.
     Closed,
+    /// Full-information maximum likelihood (with the closed form in JSON).
     Ml,
+    /// The closed form and maximum likelihood.
     Both,
+    /// The free-scale estimator (judges on their own scales, Section 7).
+    FreeScale,
+    /// The closed form, maximum likelihood and the free-scale estimator.
+    All,
 }
 
 /// A violation design of `rhoscope power`, by name: one per registered test

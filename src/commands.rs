@@ -8,7 +8,8 @@ use clap::CommandFactory;
 
 use crate::battery::{self, NullSpec};
 use crate::cli::{
-    BatteryArgs, Cli, Command, EstimateArgs, PanelArgs, PowerArgs, ReproduceArgs, SimulateArgs,
+    BatteryArgs, Cli, Command, EstimateArgs, Method, PanelArgs, PowerArgs, ReproduceArgs,
+    SimulateArgs,
 };
 use crate::data::{self, LoadOptions, Loaded};
 use crate::error::Error;
@@ -148,20 +149,25 @@ fn estimate(a: &EstimateArgs) -> Result<(), Error> {
         .into_iter()
         .filter(|e| match e {
             Estimator::ClosedForm => true,
-            Estimator::Ml => a.method != crate::cli::Method::Closed,
+            Estimator::Ml => matches!(a.method, Method::Ml | Method::Both | Method::All),
+            Estimator::FreeScale => matches!(a.method, Method::FreeScale | Method::All),
             Estimator::Blocked => a.blocked,
             Estimator::DesignatedClean => clean.is_some(),
         })
         .collect();
-    let fits = Fits::of(&s, panel.p(), panel.n, &ctx, &which);
-    if let Some((e, why)) = fits.refused.first() {
-        return Err(match e {
-            Estimator::Ml => Error::data(&a.panel.panel, format!("maximum likelihood: {why}")),
-            Estimator::Blocked => Error::Usage(format!(
-                "--blocked {why} (give --families NAME=FAMILY,... or a families file)"
-            )),
-            _ => Error::data(&a.panel.panel, why.clone()),
-        });
+    let fits = Fits::of(panel, &s, &ctx, &which);
+    // A refused comparison the user asked for is an error; anything else that ran is still
+    // shown first, so one estimator's trouble never hides another's numbers.
+    let refused = fits.refused.first().map(|(e, why)| match e {
+        Estimator::Ml => Error::data(&a.panel.panel, format!("maximum likelihood: {why}")),
+        Estimator::FreeScale => Error::data(&a.panel.panel, format!("free-scale: {why}")),
+        Estimator::Blocked => Error::Usage(format!(
+            "--blocked {why} (give --families NAME=FAMILY,... or a families file)"
+        )),
+        _ => Error::data(&a.panel.panel, why.clone()),
+    });
+    if let Some(Error::Usage(_)) = refused {
+        return Err(refused.expect("matched Some"));
     }
     let source = a.panel.panel.display().to_string();
     let r = EstimateReport {
@@ -170,13 +176,19 @@ fn estimate(a: &EstimateArgs) -> Result<(), Error> {
         families_source: loaded.families_source.as_deref(),
         fits: &fits,
         ctx: &ctx,
-        closed: a.method != crate::cli::Method::Ml,
+        closed: !matches!(a.method, Method::Ml | Method::FreeScale),
     };
+    let something_to_show = r.closed
+        || fits
+            .fits
+            .iter()
+            .any(|f| f.estimator != Estimator::ClosedForm);
     if a.json {
-        write_json(&report::estimate::json(&r))
-    } else {
-        write_stdout(report::estimate::text(&r).as_bytes())
+        write_json(&report::estimate::json(&r))?;
+    } else if something_to_show {
+        write_stdout(report::estimate::text(&r).as_bytes())?;
     }
+    refused.map_or(Ok(()), Err)
 }
 
 /// What `battery` reports for exit purposes.

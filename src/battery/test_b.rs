@@ -19,7 +19,14 @@ pub fn applicable(layout: &Layout) -> Result<(), String> {
     if layout.m >= 3 && layout.p >= 2 {
         Ok(())
     } else {
-        Err("needs ≥ 3 anchors (over-identification: with 2 there is one anchor pair)".into())
+        Err(match layout.m {
+            0 | 1 => format!(
+                "needs ≥ 3 anchors (this panel has {}: no anchor pair to compare)",
+                layout.m
+            ),
+            2 => "needs ≥ 3 anchors (over-identification: with 2 there is one anchor pair)".into(),
+            _ => "needs ≥ 2 judges".into(),
+        })
     }
 }
 

@@ -5,9 +5,10 @@
 
 use nalgebra::DMatrix;
 
-use super::{Estimate, blocked, clean, closed_form, ml};
+use super::{Estimate, blocked, clean, closed_form, free_scale, ml};
 use crate::families::JudgeFamilies;
 use crate::moments::{JudgePairs, Moments};
+use crate::panel::Panel;
 
 /// The estimators, in report order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -20,6 +21,9 @@ pub enum Estimator {
     Blocked,
     /// One anchor trusted as clean (CT-C(M−1)-style comparison, Section 6).
     DesignatedClean,
+    /// Judges on their own scales: the free-scale (mixed-scale) estimator of Section 7 and
+    /// SPEC §7, from judge correlations (Pearson, polychoric or polyserial).
+    FreeScale,
 }
 
 /// What a fit needs besides the data: the judges' families and the anchor trusted as clean.
@@ -36,6 +40,8 @@ pub enum Detail {
     None,
     /// Convergence and standard errors of the ML fit.
     Ml(Box<ml::MlFit>),
+    /// The judge loadings λ, q_k, the minimised misfit and the judge one-factor RMS.
+    FreeScale(Box<free_scale::FreeScaleFit>),
 }
 
 /// One estimator's fit.
@@ -48,11 +54,12 @@ pub struct Fit {
 
 impl Estimator {
     /// Every estimator, in report order.
-    pub const ALL: [Estimator; 4] = [
+    pub const ALL: [Estimator; 5] = [
         Estimator::ClosedForm,
         Estimator::Ml,
         Estimator::Blocked,
         Estimator::DesignatedClean,
+        Estimator::FreeScale,
     ];
 
     /// The JSON key of its object in `estimate --json` and `battery --json`.
@@ -63,6 +70,7 @@ impl Estimator {
             Estimator::Ml => "ml",
             Estimator::Blocked => "blocked",
             Estimator::DesignatedClean => "designated_clean",
+            Estimator::FreeScale => "free_scale",
         }
     }
 
@@ -73,6 +81,7 @@ impl Estimator {
             Estimator::ClosedForm => "Closed form".into(),
             Estimator::Ml => "Maximum likelihood".into(),
             Estimator::Blocked => "Family-blocked".into(),
+            Estimator::FreeScale => "Free-scale".into(),
             Estimator::DesignatedClean => format!(
                 "Designated clean anchor {}",
                 ctx.clean
@@ -92,6 +101,9 @@ impl Estimator {
             Estimator::DesignatedClean => {
                 "CT-C(M−1)-style comparison; σ_t² = M_d, ρ_d fixed at 0 by assumption"
             }
+            Estimator::FreeScale => {
+                "Section 7, SPEC §7; judges on their own scales: λ from judge correlations, ULS fit of σ_t², σ_c², β"
+            }
         }
     }
 
@@ -102,6 +114,7 @@ impl Estimator {
             Estimator::ClosedForm => "closed form".into(),
             Estimator::Ml => "maximum likelihood".into(),
             Estimator::Blocked => "blocked (cross-family K)".into(),
+            Estimator::FreeScale => "free-scale (judge scales free)".into(),
             Estimator::DesignatedClean => format!(
                 "designated clean {}",
                 ctx.clean
@@ -111,10 +124,12 @@ impl Estimator {
         }
     }
 
-    /// Whether the item bootstrap refits it (ML is too slow to refit B times).
+    /// Whether the item bootstrap refits it from count-weighted moments (ML is too slow to
+    /// refit B times; the free-scale estimator needs correlations recomputed per resample,
+    /// which the count-weighted bootstrap does not do yet).
     #[must_use]
     pub fn bootstrappable(self) -> bool {
-        !matches!(self, Estimator::Ml)
+        !matches!(self, Estimator::Ml | Estimator::FreeScale)
     }
 
     /// Whether it can run with this context, and if not, why (concepts, not flags).
@@ -123,7 +138,7 @@ impl Estimator {
     /// The reason it cannot run.
     pub fn applicable(self, ctx: &Context, m: usize) -> Result<(), String> {
         match self {
-            Estimator::ClosedForm | Estimator::Ml => Ok(()),
+            Estimator::ClosedForm | Estimator::Ml | Estimator::FreeScale => Ok(()),
             Estimator::Blocked => match &ctx.families {
                 None => Err(blocked::NotApplicable::NoFamilies.to_string()),
                 Some(f) if !f.blockable() => Err(blocked::NotApplicable::OneFamily.to_string()),
@@ -145,12 +160,21 @@ impl Estimator {
         }
     }
 
-    /// The fit from a sample covariance matrix of `n` items with `p` judges first.
+    /// The fit on a panel whose sample covariance matrix is `s` (judges first).
     ///
     /// # Errors
     /// Why the estimator cannot run on this panel.
-    pub fn fit(self, s: &DMatrix<f64>, p: usize, n: usize, ctx: &Context) -> Result<Fit, String> {
+    pub fn fit(self, panel: &Panel, s: &DMatrix<f64>, ctx: &Context) -> Result<Fit, String> {
+        let (p, n) = (panel.p(), panel.n);
         self.applicable(ctx, s.nrows().saturating_sub(p))?;
+        if self == Estimator::FreeScale {
+            let (fit, _) = free_scale::fit_panel(panel)?;
+            return Ok(Fit {
+                estimator: self,
+                estimate: fit.estimate.clone(),
+                detail: Detail::FreeScale(Box::new(fit)),
+            });
+        }
         if self == Estimator::Ml {
             let fit = ml::fit(s, p, n)?;
             return Ok(Fit {
@@ -218,10 +242,10 @@ pub struct Fits {
 impl Fits {
     /// Fits `which` on a sample covariance matrix.
     #[must_use]
-    pub fn of(s: &DMatrix<f64>, p: usize, n: usize, ctx: &Context, which: &[Estimator]) -> Fits {
+    pub fn of(panel: &Panel, s: &DMatrix<f64>, ctx: &Context, which: &[Estimator]) -> Fits {
         let mut out = Fits::default();
         for &e in which {
-            match e.fit(s, p, n, ctx) {
+            match e.fit(panel, s, ctx) {
                 Ok(f) => out.fits.push(f),
                 Err(why) => out.refused.push((e, why)),
             }
@@ -233,7 +257,7 @@ impl Fits {
     /// families allow it) and the first anchor designated as clean, for comparison. `None`
     /// when ρ is not identified (fewer than 2 anchors).
     #[must_use]
-    pub fn explorer(panel: &crate::panel::Panel) -> Option<Fits> {
+    pub fn explorer(panel: &Panel) -> Option<Fits> {
         if panel.m() < 2 {
             return None;
         }
@@ -241,7 +265,7 @@ impl Fits {
             families: panel.judge_families(),
             clean: Some(0),
         };
-        let fits = Fits::of(&panel.covariance(), panel.p(), panel.n, &ctx, &EXPLORER);
+        let fits = Fits::of(panel, &panel.covariance(), &ctx, &EXPLORER);
         fits.get(Estimator::ClosedForm).is_some().then_some(fits)
     }
 

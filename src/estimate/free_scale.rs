@@ -164,7 +164,7 @@ pub fn fit_panel(panel: &Panel) -> Result<(FreeScaleFit, Correlations), String> 
     }
     if let Some(k) = (0..m).find(|&k| panel.scales[p + k].is_ordinal()) {
         return Err(format!(
-            "anchor '{}' is ordinal: the free-scale estimator needs continuous anchors, whose covariances carry the scale that identifies ρ (Section 7); leave it out of --anchors",
+            "anchor '{}' is ordinal: the free-scale estimator needs continuous anchors, whose covariances carry the scale that identifies ρ (Section 7); leave it out of the anchors",
             panel.anchors[k]
         ));
     }

@@ -365,7 +365,9 @@ fn assemble(o: &Optimum, l: Layout, n: usize, start: &'static str) -> MlFit {
         .try_inverse()
         .filter(|_| converged)
         .map(|hi| hi * (2.0 / (n as f64 - 1.0).max(1.0)));
-    let var = |i: usize| cov.as_ref().map_or(f64::NAN, |c| c[(i, i)].max(0.0).sqrt());
+    // A non-positive variance from the inverted information is no precision at all: NaN.
+    let root = |v: f64| if v > 0.0 { v.sqrt() } else { f64::NAN };
+    let var = |i: usize| cov.as_ref().map_or(f64::NAN, |c| root(c[(i, i)]));
     let mut beta = Vec::with_capacity(l.m);
     let mut sigma_a2s = Vec::with_capacity(l.m);
     let mut se_rho = Vec::with_capacity(l.m);
@@ -386,7 +388,7 @@ fn assemble(o: &Optimum, l: Layout, n: usize, start: &'static str) -> MlFit {
                     v += gi * gj * c[(i, j)];
                 }
             }
-            v.max(0.0).sqrt()
+            root(v)
         });
         se_rho.push(se);
         beta.push(b);

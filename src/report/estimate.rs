@@ -33,6 +33,15 @@ pub fn json(r: &EstimateReport<'_>) -> Value {
     for fit in &r.fits.fits {
         let obj = match &fit.detail {
             Detail::Ml(ml) => ml_json(ml, &panel.anchors),
+            Detail::FreeScale(fs) => {
+                let mut obj = estimate_json(&fit.estimate, &panel.anchors);
+                obj["lambda"] = json!(fs.lambda.iter().map(|x| num(*x)).collect::<Vec<_>>());
+                obj["q"] = json!(fs.q.iter().map(|x| num(*x)).collect::<Vec<_>>());
+                obj["misfit"] = num(fs.misfit);
+                obj["judge_rms"] = num(fs.judge_rms);
+                obj["converged"] = json!(fs.converged);
+                obj
+            }
             Detail::None => {
                 let mut obj = estimate_json(&fit.estimate, &panel.anchors);
                 if let (Estimator::DesignatedClean, Some(d)) = (fit.estimator, r.ctx.clean) {
@@ -85,6 +94,32 @@ pub fn text(r: &EstimateReport<'_>) -> String {
                 anchors,
             )),
             Detail::Ml(ml) => ml_text(&mut out, &title, ml, anchors),
+            Detail::FreeScale(fs) => {
+                out.push_str(&estimate_text(
+                    &format!("{title} ({})", fit.estimator.basis()),
+                    &fit.estimate,
+                    None,
+                    anchors,
+                ));
+                let lambda: Vec<String> = panel
+                    .judges
+                    .iter()
+                    .zip(&fs.lambda)
+                    .map(|(j, l)| format!("{j} {}", fmt_num(*l)))
+                    .collect();
+                let _ = writeln!(
+                    out,
+                    "  judge loadings λ: {}\n  anchor misfit {} · judge one-factor RMS {}{}",
+                    lambda.join(", "),
+                    fmt_num(fs.misfit),
+                    fmt_num(fs.judge_rms),
+                    if fs.converged {
+                        ""
+                    } else {
+                        " · NOT converged"
+                    }
+                );
+            }
         }
     }
     out
