@@ -48,6 +48,9 @@ pub enum Error {
     Diagnostic,
     /// The operating system refused a resource, such as the worker threads (exit 71).
     System(String),
+    /// The explorer was ended by a signal (exit 128 + the signal's number, as a shell
+    /// reports a process killed by it), after restoring the terminal.
+    Signal(i32),
 }
 
 impl Error {
@@ -61,6 +64,7 @@ impl Error {
             Error::Output { .. } => EXIT_IO,
             Error::Diagnostic => EXIT_DIAGNOSTIC,
             Error::System(_) => EXIT_OS,
+            Error::Signal(n) => 128 + n,
         }
     }
 
@@ -108,6 +112,7 @@ impl fmt::Display for Error {
                 Some(p) => write!(f, "{}: cannot write: {}", show_path(p), sanitize(reason)),
                 None => write!(f, "cannot write output: {}", sanitize(reason)),
             },
+            Error::Signal(n) => write!(f, "stopped by signal {n}; the terminal was restored"),
             Error::Diagnostic => {
                 write!(
                     f,

@@ -228,3 +228,187 @@ fn a_new_user_opens_a_real_file_walks_through_it_and_gives_the_talk() {
     let status = child.wait().expect("the explorer exits");
     assert!(status.success(), "exit status {status:?}");
 }
+
+/// Starts the explorer at 100×30 in a pseudo-terminal and waits for its first verdicts.
+fn started_in_a_pty() -> (
+    Box<dyn portable_pty::Child + Send + Sync>,
+    Box<dyn Write + Send>,
+    Screen,
+) {
+    let pty = native_pty_system()
+        .openpty(PtySize {
+            rows: 30,
+            cols: 100,
+            pixel_width: 0,
+            pixel_height: 0,
+        })
+        .expect("a pseudo-terminal");
+    let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_rhoscope"));
+    cmd.args(["explore"]);
+    cmd.cwd(env!("CARGO_MANIFEST_DIR"));
+    cmd.env("TERM", "xterm-256color");
+    cmd.env("NO_COLOR", "1");
+    let child = pty.slave.spawn_command(cmd).expect("spawn");
+    drop(pty.slave);
+    let mut reader = pty.master.try_clone_reader().unwrap();
+    let writer = pty.master.take_writer().unwrap();
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let _master = pty.master;
+        let mut buf = [0u8; 8192];
+        while let Ok(n) = reader.read(&mut buf) {
+            if n == 0 || tx.send(buf[..n].to_vec()).is_err() {
+                break;
+            }
+        }
+    });
+    let mut screen = Screen {
+        parser: vt100::Parser::new(
+            NonZeroU16::new(30).unwrap(),
+            NonZeroU16::new(100).unwrap(),
+            0,
+        ),
+        raw: Vec::new(),
+        rx,
+    };
+    screen.wait_for("the first verdicts", |t| {
+        (t.contains("PASS ✓") || t.contains("FIRES ✗")) && !t.contains("recomputing")
+    });
+    (child, writer, screen)
+}
+
+fn kill(pid: u32, signal: &str) {
+    let ok = std::process::Command::new("kill")
+        .args([format!("-{signal}"), pid.to_string()])
+        .status()
+        .unwrap()
+        .success();
+    assert!(ok, "kill -{signal} {pid}");
+}
+
+/// Everything a restored terminal needs after the last time the alternate screen was entered:
+/// the main screen back, the cursor shown, mouse reporting off.
+fn restored_after_last_entry(raw: &str) -> bool {
+    let entered = raw.rfind("\x1b[?1049h").unwrap_or(0);
+    let tail = &raw[entered..];
+    tail.contains("\x1b[?1049l") && tail.contains("\x1b[?25h") && tail.contains("\x1b[?1000l")
+}
+
+#[test]
+fn every_ending_signal_restores_the_terminal_and_exits_128_plus_the_signal() {
+    for (signal, number) in [("TERM", 15), ("INT", 2), ("HUP", 1), ("QUIT", 3)] {
+        let (mut child, _writer, mut screen) = started_in_a_pty();
+        kill(child.process_id().unwrap(), signal);
+        let status = child.wait().expect("the explorer exits");
+        assert_eq!(status.exit_code(), 128 + number, "SIG{signal}: {status:?}");
+        screen.drain();
+        let raw = String::from_utf8_lossy(&screen.raw);
+        assert!(
+            restored_after_last_entry(&raw),
+            "SIG{signal} left the terminal as it was"
+        );
+    }
+}
+
+#[test]
+fn a_stop_restores_the_terminal_and_fg_takes_it_back_in_raw_mode() {
+    let (mut child, mut writer, mut screen) = started_in_a_pty();
+    let pid = child.process_id().unwrap();
+    kill(pid, "TSTP");
+    screen.wait_for("the main screen after the stop", |_| true);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !restored_after_last_entry(&String::from_utf8_lossy(&screen.raw)) {
+        assert!(
+            Instant::now() < deadline,
+            "the stop did not restore the terminal: {:?}",
+            String::from_utf8_lossy(&screen.raw[screen.raw.len().saturating_sub(300)..])
+        );
+        if let Ok(bytes) = screen.rx.recv_timeout(Duration::from_millis(200)) {
+            screen.parser.process(&bytes);
+            screen.raw.extend(bytes);
+        }
+    }
+    let before = screen.raw.len();
+    kill(pid, "CONT");
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !String::from_utf8_lossy(&screen.raw[before..]).contains("\x1b[?1049h") {
+        assert!(
+            Instant::now() < deadline,
+            "fg did not take the alternate screen back"
+        );
+        if let Ok(bytes) = screen.rx.recv_timeout(Duration::from_millis(200)) {
+            screen.parser.process(&bytes);
+            screen.raw.extend(bytes);
+        }
+    }
+    // Raw mode again: a single `q` (no Enter) quits.
+    writer.write_all(b"q").unwrap();
+    writer.flush().unwrap();
+    let status = child.wait().expect("the explorer exits");
+    screen.drain();
+    assert!(
+        status.success(),
+        "exit status {status:?}: {:?}",
+        String::from_utf8_lossy(&screen.raw[screen.raw.len().saturating_sub(400)..])
+    );
+}
+
+#[test]
+fn q_quits_at_once_while_a_load_blocks_on_a_fifo() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("panel.csv");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success();
+    assert!(made, "mkfifo");
+    let pty = native_pty_system()
+        .openpty(PtySize {
+            rows: 30,
+            cols: 100,
+            pixel_width: 0,
+            pixel_height: 0,
+        })
+        .expect("a pseudo-terminal");
+    let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_rhoscope"));
+    cmd.arg("explore");
+    cmd.arg(&fifo);
+    cmd.cwd(env!("CARGO_MANIFEST_DIR"));
+    cmd.env("TERM", "xterm-256color");
+    let mut child = pty.slave.spawn_command(cmd).expect("spawn");
+    drop(pty.slave);
+    let mut reader = pty.master.try_clone_reader().unwrap();
+    let mut writer = pty.master.take_writer().unwrap();
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let mut buf = [0u8; 8192];
+        while let Ok(n) = reader.read(&mut buf) {
+            if n == 0 || tx.send(buf[..n].to_vec()).is_err() {
+                break;
+            }
+        }
+    });
+    let mut screen = Screen {
+        parser: vt100::Parser::new(
+            NonZeroU16::new(30).unwrap(),
+            NonZeroU16::new(100).unwrap(),
+            0,
+        ),
+        raw: Vec::new(),
+        rx,
+    };
+    screen.wait_for("the explorer loading the FIFO", |t| t.contains("loading"));
+    writer.write_all(b"q").unwrap();
+    writer.flush().unwrap();
+    // Nobody ever writes to the FIFO: the load never finishes, and quitting must not wait.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            assert!(status.success(), "exit status {status:?}");
+            break;
+        }
+        assert!(Instant::now() < deadline, "q waited on the blocked load");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}

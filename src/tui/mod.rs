@@ -33,11 +33,55 @@ use worker::Worker;
 
 use crate::error::Error;
 
-/// One event for the loop: terminal input or a worker result.
+/// One event for the loop: terminal input, a worker result, or a signal.
 #[derive(Debug)]
 pub enum Event {
     Input(TermEvent),
     Worker(WorkerMsg),
+    /// SIGTERM, SIGINT, SIGHUP or SIGQUIT (end, restoring the terminal), SIGTSTP (restore,
+    /// then stop) or SIGCONT (take the terminal back).
+    Signal(i32),
+}
+
+/// The signals the explorer handles itself: each would otherwise leave the terminal on the
+/// alternate screen, in raw mode, with mouse reporting on and the cursor hidden.
+const SIGNALS: [i32; 6] = [
+    signal_hook::consts::SIGTERM,
+    signal_hook::consts::SIGINT,
+    signal_hook::consts::SIGHUP,
+    signal_hook::consts::SIGQUIT,
+    signal_hook::consts::SIGTSTP,
+    signal_hook::consts::SIGCONT,
+];
+
+/// Gives the terminal back to the shell (raw mode off, main screen, mouse off, cursor on).
+fn release_terminal(mouse: bool) {
+    if mouse {
+        let _ = execute!(stdout(), DisableMouseCapture);
+    }
+    ratatui::restore();
+    let _ = execute!(stdout(), crossterm::cursor::Show);
+}
+
+/// Takes the terminal again after a stop: raw mode, alternate screen, mouse, a full redraw.
+fn reclaim_terminal(terminal: &mut ratatui::DefaultTerminal, mouse: bool) -> Result<(), Error> {
+    crossterm::terminal::enable_raw_mode().map_err(|e| term_error(&e))?;
+    execute!(stdout(), crossterm::terminal::EnterAlternateScreen).map_err(|e| term_error(&e))?;
+    if mouse {
+        execute!(stdout(), EnableMouseCapture).map_err(|e| term_error(&e))?;
+    }
+    // A fresh alternate screen is blank: draw a blank frame so ratatui's diff knows it, and
+    // the next frame is drawn in full. (`Terminal::clear` would query the cursor position,
+    // whose answer the input thread reads.)
+    execute!(
+        stdout(),
+        crossterm::terminal::Clear(crossterm::terminal::ClearType::All)
+    )
+    .map_err(|e| term_error(&e))?;
+    terminal
+        .draw(|f| f.render_widget(ratatui::widgets::Clear, f.area()))
+        .map(|_| ())
+        .map_err(|e| term_error(&e))
 }
 
 /// How the explorer was asked to start.
@@ -264,11 +308,26 @@ pub fn run(opts: Options) -> Result<(), Error> {
             }
         })
         .map_err(|e| term_error(&e))?;
+    let mut signals = signal_hook::iterator::Signals::new(SIGNALS).map_err(|e| term_error(&e))?;
+    let handle = signals.handle();
+    let signal_tx = tx.clone();
+    std::thread::Builder::new()
+        .name("rhoscope-signals".into())
+        .spawn(move || {
+            for s in signals.forever() {
+                if signal_tx.send(Event::Signal(s)).is_err() {
+                    break;
+                }
+            }
+        })
+        .map_err(|e| term_error(&e))?;
     let worker = Worker::start(tx, Event::Worker);
     submit(&worker, effects);
-    let result = event_loop(&mut app, &mut terminal, &rx, &worker);
-    drop(worker);
+    let result = event_loop(&mut app, &mut terminal, &rx, &worker, guard.mouse);
+    // Restore first: a job still running (a slow load, a FIFO) must never hold the terminal.
     drop(guard);
+    handle.close();
+    drop(worker);
     result
 }
 
@@ -277,6 +336,7 @@ fn event_loop(
     terminal: &mut ratatui::DefaultTerminal,
     rx: &mpsc::Receiver<Event>,
     worker: &Worker,
+    mouse: bool,
 ) -> Result<(), Error> {
     terminal
         .draw(|f| ui::render(f, app))
@@ -297,6 +357,18 @@ fn event_loop(
                     });
                 }
                 Event::Worker(m) => Some(Action::Worker(m)),
+                Event::Signal(s) if s == signal_hook::consts::SIGTSTP => {
+                    release_terminal(mouse);
+                    let _ = signal_hook::low_level::emulate_default_handler(s);
+                    // Stopped here until `fg`; then the terminal is ours again.
+                    reclaim_terminal(terminal, mouse)?;
+                    None
+                }
+                Event::Signal(s) if s == signal_hook::consts::SIGCONT => {
+                    reclaim_terminal(terminal, mouse)?;
+                    None
+                }
+                Event::Signal(s) => return Err(Error::Signal(s)),
             };
             if let Some(a) = action {
                 effects.extend(app.update(a));

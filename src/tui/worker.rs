@@ -104,13 +104,14 @@ impl Worker {
 }
 
 impl Drop for Worker {
+    /// Cancels what is running and tells the thread to stop, without waiting for it: a job
+    /// that cannot be cancelled (a file load, a read from a FIFO) must never delay quitting.
+    /// The thread ends after its job, or with the process.
     fn drop(&mut self) {
         self.shared.battery_gen.store(u64::MAX, Ordering::SeqCst);
         self.shared.power_epoch.fetch_add(1, Ordering::SeqCst);
         self.put(|s| s.shutdown = true);
-        if let Some(h) = self.handle.take() {
-            let _ = h.join();
-        }
+        drop(self.handle.take());
     }
 }
 
