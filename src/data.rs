@@ -1222,6 +1222,7 @@ fn finish(path: &Path, raw: &mut Raw, opts: &LoadOptions) -> Result<Loaded, Erro
     let mut data = std::mem::take(&mut raw.data);
     compact(&mut data, stride, &complete, q, n);
     check_constant(path, &names, &data, n)?;
+    check_magnitude(path, &names, &data, n)?;
     let mut scales: Vec<Scale> = (0..q)
         .into_par_iter()
         .map(|c| Scale::detect(&data[c * n..(c + 1) * n]))
@@ -1367,6 +1368,48 @@ fn check_constant(path: &Path, names: &[String], data: &[f64], n: usize) -> Resu
                     ..Location::default()
                 },
                 "constant column: every complete item has the same value, so it carries no covariance",
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Beyond this magnitude (or spread below its inverse) a column's second moments overflow or
+/// underflow double precision, and every statistic would be silently wrong.
+pub const MAX_MAGNITUDE: f64 = 1e150;
+
+/// Values so large, or spreads so small, that products of two of them leave the range of a
+/// double: refused with the reason, never turned into a quiet NaN or a changed answer.
+fn check_magnitude(path: &Path, names: &[String], data: &[f64], n: usize) -> Result<(), Error> {
+    for (ci, name) in names.iter().enumerate() {
+        let col = &data[ci * n..(ci + 1) * n];
+        let (lo, hi) = col
+            .iter()
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), x| {
+                (a.min(*x), b.max(*x))
+            });
+        let biggest = if lo.abs() > hi.abs() { lo } else { hi };
+        let located = |value: f64, message: &str| {
+            Error::data_at(
+                path,
+                Location {
+                    column: Some(name.clone()),
+                    value: Some(format!("{value:e}")),
+                    ..Location::default()
+                },
+                message,
+            )
+        };
+        if biggest.abs() > MAX_MAGNITUDE {
+            return Err(located(
+                biggest,
+                "a value beyond ±1e150 overflows the covariances in double precision; rescale the column (ρ does not depend on its units)",
+            ));
+        }
+        if hi - lo < 1.0 / MAX_MAGNITUDE {
+            return Err(located(
+                hi - lo,
+                "the column's values differ by less than 1e-150, so its covariances underflow double precision; rescale the column (ρ does not depend on its units)",
             ));
         }
     }

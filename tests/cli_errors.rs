@@ -569,3 +569,34 @@ fn a_failed_write_leaves_no_file_behind() {
     assert!(text.starts_with("J1,") && !text.contains("old contents"));
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
 }
+
+#[test]
+fn values_whose_products_leave_double_precision_are_refused_not_turned_into_nan() {
+    // One finite cell of 1e200: its square overflows, so the covariances would be NaN or ∞.
+    let huge = map_rows(|l| {
+        if l.starts_with("2.0,2.5") {
+            l.replacen("0.9", "1e200", 1)
+        } else {
+            l.to_string()
+        }
+    });
+    expect_error(
+        huge.as_bytes(),
+        &[],
+        65,
+        &["column 'A1'", "beyond ±1e150", "rescale"],
+    );
+    // A column scaled by 1e-200: its covariances underflow to zero.
+    let tiny = map_rows(|l| {
+        let mut cells: Vec<String> = l.split(',').map(String::from).collect();
+        let x: f64 = cells[4].parse().unwrap();
+        cells[4] = format!("{:e}", x * 1e-200);
+        cells.join(",")
+    });
+    expect_error(
+        tiny.as_bytes(),
+        &[],
+        65,
+        &["column 'A2'", "less than 1e-150"],
+    );
+}

@@ -27,13 +27,16 @@ pub fn num(x: f64) -> Value {
     if x.is_finite() { json!(x) } else { Value::Null }
 }
 
-/// Fixed-width number for tables; `undefined` for non-finite values.
+/// Fixed-width number for tables; `undefined` for non-finite values; scientific notation
+/// past ±1e7, so a huge value cannot stretch a table across the screen.
 #[must_use]
 pub fn fmt_num(x: f64) -> String {
-    if x.is_finite() {
-        format!("{x:.4}")
-    } else {
+    if !x.is_finite() {
         "undefined".into()
+    } else if x.abs() >= 1e7 {
+        format!("{x:.4e}")
+    } else {
+        format!("{x:.4}")
     }
 }
 
@@ -341,6 +344,15 @@ pub fn panel_text(
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn huge_numbers_print_in_scientific_notation() {
+        assert_eq!(fmt_num(1e100), "1.0000e100");
+        assert_eq!(fmt_num(-2.5e7), "-2.5000e7");
+        assert_eq!(fmt_num(0.12345), "0.1235");
+        assert_eq!(fmt_num(f64::NAN), "undefined");
+    }
+
     use super::*;
 
     #[test]
