@@ -600,3 +600,37 @@ fn values_whose_products_leave_double_precision_are_refused_not_turned_into_nan(
         &["column 'A2'", "less than 1e-150"],
     );
 }
+
+#[test]
+fn a_hostile_file_name_never_reaches_the_terminal_raw() {
+    // OSC 52 (clipboard write), a title change and a clear-screen in the file name.
+    let dir = tempfile::tempdir().unwrap();
+    let name = "p\u{1b}]52;c;cHduZWQ=\u{7}\u{1b}]0;title\u{7}\u{1b}[2J.csv";
+    write(dir.path(), name, GOOD.as_bytes());
+    let families = "p\u{1b}[31m.families.csv";
+    write(dir.path(), families, b"judge,family\nJ1,a\nJ2,a\nJ3,b\n");
+    for args in [
+        vec!["estimate", name],
+        vec!["estimate", name, "--families", families, "--blocked"],
+        vec!["battery", name, "--bootstrap", "20", "--null-draws", "20"],
+        vec![
+            "battery",
+            name,
+            "--json",
+            "--bootstrap",
+            "20",
+            "--null-draws",
+            "20",
+        ],
+        vec!["estimate", name, "--designated-clean", "\u{1b}[2Jnope"],
+        vec!["simulate", "--n", "10", "-o", name],
+    ] {
+        let r = run(dir.path(), &args);
+        for (what, out) in [("stdout", &r.stdout), ("stderr", &r.stderr)] {
+            assert!(
+                !out.contains('\u{1b}') && !out.contains('\u{7}'),
+                "{args:?} leaked an escape on {what}: {out:?}"
+            );
+        }
+    }
+}
