@@ -47,41 +47,7 @@ impl Screen {
 
 #[test]
 fn explorer_in_a_pseudo_terminal_moves_a_slider_shows_help_and_restores_on_quit() {
-    let pty = native_pty_system()
-        .openpty(PtySize {
-            rows: 30,
-            cols: 100,
-            pixel_width: 0,
-            pixel_height: 0,
-        })
-        .expect("a pseudo-terminal");
-    let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_rhoscope"));
-    cmd.args(["explore", "--no-mouse"]);
-    cmd.cwd(env!("CARGO_MANIFEST_DIR"));
-    cmd.env("TERM", "xterm-256color");
-    cmd.env("NO_COLOR", "1");
-    let mut child = pty.slave.spawn_command(cmd).expect("spawn");
-    drop(pty.slave);
-    let mut reader = pty.master.try_clone_reader().unwrap();
-    let mut writer = pty.master.take_writer().unwrap();
-    let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
-        let mut buf = [0u8; 8192];
-        while let Ok(n) = reader.read(&mut buf) {
-            if n == 0 || tx.send(buf[..n].to_vec()).is_err() {
-                break;
-            }
-        }
-    });
-    let mut screen = Screen {
-        parser: vt100::Parser::new(
-            NonZeroU16::new(30).unwrap(),
-            NonZeroU16::new(100).unwrap(),
-            0,
-        ),
-        raw: Vec::new(),
-        rx,
-    };
+    let (mut child, mut writer, mut screen) = spawn(&["explore".as_ref(), "--no-mouse".as_ref()]);
     let verdict =
         |t: &str| (t.contains("PASS ✓") || t.contains("FIRES ✗")) && !t.contains("recomputing");
     screen.wait_for("the first verdicts", verdict);
@@ -143,41 +109,7 @@ fn a_new_user_opens_a_real_file_walks_through_it_and_gives_the_talk() {
         eprintln!("skipped: {} is not at hand", data.display());
         return;
     }
-    let pty = native_pty_system()
-        .openpty(PtySize {
-            rows: 30,
-            cols: 100,
-            pixel_width: 0,
-            pixel_height: 0,
-        })
-        .expect("a pseudo-terminal");
-    let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_rhoscope"));
-    cmd.args(["explore", "--no-mouse"]);
-    cmd.cwd(env!("CARGO_MANIFEST_DIR"));
-    cmd.env("TERM", "xterm-256color");
-    cmd.env("NO_COLOR", "1");
-    let mut child = pty.slave.spawn_command(cmd).expect("spawn");
-    drop(pty.slave);
-    let mut reader = pty.master.try_clone_reader().unwrap();
-    let mut writer = pty.master.take_writer().unwrap();
-    let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
-        let mut buf = [0u8; 8192];
-        while let Ok(n) = reader.read(&mut buf) {
-            if n == 0 || tx.send(buf[..n].to_vec()).is_err() {
-                break;
-            }
-        }
-    });
-    let mut screen = Screen {
-        parser: vt100::Parser::new(
-            NonZeroU16::new(30).unwrap(),
-            NonZeroU16::new(100).unwrap(),
-            0,
-        ),
-        raw: Vec::new(),
-        rx,
-    };
+    let (mut child, mut writer, mut screen) = spawn(&["explore".as_ref(), "--no-mouse".as_ref()]);
     let mut keys = |bytes: &[u8]| {
         writer.write_all(bytes).unwrap();
         writer.flush().unwrap();
@@ -229,8 +161,11 @@ fn a_new_user_opens_a_real_file_walks_through_it_and_gives_the_talk() {
     assert!(status.success(), "exit status {status:?}");
 }
 
-/// Starts the explorer at 100×30 in a pseudo-terminal and waits for its first verdicts.
-fn started_in_a_pty() -> (
+/// The explorer started with `args` at 100×30 in a pseudo-terminal: the child, its keyboard,
+/// and the screen its output feeds.
+fn spawn(
+    args: &[&std::ffi::OsStr],
+) -> (
     Box<dyn portable_pty::Child + Send + Sync>,
     Box<dyn Write + Send>,
     Screen,
@@ -244,7 +179,7 @@ fn started_in_a_pty() -> (
         })
         .expect("a pseudo-terminal");
     let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_rhoscope"));
-    cmd.args(["explore"]);
+    cmd.args(args);
     cmd.cwd(env!("CARGO_MANIFEST_DIR"));
     cmd.env("TERM", "xterm-256color");
     cmd.env("NO_COLOR", "1");
@@ -262,7 +197,7 @@ fn started_in_a_pty() -> (
             }
         }
     });
-    let mut screen = Screen {
+    let screen = Screen {
         parser: vt100::Parser::new(
             NonZeroU16::new(30).unwrap(),
             NonZeroU16::new(100).unwrap(),
@@ -271,10 +206,32 @@ fn started_in_a_pty() -> (
         raw: Vec::new(),
         rx,
     };
+    (child, writer, screen)
+}
+
+/// The explorer on its default scenario, once its first verdicts are on screen.
+fn started_in_a_pty() -> (
+    Box<dyn portable_pty::Child + Send + Sync>,
+    Box<dyn Write + Send>,
+    Screen,
+) {
+    let (child, writer, mut screen) = spawn(&["explore".as_ref()]);
     screen.wait_for("the first verdicts", |t| {
         (t.contains("PASS ✓") || t.contains("FIRES ✗")) && !t.contains("recomputing")
     });
     (child, writer, screen)
+}
+
+/// Whether process `pid` is stopped (state `T` in /proc).
+fn stopped(pid: u32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .ok()
+        .and_then(|s| {
+            s.rsplit(')')
+                .next()
+                .map(|rest| rest.trim_start().starts_with('T'))
+        })
+        .unwrap_or(false)
 }
 
 fn kill(pid: u32, signal: &str) {
@@ -328,6 +285,12 @@ fn a_stop_restores_the_terminal_and_fg_takes_it_back_in_raw_mode() {
             screen.raw.extend(bytes);
         }
     }
+    // Wait until the process has really stopped itself (state T), as a shell's `fg` would.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !stopped(pid) {
+        assert!(Instant::now() < deadline, "the explorer did not stop");
+        std::thread::sleep(Duration::from_millis(20));
+    }
     let before = screen.raw.len();
     kill(pid, "CONT");
     let deadline = Instant::now() + Duration::from_secs(30);
@@ -363,41 +326,7 @@ fn q_quits_at_once_while_a_load_blocks_on_a_fifo() {
         .unwrap()
         .success();
     assert!(made, "mkfifo");
-    let pty = native_pty_system()
-        .openpty(PtySize {
-            rows: 30,
-            cols: 100,
-            pixel_width: 0,
-            pixel_height: 0,
-        })
-        .expect("a pseudo-terminal");
-    let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_rhoscope"));
-    cmd.arg("explore");
-    cmd.arg(&fifo);
-    cmd.cwd(env!("CARGO_MANIFEST_DIR"));
-    cmd.env("TERM", "xterm-256color");
-    let mut child = pty.slave.spawn_command(cmd).expect("spawn");
-    drop(pty.slave);
-    let mut reader = pty.master.try_clone_reader().unwrap();
-    let mut writer = pty.master.take_writer().unwrap();
-    let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
-        let mut buf = [0u8; 8192];
-        while let Ok(n) = reader.read(&mut buf) {
-            if n == 0 || tx.send(buf[..n].to_vec()).is_err() {
-                break;
-            }
-        }
-    });
-    let mut screen = Screen {
-        parser: vt100::Parser::new(
-            NonZeroU16::new(30).unwrap(),
-            NonZeroU16::new(100).unwrap(),
-            0,
-        ),
-        raw: Vec::new(),
-        rx,
-    };
+    let (mut child, mut writer, mut screen) = spawn(&["explore".as_ref(), fifo.as_os_str()]);
     screen.wait_for("the explorer loading the FIFO", |t| t.contains("loading"));
     writer.write_all(b"q").unwrap();
     writer.flush().unwrap();
