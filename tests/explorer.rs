@@ -814,14 +814,26 @@ fn a_small_terminal_says_what_it_needs() {
 }
 
 #[test]
-fn help_fits_at_80x24() {
+fn help_shows_every_key_whole_at_80x24_scrolling_where_needed() {
     let mut app = started(Start::Default);
     act(&mut app, Action::ToggleHelp);
-    let t = screen(&app, 80, 24);
-    let text = rows_of(&t, ratatui::layout::Rect::new(0, 0, 80, 24)).join("\n");
-    for b in rhoscope::tui::keymap::KEYMAP {
-        assert!(text.contains(b.keys), "help lacks {} at 80×24", b.keys);
+    let area = ratatui::layout::Rect::new(0, 0, 80, 24);
+    let mut seen = String::new();
+    for _ in 0..40 {
+        let t = screen(&app, 80, 24);
+        seen.push_str(&rows_of(&t, area).join("\n"));
+        act(&mut app, Action::Down);
     }
+    assert!(app.help, "scrolling keeps the overlay open");
+    for b in rhoscope::tui::keymap::KEYMAP {
+        assert!(seen.contains(b.keys), "help lacks {} at 80×24", b.keys);
+        let start: String = b.help.chars().take(12).collect();
+        assert!(seen.contains(&start), "help lacks '{}' at 80×24", b.help);
+    }
+    assert!(!seen.contains('…'), "a help line was cut at 80×24");
+    // Closing and reopening starts at the top, and the panes beneath never scrolled.
+    act(&mut app, Action::ToggleHelp);
+    assert_eq!(app.scroll, [0; 5]);
 }
 
 #[test]

@@ -58,10 +58,10 @@ fn explorer_in_a_pseudo_terminal_moves_a_slider_shows_help_and_restores_on_quit(
     screen.wait_for("the verdicts for the new panel", verdict);
     writer.write_all(b"?").unwrap();
     writer.flush().unwrap();
-    screen.wait_for("the help overlay", |t| t.contains("keys (q or Esc closes)"));
+    screen.wait_for("the help overlay", |t| t.contains("q or Esc closes)"));
     writer.write_all(b"q").unwrap();
     writer.flush().unwrap();
-    screen.wait_for("help to close", |t| !t.contains("keys (q or Esc closes)"));
+    screen.wait_for("help to close", |t| !t.contains("q or Esc closes)"));
     writer.write_all(b"q").unwrap();
     writer.flush().unwrap();
     let status = child.wait().expect("the explorer exits");

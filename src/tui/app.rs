@@ -130,6 +130,9 @@ pub struct App {
     pub modified: bool,
     /// Line offsets of the scrolling panes (estimates, battery, configuration), by pane.
     pub scroll: [u16; 5],
+    /// Line offset of the modal overlays (help, the battery's detail view), so scrolling an
+    /// overlay never moves the pane beneath it.
+    pub overlay_scroll: u16,
     /// What explore mode looked like before a talk or walkthrough began (`Esc` restores it).
     pub saved: Option<Box<Saved>>,
 }
@@ -195,6 +198,7 @@ impl App {
             confirm_quit: false,
             modified: false,
             scroll: [0; 5],
+            overlay_scroll: 0,
             saved: None,
         };
         let effects = match settings.start {
@@ -247,6 +251,7 @@ impl App {
             Action::CloseOrQuit | Action::CloseOverlay if self.help || self.detail => {
                 self.help = false;
                 self.detail = false;
+                self.overlay_scroll = 0;
                 Vec::new()
             }
             Action::CloseOrQuit if self.frozen && !self.confirm_quit => {
@@ -267,6 +272,7 @@ impl App {
             Action::Prompt(edit) => self.edit_prompt(edit),
             Action::ToggleDetail => {
                 self.detail = !self.detail && !self.help;
+                self.overlay_scroll = 0;
                 Vec::new()
             }
             Action::TogglePresent => {
@@ -275,6 +281,7 @@ impl App {
             }
             Action::ToggleHelp => {
                 self.help = !self.help;
+                self.overlay_scroll = 0;
                 Vec::new()
             }
             Action::FocusNext => self.cycle_focus(1),
@@ -321,7 +328,7 @@ impl App {
             action,
             Action::Up | Action::Down | Action::Top | Action::Bottom
         );
-        if (self.help || (self.detail && !scrolls))
+        if ((self.help || self.detail) && !scrolls)
             && !matches!(
                 action,
                 Action::CloseOrQuit
@@ -357,6 +364,12 @@ impl App {
     }
 
     fn move_cursor(&mut self, d: i32) -> Vec<Effect> {
+        if self.help || self.detail {
+            // The view clamps the offset to the overlay's content.
+            let next = i64::from(self.overlay_scroll) + i64::from(d.clamp(-1000, 1000));
+            self.overlay_scroll = u16::try_from(next.clamp(0, 1000)).unwrap_or(0);
+            return Vec::new();
+        }
         match self.focus {
             Pane::Sliders => self.select_slider(d),
             Pane::Data => {

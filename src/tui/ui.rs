@@ -225,7 +225,7 @@ pub fn render(frame: &mut Frame<'_>, app: &App) {
         panes::detail::render(frame, area, app, theme);
     }
     if app.help {
-        panes::help::render(frame, area, theme);
+        panes::help::render(frame, area, theme, app.overlay_scroll);
     }
 }
 

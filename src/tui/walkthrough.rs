@@ -40,9 +40,24 @@ fn configuration(r: &BatteryReport, n: usize) -> [String; 2] {
     };
     [
         format!("This panel (N = {n}) is \"{row}\" in the paper's decision table.{short}"),
-        match &r.decision.refusal {
-            Some(why) => format!("No ρ can be reported: {why}."),
-            None => format!("It can run: {}.", r.decision.available.join(", ")),
+        if let Some(why) = &r.decision.refusal {
+            format!("No ρ can be reported: {why}.")
+        } else {
+            // Name what the table offers, less any test this panel could not calibrate.
+            let skipped: Vec<String> = r
+                .tests
+                .values()
+                .filter(|t| t.verdict == Verdict::NotApplicable)
+                .map(|t| format!("Test {} (", t.test.name()))
+                .collect();
+            let runs: Vec<&str> = r
+                .decision
+                .available
+                .iter()
+                .filter(|a| !skipped.iter().any(|s| a.starts_with(s.as_str())))
+                .map(String::as_str)
+                .collect();
+            format!("It can run: {}.", runs.join(", "))
         },
     ]
 }
@@ -93,6 +108,13 @@ fn weak_id(r: &BatteryReport) -> [String; 2] {
                 w.t
             ),
             "The estimate sits near the identification boundary: report intervals only.".into(),
+        ],
+        Some(w) if r.estimate().is_some_and(|e| e.rho().iter().all(Option::is_none)) => [
+            format!(
+                "The denominator ({:.3}) is {:.1} bootstrap SDs from zero, but every ρ̂ is undefined.",
+                w.denominator, w.t
+            ),
+            "The fit is out of range (see its flags): the model does not fit this panel, so there is no estimate to screen.".into(),
         ],
         Some(w) => [
             format!(

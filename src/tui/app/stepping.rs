@@ -77,11 +77,20 @@ impl App {
             Mode::Demo(i) => {
                 let next = clamp_step(i, d, self.scenes.len());
                 if next == i {
+                    if d > 0 {
+                        self.status = "last scene: Esc ends the talk".into();
+                    }
                     return Vec::new();
                 }
                 self.show_scene(next)
             }
-            Mode::Walkthrough(i) => self.walk(clamp_step(i, d, Step::all().len())),
+            Mode::Walkthrough(i) => {
+                let next = clamp_step(i, d, Step::all().len());
+                if next == i && d > 0 {
+                    self.status = "last step: Esc leaves the walkthrough".into();
+                }
+                self.walk(next)
+            }
             Mode::Explore if d < 0 => Vec::new(),
             Mode::Explore => match self.source {
                 Source::File(_) => {

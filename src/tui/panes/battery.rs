@@ -24,12 +24,7 @@ pub const SPARK_HI: f64 = 2.0;
 #[must_use]
 pub fn lines(app: &App, theme: Theme, width: usize) -> Vec<Line<'static>> {
     let Some(r) = &app.battery else {
-        let text = if app.panel.is_some() {
-            "running the battery…"
-        } else {
-            "no panel: open a preset or a file in the data pane"
-        };
-        return vec![Line::raw(text)];
+        return empty(app, width);
     };
     let stale = app.battery_stale();
     let body = if stale { theme.dim() } else { Style::new() };
@@ -140,4 +135,19 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
         inner.height,
     );
     frame.render_widget(Paragraph::new(lines).block(block).scroll((offset, 0)), area);
+}
+
+/// What the pane says before any battery result exists.
+fn empty(app: &App, width: usize) -> Vec<Line<'static>> {
+    let text = if app.panel.is_some() {
+        "running the battery…"
+    } else if matches!(app.source, crate::tui::app::Source::File(_)) {
+        "no panel yet: give the file at least 2 judges (Space on a column in the data pane)"
+    } else {
+        "no panel: open a preset or a file in the data pane"
+    };
+    crate::tui::widgets::wrap_words(text, width)
+        .into_iter()
+        .map(Line::raw)
+        .collect()
 }
