@@ -50,14 +50,8 @@ impl FeatureSet {
 
     /// Numbers per item.
     #[must_use]
-    pub fn len(&self) -> usize {
+    pub fn width(&self) -> usize {
         self.p + 2 + 2 * self.m + self.m * (self.m + 1) / 2 + 2 * self.n_fam
-    }
-
-    /// Whether the set is empty (never: there are always the judge sums).
-    #[must_use]
-    pub fn is_empty(&self) -> bool {
-        false
     }
 
     fn anchor(&self, k: usize) -> usize {
@@ -83,7 +77,7 @@ impl FeatureSet {
     /// Every item's features from a panel (judges first, then anchors).
     #[must_use]
     pub fn compute(self, panel: &Panel) -> Features {
-        let (n, p, m, d) = (panel.n, self.p, self.m, self.len());
+        let (n, p, m, d) = (panel.n, self.p, self.m, self.width());
         let means: Vec<f64> = (0..p + m)
             .map(|c| crate::moments::sum(panel.col(c)) / n as f64)
             .collect();
@@ -187,7 +181,7 @@ impl Features {
     /// Numbers per item.
     #[must_use]
     pub fn d(&self) -> usize {
-        self.set.len()
+        self.set.width()
     }
 
     /// Σ_i c_r(i) · f(i) for every resample r of a batch: `counts[r * n + i]` is how often
