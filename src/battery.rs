@@ -8,12 +8,14 @@ pub mod registry;
 pub mod test_a;
 pub mod test_b;
 pub mod test_c;
+pub mod test_j;
+pub mod test_o;
 
 use nalgebra::DMatrix;
 use rayon::prelude::*;
 
 use crate::bootstrap::{BootstrapResult, WeakId, bootstrap};
-use crate::decision::{Configuration, Decision, decide};
+use crate::decision::{Configuration, Decision, Route, decide, route};
 use crate::estimate::{Context, Estimate, Estimator, Fits};
 use crate::families::JudgeFamilies;
 use crate::model::Params;
@@ -22,14 +24,19 @@ use crate::progress::{Flow, Progress};
 use crate::rng::{Purpose, Streams};
 use crate::stats::percentile;
 use null::NullModel;
-pub use registry::{COUNT, Diagnostic, PerTest, Reading, TestId, Violation};
+pub use registry::{COUNT, Diagnostic, NullKind, PerTest, Reading, TestId, Violation};
 
 /// Default number of null draws per test (SPEC §3).
 pub const DEFAULT_NULL_DRAWS: usize = 1000;
 
-/// The estimators the battery fits and bootstraps: the closed form, and the family-blocked
-/// estimate where families allow it.
-pub const ESTIMATORS: [Estimator; 2] = [Estimator::ClosedForm, Estimator::Blocked];
+/// The estimators the battery fits and bootstraps: the closed form, the family-blocked
+/// estimate where families allow it, and the free-scale estimate (SPEC §7) where ≥ 3 judges
+/// and ≥ 3 continuous anchors allow it.
+pub const ESTIMATORS: [Estimator; 3] = [
+    Estimator::ClosedForm,
+    Estimator::Blocked,
+    Estimator::FreeScale,
+];
 
 /// The shape a test looks at: p judges, m anchors (judges first), the judges' families.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -37,16 +44,61 @@ pub struct Layout {
     pub p: usize,
     pub m: usize,
     pub families: Option<JudgeFamilies>,
+    /// Anchors observed on an ordinal scale (the free-scale fit needs none).
+    pub ordinal_anchors: usize,
 }
 
 impl Layout {
     #[must_use]
     pub fn of(panel: &Panel) -> Layout {
+        let p = panel.p();
         Layout {
-            p: panel.p(),
+            p,
             m: panel.m(),
             families: panel.judge_families(),
+            ordinal_anchors: panel.scales[p..].iter().filter(|s| s.is_ordinal()).count(),
         }
+    }
+}
+
+/// A sample's second moments as the tests read them (judges first, then anchors).
+#[derive(Debug, Clone, Copy)]
+pub struct Sample<'a> {
+    /// The covariance matrix (divisor N − 1).
+    pub cov: &'a DMatrix<f64>,
+    /// The mixed correlation matrix (Pearson, polychoric or polyserial by each column's
+    /// scale, SPEC §7) when some column is ordinal; `None` when every column is continuous,
+    /// so that Pearson's correlations of `cov` are the ones.
+    pub corr: Option<&'a DMatrix<f64>>,
+}
+
+impl<'a> Sample<'a> {
+    /// A sample of continuous columns, known by its covariance.
+    #[must_use]
+    pub fn of_cov(cov: &'a DMatrix<f64>) -> Sample<'a> {
+        Sample { cov, corr: None }
+    }
+
+    /// The correlations the free-scale model reads: the mixed matrix, or Pearson's.
+    #[must_use]
+    pub fn correlations(&self) -> std::borrow::Cow<'a, DMatrix<f64>> {
+        if let Some(r) = self.corr {
+            return std::borrow::Cow::Borrowed(r);
+        }
+        let d: Vec<f64> = (0..self.cov.nrows())
+            .map(|i| self.cov[(i, i)].sqrt())
+            .collect();
+        std::borrow::Cow::Owned(DMatrix::from_fn(
+            self.cov.nrows(),
+            self.cov.ncols(),
+            |i, j| {
+                if i == j {
+                    1.0
+                } else {
+                    self.cov[(i, j)] / (d[i] * d[j])
+                }
+            },
+        ))
     }
 }
 
@@ -94,6 +146,22 @@ pub struct TestResult {
     pub message: String,
 }
 
+impl TestResult {
+    /// A test that cannot run here, and why.
+    #[must_use]
+    pub fn not_applicable(test: TestId, message: String) -> TestResult {
+        TestResult {
+            test,
+            applicable: false,
+            statistic: None,
+            threshold: None,
+            p_value: None,
+            verdict: Verdict::NotApplicable,
+            message,
+        }
+    }
+}
+
 /// Null draws of every test statistic, sorted ascending (non-finite draws dropped).
 #[derive(Debug, Clone, PartialEq)]
 pub struct NullDistribution {
@@ -130,7 +198,8 @@ pub struct Draws {
     pub base: u64,
 }
 
-/// Draws null covariances at N = `n` and computes the statistics of `tests` on each. Draw d
+/// Draws null samples at N = `n` and computes the statistics of `tests` on each (with the
+/// mixed correlations of every draw when a free-scale test reads them). Draw d
 /// uses stream `base + d` of the null purpose, so thresholds are reproducible at any thread
 /// count. Returns `None` when `progress` stops the run.
 #[must_use]
@@ -144,6 +213,7 @@ pub fn calibrate(
 ) -> Option<NullDistribution> {
     let Draws { count, seed, base } = draws;
     let streams = Streams { seed, base };
+    let correlations = tests.iter().any(|t| t.spec().null == NullKind::FreeScale);
     let rows: Vec<Option<PerTest<f64>>> = (0..count)
         .into_par_iter()
         .map_init(Vec::new, |scratch, d| {
@@ -151,10 +221,14 @@ pub fn calibrate(
                 return None;
             }
             let mut rng = streams.rng(Purpose::Null, d as u64);
-            let s = null.draw_cov(n, &mut rng, scratch);
+            let (cov, corr) = null.draw_sample(n, &mut rng, scratch, correlations);
+            let sample = Sample {
+                cov: &cov,
+                corr: corr.as_ref(),
+            };
             Some(PerTest::from_fn(|t| {
                 if tests.contains(&t) {
-                    t.statistic(&s, layout)
+                    t.statistic_of(&sample, layout)
                 } else {
                     f64::NAN
                 }
@@ -227,6 +301,9 @@ pub struct NullInfo {
     pub draws: usize,
     /// One sentence on the null used, and on what it could not cover.
     pub note: String,
+    /// One sentence on the free-scale null that calibrates Tests J and O (SPEC §7), when one
+    /// was built or why not.
+    pub free_scale: Option<String>,
 }
 
 /// One estimator's fit with its bootstrap intervals.
@@ -234,6 +311,8 @@ pub struct NullInfo {
 pub struct Inferred {
     pub estimator: Estimator,
     pub estimate: Estimate,
+    /// What the estimator reports beyond the estimate (λ and misfit for the free scale).
+    pub detail: crate::estimate::Detail,
     pub boot: BootstrapResult,
 }
 
@@ -248,6 +327,10 @@ pub struct BatteryReport {
     pub weak_id: Option<WeakId>,
     pub tests: PerTest<TestResult>,
     pub null: NullInfo,
+    /// Estimators of [`ESTIMATORS`] that could not run on this panel, and why.
+    pub refused: Vec<(Estimator, String)>,
+    /// Which estimate to read, and why (SPEC §5 and §7).
+    pub route: Route,
 }
 
 impl BatteryReport {
@@ -286,7 +369,8 @@ pub fn run(
     progress: &(dyn Fn(Progress) -> Flow + Sync),
 ) -> Option<BatteryReport> {
     let layout = Layout::of(panel);
-    let decision = decide(&Configuration::of(panel));
+    let config = Configuration::of(panel);
+    let decision = decide(&config);
     let s = panel.covariance();
     let ctx = Context {
         families: layout.families.clone(),
@@ -299,61 +383,75 @@ pub fn run(
     };
     let estimate = fits.estimate(Estimator::ClosedForm);
     let (null_model, null_note) = null_for(panel, &s, estimate, spec);
-    let calibrated: Vec<TestId> = TestId::ALL
-        .into_iter()
-        .filter(|t| t.applicable(&layout).is_ok())
-        .filter(|t| !t.spec().uses_anchors || null_model.as_ref().is_ok_and(|m| m.q() > layout.p))
-        .collect();
+    let corr = observed_correlations(panel);
+    let (fs_null, fs_note) = free_scale_null(panel, &s, corr.as_ref(), fits.free_scale(), spec);
+    let single = calibrated(NullKind::SingleFactor, &layout, &null_model);
+    let free = if corr.is_ok() {
+        calibrated(NullKind::FreeScale, &layout, &fs_null)
+    } else {
+        Vec::new()
+    };
     let which: Vec<Estimator> = fits.fits.iter().map(|f| f.estimator).collect();
-    let (boots, nulls) = rayon::join(
+    let free_refused = fits.refusal(Estimator::FreeScale).map(String::from);
+    let (boots, (nulls, fs_nulls)) = rayon::join(
         || {
             let streams = Streams::of(opts.seed);
             bootstrap(panel, &which, &ctx, opts.resamples, streams, progress)
         },
         || {
-            null_model.as_ref().ok().map(|m| {
-                let null_layout = Layout {
-                    m: m.q() - layout.p,
-                    ..layout.clone()
-                };
-                let draws = Draws {
-                    count: opts.null_draws,
-                    seed: opts.seed,
-                    base: 0,
-                };
-                calibrate(m, panel.n, &null_layout, &calibrated, draws, progress)
-            })
+            rayon::join(
+                || calibrate_on(&null_model, &single, panel.n, &layout, opts, 0, progress),
+                // Its own block of streams, after the single-factor null's.
+                || {
+                    let base = opts.null_draws as u64;
+                    calibrate_on(&fs_null, &free, panel.n, &layout, opts, base, progress)
+                },
+            )
         },
     );
-    let boots = boots?;
-    let nulls = match nulls {
-        Some(n) => Some(n?),
-        None => None,
-    };
-    let fits: Vec<Inferred> = fits
+    let (boots, nulls, fs_nulls) = (boots?, nulls?, fs_nulls?);
+    let inferred: Vec<Inferred> = fits
         .fits
         .into_iter()
         .zip(boots)
         .map(|(f, boot)| Inferred {
             estimator: f.estimator,
             estimate: f.estimate,
+            detail: f.detail,
             boot,
         })
         .collect();
-    let closed = fits.iter().find(|f| f.estimator == Estimator::ClosedForm);
+    let closed = inferred
+        .iter()
+        .find(|f| f.estimator == Estimator::ClosedForm);
     let weak_id = closed.map(|f| WeakId::new(&f.estimate, &f.boot));
     let estimate = closed.map(|f| &f.estimate);
-    let tests = PerTest::from_fn(|t| judge(t, &layout, &s, estimate, nulls.as_ref(), &null_model));
-    let method = null_model.as_ref().map_or("none", |m| {
-        if m.wishart_ok(panel.n) {
-            "wishart"
-        } else {
-            "rows"
-        }
-    });
+    let sample = Sample {
+        cov: &s,
+        corr: corr.as_ref().ok().and_then(Option::as_ref),
+    };
+    let tests = judge_all(
+        &layout,
+        &sample,
+        &corr,
+        estimate,
+        [(Some(&nulls), &null_model), (Some(&fs_nulls), &fs_null)],
+    );
+    let method = match &null_model {
+        Ok(m) if m.wishart_ok(panel.n) => "wishart",
+        Ok(_) => "rows",
+        Err(_) => "none",
+    };
+    let route = route(
+        &config,
+        &decision,
+        &tests,
+        inferred.iter().any(|f| f.estimator == Estimator::FreeScale),
+        free_refused.as_deref(),
+    );
     Some(BatteryReport {
         decision,
-        fits,
+        fits: inferred,
         weak_id,
         tests,
         null: NullInfo {
@@ -361,8 +459,154 @@ pub fn run(
             method,
             draws: opts.null_draws,
             note: null_note,
+            free_scale: fs_note,
         },
+        refused: fits.refused,
+        route,
     })
+}
+
+/// The observed mixed correlations when some column is ordinal (SPEC §7); `None` when every
+/// column is continuous (Pearson's, from the covariance, are the ones).
+fn observed_correlations(panel: &Panel) -> Result<Option<DMatrix<f64>>, String> {
+    if panel.scales.iter().any(crate::panel::Scale::is_ordinal) {
+        crate::ordinal::correlation_matrix(panel).map(|c| Some(c.r))
+    } else {
+        Ok(None)
+    }
+}
+
+/// Every test's result: `calibrations` holds the null draws and the null model of the
+/// single-factor tests, then of the free-scale tests.
+fn judge_all(
+    layout: &Layout,
+    sample: &Sample<'_>,
+    corr: &Result<Option<DMatrix<f64>>, String>,
+    estimate: Option<&Estimate>,
+    calibrations: [(Option<&NullDistribution>, &Result<NullModel, String>); 2],
+) -> PerTest<TestResult> {
+    PerTest::from_fn(|t| {
+        let (nulls, model) = match t.spec().null {
+            NullKind::SingleFactor => calibrations[0],
+            NullKind::FreeScale => calibrations[1],
+        };
+        match (corr, t.spec().null) {
+            (Err(why), NullKind::FreeScale) if t.applicable(layout).is_ok() => {
+                TestResult::not_applicable(
+                    t,
+                    format!("the panel's correlations are undefined: {why}"),
+                )
+            }
+            _ => judge(t, layout, sample, estimate, nulls, model),
+        }
+    })
+}
+
+/// The tests of one null kind that run here and that `model` can calibrate (a test reading the
+/// anchors needs a null that models them).
+fn calibrated(kind: NullKind, layout: &Layout, model: &Result<NullModel, String>) -> Vec<TestId> {
+    TestId::ALL
+        .into_iter()
+        .filter(|t| t.spec().null == kind && t.applicable(layout).is_ok())
+        .filter(|t| !t.spec().uses_anchors || model.as_ref().is_ok_and(|m| m.q() > layout.p))
+        .collect()
+}
+
+/// Calibrates `tests` against `model` on the null streams from `base` (an empty distribution
+/// when there is nothing to calibrate); `None` when `progress` stops the run.
+fn calibrate_on(
+    model: &Result<NullModel, String>,
+    tests: &[TestId],
+    n: usize,
+    layout: &Layout,
+    opts: &Options,
+    base: u64,
+    progress: &(dyn Fn(Progress) -> Flow + Sync),
+) -> Option<NullDistribution> {
+    let empty = NullDistribution {
+        draws: 0,
+        stats: PerTest::default(),
+    };
+    let Ok(m) = model else {
+        return Some(empty);
+    };
+    if tests.is_empty() {
+        return Some(empty);
+    }
+    let null_layout = Layout {
+        m: m.q() - layout.p,
+        ..layout.clone()
+    };
+    let draws = Draws {
+        count: opts.null_draws,
+        seed: opts.seed,
+        base,
+    };
+    calibrate(m, n, &null_layout, tests, draws, progress)
+}
+
+/// The null of the free-scale tests (SPEC §7), and a sentence on it: for a scenario, the
+/// scenario's own null with its judges' scales kept; for a real panel, the
+/// fitted free-scale model, or the judges' one-factor fit alone when no free-scale fit of the
+/// anchors exists (Test J needs only the judges).
+fn free_scale_null(
+    panel: &Panel,
+    s: &DMatrix<f64>,
+    corr: Result<&Option<DMatrix<f64>>, &String>,
+    fit: Option<&crate::estimate::free_scale::FreeScaleFit>,
+    spec: &NullSpec,
+) -> (Result<NullModel, String>, Option<String>) {
+    let p = panel.p();
+    if p < 3 {
+        return (Err("fewer than 3 judges".into()), None);
+    }
+    if let NullSpec::Scenario(params) = spec {
+        return (NullModel::scenario_free_scale(params), None);
+    }
+    let ordinal = panel.scales[..p]
+        .iter()
+        .any(crate::panel::Scale::is_ordinal);
+    let marginals = if ordinal {
+        ", ordinal judges discretised at their own empirical thresholds"
+    } else {
+        ""
+    };
+    if let Some(f) = fit {
+        return match NullModel::free_scale(panel, f) {
+            Ok(m) => (
+                Ok(m),
+                Some(format!(
+                    "Tests J and O: matched free-scale null (the free-scale model fitted to this panel: λ̂, σ̂_t², σ̂_c², β̂) at N = {}{marginals}",
+                    panel.n
+                )),
+            ),
+            Err(why) => (
+                Err(why.clone()),
+                Some(format!("Tests J and O not calibrated: {why}")),
+            ),
+        };
+    }
+    let r = match corr {
+        Ok(Some(r)) => r.clone(),
+        Ok(None) => Sample::of_cov(s).correlations().into_owned(),
+        Err(why) => return (Err(why.clone()), None),
+    };
+    let judges = r.view((0, 0), (p, p)).into_owned();
+    let built = crate::estimate::free_scale::one_factor_uls(&judges)
+        .and_then(|(lambda, _, _)| NullModel::free_scale_judges(panel, &lambda));
+    match built {
+        Ok(m) => (
+            Ok(m),
+            Some(format!(
+                "Test J: matched one-factor null of the judges (free loadings λ̂ of their correlations) at N = {}{marginals}",
+                panel.n
+            )),
+        ),
+        Err(why) => (
+            Err(why.clone()),
+            (p >= 4).then(|| format!("Test J not calibrated: {why}")),
+        ),
+    }
 }
 
 /// The null model for a panel, and a sentence on it.
@@ -408,27 +652,19 @@ fn null_for(
 fn judge(
     t: TestId,
     layout: &Layout,
-    s: &DMatrix<f64>,
+    sample: &Sample<'_>,
     est: Option<&Estimate>,
     nulls: Option<&NullDistribution>,
     null_model: &Result<NullModel, String>,
 ) -> TestResult {
-    let na = |message: String| TestResult {
-        test: t,
-        applicable: false,
-        statistic: None,
-        threshold: None,
-        p_value: None,
-        verdict: Verdict::NotApplicable,
-        message,
-    };
+    let na = |message: String| TestResult::not_applicable(t, message);
     if let Err(why) = t.applicable(layout) {
         return na(why);
     }
     if let Err(why) = null_model {
         return na(format!("no null to calibrate against: {why}"));
     }
-    let observed = t.statistic(s, layout);
+    let observed = t.statistic_of(sample, layout);
     let (Some(threshold), Some(nulls)) = (nulls.and_then(|n| n.threshold(t)), nulls) else {
         return na(
             "not calibrated: the fit is out of range, so there is no matched null for the anchors"

@@ -9,7 +9,7 @@ use rayon::prelude::*;
 pub mod features;
 pub mod oracle;
 
-use crate::estimate::{Context, Estimate, Estimator};
+use crate::estimate::{Context, Estimate, Estimator, free_scale};
 use crate::panel::Panel;
 use crate::progress::{Flow, Progress};
 use crate::rng::{Purpose, Streams};
@@ -118,9 +118,11 @@ const MAX_BATCH: usize = 32;
 /// often each item was drawn; its moments are count-weighted sums of per-item features
 /// ([`features`]), accumulated for a batch of resamples in one sequential pass over the
 /// items, and every estimator is refitted on them. Each resample's sums run over the items
-/// in a fixed order, so the output is bit-identical at any thread count. `progress` is told
-/// of each resample and may stop the run, in which case `None` is returned. Estimators that
-/// are not bootstrappable get an interval-less result with every resample dropped.
+/// in a fixed order, so the output is bit-identical at any thread count. The free-scale
+/// estimator reads correlations, not moments: it is refitted on the resample's items (the
+/// same counts), its correlations recomputed. `progress` is told of each resample and may
+/// stop the run, in which case `None` is returned. Estimators that are not bootstrappable
+/// get an interval-less result with every resample dropped.
 #[must_use]
 pub fn bootstrap(
     panel: &Panel,
@@ -167,25 +169,37 @@ pub fn bootstrap(
                 }
             }
             let mut acc = features.weighted_sums(&counts, size);
-            for r in overflowed {
+            for &r in &overflowed {
                 let mut rng = streams.rng(Purpose::Bootstrap, (start + r) as u64);
                 let sums = features.sum_draws((0..n).map(|_| rng.random_range(0..n)));
                 acc.column_mut(r).copy_from_slice(&sums);
             }
             Some(
                 acc.column_iter()
-                    .map(|w| {
+                    .enumerate()
+                    .map(|(r, w)| {
                         let w = w.as_slice();
                         estimators
                             .iter()
-                            .map(|e| {
-                                let est = e.bootstrappable().then(|| {
+                            .map(|&e| {
+                                let est = if e == Estimator::FreeScale {
+                                    let rows = if overflowed.contains(&r) {
+                                        let mut rng =
+                                            streams.rng(Purpose::Bootstrap, (start + r) as u64);
+                                        (0..n).map(|_| rng.random_range(0..n)).collect()
+                                    } else {
+                                        expand(&counts[r * n..(r + 1) * n])
+                                    };
+                                    free_scale::fit_resample(panel, gather(panel, &rows))
+                                } else if e.from_moments() {
                                     features
                                         .set
                                         .moments(w, n as f64, e.pairs(ctx))
                                         .map(|mom| e.on_moments(&mom, ctx))
-                                });
-                                Draw::of(est.flatten(), m)
+                                } else {
+                                    None
+                                };
+                                Draw::of(est, m)
                             })
                             .collect()
                     })
@@ -204,6 +218,25 @@ pub fn bootstrap(
             .map(|e| summarise(&draws.iter().map(|d| &d[e]), resamples, streams.seed, m))
             .collect(),
     )
+}
+
+/// The items of a resample from its counts: item i listed `counts[i]` times.
+fn expand(counts: &[u8]) -> Vec<usize> {
+    let mut rows = Vec::with_capacity(counts.len());
+    for (i, &c) in counts.iter().enumerate() {
+        rows.extend(std::iter::repeat_n(i, usize::from(c)));
+    }
+    rows
+}
+
+/// The panel's columns at `rows` (column-major, the panel's layout).
+fn gather(panel: &Panel, rows: &[usize]) -> Vec<f64> {
+    let mut data = Vec::with_capacity(rows.len() * panel.q());
+    for c in 0..panel.q() {
+        let col = panel.col(c);
+        data.extend(rows.iter().map(|&i| col[i]));
+    }
+    data
 }
 
 impl Draw {

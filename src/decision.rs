@@ -3,7 +3,7 @@
 //! this finds the matching row, the estimators and diagnostics available, and the failure
 //! modes left unguarded.
 
-use crate::battery::{Layout, TestId};
+use crate::battery::{Layout, PerTest, TestId, TestResult, Verdict};
 use crate::estimate::Estimator;
 use crate::families::JudgeFamilies;
 use crate::panel::Panel;
@@ -211,6 +211,99 @@ pub fn decide(c: &Configuration) -> Decision {
     }
 }
 
+/// Which estimate to read on a panel, and why (SPEC §5 and §7, as data).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Route {
+    /// The estimator whose ρ̂ to read; `None` when no ρ̂ may be read.
+    pub read: Option<Estimator>,
+    /// One or two sentences a practitioner can act on.
+    pub why: String,
+}
+
+/// Routes a panel to the estimate to read, from its configuration and the battery's verdicts:
+/// continuous judges and Test A silent → Theorem 1 (the free-scale estimate beside it as a
+/// check when it ran); Test A firing or ordinal judges, with the free-scale estimate available
+/// → the free-scale estimate; ordinal judges without it → none, with the reason; every column
+/// ordinal → none (ρ is not identified; `rhoscope identify` shows why). Test J firing is
+/// added to the reason: then no estimate here holds.
+#[must_use]
+pub fn route(
+    c: &Configuration,
+    d: &Decision,
+    tests: &PerTest<TestResult>,
+    free_scale: bool,
+    free_refused: Option<&str>,
+) -> Route {
+    if let Some(r) = &d.refusal {
+        let all_ordinal = c.layout.p == c.ordinal_judges && c.continuous_anchors == 0;
+        return Route {
+            read: None,
+            why: if all_ordinal {
+                format!(
+                    "{r}. `rhoscope identify` shows the non-identification: two parameter sets with ρ_1 = 0.30 and 0.80 give the same correlations"
+                )
+            } else {
+                format!("{r}.")
+            },
+        };
+    }
+    let fires = |t: TestId| tests[t].verdict == Verdict::Fires;
+    let j = if fires(TestId::J) {
+        " Test J fires, though: the judges need more than one factor even on their own scales, so no estimate here holds exactly."
+    } else {
+        ""
+    };
+    let unavailable = free_refused.unwrap_or("it did not run");
+    if c.ordinal_judges > 0 {
+        return if free_scale {
+            Route {
+                read: Some(Estimator::FreeScale),
+                why: format!(
+                    "Read the free-scale estimate: the judges are ordinal, their codes share no scale, and the closed form on codes is erratic across discretisations (Section 7); the free-scale estimate reads their polychoric and polyserial correlations.{j}"
+                ),
+            }
+        } else {
+            Route {
+                read: None,
+                why: format!(
+                    "No ρ̂ to read: the judges are ordinal, so only the free-scale estimate applies, and it cannot run here ({unavailable})."
+                ),
+            }
+        };
+    }
+    if fires(TestId::A) {
+        return if free_scale {
+            Route {
+                read: Some(Estimator::FreeScale),
+                why: format!(
+                    "Read the free-scale estimate: Test A fires, so the judges load unequally (for instance, each on its own scale), which biases the closed form; the free-scale estimate frees every judge's scale (SPEC §7).{j}"
+                ),
+            }
+        } else {
+            Route {
+                read: Some(Estimator::ClosedForm),
+                why: format!(
+                    "Test A fires and the free-scale fallback cannot run ({unavailable}): the closed form is all there is, so treat every ρ̂ as unverified."
+                ),
+            }
+        };
+    }
+    let beside = if free_scale {
+        "; the free-scale estimate is shown beside it as a check (they agree when judges share one scale)"
+    } else {
+        ""
+    };
+    let a = if tests[TestId::A].verdict == Verdict::Pass {
+        "Test A does not fire"
+    } else {
+        "Test A cannot run here"
+    };
+    Route {
+        read: Some(Estimator::ClosedForm),
+        why: format!("Read the closed form (Theorem 1): {a}{beside}.{j}"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -230,7 +323,12 @@ mod tests {
             JudgeFamilies::from_index(index)
         });
         Configuration {
-            layout: Layout { p, m, families },
+            layout: Layout {
+                p,
+                m,
+                families,
+                ordinal_anchors: 0,
+            },
             n: 500,
             ordinal_judges: 0,
             continuous_anchors: m,

@@ -9,7 +9,7 @@
 use rayon::prelude::*;
 
 use crate::battery::null::NullModel;
-use crate::battery::{Draws, Layout, PerTest, TestId, calibrate};
+use crate::battery::{Draws, Layout, NullKind, PerTest, TestId, calibrate};
 use crate::bootstrap::bootstrap;
 use crate::estimate::{Context, Estimator};
 use crate::families::JudgeFamilies;
@@ -174,12 +174,19 @@ pub fn characteristics_on(
     }
     let base = design.apply(base, 0.0);
     let null = NullModel::scenario(&base)?;
+    let free_null = NullModel::scenario_free_scale(&base)?;
     let layout = Layout {
         p: base.p,
         m: base.m(),
         families: base
             .family_index()
             .map(|(f, _)| JudgeFamilies::from_index(f)),
+        ordinal_anchors: base
+            .violations
+            .ordinal
+            .iter()
+            .filter(|(c, _)| *c >= base.p)
+            .count(),
     };
     let tests: Vec<TestId> = TestId::ALL
         .into_iter()
@@ -202,10 +209,20 @@ pub fn characteristics_on(
             seed: opts.seed,
             base: (i as u64) << 32,
         };
-        let Some(nulls) = calibrate(&null, n, &layout, &tests, draws, progress) else {
+        // Each test against its own null: the free-scale tests' keeps the judges' scales.
+        let (single, free): (Vec<TestId>, Vec<TestId>) = tests
+            .iter()
+            .partition(|t| t.spec().null == NullKind::SingleFactor);
+        let Some(nulls) = calibrate(&null, n, &layout, &single, draws, progress) else {
             return Ok(None);
         };
-        let thresholds = PerTest::from_fn(|t| nulls.threshold(t));
+        let Some(free_nulls) = calibrate(&free_null, n, &layout, &free, draws, progress) else {
+            return Ok(None);
+        };
+        let thresholds = PerTest::from_fn(|t| match t.spec().null {
+            NullKind::SingleFactor => nulls.threshold(t),
+            NullKind::FreeScale => free_nulls.threshold(t),
+        });
         for (j, (strength, d)) in strengths.iter().zip(&designs).enumerate() {
             let cell_index = (i * strengths.len() + j) as u64;
             let Some(outcomes) =

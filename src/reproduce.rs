@@ -511,6 +511,7 @@ fn family_layout() -> crate::battery::Layout {
         p: 6,
         m: 2,
         families: Some(JudgeFamilies::from_index(vec![0, 0, 1, 1, 2, 2])),
+        ordinal_anchors: 0,
     }
 }
 

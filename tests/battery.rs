@@ -25,6 +25,7 @@ fn base_design_test_a_threshold_is_near_the_papers_0_064() {
         p: 6,
         m: 2,
         families: None,
+        ordinal_anchors: 0,
     };
     let draws = Draws {
         count: 20_000,
@@ -73,6 +74,7 @@ fn statistics_on_a_fixed_covariance_equal_hand_computation() {
         p: 4,
         m: 3,
         families: Some(JudgeFamilies::from_index(vec![0, 0, 1, 1])),
+        ordinal_anchors: 0,
     };
     // Test A: off-diagonals (1.0, 0.8, 0.8, 0.8, 0.8, 1.2): mean 0.9, squared deviations
     // 0.01 + 4·0.01 + 0.09 = 0.14, SD (divisor 6) √(0.14/6), CV = SD/0.9.
@@ -96,6 +98,7 @@ fn wishart_and_row_simulation_agree_in_distribution() {
         p: 6,
         m: 3,
         families: None,
+        ordinal_anchors: 0,
     };
     let n = 200;
     let draws = 3000;

@@ -133,7 +133,7 @@ fn a_new_user_opens_a_real_file_walks_through_it_and_gives_the_talk() {
         keys(b"  j");
     }
     screen.wait_for("the battery of the assigned panel", |t| {
-        t.contains("matched null") && t.contains("Test A FIRES") && !t.contains("recomputing")
+        t.contains("Test A FIRES") && t.contains("Test J FIRES") && !t.contains("recomputing")
     });
     let text = screen.parser.screen().contents();
     assert!(
@@ -141,11 +141,11 @@ fn a_new_user_opens_a_real_file_walks_through_it_and_gives_the_talk() {
         "families: {text}"
     );
     keys(b"n");
-    screen.wait_for("the walkthrough", |t| t.contains("Walkthrough 1/7"));
-    for _ in 0..6 {
+    screen.wait_for("the walkthrough", |t| t.contains("Walkthrough 1/9"));
+    for _ in 0..8 {
         keys(b"n");
     }
-    screen.wait_for("the overall verdict", |t| t.contains("Walkthrough 7/7"));
+    screen.wait_for("the overall verdict", |t| t.contains("Walkthrough 9/9"));
     keys(b"\x1b");
     screen.wait_for("explore mode again", |t| !t.contains("Walkthrough"));
     // Back to the simulated scenario, then the talk.

@@ -77,10 +77,24 @@ impl NullModel {
     /// # Errors
     /// When the parameters are invalid.
     pub fn scenario(params: &Params) -> Result<NullModel, String> {
+        Self::scenario_with(params, Vec::new())
+    }
+
+    /// The scenario null of the free-scale tests (SPEC §7): as [`NullModel::scenario`], but
+    /// the judges keep their own scales a_j, which the free-scale model allows.
+    ///
+    /// # Errors
+    /// When the parameters are invalid.
+    pub fn scenario_free_scale(params: &Params) -> Result<NullModel, String> {
+        Self::scenario_with(params, params.violations.judge_scale.clone())
+    }
+
+    fn scenario_with(params: &Params, judge_scale: Vec<f64>) -> Result<NullModel, String> {
         let null = Params {
             violations: Violations {
                 families: params.violations.families.clone(),
                 ordinal: params.violations.ordinal.clone(),
+                judge_scale,
                 ..Violations::default()
             },
             ..params.clone()
@@ -162,6 +176,68 @@ impl NullModel {
         NullModel::new(cov, discrete)
     }
 
+    /// The matched null of the free-scale model (SPEC §7) fitted to a panel: judges on a
+    /// standardised latent scale with loadings λ̂ (Cov(J_i, J_j) = λ̂_i λ̂_j, error variances
+    /// 1 − λ̂_j²), Cov(J_j, A_k) = λ̂_j (σ̂_t² + β̂_k)/√K̂, anchor covariances σ̂_t² + β̂_k β̂_l/σ̂_c²
+    /// with the observed variances V_k; ordinal judges discretised at their own empirical
+    /// thresholds. Continuous judges need no scale: only their correlations are read.
+    ///
+    /// # Errors
+    /// A judge loading with |λ̂_j| ≥ 1 (a Heywood case), an out-of-range fit, or a model
+    /// covariance that is not positive definite.
+    pub fn free_scale(
+        panel: &Panel,
+        fit: &crate::estimate::free_scale::FreeScaleFit,
+    ) -> Result<NullModel, String> {
+        let (p, m) = (panel.p(), panel.m());
+        let e = &fit.estimate;
+        heywood(panel, &fit.lambda)?;
+        if e.sigma_t2 <= 0.0 || e.sigma_c2 <= 0.0 || e.anchors.iter().any(|a| a.sigma_a2 <= 0.0) {
+            return Err("the free-scale fit is out of range (see its flags), so no matched free-scale null exists".into());
+        }
+        let root_k = (e.sigma_t2 + e.sigma_c2).sqrt();
+        let beta: Vec<f64> = e.anchors.iter().map(|a| a.beta).collect();
+        let cov = DMatrix::from_fn(p + m, p + m, |i, j| match (i < p, j < p) {
+            (true, true) if i == j => 1.0,
+            (true, true) => fit.lambda[i] * fit.lambda[j],
+            (true, false) => fit.lambda[i] * (e.sigma_t2 + beta[j - p]) / root_k,
+            (false, true) => fit.lambda[j] * (e.sigma_t2 + beta[i - p]) / root_k,
+            (false, false) if i == j => e.sigma_t2 + e.anchors[i - p].sigma_a2,
+            (false, false) => e.sigma_t2 + beta[i - p] * beta[j - p] / e.sigma_c2,
+        });
+        let discrete = (0..p + m)
+            .map(|c| {
+                if c < p {
+                    empirical(panel, c, 1.0)
+                } else {
+                    None
+                }
+            })
+            .collect();
+        NullModel::new(cov, discrete)
+            .map_err(|_| "the fitted free-scale model's covariance is not positive definite, so no matched free-scale null exists".into())
+    }
+
+    /// The matched free-scale null of the judges alone: one factor with the loadings λ̂ of
+    /// their correlations, error variances 1 − λ̂_j², ordinal judges at their own empirical
+    /// thresholds (what Test J needs when no free-scale fit of the anchors exists).
+    ///
+    /// # Errors
+    /// A loading with |λ̂_j| ≥ 1 (a Heywood case).
+    pub fn free_scale_judges(panel: &Panel, lambda: &[f64]) -> Result<NullModel, String> {
+        let p = lambda.len();
+        heywood(panel, lambda)?;
+        let cov = DMatrix::from_fn(
+            p,
+            p,
+            |i, j| {
+                if i == j { 1.0 } else { lambda[i] * lambda[j] }
+            },
+        );
+        let discrete = (0..p).map(|c| empirical(panel, c, 1.0)).collect();
+        NullModel::new(cov, discrete)
+    }
+
     /// The null restricted to its first `p` columns (the judges).
     #[must_use]
     pub fn judges_only(&self, p: usize) -> NullModel {
@@ -226,6 +302,56 @@ impl NullModel {
         rng: &mut R,
         scratch: &mut Vec<f64>,
     ) -> DMatrix<f64> {
+        let data = self.draw_data(n, rng);
+        covariance(&data, n, self.q(), scratch)
+    }
+
+    /// One null sample at N = `n`: its covariance and, when `correlations` is asked for and
+    /// some column is ordinal, its mixed correlation matrix (polychoric/polyserial, as the
+    /// observed one is computed; SPEC §7). Continuous nulls use the Wishart shortcut, whose
+    /// Pearson correlations are the ones. A draw whose correlations are undefined (a level
+    /// that never occurs leaves a column with one level) gives a matrix of NaN, which the
+    /// statistics turn into a dropped draw.
+    pub fn draw_sample<R: Rng + ?Sized>(
+        &self,
+        n: usize,
+        rng: &mut R,
+        scratch: &mut Vec<f64>,
+        correlations: bool,
+    ) -> (DMatrix<f64>, Option<DMatrix<f64>>) {
+        if !correlations || self.wishart_ok(n) {
+            return (self.draw_cov(n, rng, scratch), None);
+        }
+        let q = self.q();
+        let data = self.draw_data(n, rng);
+        let cov = covariance(&data, n, q, scratch);
+        if self.discrete.iter().all(Option::is_none) {
+            return (cov, None);
+        }
+        let mut panel = Panel::new(
+            n,
+            data,
+            (0..q).map(|c| format!("C{}", c + 1)).collect(),
+            Vec::new(),
+        );
+        panel.scales = self
+            .discrete
+            .iter()
+            .map(|d| match d {
+                #[expect(clippy::cast_possible_truncation, reason = "levels are small integers")]
+                Some(d) => Scale::Ordinal {
+                    levels: d.values.iter().map(|v| *v as i64).collect(),
+                },
+                None => Scale::Continuous,
+            })
+            .collect();
+        let corr = crate::ordinal::correlation_matrix(&panel)
+            .map_or_else(|_| DMatrix::from_element(q, q, f64::NAN), |c| c.r);
+        (cov, Some(corr))
+    }
+
+    /// N simulated rows, column-major (latent Gaussian, then discretised).
+    fn draw_data<R: Rng + ?Sized>(&self, n: usize, rng: &mut R) -> Vec<f64> {
         let q = self.q();
         let mut z = vec![0.0; q];
         let mut data = vec![0.0; n * q];
@@ -241,7 +367,19 @@ impl NullModel {
                 };
             }
         }
-        covariance(&data, n, q, scratch)
+        data
+    }
+}
+
+/// Refuses a judge loading on or beyond ±1: no error variance 1 − λ² ≥ 0 is left for it.
+fn heywood(panel: &Panel, lambda: &[f64]) -> Result<(), String> {
+    match lambda.iter().position(|l| l.abs() >= 1.0) {
+        Some(j) => Err(format!(
+            "judge '{}' has a one-factor loading λ = {:.4} with |λ| ≥ 1 (a Heywood case: it would need negative error variance), so no free-scale null reproduces the judges",
+            crate::error::sanitize(&panel.judges[j]),
+            lambda[j]
+        )),
+        None => Ok(()),
     }
 }
 

@@ -9,7 +9,7 @@ use std::ops::{Index, IndexMut};
 
 use nalgebra::DMatrix;
 
-use super::{Layout, test_a, test_b, test_c};
+use super::{Layout, Sample, test_a, test_b, test_c, test_j, test_o};
 use crate::estimate::Estimate;
 use crate::model::Params;
 
@@ -29,12 +29,25 @@ pub struct Diagnostic {
     pub uses_anchors: bool,
     /// Whether the test can run on a layout, and if not, why.
     pub applicable: fn(&Layout) -> Result<(), String>,
-    /// The statistic of a sample covariance matrix (judges first).
-    pub statistic: fn(&DMatrix<f64>, &Layout) -> f64,
+    /// The statistic of a sample's second moments (judges first).
+    pub statistic: fn(&Sample<'_>, &Layout) -> f64,
+    /// Which null calibrates it: the single-factor model of Assumption 1, or the fitted
+    /// free-scale model of SPEC §7 (judges on their own scales).
+    pub null: NullKind,
     /// What a verdict means for this panel (Sections 5 and 8).
     pub meaning: fn(&Reading<'_>) -> String,
     /// The violation its operating characteristics are studied on.
     pub violation: Violation,
+}
+
+/// The model a test's null distribution is simulated from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NullKind {
+    /// Assumption 1's single common factor with unit judge loadings (Tests A, B, C).
+    SingleFactor,
+    /// The fitted free-scale model (SPEC §7): free judge loadings, ordinal judges at their
+    /// own empirical thresholds.
+    FreeScale,
 }
 
 /// What a test's meaning may depend on.
@@ -107,6 +120,8 @@ registry! {
     A => test_a,
     B => test_b,
     C => test_c,
+    J => test_j,
+    O => test_o,
 }
 
 /// How many tests are registered.
@@ -146,10 +161,17 @@ impl TestId {
         (self.spec().applicable)(layout)
     }
 
-    /// The test statistic of a covariance matrix.
+    /// The test statistic of a covariance matrix (correlations, where a test needs them,
+    /// are Pearson's from it: right for continuous columns).
     #[must_use]
     pub fn statistic(self, s: &DMatrix<f64>, layout: &Layout) -> f64 {
-        (self.spec().statistic)(s, layout)
+        self.statistic_of(&Sample::of_cov(s), layout)
+    }
+
+    /// The test statistic of a sample's moments.
+    #[must_use]
+    pub fn statistic_of(self, sample: &Sample<'_>, layout: &Layout) -> f64 {
+        (self.spec().statistic)(sample, layout)
     }
 
     /// What a verdict means for this panel.

@@ -5,7 +5,7 @@
 use nalgebra::DMatrix;
 
 use super::Layout;
-use super::registry::{Diagnostic, Reading, Violation};
+use super::registry::{Diagnostic, NullKind, Reading, Violation};
 use crate::model::Params;
 use crate::moments::judge_offdiag;
 use crate::stats::mean_sd_pop;
@@ -42,7 +42,8 @@ pub const SPEC: Diagnostic = Diagnostic {
     unguarded: "non-uniform judge loadings (no Test A with 2 judges)",
     uses_anchors: false,
     applicable,
-    statistic,
+    statistic: |x, l| statistic(x.cov, l),
+    null: NullKind::SingleFactor,
     meaning,
     violation: Violation {
         name: "test-a",

@@ -5,7 +5,7 @@
 use nalgebra::DMatrix;
 
 use super::Layout;
-use super::registry::{Diagnostic, Reading, Violation};
+use super::registry::{Diagnostic, NullKind, Reading, Violation};
 use crate::estimate::pair_estimate;
 use crate::model::Params;
 use crate::moments::{JudgePairs, Moments};
@@ -59,7 +59,8 @@ pub const SPEC: Diagnostic = Diagnostic {
     unguarded: "anchor-side violations: non-uniform anchor loadings (no Test B with < 3 anchors)",
     uses_anchors: true,
     applicable,
-    statistic,
+    statistic: |x, l| statistic(x.cov, l),
+    null: NullKind::SingleFactor,
     meaning,
     violation: Violation {
         name: "test-b",

@@ -5,7 +5,7 @@
 use nalgebra::DMatrix;
 
 use super::Layout;
-use super::registry::{Diagnostic, Reading, Violation};
+use super::registry::{Diagnostic, NullKind, Reading, Violation};
 use crate::model::{Families, Params};
 
 /// Test C needs ≥ 2 families and one family with ≥ 2 judges.
@@ -55,7 +55,8 @@ pub const SPEC: Diagnostic = Diagnostic {
     unguarded: "family-level shared judge residual (no family metadata to test)",
     uses_anchors: false,
     applicable,
-    statistic,
+    statistic: |x, l| statistic(x.cov, l),
+    null: NullKind::SingleFactor,
     meaning,
     violation: Violation {
         name: "test-c",

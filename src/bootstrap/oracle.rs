@@ -6,7 +6,7 @@ use rand::RngExt;
 use rayon::prelude::*;
 
 use super::{BootstrapResult, Draw, summarise};
-use crate::estimate::{Context, Estimator};
+use crate::estimate::{Context, Estimator, free_scale};
 use crate::panel::Panel;
 use crate::rng::{Purpose, Streams};
 
@@ -38,7 +38,14 @@ pub fn gather(
                 }
                 estimators
                     .iter()
-                    .map(|e| Draw::of(e.fit_sample(buf, n, p, ctx, scratch), m))
+                    .map(|&e| {
+                        let est = if e == Estimator::FreeScale {
+                            free_scale::fit_resample(panel, buf.clone())
+                        } else {
+                            e.fit_sample(buf, n, p, ctx, scratch)
+                        };
+                        Draw::of(est, m)
+                    })
                     .collect()
             },
         )

@@ -129,6 +129,14 @@ impl Estimator {
     /// which the count-weighted bootstrap does not do yet).
     #[must_use]
     pub fn bootstrappable(self) -> bool {
+        !matches!(self, Estimator::Ml)
+    }
+
+    /// Whether its estimate is a function of the sample's covariance moments alone (so a
+    /// resample needs only count-weighted feature sums); the free-scale estimator reads
+    /// correlations (polychoric for ordinal judges), which a resample recomputes from its items.
+    #[must_use]
+    pub fn from_moments(self) -> bool {
         !matches!(self, Estimator::Ml | Estimator::FreeScale)
     }
 
@@ -205,7 +213,7 @@ impl Estimator {
         ctx: &Context,
         scratch: &mut Vec<f64>,
     ) -> Option<Estimate> {
-        if !self.bootstrappable() {
+        if !self.from_moments() {
             return None;
         }
         Moments::from_data(data, n, p, self.pairs(ctx), scratch)
@@ -224,10 +232,11 @@ impl Estimator {
 
 /// The estimators the explorer shows, in its order: the closed form first, then the
 /// comparisons.
-pub const EXPLORER: [Estimator; 3] = [
+pub const EXPLORER: [Estimator; 4] = [
     Estimator::ClosedForm,
     Estimator::Blocked,
     Estimator::DesignatedClean,
+    Estimator::FreeScale,
 ];
 
 /// The fits of several estimators on one panel, in the order asked, with the reason for
@@ -279,6 +288,25 @@ impl Fits {
     #[must_use]
     pub fn get(&self, e: Estimator) -> Option<&Fit> {
         self.fits.iter().find(|f| f.estimator == e)
+    }
+
+    /// The free-scale fit's detail (λ, q, misfit), if it ran.
+    #[must_use]
+    pub fn free_scale(&self) -> Option<&free_scale::FreeScaleFit> {
+        self.get(Estimator::FreeScale)
+            .and_then(|f| match &f.detail {
+                Detail::FreeScale(fs) => Some(fs.as_ref()),
+                _ => None,
+            })
+    }
+
+    /// Why an estimator could not run, if it was asked for and refused.
+    #[must_use]
+    pub fn refusal(&self, e: Estimator) -> Option<&str> {
+        self.refused
+            .iter()
+            .find(|(r, _)| *r == e)
+            .map(|(_, why)| why.as_str())
     }
 
     /// The estimate of one estimator, if it ran.

@@ -181,6 +181,26 @@ pub fn fit_panel(panel: &Panel) -> Result<(FreeScaleFit, Correlations), String> 
     Ok((fit(&r_judges, &r_ja, &anchor_cov)?, corr))
 }
 
+/// The free-scale estimate of one bootstrap resample: `data` holds the resampled items in
+/// `panel`'s column layout, and every column keeps `panel`'s scale, so an ordinal judge stays
+/// ordinal even when a level is missing from the resample. `None` when the fit is undefined
+/// on the resample (a judge left with one level, say): an inadmissible resample.
+#[must_use]
+pub fn fit_resample(panel: &Panel, data: Vec<f64>) -> Option<Estimate> {
+    let n = data.len() / panel.q().max(1);
+    let resample = Panel {
+        n,
+        data,
+        judges: panel.judges.clone(),
+        anchors: panel.anchors.clone(),
+        families: None,
+        scales: panel.scales.clone(),
+        missing: vec![0; panel.q()],
+        n_dropped: 0,
+    };
+    fit_panel(&resample).ok().map(|(f, _)| f.estimate)
+}
+
 /// One-factor ULS of a correlation matrix's off-diagonal: λ minimising Σ_{i<j}(R_ij − λ_iλ_j)²,
 /// the RMS of those residuals, and whether Newton converged. Starts from the leading
 /// eigenvector (scaled by √eigenvalue), sign chosen so Σλ ≥ 0.

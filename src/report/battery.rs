@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 use super::{estimate_text, estimate_with_ci_json, fmt_num, num, panel_json, panel_text, table};
 use crate::battery::BatteryReport;
 use crate::bootstrap::{BootstrapResult, WEAK_ID_T};
-use crate::estimate::Context;
+use crate::estimate::{Context, Detail, Estimator};
 use crate::panel::Panel;
 
 fn bootstrap_json(b: &BootstrapResult) -> Value {
@@ -28,8 +28,25 @@ pub fn json(
     let mut doc = panel_json(source, panel, families_source);
     doc["estimate"] = Value::Null;
     for f in &r.fits {
-        doc[f.estimator.key()] = estimate_with_ci_json(&f.estimate, &f.boot, anchors);
+        let mut obj = estimate_with_ci_json(&f.estimate, &f.boot, anchors);
+        if let Detail::FreeScale(fs) = &f.detail {
+            obj["lambda"] = json!(fs.lambda.iter().map(|x| num(*x)).collect::<Vec<_>>());
+            obj["misfit"] = num(fs.misfit);
+            obj["judge_rms"] = num(fs.judge_rms);
+            obj["converged"] = json!(fs.converged);
+            obj["bootstrap"] = bootstrap_json(&f.boot);
+        }
+        doc[f.estimator.key()] = obj;
     }
+    for (e, why) in &r.refused {
+        if doc.get(e.key()).is_none_or(Value::is_null) {
+            doc[e.key()] = json!({"refused": why});
+        }
+    }
+    doc["read"] = json!({
+        "estimator": r.route.read.map(Estimator::key),
+        "why": r.route.why,
+    });
     doc["weak_id"] = r.weak_id.map_or(Value::Null, |w| {
         json!({"T": num(w.t), "flag": w.flag, "denominator": num(w.denominator), "sd_boot": num(w.sd_boot)})
     });
@@ -57,6 +74,7 @@ pub fn json(
     });
     doc["null"] = json!({
         "kind": r.null.kind, "method": r.null.method, "draws": r.null.draws, "note": r.null.note,
+        "free_scale": r.null.free_scale,
     });
     doc
 }
@@ -82,7 +100,13 @@ pub fn text(
     if let Some(why) = &d.refusal {
         let _ = writeln!(out, "\nEstimate: {why}.");
     }
+    let _ = writeln!(out, "\nWhich estimate to read: {}", r.route.why);
     let ctx = Context::default();
+    for (e, why) in &r.refused {
+        if *e == Estimator::FreeScale && d.refusal.is_none() {
+            let _ = writeln!(out, "  free-scale estimate not available: {why}");
+        }
+    }
     for f in &r.fits {
         out.push('\n');
         out.push_str(&estimate_text(
@@ -98,6 +122,9 @@ pub fn text(
             Some(&f.boot),
             anchors,
         ));
+        if let Detail::FreeScale(fs) = &f.detail {
+            out.push_str(&super::estimate::free_scale_lines(&panel.judges, fs));
+        }
     }
     if let Some(w) = r.weak_id {
         let _ = writeln!(
@@ -120,6 +147,9 @@ pub fn text(
         "\nDiagnostic battery ({}; {} draws, {})",
         r.null.note, r.null.draws, r.null.method
     );
+    if let Some(note) = &r.null.free_scale {
+        let _ = writeln!(out, "  {note}");
+    }
     let rows: Vec<Vec<String>> = r
         .tests
         .values()

@@ -6,6 +6,7 @@ use std::path::Path;
 use serde_json::{Value, json};
 
 use super::{estimate_json, estimate_text, fmt_num, num, panel_json, panel_text};
+use crate::estimate::free_scale::FreeScaleFit;
 use crate::estimate::ml::MlFit;
 use crate::estimate::{Context, Detail, Estimator, Fits};
 use crate::panel::Panel;
@@ -55,6 +56,27 @@ pub fn json(r: &EstimateReport<'_>) -> Value {
     doc
 }
 
+/// The free-scale fit's own lines: λ per judge, the anchor misfit and the judge RMS.
+#[must_use]
+pub fn free_scale_lines(judges: &[String], fs: &FreeScaleFit) -> String {
+    let lambda: Vec<String> = judges
+        .iter()
+        .zip(&fs.lambda)
+        .map(|(j, l)| format!("{j} {}", fmt_num(*l)))
+        .collect();
+    format!(
+        "  judge loadings λ: {}\n  anchor misfit {} · judge one-factor RMS {}{}\n",
+        lambda.join(", "),
+        fmt_num(fs.misfit),
+        fmt_num(fs.judge_rms),
+        if fs.converged {
+            ""
+        } else {
+            " · NOT converged"
+        }
+    )
+}
+
 /// The `ml` object: the estimate's shape plus convergence and standard errors.
 #[must_use]
 pub fn ml_json(fit: &MlFit, anchors: &[String]) -> Value {
@@ -101,24 +123,7 @@ pub fn text(r: &EstimateReport<'_>) -> String {
                     None,
                     anchors,
                 ));
-                let lambda: Vec<String> = panel
-                    .judges
-                    .iter()
-                    .zip(&fs.lambda)
-                    .map(|(j, l)| format!("{j} {}", fmt_num(*l)))
-                    .collect();
-                let _ = writeln!(
-                    out,
-                    "  judge loadings λ: {}\n  anchor misfit {} · judge one-factor RMS {}{}",
-                    lambda.join(", "),
-                    fmt_num(fs.misfit),
-                    fmt_num(fs.judge_rms),
-                    if fs.converged {
-                        ""
-                    } else {
-                        " · NOT converged"
-                    }
-                );
+                out.push_str(&free_scale_lines(&panel.judges, fs));
             }
         }
     }

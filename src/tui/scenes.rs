@@ -104,7 +104,7 @@ pub fn scenes() -> Vec<Scene> {
             title: "An asymmetric second factor",
             caption: [
                 "A second factor loads unevenly on the anchors (0.6, 0.3, 0) and not on the judges: ρ̂ is biased.",
-                "With three anchors the pairs disagree about σ_t²: Test B fires (Section 5).",
+                "With three anchors the pairs disagree about σ_t²: Test B fires (Section 5), and Test O, its free-scale twin.",
             ],
             setup: sim(asym, 2000),
         },
@@ -112,7 +112,7 @@ pub fn scenes() -> Vec<Scene> {
             title: "Non-uniform judge loadings",
             caption: [
                 "Half the judges load 0.6 on a second factor: the judge covariances spread apart.",
-                "Tests A and C fire (two loaded judges share a family): the unit-loading closed form should not be used here.",
+                "Tests A and C fire (two loaded judges share a family), and Test J: free judge scales cannot absorb it either, so no estimate here holds.",
             ],
             setup: sim(spread, 2000),
         },
@@ -127,7 +127,7 @@ pub fn scenes() -> Vec<Scene> {
         Scene {
             title: "Family blocking",
             caption: [
-                "If the residual is family-level instead, judges within a family covary more: Test C fires, and Test A with it.",
+                "If the residual is family-level instead, judges within a family covary more: Test C fires, and Tests A and J with it.",
                 "The family-blocked estimate takes K from cross-family pairs only: it removes that pull exactly (ρ_2: 0.654 → 0.700 in the population).",
             ],
             // Seed 2032 draws a panel whose naive and blocked ρ̂_2 sit on their population

@@ -87,28 +87,20 @@ pub fn areas(app: &App, area: Rect) -> Areas {
         Constraint::Length(1),
     ])
     .areas(area);
-    let right_split = |r: Rect, present: bool| -> [Rect; 3] {
-        if present {
-            // The battery's verdict rows whole, one line of the configuration, and the
-            // rest to the estimates.
-            let battery = u16::try_from(crate::battery::TestId::ALL.len() + 3 + 2).unwrap_or(8);
-            Layout::vertical([
-                Constraint::Fill(2),
-                Constraint::Length(battery),
-                Constraint::Fill(1),
-            ])
-            .areas(r)
-        } else {
-            Layout::vertical([
-                Constraint::Percentage(36),
-                Constraint::Percentage(34),
-                Constraint::Percentage(30),
-            ])
-            .areas(r)
-        }
+    // The battery's verdict rows whole (at most half the column), then three fifths of the
+    // rest to the estimates and two fifths to the configuration.
+    let right_split = |r: Rect| -> [Rect; 3] {
+        let battery = panes::battery::verdict_rows(app, usize::from(r.width.saturating_sub(2)))
+            .min(r.height / 2);
+        Layout::vertical([
+            Constraint::Fill(3),
+            Constraint::Length(battery),
+            Constraint::Fill(2),
+        ])
+        .areas(r)
     };
     if app.present {
-        let [estimates, battery, config] = right_split(main, true);
+        let [estimates, battery, config] = right_split(main);
         let none = Rect::new(main.x, main.y, 0, 0);
         return Areas {
             data: none,
@@ -145,7 +137,7 @@ pub fn areas(app: &App, area: Rect) -> Areas {
             .areas(left)
         }
     };
-    let [estimates, battery, config] = right_split(right, false);
+    let [estimates, battery, config] = right_split(right);
     Areas {
         data,
         sliders,

@@ -180,14 +180,17 @@ fn overall(r: &BatteryReport) -> [String; 2] {
     let any_point = r
         .estimate()
         .is_some_and(|e| e.rho().iter().any(|x| x.is_some_and(f64::is_finite)));
-    let consequence = if any_point {
-        "so the point estimates should not be trusted"
-    } else {
-        "and there is no point estimate to report"
+    let free_scale = r.route.read == Some(crate::estimate::Estimator::FreeScale);
+    let consequence = match (any_point, free_scale) {
+        (true, true) => "so the closed form's point estimates should not be trusted",
+        (true, false) => "so the point estimates should not be trusted",
+        (false, _) => "and there is no closed-form point estimate to report",
     };
     [
         format!("Overall: {which} raised an alarm, {consequence}."),
-        if fired.contains(&TestId::A.name()) {
+        if free_scale {
+            "Read the free-scale estimate instead: it frees each judge's scale (Enter on the battery says why).".into()
+        } else if fired.contains(&TestId::A.name()) {
             "Test A firing means the unit-loading model itself does not fit this panel.".into()
         } else {
             "Report intervals, or fix the panel and rerun.".into()

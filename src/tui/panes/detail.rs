@@ -32,6 +32,12 @@ pub fn lines(app: &App, theme: Theme, width: usize) -> Vec<Line<'static>> {
         ),
         &mut out,
     );
+    if let Some(note) = &r.null.free_scale {
+        wrap(note, &mut out);
+    }
+    out.push(Line::raw(""));
+    out.push(Line::styled("Which estimate to read", theme.highlight()));
+    wrap(&r.route.why, &mut out);
     for t in TestId::ALL {
         let res = &r.tests[t];
         out.push(Line::raw(""));

@@ -75,13 +75,15 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
             theme.warn(),
         ));
     }
-    // Every comparison the explorer fits, in its order; n/a where one cannot run.
+    // Every comparison the explorer fits, in its order; n/a where one cannot run, except the
+    // free-scale fallback, shown only where it runs (≥ 3 judges, ≥ 3 continuous anchors).
     let ctx = Context {
         clean: Some(0),
         ..Context::default()
     };
     for e in crate::estimate::fits::EXPLORER {
-        if e != Estimator::ClosedForm {
+        let hidden = e == Estimator::FreeScale && fits.estimate(e).is_none();
+        if e != Estimator::ClosedForm && !hidden {
             lines.push(compare_line(&e.label(&ctx, &names), fits.estimate(e)));
         }
     }

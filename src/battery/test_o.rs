@@ -1,0 +1,78 @@
+//! Test O, the free-scale over-identification test (SPEC §7): m anchors give m values q_k and
+//! m(m−1)/2 anchor covariances for m + 2 unknowns (σ_t², σ_c², β), so at m ≥ 3 the joint
+//! fit has m(m−1)/2 − 2 restrictions left over (one at m = 3). Its minimised misfit is
+//! the statistic: an anchor-side second factor or anchors that load unequally on what the
+//! judges share leave a misfit the model cannot absorb.
+
+use std::borrow::Cow;
+
+use nalgebra::DMatrix;
+
+use super::registry::{Diagnostic, NullKind, Reading, Violation};
+use super::{Layout, Sample};
+use crate::estimate::free_scale::{MIN_ANCHORS, MIN_JUDGES, fit};
+
+/// Test O needs the free-scale estimator: ≥ 3 judges and ≥ 3 anchors, all continuous.
+///
+/// # Errors
+/// Why it cannot run.
+pub fn applicable(layout: &Layout) -> Result<(), String> {
+    if layout.p < MIN_JUDGES {
+        Err(format!(
+            "needs the free-scale fit: ≥ {MIN_JUDGES} judges (this panel has {})",
+            layout.p
+        ))
+    } else if layout.m < MIN_ANCHORS {
+        Err(format!(
+            "needs the free-scale fit: ≥ {MIN_ANCHORS} continuous anchors for an over-identifying restriction (this panel has {})",
+            layout.m
+        ))
+    } else if layout.ordinal_anchors > 0 {
+        Err(
+            "needs the free-scale fit, which needs continuous anchors (some anchors are ordinal)"
+                .into(),
+        )
+    } else {
+        Ok(())
+    }
+}
+
+/// The free-scale fit's minimised misfit (SPEC §7) on the sample's mixed correlations and
+/// the anchors' covariances.
+#[must_use]
+pub fn statistic(sample: &Sample<'_>, layout: &Layout) -> f64 {
+    let (p, m) = (layout.p, layout.m);
+    let r: Cow<'_, DMatrix<f64>> = sample.correlations();
+    let r_judges = r.view((0, 0), (p, p)).into_owned();
+    let r_ja = r.view((0, p), (p, m)).into_owned();
+    let anchor_cov = sample.cov.view((p, p), (m, m)).into_owned();
+    fit(&r_judges, &r_ja, &anchor_cov).map_or(f64::NAN, |f| f.misfit)
+}
+
+/// Test O's entry in the registry.
+pub const SPEC: Diagnostic = Diagnostic {
+    name: "O",
+    title: "free-scale over-identification",
+    target: "anchor-side violations the free-scale fit cannot absorb",
+    unguarded: "anchor-side violations under free judge scales (no Test O without ≥ 3 continuous anchors)",
+    uses_anchors: true,
+    applicable,
+    statistic,
+    null: NullKind::FreeScale,
+    meaning,
+    violation: Violation {
+        name: "test-o",
+        describe: "three-anchor design (p = 6, ρ = (0.3, 0.7, 0.5)) plus a second factor with anchor loadings h = (s, s/2, 0) and no judge loading (Test B's design)",
+        three_anchors: true,
+        inject: super::test_b::SPEC.violation.inject,
+    },
+};
+
+/// What Test O's verdict means (SPEC §7).
+fn meaning(r: &Reading<'_>) -> String {
+    if r.fires {
+        "No free-scale fit reproduces the anchors' covariances and their correlations with the judges: something loads on the anchors that the judges do not share in the same way (an anchor-side second factor). The free-scale ρ̂ is then biased in an unknown direction; do not use its point estimates.".into()
+    } else {
+        "The anchors agree with one free-scale fit. With 3 anchors this is a single restriction, so it has modest power; a violation that keeps the anchor covariances consistent passes unseen.".into()
+    }
+}
