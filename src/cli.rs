@@ -150,9 +150,10 @@ Worked example (the paper's operating-characteristics table, Test A):
 
 const REPRODUCE_HELP: &str = "\
 Tables: recovery, finite-sample, boundary, asymmetry, opchar, family, ctc, coverage,
-robustness, ml. Each cell shows the paper's number, ours, our Monte-Carlo standard error and a
-verdict: within when |ours − paper| ≤ 3 SE (ours combined with the paper's own where it can be
-derived) plus half a unit of the paper's last printed digit.
+robustness, ml, ordinal. Each cell shows the paper's number, ours, our Monte-Carlo standard error
+and a verdict: within when |ours − paper| ≤ 3 SE (ours combined with the paper's own where it
+can be derived) plus half a unit of the paper's last printed digit; unpublished when the paper
+makes its claim without a number (shown, not counted).
 
 Worked example:
   rhoscope reproduce --quick --table asymmetry
