@@ -131,7 +131,8 @@ m (the report says which, and why).
 
 Worked example:
   rhoscope identify
-  rhoscope identify ../shared/data/hanna/hanna_coherence_panel.csv --json
+  rhoscope identify ../shared/data/hanna/hanna_coherence_panel.csv --id story_id \\
+      --judges 2,3 --anchors 4 --json
 
 Exit codes: 0 ok, 2 bad arguments, 65 bad data, 66 missing or unreadable file.";
 
