@@ -132,3 +132,19 @@ fn ordinal_table_lands_within_its_slack_of_section_7() {
     // The summary counts only cells with a published number.
     assert_eq!(v["summary"]["cells"], 13);
 }
+
+/// The ordinal table's cells are bit-identical at one and two threads (only timings differ).
+#[test]
+fn ordinal_table_is_identical_at_any_thread_count() {
+    let cells = |threads: &str| {
+        let r = common::run_env(
+            &root(),
+            &["reproduce", "--table", "ordinal", "--json"],
+            &[("RAYON_NUM_THREADS", threads)],
+        );
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        let v: Value = serde_json::from_str(&r.stdout).unwrap();
+        v["tables"][0]["cells"].clone()
+    };
+    assert_eq!(cells("1"), cells("2"));
+}
