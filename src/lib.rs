@@ -26,6 +26,7 @@ pub mod decision;
 pub mod error;
 pub mod estimate;
 pub mod families;
+pub mod identify;
 pub mod model;
 pub mod moments;
 pub mod ordinal;

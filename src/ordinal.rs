@@ -973,6 +973,119 @@ fn upper(r: &DMatrix<f64>) -> Vec<f64> {
         .collect()
 }
 
+/// The local rank of a moment map θ ↦ f(θ) at one point: Section 7's "Jacobian plus
+/// null-space test at interior parameter points, the standard local-identification
+/// criterion".
+#[derive(Debug, Clone, PartialEq)]
+pub struct LocalRank {
+    /// Length of θ.
+    pub n_params: usize,
+    /// Length of f(θ): the distinct moments the observation map keeps.
+    pub n_moments: usize,
+    /// Singular values of the Jacobian, largest first, n_params of them (a wide Jacobian's
+    /// missing ones are exact zeros).
+    pub singular_values: Vec<f64>,
+    /// Numerical rank at [`RANK_TOLERANCE`] relative to the largest singular value.
+    pub rank: usize,
+    /// n_params − rank: the dimension of the Jacobian's null space.
+    pub null_dim: usize,
+}
+
+/// The Jacobian of `f` at `th` by Richardson-extrapolated central differences (step 1e-3
+/// relative, floor 1e-4), and its numerical rank at [`RANK_TOLERANCE`].
+fn local_rank(th: &[f64], f: impl Fn(&[f64]) -> Vec<f64>) -> LocalRank {
+    let n_out = f(th).len();
+    let mut jac = DMatrix::zeros(n_out, th.len());
+    for i in 0..th.len() {
+        let h = 1e-3 * th[i].abs().max(0.1);
+        let diff = |h: f64| {
+            let (mut up, mut dn) = (th.to_vec(), th.to_vec());
+            up[i] += h;
+            dn[i] -= h;
+            let (a, b) = (f(&up), f(&dn));
+            a.iter()
+                .zip(&b)
+                .map(|(x, y)| (x - y) / (2.0 * h))
+                .collect::<Vec<_>>()
+        };
+        let (d1, d2) = (diff(h), diff(h / 2.0));
+        for r in 0..n_out {
+            jac[(r, i)] = (4.0 * d2[r] - d1[r]) / 3.0;
+        }
+    }
+    let mut sv: Vec<f64> = jac.singular_values().iter().copied().collect();
+    sv.sort_by(|a, b| b.total_cmp(a));
+    // A wide Jacobian (fewer moments than parameters) has n_params − n_out more singular
+    // values, all exactly zero.
+    sv.resize(th.len(), 0.0);
+    let cut = RANK_TOLERANCE * sv.first().copied().unwrap_or(0.0);
+    let rank = sv.iter().filter(|s| **s > cut).count();
+    LocalRank {
+        n_params: th.len(),
+        n_moments: n_out,
+        singular_values: sv,
+        rank,
+        null_dim: th.len() - rank,
+    }
+}
+
+/// What a panel of ordinal judges and continuous anchors identifies (Section 7, positive
+/// result; the free-scale estimator's inputs, SPEC §7): the judges' latent (polychoric)
+/// correlations, each judge–anchor covariance on the judge's latent standard scale
+/// (polyserial correlation × SD(A_k)), and the anchors' raw covariances and variances.
+#[must_use]
+pub fn mixed_scale_moments(pm: &crate::model::Params) -> Vec<f64> {
+    let s = pm.population_cov();
+    let p = pm.p;
+    let q = s.nrows();
+    let mut out = Vec::with_capacity(q * (q + 1) / 2);
+    for i in 0..p {
+        for j in i + 1..p {
+            out.push(s[(i, j)] / (s[(i, i)] * s[(j, j)]).sqrt());
+        }
+    }
+    for j in 0..p {
+        for k in p..q {
+            out.push(s[(j, k)] / s[(j, j)].sqrt());
+        }
+    }
+    for k in p..q {
+        for l in k..q {
+            out.push(s[(k, l)]);
+        }
+    }
+    out
+}
+
+/// The contrast to Section 7's negative result: the local rank of θ ↦ [`mixed_scale_moments`]
+/// at `pm`, the same θ and unit-loading model as [`all_ordinal_identification`]. With m ≥ 3
+/// continuous anchors the null space is empty (ρ locally identified, the paper's positive
+/// result); with m = 2 one direction stays free (the judges' common scale is lost to their
+/// thresholds and the anchor block cannot pin it).
+///
+/// # Errors
+/// Invalid parameters, violations switched on, fewer than 2 judges or 1 anchor.
+pub fn mixed_scale_identification(pm: &crate::model::Params) -> Result<LocalRank, String> {
+    check_identification_point(pm)?;
+    Ok(local_rank(&theta_of(pm), |t| {
+        mixed_scale_moments(&params_of(pm, t))
+    }))
+}
+
+fn check_identification_point(pm: &crate::model::Params) -> Result<(), String> {
+    pm.validate()?;
+    if pm.violations != crate::model::Violations::default() {
+        return Err(
+            "the identification check is for the paper's model: switch every violation and judge scale off"
+                .into(),
+        );
+    }
+    if pm.p < 2 || pm.m() < 1 {
+        return Err("the identification check needs at least 2 judges and 1 anchor".into());
+    }
+    Ok(())
+}
+
 /// The all-ordinal identification check of Section 7 at `pm` (the paper's model: unit
 /// loadings, no violations): the Jacobian of θ ↦ latent correlations, its numerical rank at
 /// [`RANK_TOLERANCE`], and two parameter vectors with ρ_1 = 0.30 and ρ_1 = 0.80 (from
@@ -984,41 +1097,9 @@ fn upper(r: &DMatrix<f64>) -> Vec<f64> {
 pub fn all_ordinal_identification(
     pm: &crate::model::Params,
 ) -> Result<AllOrdinalIdentification, String> {
-    pm.validate()?;
-    if pm.violations != crate::model::Violations::default() {
-        return Err(
-            "the identification check is for the paper's model: switch every violation and judge scale off"
-                .into(),
-        );
-    }
-    if pm.p < 2 || pm.m() < 1 {
-        return Err("the identification check needs at least 2 judges and 1 anchor".into());
-    }
+    check_identification_point(pm)?;
     let th = theta_of(pm);
-    let f = |t: &[f64]| upper(&latent_correlations(&params_of(pm, t)));
-    let n_corr = f(&th).len();
-    let mut jac = DMatrix::zeros(n_corr, th.len());
-    for i in 0..th.len() {
-        let h = 1e-3 * th[i].abs().max(0.1);
-        let diff = |h: f64| {
-            let (mut up, mut dn) = (th.clone(), th.clone());
-            up[i] += h;
-            dn[i] -= h;
-            let (a, b) = (f(&up), f(&dn));
-            a.iter()
-                .zip(&b)
-                .map(|(x, y)| (x - y) / (2.0 * h))
-                .collect::<Vec<_>>()
-        };
-        let (d1, d2) = (diff(h), diff(h / 2.0));
-        for r in 0..n_corr {
-            jac[(r, i)] = (4.0 * d2[r] - d1[r]) / 3.0;
-        }
-    }
-    let mut sv: Vec<f64> = jac.singular_values().iter().copied().collect();
-    sv.sort_by(|a, b| b.total_cmp(a));
-    let cut = RANK_TOLERANCE * sv.first().copied().unwrap_or(0.0);
-    let rank = sv.iter().filter(|s| **s > cut).count();
+    let local = local_rank(&th, |t| upper(&latent_correlations(&params_of(pm, t))));
     let low = rotate_to_rho1(pm, 0.30)?;
     let high = rotate_to_rho1(pm, 0.80)?;
     let (rl, rh) = (latent_correlations(&low), latent_correlations(&high));
@@ -1029,11 +1110,11 @@ pub fn all_ordinal_identification(
         .fold(0.0, f64::max);
     Ok(AllOrdinalIdentification {
         n_params: th.len(),
-        n_correlations: n_corr,
-        singular_values: sv,
+        n_correlations: local.n_moments,
+        singular_values: local.singular_values,
         tolerance: RANK_TOLERANCE,
-        rank,
-        null_dim: th.len() - rank,
+        rank: local.rank,
+        null_dim: local.null_dim,
         low,
         high,
         max_abs_diff,

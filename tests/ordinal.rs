@@ -572,3 +572,28 @@ fn live_cross_check_against_r_polycor() {
         close(*a, *b, tol, &format!("case {i}"));
     }
 }
+
+/// Section 7's positive result, the contrast to the above: with ordinal judges and continuous
+/// anchors the same θ is locally identified at m ≥ 3 (full-rank Jacobian), while at m = 2
+/// one direction stays free (q_1, q_2 and the three anchor moments for four unknowns once the
+/// judges' thresholds have taken their common scale).
+#[test]
+fn ordinal_judges_with_three_continuous_anchors_identify_rho() {
+    use rhoscope::identify::paper_design;
+    use rhoscope::ordinal::mixed_scale_identification;
+    for (p, m, want) in [(6, 2, 1), (6, 3, 0), (3, 3, 0), (4, 6, 0)] {
+        let r = mixed_scale_identification(&paper_design(p, m)).unwrap();
+        assert_eq!(r.n_params, 2 + 2 * m + p);
+        assert_eq!(
+            r.null_dim, want,
+            "p = {p}, m = {m}: {:?}",
+            r.singular_values
+        );
+        let sv = &r.singular_values;
+        // The decision has a wide margin either side of the 1e-8 relative cut.
+        assert!(sv[r.rank - 1] > 1e-4 * sv[0], "{sv:?}");
+        if want > 0 {
+            assert!(sv[r.rank] < 1e-10 * sv[0], "{sv:?}");
+        }
+    }
+}

@@ -9,8 +9,10 @@ use super::{SCHEMA_VERSION, fmt_num, num, table};
 
 fn verdict_counts(tables: &[crate::reproduce::Table]) -> (usize, usize) {
     let cells = tables.iter().flat_map(|t| &t.cells);
-    let total = cells.clone().count();
-    let within = cells
+    // Cells with no published number are shown but not counted.
+    let judged = cells.filter(|c| c.verdict != crate::reproduce::Verdict::Unpublished);
+    let total = judged.clone().count();
+    let within = judged
         .filter(|c| c.verdict == crate::reproduce::Verdict::Within)
         .count();
     (within, total)
@@ -53,7 +55,11 @@ pub fn json(tables: &[crate::reproduce::Table], quick: bool, seconds: f64) -> Va
 fn cell_row(c: &crate::reproduce::Cell) -> Vec<String> {
     vec![
         c.label.clone(),
-        format!("{:.3}", c.paper),
+        if c.paper.is_finite() {
+            format!("{:.3}", c.paper)
+        } else {
+            "—".into()
+        },
         fmt_num(c.ours),
         fmt_num(c.mc_se),
         c.paper_se.map_or_else(|| "—".into(), fmt_num),

@@ -1,0 +1,233 @@
+//! Section 7's identification hierarchy, shown at one interior point: with every column
+//! ordinal ρ is not identified (a rank-deficient Jacobian and two equivalent parameter
+//! vectors); with ordinal judges and m ≥ 3 continuous anchors it is (a full-rank Jacobian).
+//!
+//! The point is the paper's design, or a panel's own: Theorem 1's plug-in parameters (eq. 1),
+//! the fit `rhoscope estimate` reports.
+
+use nalgebra::DMatrix;
+
+use crate::estimate::closed_form;
+use crate::model::Params;
+use crate::moments::{JudgePairs, Moments};
+use crate::ordinal::{
+    AllOrdinalIdentification, LocalRank, all_ordinal_identification, correlation_matrix,
+    mixed_scale_identification,
+};
+use crate::panel::Panel;
+
+/// The anchor values the paper's designs cycle through when a panel has more anchors than the
+/// three-anchor design (Section 4 and SPEC §4): ρ = (0.3, 0.7, 0.5), σ_a = (0.5, 0.6, 0.7).
+const DESIGN_RHO: [f64; 3] = [0.3, 0.7, 0.5];
+const DESIGN_SIGMA_A: [f64; 3] = [0.5, 0.6, 0.7];
+
+/// The paper's base design (σ_t² = 1, σ_c² = 0.8, judge error variance 1) at `p` judges and
+/// `m` anchors, the anchors taking ρ and σ_a from (0.3, 0.7, 0.5) and (0.5, 0.6, 0.7) in turn:
+/// the base design at m = 2 and the three-anchor design at m = 3.
+#[must_use]
+pub fn paper_design(p: usize, m: usize) -> Params {
+    Params {
+        p,
+        rho: (0..m).map(|k| DESIGN_RHO[k % 3]).collect(),
+        sigma_a: (0..m).map(|k| DESIGN_SIGMA_A[k % 3]).collect(),
+        ..Params::default()
+    }
+}
+
+/// Where the interior point came from.
+#[derive(Debug, Clone, PartialEq)]
+pub enum PointSource {
+    /// The paper's design; `reason` says why a panel's own point was not used.
+    PaperDesign { reason: Option<String> },
+    /// Theorem 1's fit to the panel's covariances, in range.
+    PanelFit,
+}
+
+impl PointSource {
+    /// The stable machine-readable name (JSON `point.source`).
+    #[must_use]
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            PointSource::PaperDesign { .. } => "paper_design",
+            PointSource::PanelFit => "panel_fit",
+        }
+    }
+}
+
+/// The rank of the mixed-scale map (ordinal judges, continuous anchors) at some point.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MixedContrast {
+    /// The point: the same as the all-ordinal check's when it has m ≥ 3 anchors, else the
+    /// paper's three-anchor design (with at least 3 judges, as the free-scale estimator needs).
+    pub point: Params,
+    /// Whether `point` is the all-ordinal check's point.
+    pub same_point: bool,
+    pub rank: LocalRank,
+}
+
+/// Everything `rhoscope identify` shows.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Identification {
+    /// The interior point of the all-ordinal check.
+    pub point: Params,
+    pub source: PointSource,
+    /// Jacobian rank, null space and the two equivalent parameter vectors (Section 7).
+    pub all_ordinal: AllOrdinalIdentification,
+    /// The positive result, for contrast.
+    pub mixed: MixedContrast,
+}
+
+/// The check at the paper's base design (p = 6, m = 2), where Section 7 exhibits its two
+/// equivalent parameterisations.
+///
+/// # Errors
+/// Never for the paper's design; the message of the core check otherwise.
+pub fn at_paper_design() -> Result<Identification, String> {
+    let point = Params::default();
+    let all_ordinal = all_ordinal_identification(&point)?;
+    finish(
+        point,
+        PointSource::PaperDesign { reason: None },
+        all_ordinal,
+    )
+}
+
+/// The check at a panel's own point when it is in range and reaches ρ_1 = 0.30 and 0.80;
+/// otherwise at the paper's design with the panel's p and m, saying why.
+///
+/// # Errors
+/// Fewer than 2 judges or no anchor, or a column whose latent correlations cannot be
+/// computed (one level, constant): the map to latent correlations needs them all.
+pub fn at_panel(panel: &Panel) -> Result<Identification, String> {
+    let (p, m) = (panel.p(), panel.m());
+    if p < 2 || m < 1 {
+        return Err(format!(
+            "the identification check needs at least 2 judges and 1 anchor (the panel has {p} and {m})"
+        ));
+    }
+    correlation_matrix(panel)?;
+    let own = panel_point(&panel.covariance(), p).and_then(|pm| {
+        all_ordinal_identification(&pm)
+            .map(|id| (pm, id))
+            .map_err(|e| format!("the panel's point does not reach both targets: {e}"))
+    });
+    match own {
+        Ok((point, id)) => finish(point, PointSource::PanelFit, id),
+        Err(reason) => {
+            let point = paper_design(p, m);
+            let id = all_ordinal_identification(&point)?;
+            finish(
+                point,
+                PointSource::PaperDesign {
+                    reason: Some(reason),
+                },
+                id,
+            )
+        }
+    }
+}
+
+fn finish(
+    point: Params,
+    source: PointSource,
+    all_ordinal: AllOrdinalIdentification,
+) -> Result<Identification, String> {
+    let (contrast_point, same_point) = if point.m() >= 3 && point.p >= 3 {
+        (point.clone(), true)
+    } else {
+        (paper_design(point.p.max(3), 3), false)
+    };
+    let rank = mixed_scale_identification(&contrast_point)?;
+    Ok(Identification {
+        point,
+        source,
+        all_ordinal,
+        mixed: MixedContrast {
+            point: contrast_point,
+            same_point,
+            rank,
+        },
+    })
+}
+
+/// Theorem 1's plug-in parameters (eq. 1) from a panel's covariance matrix `s` (judges
+/// first), as `rhoscope estimate` reports them: σ̂_t², σ̂_c², ρ̂_k, σ̂_ak, and each judge's
+/// error variance S_jj − K̂. Any interior point serves the rank test, which is local; this one
+/// is the panel's own.
+///
+/// # Errors
+/// A one-sentence reason when the fit is out of range (any flag of SPEC §1, or a judge error
+/// variance S_jj − K̂ ≤ 0).
+pub fn panel_point(s: &DMatrix<f64>, p: usize) -> Result<Params, String> {
+    let mom = Moments::from_cov(s, p, JudgePairs::All)
+        .ok_or("the panel has fewer than 2 judges, so K is undefined")?;
+    if mom.n_anchors() < 2 {
+        return Err("Theorem 1 needs 2 anchors to give a point, and the panel has 1".into());
+    }
+    let est = closed_form(&mom);
+    if let Some(f) = est.flags.first() {
+        return Err(format!("Theorem 1 is out of range ({})", f.code.as_str()));
+    }
+    let judge_var: Vec<f64> = (0..p).map(|j| s[(j, j)] - est.k).collect();
+    if let Some(j) =
+        (0..p).find(|&j| judge_var[j].partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater))
+    {
+        return Err(format!(
+            "Theorem 1 leaves judge {} no error variance (Var(J) − K = {:.4})",
+            j + 1,
+            judge_var[j]
+        ));
+    }
+    let rho: Option<Vec<f64>> = est.anchors.iter().map(|a| a.rho).collect();
+    let rho = rho.ok_or("Theorem 1 leaves a ρ undefined")?;
+    let pm = Params {
+        sigma_t2: est.sigma_t2,
+        sigma_c2: est.sigma_c2,
+        p,
+        judge_var,
+        rho,
+        sigma_a: est.anchors.iter().map(|a| a.sigma_a2.sqrt()).collect(),
+        ..Params::default()
+    };
+    pm.validate()
+        .map_err(|e| format!("Theorem 1 is out of range: {e}"))?;
+    Ok(pm)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paper_design_is_the_base_and_three_anchor_designs() {
+        assert_eq!(paper_design(6, 2), Params::default());
+        assert_eq!(paper_design(6, 3), Params::three_anchor());
+        assert_eq!(paper_design(4, 4).rho, vec![0.3, 0.7, 0.5, 0.3]);
+    }
+
+    #[test]
+    fn a_panel_point_from_population_moments_is_the_design() {
+        // Theorem 1 inverts population moments exactly, so the panel's point is the design,
+        // unequal judge error variances included.
+        let pm = Params {
+            judge_var: vec![0.5, 1.0, 1.5, 0.8],
+            p: 4,
+            ..Params::three_anchor()
+        };
+        let point = panel_point(&pm.population_cov(), pm.p).unwrap();
+        assert!((point.population_cov() - pm.population_cov()).amax() < 1e-12);
+        assert!((point.rho[1] - 0.7).abs() < 1e-12);
+    }
+
+    #[test]
+    fn out_of_range_points_give_a_reason() {
+        // Anchors uncorrelated with every judge and each other: σ̂_t² = 0, σ̂_c² = K, every
+        // β̂ = 0 − 0 … and the pair denominator K ≠ 0, so σ̂_t² = 0 is flagged outside (0, K).
+        let mut r = DMatrix::identity(5, 5);
+        for (i, j) in [(0, 1), (0, 2), (1, 2)] {
+            r[(i, j)] = 0.5;
+            r[(j, i)] = 0.5;
+        }
+        assert!(panel_point(&r, 3).unwrap_err().contains("out of range"));
+    }
+}
