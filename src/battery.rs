@@ -446,7 +446,10 @@ pub fn run(
         &config,
         &decision,
         &tests,
-        inferred.iter().any(|f| f.estimator == Estimator::FreeScale),
+        inferred
+            .iter()
+            .find(|f| f.estimator == Estimator::FreeScale)
+            .map(|f| &f.estimate),
         free_refused.as_deref(),
     );
     Some(BatteryReport {

@@ -224,16 +224,22 @@ pub struct Route {
 /// continuous judges and Test A silent → Theorem 1 (the free-scale estimate beside it as a
 /// check when it ran); Test A firing or ordinal judges, with the free-scale estimate available
 /// → the free-scale estimate; ordinal judges without it → none, with the reason; every column
-/// ordinal → none (ρ is not identified; `rhoscope identify` shows why). Test J firing is
-/// added to the reason: then no estimate here holds.
+/// ordinal → none (ρ is not identified; `rhoscope identify` shows why). A free-scale fit out
+/// of range, and Test J firing, are added to the reason: then no estimate here holds.
 #[must_use]
 pub fn route(
     c: &Configuration,
     d: &Decision,
     tests: &PerTest<TestResult>,
-    free_scale: bool,
+    free_scale: Option<&crate::estimate::Estimate>,
     free_refused: Option<&str>,
 ) -> Route {
+    let out_of_range = if free_scale.is_some_and(|e| !e.flags.is_empty()) {
+        " Its fit is out of range on this panel, though (see its flags): report no ρ̂ from it."
+    } else {
+        ""
+    };
+    let free_scale = free_scale.is_some();
     if let Some(r) = &d.refusal {
         let all_ordinal = c.layout.p == c.ordinal_judges && c.continuous_anchors == 0;
         return Route {
@@ -259,7 +265,7 @@ pub fn route(
             Route {
                 read: Some(Estimator::FreeScale),
                 why: format!(
-                    "Read the free-scale estimate: the judges are ordinal, their codes share no scale, and the closed form on codes is erratic across discretisations (Section 7); the free-scale estimate reads their polychoric and polyserial correlations.{j}"
+                    "Read the free-scale estimate: the judges are ordinal, their codes share no scale, and the closed form on codes is erratic across discretisations (Section 7); the free-scale estimate reads their polychoric and polyserial correlations.{out_of_range}{j}"
                 ),
             }
         } else {
@@ -276,7 +282,7 @@ pub fn route(
             Route {
                 read: Some(Estimator::FreeScale),
                 why: format!(
-                    "Read the free-scale estimate: Test A fires, so the judges load unequally (for instance, each on its own scale), which biases the closed form; the free-scale estimate frees every judge's scale (SPEC §7).{j}"
+                    "Read the free-scale estimate: Test A fires, so the judges load unequally (for instance, each on its own scale), which biases the closed form; the free-scale estimate frees every judge's scale (SPEC §7).{out_of_range}{j}"
                 ),
             }
         } else {

@@ -6,10 +6,11 @@
 //! `((i·S + j) << 24) | r` of the power purpose, and null draws for N index i from streams
 //! `i << 32 …` of the null purpose, so every figure is reproducible at any thread count.
 
+use nalgebra::DMatrix;
 use rayon::prelude::*;
 
 use crate::battery::null::NullModel;
-use crate::battery::{Draws, Layout, NullKind, PerTest, TestId, calibrate};
+use crate::battery::{Draws, Layout, NullKind, PerTest, Sample, TestId, calibrate};
 use crate::bootstrap::bootstrap;
 use crate::estimate::{Context, Estimator};
 use crate::families::JudgeFamilies;
@@ -261,6 +262,10 @@ fn replicate_outcomes(
     let params = design.params();
     let q = params.q();
     let names = params.column_names();
+    let mixed = !params.violations.ordinal.is_empty()
+        && thresholds
+            .iter()
+            .any(|(t, th)| th.is_some() && t.spec().null == NullKind::FreeScale);
     let outcomes: Vec<Option<Outcome>> = (0..opts.reps)
         .into_par_iter()
         .map_init(
@@ -272,8 +277,20 @@ fn replicate_outcomes(
                 let mut rng = stream_rng(opts.seed, Purpose::Power, (cell_index << 24) | r as u64);
                 design.draw_into(n, &mut rng, data);
                 let s = covariance(data, n, q, scratch);
-                let fired =
-                    thresholds.map(|t, th| th.is_some_and(|th| t.statistic(&s, layout) > th));
+                // Ordinal columns: the free-scale tests read mixed correlations, as their
+                // null draws do (SPEC §7).
+                let corr = mixed.then(|| {
+                    let (j, a) = names.split_at(params.p);
+                    let panel = Panel::new(n, data.clone(), j.to_vec(), a.to_vec());
+                    crate::ordinal::correlation_matrix(&panel)
+                        .map_or_else(|_| DMatrix::from_element(q, q, f64::NAN), |c| c.r)
+                });
+                let sample = Sample {
+                    cov: &s,
+                    corr: corr.as_ref(),
+                };
+                let fired = thresholds
+                    .map(|t, th| th.is_some_and(|th| t.statistic_of(&sample, layout) > th));
                 let ci = match opts.coverage {
                     None => Vec::new(),
                     Some(b) => {
