@@ -48,7 +48,7 @@ pub enum Command {
     /// Estimate every anchor's ρ from a panel file (Theorem 1)
     #[command(after_help = ESTIMATE_HELP)]
     Estimate(EstimateArgs),
-    /// Run the diagnostic battery: CIs, weak-ID screen, Tests A/B/C against a calibrated null
+    /// Run the diagnostic battery: CIs, weak-ID screen, Tests A/B/C and J/O against calibrated nulls
     #[command(after_help = BATTERY_HELP)]
     Battery(BatteryArgs),
     /// Show Section 7's identification hierarchy: ρ is not identified when every column is ordinal

@@ -289,7 +289,7 @@ pub fn route(
             Route {
                 read: Some(Estimator::ClosedForm),
                 why: format!(
-                    "Test A fires and the free-scale fallback cannot run ({unavailable}): the closed form is all there is, so treat every ρ̂ as unverified."
+                    "Test A fires and the free-scale fallback cannot run ({unavailable}): the closed form is all there is, so treat every ρ̂ as unverified.{j}"
                 ),
             }
         };

@@ -56,7 +56,7 @@ pub const SPEC: Diagnostic = Diagnostic {
 /// What Test A's verdict means (Sections 5 and 8).
 fn meaning(r: &Reading<'_>) -> String {
     if r.fires {
-        "The judges' covariances are unequal beyond chance: they load unequally on what they share, so the unit-loading closed form should not be used on this panel (Section 8); treat every ρ̂ as unverified. Fix the panel, or fall back to a free-loading model at the price of transparency.".into()
+        "The judges' covariances are unequal beyond chance: they load unequally on what they share, so the unit-loading closed form should not be used on this panel (Section 8); treat every ρ̂ as unverified. Fix the panel, or read the free-scale estimate, which frees each judge's scale (it needs ≥ 3 continuous anchors), once Test J passes.".into()
     } else {
         "No dispersion beyond chance in the judge covariances. Passing is necessary, not sufficient: mild spreads are nearly invisible at N ≈ 500–2000 (power at spread 0.2 is at or below the false-positive rate), and a panel-wide residual never shows here.".into()
     }

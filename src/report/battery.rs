@@ -154,7 +154,15 @@ pub fn text(
         .tests
         .values()
         .map(|t| {
-            let opt = |x: Option<f64>| x.map_or_else(|| "—".into(), fmt_num);
+            // Small statistics (a misfit of 2e-5) keep their digits in scientific notation.
+            let stat = |x: f64| {
+                if x != 0.0 && x.abs() < 1e-3 {
+                    format!("{x:.3e}")
+                } else {
+                    fmt_num(x)
+                }
+            };
+            let opt = |x: Option<f64>| x.map_or_else(|| "—".into(), stat);
             vec![
                 format!("{} {}", t.test.name(), t.test.guards()),
                 t.verdict.badge().into(),

@@ -1,5 +1,5 @@
 //! The real-panel walkthrough: one or two plain sentences per diagnostic, in the order a
-//! careful reader checks them (configuration, estimate, weak-ID, A, B, C, overall).
+//! careful reader checks them (configuration, estimate, weak-ID, each registered test, overall).
 
 use super::app::{App, Step};
 use crate::battery::{BatteryReport, TestId, Verdict};
