@@ -155,6 +155,15 @@ fn estimate(a: &EstimateArgs) -> Result<(), Error> {
             Estimator::DesignatedClean => clean.is_some(),
         })
         .collect();
+    if which.contains(&Estimator::Ml) && panel.p() + panel.m() <= crate::estimate::ml::MAX_VARIABLES
+    {
+        let what = format!(
+            "maximum likelihood on {} judges and {} anchors",
+            panel.p(),
+            panel.m()
+        );
+        warn_cost(crate::cost::ml_seconds(panel.p(), panel.m()), &what);
+    }
     let fits = Fits::of(panel, &s, &ctx, &which);
     // A refused comparison the user asked for is an error; anything else that ran is still
     // shown first, so one estimator's trouble never hides another's numbers.
@@ -200,6 +209,26 @@ fn battery_cmd(a: &BatteryArgs) -> Result<(), Error> {
         null_draws: a.null_draws as usize,
         seed: a.seed,
     };
+    let shape = crate::cost::BatteryShape {
+        n: panel.n,
+        judges: panel.p(),
+        anchors: panel.m(),
+        resamples: opts.resamples,
+        null_draws: opts.null_draws,
+        ordinal: panel
+            .scales
+            .iter()
+            .any(|s| matches!(s, crate::panel::Scale::Ordinal { .. })),
+    };
+    let what = format!(
+        "the battery (N = {}, {} judges, {} anchors, B = {}, {} null draws)",
+        panel.n,
+        panel.p(),
+        panel.m(),
+        opts.resamples,
+        opts.null_draws
+    );
+    warn_cost(crate::cost::battery_seconds(&shape), &what);
     let bar = progress_bar((opts.resamples + opts.null_draws) as u64, !a.json);
     let tick = |_: Progress| {
         bar.inc(1);
@@ -477,6 +506,14 @@ fn check_sidecar(side: &Path, has_families: bool, force: bool) -> Result<bool, E
             "{shown} exists from an earlier run, and `estimate` would adopt it for this family-less panel: remove it, or pass --force to delete it"
         )
     }))
+}
+
+/// Says on stderr, before it starts, that a computation will take more than
+/// [`crate::cost::WARN_SECONDS`] (one line; the estimate comes from the panel's shape).
+fn warn_cost(seconds: f64, what: &str) {
+    if let Some(w) = crate::cost::warning(seconds, what) {
+        eprintln!("rhoscope: {w}");
+    }
 }
 
 /// Prints the loader's one-line notes (sidecar adopted, identical judges) on stderr.

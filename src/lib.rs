@@ -21,6 +21,7 @@ pub mod bootstrap;
 pub mod cli;
 #[cfg(feature = "cli")]
 pub mod commands;
+pub mod cost;
 pub mod data;
 pub mod decision;
 pub mod error;
