@@ -248,6 +248,9 @@ pub struct BatteryReport {
     pub weak_id: Option<WeakId>,
     pub tests: PerTest<TestResult>,
     pub null: NullInfo,
+    /// The effective number of judges with its interval on the same resamples
+    /// ([`crate::neff`]).
+    pub n_eff: crate::neff::Neff,
 }
 
 impl BatteryReport {
@@ -351,11 +354,13 @@ pub fn run(
             "rows"
         }
     });
+    let n_eff = crate::neff::with_bootstrap(panel, opts.resamples, Streams::of(opts.seed));
     Some(BatteryReport {
         decision,
         fits,
         weak_id,
         tests,
+        n_eff,
         null: NullInfo {
             kind: spec.kind(),
             method,

@@ -29,6 +29,7 @@ pub mod estimate;
 pub mod families;
 pub mod model;
 pub mod moments;
+pub mod neff;
 pub mod ordinal;
 pub mod panel;
 pub mod power;

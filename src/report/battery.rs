@@ -58,6 +58,7 @@ pub fn json(
     doc["null"] = json!({
         "kind": r.null.kind, "method": r.null.method, "draws": r.null.draws, "note": r.null.note,
     });
+    doc["n_eff"] = super::neff::json(&r.n_eff, &panel.judges);
     doc
 }
 
@@ -99,6 +100,7 @@ pub fn text(
             anchors,
         ));
     }
+    out.push_str(&super::neff::text(&r.n_eff, &panel.judges));
     if let Some(w) = r.weak_id {
         let _ = writeln!(
             out,

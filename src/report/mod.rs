@@ -5,6 +5,7 @@
 
 pub mod battery;
 pub mod estimate;
+pub mod neff;
 pub mod power;
 pub mod reproduce;
 
