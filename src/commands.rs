@@ -33,6 +33,7 @@ pub fn run(cli: Cli) -> Result<(), Error> {
     match cli.command {
         Some(Command::Estimate(a)) => estimate(&a),
         Some(Command::Simulate(a)) => simulate_cmd(&a),
+        Some(Command::Export(a)) => export_cmd(&a),
         Some(Command::Battery(a)) => battery_cmd(&a),
         Some(Command::Power(a)) => power_cmd(&a),
         Some(Command::Reproduce(a)) => reproduce_cmd(&a),
@@ -351,6 +352,39 @@ fn anchor_index(anchors: &[String], tok: &str, flag: &str) -> Result<usize, Erro
                 anchors.join(", ")
             ))
         })
+}
+
+/// `export`: the model as a lavaan or semopy script, on stdout or into `-o FILE` (atomically;
+/// an existing file only with `--force`).
+fn export_cmd(a: &crate::cli::ExportArgs) -> Result<(), Error> {
+    if a.panel.opts.long.is_some() {
+        return Err(Error::Usage(
+            "export reads wide panel files; the script cannot reshape --long tables (write the wide table first)".into(),
+        ));
+    }
+    let loaded = load_panel(&a.panel, 2)?;
+    let path = a.panel.panel.display().to_string();
+    let src = crate::export::Source {
+        path: &path,
+        delimiter: data::delimiter_of(&a.panel.panel),
+    };
+    let syntax = match a.syntax {
+        crate::cli::Syntax::Lavaan => crate::export::Syntax::Lavaan,
+        crate::cli::Syntax::Semopy => crate::export::Syntax::Semopy,
+    };
+    let text = crate::export::script(&loaded.panel, &src, syntax);
+    match &a.output {
+        Some(out) if out.as_os_str() != "-" => {
+            if !a.force && std::fs::symlink_metadata(out).is_ok() {
+                return Err(Error::Usage(format!(
+                    "{} already exists: remove it, or pass --force",
+                    crate::error::sanitize(&out.display().to_string())
+                )));
+            }
+            write_file(out, |w| w.write_all(text.as_bytes()))
+        }
+        _ => write_stdout(text.as_bytes()),
+    }
 }
 
 fn simulate_cmd(a: &SimulateArgs) -> Result<(), Error> {

@@ -26,6 +26,7 @@ pub mod data;
 pub mod decision;
 pub mod error;
 pub mod estimate;
+pub mod export;
 pub mod families;
 pub mod model;
 pub mod moments;
