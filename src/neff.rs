@@ -170,12 +170,8 @@ pub fn with_bootstrap(panel: &Panel, resamples: usize, streams: Streams) -> Neff
                     wide.push((r, full));
                 }
             }
-            let sums = weighted_sums(&centred, &counts, &wide, size);
-            (0..size)
-                .map(|r| {
-                    let cov = cov_of_sums(p, n, sums.column(r).as_slice());
-                    mean_correlation(&cov).and_then(|rb| n_eff(p, rb))
-                })
+            resample_n_eff(&centred, &counts, &wide, size)
+                .into_iter()
                 .collect::<Vec<_>>()
         })
         .collect();
@@ -195,87 +191,100 @@ pub fn with_bootstrap(panel: &Panel, resamples: usize, streams: Streams) -> Neff
     out
 }
 
-/// Width of one item's features: the p centred scores, then their p(p + 1)/2 products.
-fn width(p: usize) -> usize {
-    p + p * (p + 1) / 2
+/// The count tile of items `start..start + len` for a batch: `counts[r * n + i]`, or the
+/// 32-bit counts of a resample listed in `wide`.
+fn count_tile(
+    counts: &[u8],
+    wide: &[(usize, Vec<u32>)],
+    n: usize,
+    start: usize,
+    len: usize,
+    batch: usize,
+) -> DMatrix<f64> {
+    let mut tile = DMatrix::zeros(len, batch);
+    for r in 0..batch {
+        let row = &counts[r * n + start..r * n + start + len];
+        for (x, &k) in tile.column_mut(r).iter_mut().zip(row) {
+            *x = f64::from(k);
+        }
+    }
+    for (r, full) in wide {
+        for (x, &k) in tile
+            .column_mut(*r)
+            .iter_mut()
+            .zip(&full[start..start + len])
+        {
+            *x = f64::from(k);
+        }
+    }
+    tile
 }
 
-/// Σ_i c_r(i) f(i) for each resample r of a batch (column r; `counts[r * n + i]` is c_r(i),
-/// or `full[i]` for a resample r listed in `wide`), the features made a tile of
-/// [`BLOCK`] items at a time so that memory stays small at any N.
-fn weighted_sums(
+/// n_eff of each resample of a batch, in O(N·p) per resample rather than the O(N·p²) of a
+/// correlation matrix: with w_j = 1/s_j the resample's judge SDs, the sum of the pairwise
+/// correlations is (Var(Σ_j w_j x_j) − Σ_j w_j² s_j²) / 2. Two passes over the items in
+/// tiles of [`BLOCK`]: the first sums x_j and x_j² (count-weighted) to get s_j, the second
+/// sums u = Σ_j w_j x_j and u².
+fn resample_n_eff(
     centred: &[Vec<f64>],
     counts: &[u8],
     wide: &[(usize, Vec<u32>)],
     batch: usize,
-) -> DMatrix<f64> {
+) -> Vec<Option<f64>> {
     let p = centred.len();
     let n = centred[0].len();
-    let d = width(p);
-    let pairs: Vec<(usize, usize)> = (0..d - p).map(|t| pair(p, t)).collect();
-    let mut acc = DMatrix::zeros(d, batch);
-    let mut feats = DMatrix::zeros(d, BLOCK.min(n));
-    let mut tile = DMatrix::zeros(BLOCK.min(n), batch);
+    let nf = n as f64;
+    // Pass 1: Σ c x_j and Σ c x_j² for every resample.
+    let mut acc = DMatrix::zeros(2 * p, batch);
     for start in (0..n).step_by(BLOCK) {
         let len = BLOCK.min(n - start);
-        if tile.nrows() != len {
-            tile = DMatrix::zeros(len, batch);
-            feats = DMatrix::zeros(d, len);
-        }
-        for (i, mut col) in feats.column_iter_mut().enumerate() {
-            let x: Vec<f64> = centred.iter().map(|c| c[start + i]).collect();
-            let col = col.as_mut_slice();
-            col[..p].copy_from_slice(&x);
-            for (v, &(j, k)) in col[p..].iter_mut().zip(&pairs) {
-                *v = x[j] * x[k];
-            }
-        }
-        for r in 0..batch {
-            let row = &counts[r * n + start..r * n + start + len];
-            for (x, &k) in tile.column_mut(r).iter_mut().zip(row) {
-                *x = f64::from(k);
-            }
-        }
-        for (r, full) in wide {
-            for (x, &k) in tile
-                .column_mut(*r)
-                .iter_mut()
-                .zip(&full[start..start + len])
-            {
-                *x = f64::from(k);
-            }
-        }
+        let feats = DMatrix::from_fn(2 * p, len, |f, i| {
+            let x = centred[f % p][start + i];
+            if f < p { x } else { x * x }
+        });
+        let tile = count_tile(counts, wide, n, start, len, batch);
         acc.gemm(1.0, &feats, &tile, 1.0);
     }
-    acc
-}
-
-/// The (j, k), j ≤ k, of the t-th product in row-major upper-triangle order.
-fn pair(p: usize, mut t: usize) -> (usize, usize) {
-    for j in 0..p {
-        let row = p - j;
-        if t < row {
-            return (j, j + t);
+    let var = |j: usize, r: usize| {
+        let (s, ss) = (acc[(j, r)], acc[(p + j, r)]);
+        (ss - s * s / nf) / (nf - 1.0)
+    };
+    let ok: Vec<bool> = (0..batch)
+        .map(|r| (0..p).all(|j| var(j, r) > 0.0))
+        .collect();
+    let w = DMatrix::from_fn(
+        p,
+        batch,
+        |j, r| {
+            if ok[r] { 1.0 / var(j, r).sqrt() } else { 0.0 }
+        },
+    );
+    // Pass 2: Σ c u and Σ c u² with u = Σ_j w_j x_j.
+    let (mut su, mut suu) = (vec![0.0; batch], vec![0.0; batch]);
+    for start in (0..n).step_by(BLOCK) {
+        let len = BLOCK.min(n - start);
+        let x = DMatrix::from_fn(len, p, |i, j| centred[j][start + i]);
+        let u = &x * &w;
+        let tile = count_tile(counts, wide, n, start, len, batch);
+        for r in 0..batch {
+            for (c, v) in tile.column(r).iter().zip(u.column(r).iter()) {
+                su[r] += c * v;
+                suu[r] += c * v * v;
+            }
         }
-        t -= row;
     }
-    unreachable!("t is below p(p + 1)/2")
-}
-
-/// The covariance matrix (divisor N − 1) of a resample of N items from its feature sums.
-fn cov_of_sums(p: usize, n: usize, s: &[f64]) -> DMatrix<f64> {
-    let nf = n as f64;
-    let mut cov = DMatrix::zeros(p, p);
-    let mut t = p;
-    for j in 0..p {
-        for k in j..p {
-            let c = (s[t] - s[j] * s[k] / nf) / (nf - 1.0);
-            cov[(j, k)] = c;
-            cov[(k, j)] = c;
-            t += 1;
-        }
-    }
-    cov
+    let pairs = (p * (p - 1) / 2) as f64;
+    (0..batch)
+        .map(|r| {
+            if !ok[r] {
+                return None;
+            }
+            let var_u = (suu[r] - su[r] * su[r] / nf) / (nf - 1.0);
+            let own: f64 = (0..p).map(|j| w[(j, r)] * w[(j, r)] * var(j, r)).sum();
+            let r_bar = (var_u - own) / 2.0 / pairs;
+            n_eff(p, r_bar)
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -326,11 +335,5 @@ mod tests {
         // A denominator that is not positive (r̄ ≤ −1/(p − 1)) has no n_eff.
         assert_eq!(n_eff(3, -0.5), None);
         assert_eq!(n_eff(3, f64::NAN), None);
-    }
-
-    #[test]
-    fn products_are_enumerated_in_upper_triangle_order() {
-        let got: Vec<(usize, usize)> = (0..6).map(|t| pair(3, t)).collect();
-        assert_eq!(got, [(0, 0), (0, 1), (0, 2), (1, 1), (1, 2), (2, 2)]);
     }
 }
