@@ -1192,6 +1192,28 @@ fn the_loaders_notes_are_shown_whole_in_the_data_pane_and_announced() {
 }
 
 #[test]
+fn the_estimates_pane_says_how_many_votes_the_judges_are_worth() {
+    let mut app = started(Start::Default);
+    let area = ratatui::layout::Rect::new(0, 0, 80, 24);
+    let n = &app.battery.as_ref().unwrap().n_eff;
+    let (v, ci) = (n.n_eff.unwrap(), n.boot.as_ref().unwrap().ci.unwrap());
+    let want = format!(
+        "6 judges ≈ {v:.2} independent votes [{:.2}, {:.2}]",
+        ci.lo, ci.hi
+    );
+    let a = ui::areas(&app, area);
+    let pane = rows_of(&screen(&app, 80, 24), a.estimates).join("\n");
+    assert!(pane.contains(&want), "{want} not in {pane}");
+    // While a new battery runs, the old value stays without its interval.
+    let _ = app.update(Action::Fine(1));
+    let pane = rows_of(&screen(&app, 80, 24), a.estimates).join("\n");
+    assert!(
+        pane.contains(&format!("6 judges ≈ {v:.2} independent votes […]")),
+        "{pane}"
+    );
+}
+
+#[test]
 fn the_data_pane_keeps_its_cursor_in_view() {
     let mut app = started(Start::File(
         common::root().join("assets/three-anchor.csv"),
