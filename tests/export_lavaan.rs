@@ -203,3 +203,58 @@ fn the_output_file_is_written_whole_and_never_overwritten_without_force() {
     assert_eq!(r.code, 2, "{}", r.stderr);
     assert!(r.stderr.contains("wide panel files"));
 }
+
+#[test]
+fn the_semopy_script_refits_our_ml_rho() {
+    let probe = std::process::Command::new("python3")
+        .args(["-c", "import semopy"])
+        .output();
+    if !probe.is_ok_and(|o| o.status.success()) {
+        eprintln!("skipping the_semopy_script_refits_our_ml_rho: python3 with semopy not found");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    awkward_panel(dir.path());
+    let mut args = vec![
+        "export",
+        "panel.csv",
+        "--syntax",
+        "semopy",
+        "-o",
+        "refit.py",
+    ];
+    args.extend(ROLES);
+    let r = run(dir.path(), &args);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let out = std::process::Command::new("python3")
+        .arg("refit.py")
+        .current_dir(dir.path())
+        .output()
+        .expect("python3 runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let mut args = vec!["estimate", "panel.csv", "--method", "ml", "--json"];
+    args.extend(ROLES);
+    let ours = run(dir.path(), &args);
+    let v: serde_json::Value = serde_json::from_str(&ours.stdout).unwrap();
+    for (k, id) in ["human_a", "human_b", "c_2"].iter().enumerate() {
+        let key = format!("rho_{id} = ");
+        let theirs: f64 = stdout
+            .split(&key)
+            .nth(1)
+            .and_then(|rest| rest.split_whitespace().next())
+            .unwrap_or_else(|| panic!("{key} missing from {stdout}"))
+            .parse()
+            .unwrap();
+        let rho = v["ml"]["anchors"][k]["rho"].as_f64().unwrap();
+        // semopy's optimiser stops at a looser tolerance than lavaan's (measured: 2e-4).
+        assert!(
+            (theirs - rho).abs() < 1e-3,
+            "ρ of {id}: semopy {theirs} vs {rho}"
+        );
+    }
+}
