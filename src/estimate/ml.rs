@@ -339,6 +339,14 @@ fn fit_starts(
             p + l.m
         ));
     }
+    // N items span at most N − 1 dimensions: S is singular whatever rounding lets Cholesky
+    // through (6 items of 8 columns used to "fit", without converging).
+    if n <= s.nrows() {
+        return Err(format!(
+            "the sample covariance is not positive definite: {n} items for {} columns (ML needs more items than columns)",
+            s.nrows()
+        ));
+    }
     let chol_s = s
         .clone()
         .cholesky()
