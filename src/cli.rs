@@ -106,8 +106,8 @@ Worked example:
 const BATTERY_HELP: &str = "\
 Runs before trusting any ρ̂. Prints the panel's row of the paper's decision table, the estimate
 with percentile bootstrap CIs and flags, the family-blocked estimate when families are given,
-the weak-identification screen, and each test's verdict with statistic, null threshold,
-p-value and meaning. A firing test is a result, not an error: the exit code is 0 unless
+the effective number of judges (n_eff with its interval), the weak-identification screen, and
+each test's verdict with statistic, null threshold, p-value and meaning. A firing test is a result, not an error: the exit code is 0 unless
 --fail-on-diagnostic is given.
 
 Worked example:
