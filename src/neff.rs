@@ -265,12 +265,19 @@ fn resample_n_eff(
         let len = BLOCK.min(n - start);
         let x = DMatrix::from_fn(len, p, |i, j| centred[j][start + i]);
         let u = &x * &w;
-        let tile = count_tile(counts, wide, n, start, len, batch);
         for r in 0..batch {
-            for (c, v) in tile.column(r).iter().zip(u.column(r).iter()) {
-                su[r] += c * v;
-                suu[r] += c * v * v;
+            let full = wide.iter().find(|(k, _)| *k == r).map(|(_, f)| f);
+            let (mut a, mut b) = (0.0, 0.0);
+            for (i, v) in u.column(r).iter().enumerate() {
+                let c = full.map_or_else(
+                    || f64::from(counts[r * n + start + i]),
+                    |f| f64::from(f[start + i]),
+                );
+                a += c * v;
+                b += c * v * v;
             }
+            su[r] += a;
+            suu[r] += b;
         }
     }
     let pairs = (p * (p - 1) / 2) as f64;
