@@ -331,6 +331,9 @@ pub struct BatteryReport {
     pub refused: Vec<(Estimator, String)>,
     /// Which estimate to read, and why (SPEC §5 and §7).
     pub route: Route,
+    /// The effective number of judges with its interval on the same resamples
+    /// ([`crate::neff`]).
+    pub n_eff: crate::neff::Neff,
 }
 
 impl BatteryReport {
@@ -452,11 +455,13 @@ pub fn run(
             .map(|f| &f.estimate),
         free_refused.as_deref(),
     );
+    let n_eff = crate::neff::with_bootstrap(panel, opts.resamples, Streams::of(opts.seed));
     Some(BatteryReport {
         decision,
         fits: inferred,
         weak_id,
         tests,
+        n_eff,
         null: NullInfo {
             kind: spec.kind(),
             method,

@@ -60,6 +60,9 @@ pub enum Command {
     /// Regenerate the paper's simulation tables, each cell beside the published number
     #[command(after_help = REPRODUCE_HELP)]
     Reproduce(ReproduceArgs),
+    /// Write the model as an R lavaan or Python semopy script that refits the panel
+    #[command(after_help = EXPORT_HELP)]
+    Export(ExportArgs),
     /// Write a simulated panel CSV from one of the paper's designs, with any violation switched on
     #[command(after_long_help = simulate_help(), after_help = SIMULATE_SHORT)]
     Simulate(SimulateArgs),
@@ -106,8 +109,8 @@ Worked example:
 const BATTERY_HELP: &str = "\
 Runs before trusting any ρ̂. Prints the panel's row of the paper's decision table, the estimate
 with percentile bootstrap CIs and flags, the family-blocked estimate when families are given,
-the weak-identification screen, and each test's verdict with statistic, null threshold,
-p-value and meaning. A firing test is a result, not an error: the exit code is 0 unless
+the effective number of judges (n_eff with its interval), the weak-identification screen, and
+each test's verdict with statistic, null threshold, p-value and meaning. A firing test is a result, not an error: the exit code is 0 unless
 --fail-on-diagnostic is given.
 
 Worked example:
@@ -135,6 +138,20 @@ Worked example:
       --judges 2,3 --anchors 4 --json
 
 Exit codes: 0 ok, 2 bad arguments, 65 bad data, 66 missing or unreadable file.";
+
+const EXPORT_HELP: &str = "\
+The script reads the panel file itself (the path as given here), keeps the judge and anchor
+columns as loaded, drops incomplete items, fits Assumption 1's model by maximum likelihood
+(N − 1 likelihood) and prints β_k, σ_ak² and ρ_k (named rho_<anchor>). Judge families (from
+--families or the FILE.families.csv sidecar) become free residual covariances within a family.
+
+Worked example:
+  rhoscope export assets/three-anchor.csv --syntax lavaan -o refit.R
+  Rscript refit.R
+  rhoscope estimate assets/three-anchor.csv --method ml     # the same ρ
+
+Exit codes: 0 ok, 2 bad arguments (or an existing -o FILE without --force), 65 bad data,
+66 missing or unreadable file, 74 the script could not be written.";
 
 const POWER_HELP: &str = "\
 Designs (the paper's violations; strength s):
@@ -309,6 +326,31 @@ pub struct ReproduceArgs {
     /// Also write report.md and results.json into this folder.
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct ExportArgs {
+    #[command(flatten)]
+    pub panel: PanelArgs,
+    /// The software to write for: R lavaan or Python semopy.
+    #[arg(long, value_enum, default_value = "lavaan")]
+    pub syntax: Syntax,
+    /// Output file (default: standard output). Written atomically; an existing file is
+    /// replaced only with --force.
+    #[arg(short = 'o', long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Replace an existing output file.
+    #[arg(long)]
+    pub force: bool,
+}
+
+/// The script language of `export`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Syntax {
+    /// R lavaan (`:=` definitions of β, σ_a² and ρ).
+    Lavaan,
+    /// Python semopy (β, σ_a² and ρ computed after the fit).
+    Semopy,
 }
 
 /// Which estimator `estimate` runs.

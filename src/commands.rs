@@ -33,6 +33,7 @@ pub fn run(cli: Cli) -> Result<(), Error> {
     match cli.command {
         Some(Command::Estimate(a)) => estimate(&a),
         Some(Command::Simulate(a)) => simulate_cmd(&a),
+        Some(Command::Export(a)) => export_cmd(&a),
         Some(Command::Battery(a)) => battery_cmd(&a),
         Some(Command::Identify(a)) => identify_cmd(&a),
         Some(Command::Power(a)) => power_cmd(&a),
@@ -156,6 +157,15 @@ fn estimate(a: &EstimateArgs) -> Result<(), Error> {
             Estimator::DesignatedClean => clean.is_some(),
         })
         .collect();
+    if which.contains(&Estimator::Ml) && panel.p() + panel.m() <= crate::estimate::ml::MAX_VARIABLES
+    {
+        let what = format!(
+            "maximum likelihood on {} judges and {} anchors",
+            panel.p(),
+            panel.m()
+        );
+        warn_cost(crate::cost::ml_seconds(panel.p(), panel.m()), &what);
+    }
     let fits = Fits::of(panel, &s, &ctx, &which);
     // A refused comparison the user asked for is an error; anything else that ran is still
     // shown first, so one estimator's trouble never hides another's numbers.
@@ -201,6 +211,26 @@ fn battery_cmd(a: &BatteryArgs) -> Result<(), Error> {
         null_draws: a.null_draws as usize,
         seed: a.seed,
     };
+    let shape = crate::cost::BatteryShape {
+        n: panel.n,
+        judges: panel.p(),
+        anchors: panel.m(),
+        resamples: opts.resamples,
+        null_draws: opts.null_draws,
+        ordinal: panel
+            .scales
+            .iter()
+            .any(|s| matches!(s, crate::panel::Scale::Ordinal { .. })),
+    };
+    let what = format!(
+        "the battery (N = {}, {} judges, {} anchors, B = {}, {} null draws)",
+        panel.n,
+        panel.p(),
+        panel.m(),
+        opts.resamples,
+        opts.null_draws
+    );
+    warn_cost(crate::cost::battery_seconds(&shape), &what);
     let bar = progress_bar((opts.resamples + opts.null_draws) as u64, !a.json);
     let tick = |_: Progress| {
         bar.inc(1);
@@ -372,6 +402,39 @@ fn anchor_index(anchors: &[String], tok: &str, flag: &str) -> Result<usize, Erro
         })
 }
 
+/// `export`: the model as a lavaan or semopy script, on stdout or into `-o FILE` (atomically;
+/// an existing file only with `--force`).
+fn export_cmd(a: &crate::cli::ExportArgs) -> Result<(), Error> {
+    if a.panel.opts.long.is_some() {
+        return Err(Error::Usage(
+            "export reads wide panel files; the script cannot reshape --long tables (write the wide table first)".into(),
+        ));
+    }
+    let loaded = load_panel(&a.panel, 2)?;
+    let path = a.panel.panel.display().to_string();
+    let src = crate::export::Source {
+        path: &path,
+        delimiter: data::delimiter_of(&a.panel.panel),
+    };
+    let syntax = match a.syntax {
+        crate::cli::Syntax::Lavaan => crate::export::Syntax::Lavaan,
+        crate::cli::Syntax::Semopy => crate::export::Syntax::Semopy,
+    };
+    let text = crate::export::script(&loaded.panel, &src, syntax);
+    match &a.output {
+        Some(out) if out.as_os_str() != "-" => {
+            if !a.force && std::fs::symlink_metadata(out).is_ok() {
+                return Err(Error::Usage(format!(
+                    "{} already exists: remove it, or pass --force",
+                    crate::error::sanitize(&out.display().to_string())
+                )));
+            }
+            write_file(out, |w| w.write_all(text.as_bytes()))
+        }
+        _ => write_stdout(text.as_bytes()),
+    }
+}
+
 fn simulate_cmd(a: &SimulateArgs) -> Result<(), Error> {
     let mut pm = scenario::preset(&a.preset).map_err(Error::Usage)?;
     for s in &a.set {
@@ -525,6 +588,14 @@ fn check_sidecar(side: &Path, has_families: bool, force: bool) -> Result<bool, E
             "{shown} exists from an earlier run, and `estimate` would adopt it for this family-less panel: remove it, or pass --force to delete it"
         )
     }))
+}
+
+/// Says on stderr, before it starts, that a computation will take more than
+/// [`crate::cost::WARN_SECONDS`] (one line; the estimate comes from the panel's shape).
+fn warn_cost(seconds: f64, what: &str) {
+    if let Some(w) = crate::cost::warning(seconds, what) {
+        eprintln!("rhoscope: {w}");
+    }
 }
 
 /// Prints the loader's one-line notes (sidecar adopted, identical judges) on stderr.

@@ -261,6 +261,19 @@ fn csv_error(path: &Path, e: &csv::Error) -> Error {
     }
 }
 
+/// The delimiter a wide panel file is read with (sniffed from its first line as [`load`]
+/// does): comma, tab or semicolon; comma when the file cannot be read.
+#[must_use]
+pub fn delimiter_of(path: &Path) -> u8 {
+    let mut first = Vec::new();
+    if let Ok(f) = std::fs::File::open(path) {
+        let _ = BufReader::new(f)
+            .take(limits::MAX_ROW_BYTES as u64)
+            .read_until(b'\n', &mut first);
+    }
+    sniff(&first)
+}
+
 /// The delimiter with the most occurrences in the header: comma, tab or semicolon.
 fn sniff(header: &[u8]) -> u8 {
     #[expect(clippy::naive_bytecount, reason = "one short header line")]

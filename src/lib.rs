@@ -21,14 +21,17 @@ pub mod bootstrap;
 pub mod cli;
 #[cfg(feature = "cli")]
 pub mod commands;
+pub mod cost;
 pub mod data;
 pub mod decision;
 pub mod error;
 pub mod estimate;
+pub mod export;
 pub mod families;
 pub mod identify;
 pub mod model;
 pub mod moments;
+pub mod neff;
 pub mod ordinal;
 pub mod panel;
 pub mod power;

@@ -624,6 +624,8 @@ fn a_hostile_file_name_never_reaches_the_terminal_raw() {
         ],
         vec!["estimate", name, "--designated-clean", "\u{1b}[2Jnope"],
         vec!["simulate", "--n", "10", "-o", name],
+        vec!["export", name],
+        vec!["export", name, "--syntax", "semopy", "-o", name],
     ] {
         let r = run(dir.path(), &args);
         for (what, out) in [("stdout", &r.stdout), ("stderr", &r.stderr)] {
@@ -633,4 +635,28 @@ fn a_hostile_file_name_never_reaches_the_terminal_raw() {
             );
         }
     }
+}
+
+#[test]
+fn method_both_shows_the_closed_form_when_ml_cannot_run() {
+    // Five items for eight columns: the sample covariance is singular, so ML refuses (six
+    // used to slip through Cholesky by rounding and "fit"); the closed form still has its
+    // numbers, and they are printed before the one-line error.
+    let dir = tempfile::tempdir().unwrap();
+    let r = run(
+        dir.path(),
+        &["simulate", "--n", "5", "--seed", "3", "-o", "few.csv"],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let r = run(dir.path(), &["estimate", "few.csv", "--method", "both"]);
+    assert_eq!(r.code, 65, "{}", r.stderr);
+    assert!(r.stderr.contains("5 items for 8 columns"), "{}", r.stderr);
+    assert!(r.stdout.contains("anchor  β"), "{}", r.stdout);
+    assert_eq!(r.stderr.trim_end().lines().count(), 1, "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("maximum likelihood: the sample covariance is not positive definite"),
+        "{}",
+        r.stderr
+    );
 }

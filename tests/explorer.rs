@@ -916,6 +916,11 @@ fn states() -> Vec<(&'static str, App)> {
     let mut detail = llm.clone();
     act(&mut detail, Action::Focus(Pane::Battery));
     act(&mut detail, Action::ToggleDetail);
+    let mut notes = started(Start::File(
+        PathBuf::from("tests/fixtures/notes.csv"),
+        rhoscope::data::LoadOptions::default(),
+    ));
+    act(&mut notes, Action::Focus(Pane::Data));
     let mut prompt = results.clone();
     act(&mut prompt, Action::OpenPrompt);
     for c in "../shared/da".chars() {
@@ -938,6 +943,7 @@ fn states() -> Vec<(&'static str, App)> {
         ("demo_panes", explore_demo),
         ("prompt", prompt),
         ("detail", detail),
+        ("notes", notes),
     ]
 }
 
@@ -1135,6 +1141,83 @@ fn the_status_line_survives_worker_results_and_clears_on_input() {
     // …and the next key press clears it.
     act(&mut app, Action::FocusNext);
     assert!(app.status.is_empty());
+}
+
+#[test]
+fn the_loaders_notes_are_shown_whole_in_the_data_pane_and_announced() {
+    // Two items with a missing cell, and J3 a copy of J2 (tests/fixtures/notes.csv); the file
+    // name carries an escape sequence, which must not reach the screen.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("n\x1b]0;pwned\x07otes.csv");
+    std::fs::copy(common::root().join("tests/fixtures/notes.csv"), &path).unwrap();
+    let mut app = started(Start::File(path, rhoscope::data::LoadOptions::default()));
+    let notes = file_state(&app).notes.clone();
+    assert_eq!(notes.len(), 2, "{notes:?}");
+    assert_eq!(
+        notes[0],
+        "note: 2 of 30 items dropped for missing values (first: row 5, column 'A1')"
+    );
+    assert!(notes[1].starts_with("warning: identical judge columns 'J2' = 'J3'"));
+    assert_eq!(app.status, "2 notes on this file: see the data pane");
+    // The status line shows the message whole even with a long path before it.
+    let area = ratatui::layout::Rect::new(0, 0, 80, 24);
+    let all = rows_of(&screen(&app, 80, 24), area).join("\n");
+    assert!(
+        all.contains("2 notes on this file: see the data pane"),
+        "{all}"
+    );
+    assert!(!all.contains('\x1b') && !all.contains("pwned\x07"));
+    // In the data pane at 80×24, every note is there word for word, numbers unclipped.
+    act(&mut app, Action::Focus(Pane::Data));
+    let t = screen(&app, 80, 24);
+    let a = ui::areas(&app, area);
+    let pane: Vec<String> = rows_of(&t, a.data)
+        .iter()
+        .map(|r| {
+            r.trim_matches(|c: char| c == '│' || c.is_whitespace())
+                .to_string()
+        })
+        .collect();
+    let joined = pane.join(" ");
+    for n in &notes {
+        let words: Vec<&str> = n.split_whitespace().collect();
+        assert!(
+            joined.contains(&words.join(" ")),
+            "{n:?} not whole in {pane:?}"
+        );
+    }
+    // The next key clears the status; the notes stay in the pane.
+    act(&mut app, Action::Down);
+    assert!(app.status.is_empty());
+    assert_eq!(file_state(&app).notes, notes);
+    // A file with nothing to say shows no note.
+    let quiet = started(Start::File(
+        common::root().join("assets/mid.csv"),
+        rhoscope::data::LoadOptions::default(),
+    ));
+    assert!(file_state(&quiet).notes.is_empty() && quiet.status.is_empty());
+}
+
+#[test]
+fn the_estimates_pane_says_how_many_votes_the_judges_are_worth() {
+    let mut app = started(Start::Default);
+    let area = ratatui::layout::Rect::new(0, 0, 80, 24);
+    let n = &app.battery.as_ref().unwrap().n_eff;
+    let (v, ci) = (n.n_eff.unwrap(), n.boot.as_ref().unwrap().ci.unwrap());
+    let want = format!(
+        "6 judges ≈ {v:.2} independent votes [{:.2}, {:.2}]",
+        ci.lo, ci.hi
+    );
+    let a = ui::areas(&app, area);
+    let pane = rows_of(&screen(&app, 80, 24), a.estimates).join("\n");
+    assert!(pane.contains(&want), "{want} not in {pane}");
+    // While a new battery runs, the old value stays without its interval.
+    let _ = app.update(Action::Fine(1));
+    let pane = rows_of(&screen(&app, 80, 24), a.estimates).join("\n");
+    assert!(
+        pane.contains(&format!("6 judges ≈ {v:.2} independent votes […]")),
+        "{pane}"
+    );
 }
 
 #[test]

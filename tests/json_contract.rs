@@ -147,3 +147,41 @@ fn method_both_adds_an_ml_object_shaped_like_the_estimate() {
     let none = estimate_json(&["estimate", "assets/mid.csv", "--json"]);
     assert!(none.get("ml").is_none());
 }
+
+/// Issue 11: a fit that did not converge claims no precision. Ten items of the base design
+/// (seed 7) leave Fisher scoring at its 200-step limit; every standard error is then `null`
+/// in JSON and "undefined" in text, never 0.0000.
+#[test]
+fn a_non_converged_ml_fit_has_no_standard_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let r = common::run(
+        dir.path(),
+        &["simulate", "--n", "10", "--seed", "7", "-o", "p.csv"],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let r = common::run(
+        dir.path(),
+        &["estimate", "p.csv", "--method", "ml", "--json"],
+    );
+    let v: Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(v["ml"]["converged"], false);
+    let se = &v["ml"]["se"];
+    assert!(se["sigma_t2"].is_null() && se["sigma_c2"].is_null());
+    for key in ["beta", "rho"] {
+        assert!(
+            se[key].as_array().unwrap().iter().all(Value::is_null),
+            "{se}"
+        );
+    }
+    let r = common::run(dir.path(), &["estimate", "p.csv", "--method", "ml"]);
+    let line = r
+        .stdout
+        .lines()
+        .find(|l| l.contains("standard errors"))
+        .unwrap();
+    assert!(r.stdout.contains("NOT converged"), "{}", r.stdout);
+    assert!(
+        !line.contains("0.0000") && line.contains("σ_t² undefined"),
+        "{line}"
+    );
+}

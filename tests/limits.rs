@@ -288,3 +288,63 @@ fn a_thread_pool_the_os_refuses_is_an_error_not_a_panic() {
         "no limit between 8 and 60 MB refused the pool"
     );
 }
+
+#[test]
+fn ml_above_its_column_limit_is_refused_and_a_slow_fit_is_announced() {
+    use rhoscope::estimate::ml::MAX_VARIABLES;
+    let dir = tempfile::tempdir().unwrap();
+    // One column over the limit: refused before the fit, with the count and the limit.
+    let over = (MAX_VARIABLES - 1).to_string();
+    let r = common::run(
+        dir.path(),
+        &[
+            "simulate",
+            "--set",
+            &format!("p={over}"),
+            "--n",
+            "200",
+            "--seed",
+            "1",
+            "-o",
+            "over.csv",
+        ],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let r = run_limited(
+        dir.path(),
+        VMEM_KB,
+        &["estimate", "over.csv", "--method", "ml"],
+    );
+    let limit = format!("ML is limited to {MAX_VARIABLES}");
+    refused(
+        &r,
+        65,
+        &["over.csv", "129 judge and anchor columns", &limit],
+    );
+    // Under it, a fit expected to take over a second says so on stderr before it starts. (This
+    // panel has fewer items than columns, so the fit itself is refused at once afterwards.)
+    let r = common::run(
+        dir.path(),
+        &[
+            "simulate", "--set", "p=110", "--n", "40", "--seed", "1", "-o", "wide.csv",
+        ],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let r = common::run(dir.path(), &["estimate", "wide.csv", "--method", "ml"]);
+    let first = r.stderr.lines().next().unwrap_or_default();
+    assert!(
+        first.starts_with(
+            "rhoscope: note: maximum likelihood on 110 judges and 2 anchors will take about "
+        ),
+        "{}",
+        r.stderr
+    );
+    // The paper's designs are quick and say nothing.
+    let r = common::run(
+        &common::root(),
+        &["estimate", "assets/mid.csv", "--method", "ml"],
+    );
+    assert_eq!((r.code, r.stderr.as_str()), (0, ""));
+    let r = common::run(&common::root(), &["battery", "assets/mid.csv", "--json"]);
+    assert_eq!((r.code, r.stderr.as_str()), (0, ""));
+}

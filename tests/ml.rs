@@ -125,3 +125,33 @@ fn ml_standard_errors_match_the_spread_across_replicates() {
         "SE {se:.4} vs replicate SD {sd:.4}"
     );
 }
+
+/// Issue 11: ML reports σ̂_t² ≤ 0 with the same flag as the closed form (one rule set for
+/// every estimator). Σ is the implied covariance (the formulas of `estimate::ml`'s module
+/// doc) of θ with σ_t² = −0.4, σ_c² = 1.5, β = (0.3, 0.6), ψ_j = 1, ω_k = 1, which is
+/// positive definite, so ML reaches F = 0 at θ itself: a "converged" Heywood fit.
+#[test]
+fn ml_raises_the_closed_forms_out_of_range_flags() {
+    use rhoscope::estimate::FlagCode;
+    let (p, st, sc, beta, psi, omega) = (4, -0.4, 1.5, [0.3, 0.6], 1.0, 1.0);
+    let q = p + 2;
+    let s = DMatrix::from_fn(q, q, |r, c| match (r < p, c < p) {
+        (true, true) => st + sc + if r == c { psi } else { 0.0 },
+        (true, false) => st + beta[c - p],
+        (false, true) => st + beta[r - p],
+        (false, false) => st + beta[r - p] * beta[c - p] / sc + if r == c { omega } else { 0.0 },
+    });
+    assert!(s.clone().cholesky().is_some(), "Σ is positive definite");
+    let fit = ml::fit(&s, p, 1000).expect("ML runs");
+    assert!(fit.converged);
+    assert!(
+        (fit.estimate.sigma_t2 - st).abs() < 1e-6,
+        "{}",
+        fit.estimate.sigma_t2
+    );
+    assert!(
+        fit.estimate.has_flag(FlagCode::SigmaT2Outside0K),
+        "{:?}",
+        fit.estimate.flags
+    );
+}

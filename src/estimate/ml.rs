@@ -47,6 +47,11 @@ pub struct MlSe {
 
 /// Largest number of scoring steps.
 pub const MAX_ITER: usize = 200;
+/// Most judge + anchor columns ML accepts. Each scoring step forms the expected information,
+/// (p + 2m + 2)² traces of q × q products, so a fit costs about q⁴ (see
+/// [`crate::cost::ml_seconds`]): 122 columns take about 2.6 s on a 2-core machine, 300 took
+/// two minutes. Above this the closed form (Theorem 1) still answers at once.
+pub const MAX_VARIABLES: usize = 128;
 /// Convergence: the largest |gradient| entry below this.
 pub const GRAD_TOL: f64 = 1e-9;
 
@@ -327,6 +332,20 @@ fn fit_starts(
     let p = l.p;
     if p < 2 || l.m < 2 {
         return Err("ML needs ≥ 2 judges and ≥ 2 anchors".into());
+    }
+    if p + l.m > MAX_VARIABLES {
+        return Err(format!(
+            "{} judge and anchor columns, and ML is limited to {MAX_VARIABLES} (its cost grows as the fourth power of the count); use the closed form, or select columns with --judges / --anchors",
+            p + l.m
+        ));
+    }
+    // N items span at most N − 1 dimensions: S is singular whatever rounding lets Cholesky
+    // through (6 items of 8 columns used to "fit", without converging).
+    if n <= s.nrows() {
+        return Err(format!(
+            "the sample covariance is not positive definite: {n} items for {} columns (ML needs more items than columns)",
+            s.nrows()
+        ));
     }
     let chol_s = s
         .clone()

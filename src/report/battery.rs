@@ -76,6 +76,7 @@ pub fn json(
         "kind": r.null.kind, "method": r.null.method, "draws": r.null.draws, "note": r.null.note,
         "free_scale": r.null.free_scale,
     });
+    doc["n_eff"] = super::neff::json(&r.n_eff, &panel.judges);
     doc
 }
 
@@ -126,6 +127,7 @@ pub fn text(
             out.push_str(&super::estimate::free_scale_lines(&panel.judges, fs));
         }
     }
+    out.push_str(&super::neff::text(&r.n_eff, &panel.judges));
     if let Some(w) = r.weak_id {
         let _ = writeln!(
             out,

@@ -53,6 +53,7 @@ pub fn json(r: &EstimateReport<'_>) -> Value {
         };
         doc[fit.estimator.key()] = obj;
     }
+    doc["n_eff"] = super::neff::json(&crate::neff::of_panel(panel), &panel.judges);
     doc
 }
 
@@ -127,6 +128,10 @@ pub fn text(r: &EstimateReport<'_>) -> String {
             }
         }
     }
+    out.push_str(&super::neff::text(
+        &crate::neff::of_panel(panel),
+        &panel.judges,
+    ));
     out
 }
 

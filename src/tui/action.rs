@@ -134,6 +134,9 @@ pub struct LoadedFile {
     pub panel: Arc<Panel>,
     /// `judge,family` pairs from a `families.csv` beside the file, if any.
     pub family_file: Vec<(String, String)>,
+    /// The loader's one-line notes (sanitised, without the file name): items dropped for
+    /// missing values, a families sidecar adopted, identical judge columns.
+    pub notes: Vec<String>,
 }
 
 /// A file that did not load as a panel: the loader's message, and its header when it could

@@ -244,10 +244,25 @@ fn status_line(app: &App, theme: Theme, width: usize) -> Line<'static> {
         super::app::Source::Scenario => {
             format!(" simulated · N = {} · seed {} ", app.scenario.n(), app.seed)
         }
-        super::app::Source::File(f) => format!(
-            " {} ",
-            crate::error::sanitize(&f.path.display().to_string())
-        ),
+        super::app::Source::File(f) => {
+            // A long path gives way (keeping its end, the file's name) so that the status
+            // message after it, which may carry a number, is shown whole.
+            let path = crate::error::sanitize(&f.path.display().to_string());
+            let status = if app.status.is_empty() {
+                0
+            } else {
+                app.status.chars().count() + 2
+            };
+            let busy = if app.computing() { 14 } else { 0 } + if app.frozen { 8 } else { 0 };
+            let room = width.saturating_sub(10 + 2 + status + busy).max(12);
+            let len = path.chars().count();
+            if len > room {
+                let tail: String = path.chars().skip(len + 1 - room).collect();
+                format!(" …{tail} ")
+            } else {
+                format!(" {path} ")
+            }
+        }
     };
     spans.push(Span::raw(source));
     if app.computing() {

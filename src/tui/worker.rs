@@ -2,6 +2,7 @@
 //! request wins), generation tags on every result, and cancellation of a superseded job
 //! through its progress callback. A panic in the worker reaches the loop as `Crashed`.
 
+use std::fmt::Write as _;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::Sender;
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
@@ -189,6 +190,7 @@ pub fn run_load(j: &LoadJob) -> WorkerMsg {
     let result = crate::data::load(&j.path, &j.options)
         .map(|loaded| LoadedFile {
             path: j.path.clone(),
+            notes: load_notes(&j.path, &loaded),
             header: loaded.header,
             panel: Arc::new(loaded.panel),
             family_file: family_file.clone(),
@@ -202,6 +204,38 @@ pub fn run_load(j: &LoadJob) -> WorkerMsg {
         generation: j.generation,
         result,
     }
+}
+
+/// The loader's notes as the explorer shows them (the command line prints the same on
+/// stderr): the dropped items first, then the loader's own notes, each sanitised and without
+/// the leading file name, which the data pane shows above them.
+fn load_notes(path: &std::path::Path, loaded: &crate::data::Loaded) -> Vec<String> {
+    let prefix = format!("{}: ", crate::error::sanitize(&path.display().to_string()));
+    let mut notes = Vec::new();
+    let p = &loaded.panel;
+    if p.n_dropped > 0 {
+        let mut note = format!(
+            "note: {} of {} items dropped for missing values",
+            p.n_dropped,
+            p.n + p.n_dropped
+        );
+        if let Some(at) = &loaded.first_dropped
+            && let Some(row) = at.row
+        {
+            let _ = write!(note, " (first: row {row}");
+            if let Some(col) = &at.column {
+                let _ = write!(note, ", column '{}'", crate::error::sanitize(col));
+            }
+            note.push(')');
+        }
+        notes.push(note);
+    }
+    notes.extend(loaded.notes.iter().map(|n| {
+        let n = crate::error::sanitize(n);
+        n.strip_prefix(&prefix)
+            .map_or_else(|| n.clone(), str::to_string)
+    }));
+    notes
 }
 
 /// `judge,family` pairs of a `families.csv` beside a panel file (not the panel itself), or

@@ -27,6 +27,9 @@ pub struct FileState {
     /// `judge,family` pairs of a `families.csv` beside the file, offered to judges.
     pub family_file: Vec<(String, String)>,
     pub loading: bool,
+    /// The last load's notes (dropped items, adopted sidecar, identical judges), shown in the
+    /// data pane under the file's path.
+    pub notes: Vec<String>,
 }
 
 impl App {
@@ -84,7 +87,14 @@ impl App {
             families,
             family_file: file.family_file,
             loading: false,
+            notes: file.notes,
         };
+        if first && !state.notes.is_empty() {
+            self.status = match state.notes.len() {
+                1 => "1 note on this file: see the data pane".into(),
+                k => format!("{k} notes on this file: see the data pane"),
+            };
+        }
         // Families from `families.csv` that the loaded panel does not carry yet: reload with them.
         let missing =
             first && panel.families.is_none() && state.families.iter().any(Option::is_some);
@@ -133,6 +143,7 @@ impl App {
             families: Vec::new(),
             family_file: Vec::new(),
             loading: true,
+            notes: Vec::new(),
         });
         self.panel = None;
         self.fit = None;

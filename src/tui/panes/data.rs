@@ -56,6 +56,12 @@ fn list(app: &App, theme: Theme, width: usize) -> Vec<(Line<'static>, Option<usi
         ),
         None,
     ));
+    // The loader's notes, whole (wrapped, never cut), under the path they are about.
+    for note in &f.notes {
+        for l in wrap_words(&sanitize(note), width.saturating_sub(2).max(1)) {
+            lines.push((Line::styled(format!("  {l}"), theme.warn()), None));
+        }
+    }
     if f.header.is_empty() {
         return lines;
     }

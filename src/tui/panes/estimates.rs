@@ -69,6 +69,23 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
         num(Some(e.k)),
         num(Some(e.denominator))
     )));
+    if let Some(b) = &app.battery {
+        // The effective number of judges of the last battery ([`crate::neff`]); while a
+        // new one runs, the old value without its interval.
+        let mut n = b.n_eff.clone();
+        if stale {
+            n.boot = None;
+        }
+        let mut text = crate::report::neff::sentence(&n);
+        if stale {
+            text.push_str(" […]");
+        }
+        // Narrow panes: "votes" alone, so the interval is never split across lines.
+        if text.chars().count() > usize::from(area.width.saturating_sub(2)) {
+            text = text.replacen(" independent vote", " vote", 1);
+        }
+        lines.push(Line::raw(text));
+    }
     for f in &e.flags {
         lines.push(Line::styled(
             format!("FLAG {}: {}", f.code.as_str(), f.message(e, &names)),

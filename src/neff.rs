@@ -1,0 +1,346 @@
+//! The effective number of judges: how many independent votes a panel of p correlated judges
+//! is worth. The design effect of a mean of p equally correlated scores gives
+//! n_eff = p / (1 + (p − 1) r̄), r̄ the mean off-diagonal judge correlation.
+//!
+//! r̄ is the plain mean of the p(p − 1)/2 Pearson correlations of the judge columns (of the
+//! codes, for ordinal judges: this is about the scores the panel averages, not latent ones).
+//! The interval is the item bootstrap's percentile interval (SPEC §2): resample b draws its
+//! items from stream b of `Purpose::Bootstrap` for the battery's seed, so it uses exactly the
+//! items the battery's resample b uses, and it is reported only when at least 80 % of the
+//! resamples give a value, like every interval of the battery. Each judge's *shared share* is
+//! its squared loading λ_j² in the one-factor fit of the judge correlation matrix (the ULS fit
+//! of SPEC §7, [`crate::estimate::free_scale::one_factor_uls`]): the share of that judge's
+//! variance the panel's common factor explains, t + c in the paper's model (Assumption 1),
+//! which the judges share whatever part of it is quality and whatever is common-mode error.
+
+use nalgebra::DMatrix;
+use rand::RngExt;
+use rayon::prelude::*;
+
+use crate::bootstrap::{Interval, MIN_ADMISSIBLE};
+use crate::panel::Panel;
+use crate::rng::{Purpose, Streams};
+use crate::stats::percentile;
+
+/// The effective number of judges of a panel, with its bootstrap interval when one was run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Neff {
+    /// Judges p.
+    pub p: usize,
+    /// Mean off-diagonal judge correlation r̄ (`None` with fewer than 2 judges).
+    pub r_bar: Option<f64>,
+    /// n_eff = p / (1 + (p − 1) r̄); 1 for a single judge; `None` when 1 + (p − 1) r̄ ≤ 0
+    /// (impossible for a valid correlation matrix) or a judge is constant.
+    pub n_eff: Option<f64>,
+    /// Each judge's squared one-factor loading λ_j² (needs 3 judges: with 2, one
+    /// correlation cannot say how the shared part splits).
+    pub shares: Option<Vec<f64>>,
+    /// The bootstrap, when run.
+    pub boot: Option<NeffBoot>,
+}
+
+/// The percentile interval of n_eff over item resamples.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NeffBoot {
+    /// 2.5 % and 97.5 % percentiles; `None` when fewer than 80 % of resamples gave a value.
+    pub ci: Option<Interval>,
+    pub resamples: usize,
+    /// Resamples where n_eff was undefined (a judge constant in the resample).
+    pub dropped: usize,
+    pub seed: u64,
+}
+
+/// The design effect n_eff = p / (1 + (p − 1) r̄). `None` when the denominator is not
+/// positive or r̄ is not finite.
+#[must_use]
+pub fn n_eff(p: usize, r_bar: f64) -> Option<f64> {
+    if p == 1 {
+        return Some(1.0);
+    }
+    let den = 1.0 + (p as f64 - 1.0) * r_bar;
+    (den > 0.0 && r_bar.is_finite()).then(|| p as f64 / den)
+}
+
+/// The mean off-diagonal correlation of a covariance matrix; `None` with fewer than 2
+/// variables or a variance that is not positive.
+#[must_use]
+pub fn mean_correlation(cov: &DMatrix<f64>) -> Option<f64> {
+    let p = cov.nrows();
+    if p < 2 || (0..p).any(|j| cov[(j, j)].partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater)) {
+        return None;
+    }
+    let mut sum = 0.0;
+    for j in 0..p {
+        for k in j + 1..p {
+            sum += cov[(j, k)] / (cov[(j, j)] * cov[(k, k)]).sqrt();
+        }
+    }
+    let r = sum / (p * (p - 1) / 2) as f64;
+    r.is_finite().then_some(r)
+}
+
+/// The squared one-factor loadings of the correlation matrix of `cov`, or `None` below 3
+/// variables or when the fit fails.
+#[must_use]
+pub fn shared_shares(cov: &DMatrix<f64>) -> Option<Vec<f64>> {
+    let p = cov.nrows();
+    if p < 3 || (0..p).any(|j| cov[(j, j)].partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater)) {
+        return None;
+    }
+    let r = DMatrix::from_fn(p, p, |i, j| {
+        cov[(i, j)] / (cov[(i, i)] * cov[(j, j)]).sqrt()
+    });
+    let (lambda, _, _) = crate::estimate::free_scale::one_factor_uls(&r).ok()?;
+    Some(lambda.iter().map(|l| l * l).collect())
+}
+
+/// n_eff, r̄ and the shares of a panel's judges, without an interval.
+#[must_use]
+pub fn of_panel(panel: &Panel) -> Neff {
+    let p = panel.p();
+    let cov = crate::moments::covariance(&panel.data[..p * panel.n], panel.n, p, &mut Vec::new());
+    from_cov(p, &cov)
+}
+
+fn from_cov(p: usize, cov: &DMatrix<f64>) -> Neff {
+    let r_bar = mean_correlation(cov);
+    Neff {
+        p,
+        r_bar,
+        n_eff: if p == 1 {
+            Some(1.0)
+        } else {
+            r_bar.and_then(|r| n_eff(p, r))
+        },
+        shares: shared_shares(cov),
+        boot: None,
+    }
+}
+
+/// Items per feature tile, and most resamples per pass over the items.
+const BLOCK: usize = 2048;
+const MAX_BATCH: usize = 32;
+
+/// [`of_panel`] with the item bootstrap's percentile interval of n_eff: `resamples`
+/// resamples on `streams` (the battery's: resample b draws the same items as its resample b).
+/// Bit-identical at any thread count: each resample's sums run over the items in a fixed
+/// order. With one judge there is nothing to resample (n_eff = 1) and no interval.
+#[must_use]
+pub fn with_bootstrap(panel: &Panel, resamples: usize, streams: Streams) -> Neff {
+    let mut out = of_panel(panel);
+    let (n, p) = (panel.n, panel.p());
+    if p < 2 || n == 0 || resamples == 0 {
+        return out;
+    }
+    // Centred judge columns: the sums of products then lose no precision to a large mean.
+    let centred: Vec<Vec<f64>> = (0..p)
+        .map(|j| {
+            let col = panel.col(j);
+            let mean = col.iter().sum::<f64>() / n as f64;
+            col.iter().map(|x| x - mean).collect()
+        })
+        .collect();
+    let batch = ((16 << 20) / n.max(1)).clamp(1, MAX_BATCH);
+    let starts: Vec<usize> = (0..resamples).step_by(batch).collect();
+    let values: Vec<Option<f64>> = starts
+        .into_par_iter()
+        .flat_map_iter(|start| {
+            let size = batch.min(resamples - start);
+            // One byte per count keeps a resample's histogram in cache (as the battery's
+            // bootstrap does); a resample where an item is drawn over 255 times (N ≥ 256,
+            // p < 1e−400) is counted again in 32 bits.
+            let mut counts = vec![0u8; size * n];
+            let mut wide: Vec<(usize, Vec<u32>)> = Vec::new();
+            for r in 0..size {
+                let mut rng = streams.rng(Purpose::Bootstrap, (start + r) as u64);
+                let row = &mut counts[r * n..(r + 1) * n];
+                let mut overflow = false;
+                for _ in 0..n {
+                    let i: usize = rng.random_range(0..n);
+                    let (c, o) = row[i].overflowing_add(1);
+                    row[i] = c;
+                    overflow |= o;
+                }
+                if overflow {
+                    let mut rng = streams.rng(Purpose::Bootstrap, (start + r) as u64);
+                    let mut full = vec![0u32; n];
+                    for _ in 0..n {
+                        full[rng.random_range(0..n)] += 1;
+                    }
+                    wide.push((r, full));
+                }
+            }
+            resample_n_eff(&centred, &counts, &wide, size)
+                .into_iter()
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    let mut kept: Vec<f64> = values.iter().flatten().copied().collect();
+    let dropped = resamples - kept.len();
+    kept.sort_by(f64::total_cmp);
+    let admissible = kept.len() as f64 >= MIN_ADMISSIBLE * resamples as f64;
+    out.boot = Some(NeffBoot {
+        ci: (admissible && !kept.is_empty()).then(|| Interval {
+            lo: percentile(&kept, 0.025),
+            hi: percentile(&kept, 0.975),
+        }),
+        resamples,
+        dropped,
+        seed: streams.seed,
+    });
+    out
+}
+
+/// The count tile of items `start..start + len` for a batch: `counts[r * n + i]`, or the
+/// 32-bit counts of a resample listed in `wide`.
+fn count_tile(
+    counts: &[u8],
+    wide: &[(usize, Vec<u32>)],
+    n: usize,
+    start: usize,
+    len: usize,
+    batch: usize,
+) -> DMatrix<f64> {
+    let mut tile = DMatrix::zeros(len, batch);
+    for r in 0..batch {
+        let row = &counts[r * n + start..r * n + start + len];
+        for (x, &k) in tile.column_mut(r).iter_mut().zip(row) {
+            *x = f64::from(k);
+        }
+    }
+    for (r, full) in wide {
+        for (x, &k) in tile
+            .column_mut(*r)
+            .iter_mut()
+            .zip(&full[start..start + len])
+        {
+            *x = f64::from(k);
+        }
+    }
+    tile
+}
+
+/// n_eff of each resample of a batch, in O(N·p) per resample rather than the O(N·p²) of a
+/// correlation matrix: with w_j = 1/s_j the resample's judge SDs, the sum of the pairwise
+/// correlations is (Var(Σ_j w_j x_j) − Σ_j w_j² s_j²) / 2. Two passes over the items in
+/// tiles of [`BLOCK`]: the first sums x_j and x_j² (count-weighted) to get s_j, the second
+/// sums u = Σ_j w_j x_j and u².
+fn resample_n_eff(
+    centred: &[Vec<f64>],
+    counts: &[u8],
+    wide: &[(usize, Vec<u32>)],
+    batch: usize,
+) -> Vec<Option<f64>> {
+    let p = centred.len();
+    let n = centred[0].len();
+    let nf = n as f64;
+    // Pass 1: Σ c x_j and Σ c x_j² for every resample.
+    let mut acc = DMatrix::zeros(2 * p, batch);
+    for start in (0..n).step_by(BLOCK) {
+        let len = BLOCK.min(n - start);
+        let feats = DMatrix::from_fn(2 * p, len, |f, i| {
+            let x = centred[f % p][start + i];
+            if f < p { x } else { x * x }
+        });
+        let tile = count_tile(counts, wide, n, start, len, batch);
+        acc.gemm(1.0, &feats, &tile, 1.0);
+    }
+    let var = |j: usize, r: usize| {
+        let (s, ss) = (acc[(j, r)], acc[(p + j, r)]);
+        (ss - s * s / nf) / (nf - 1.0)
+    };
+    let ok: Vec<bool> = (0..batch)
+        .map(|r| (0..p).all(|j| var(j, r) > 0.0))
+        .collect();
+    let w = DMatrix::from_fn(
+        p,
+        batch,
+        |j, r| {
+            if ok[r] { 1.0 / var(j, r).sqrt() } else { 0.0 }
+        },
+    );
+    // Pass 2: Σ c u and Σ c u² with u = Σ_j w_j x_j.
+    let (mut su, mut suu) = (vec![0.0; batch], vec![0.0; batch]);
+    for start in (0..n).step_by(BLOCK) {
+        let len = BLOCK.min(n - start);
+        let x = DMatrix::from_fn(len, p, |i, j| centred[j][start + i]);
+        let u = &x * &w;
+        for r in 0..batch {
+            let full = wide.iter().find(|(k, _)| *k == r).map(|(_, f)| f);
+            let (mut a, mut b) = (0.0, 0.0);
+            for (i, v) in u.column(r).iter().enumerate() {
+                let c = full.map_or_else(
+                    || f64::from(counts[r * n + start + i]),
+                    |f| f64::from(f[start + i]),
+                );
+                a += c * v;
+                b += c * v * v;
+            }
+            su[r] += a;
+            suu[r] += b;
+        }
+    }
+    let pairs = (p * (p - 1) / 2) as f64;
+    (0..batch)
+        .map(|r| {
+            if !ok[r] {
+                return None;
+            }
+            let var_u = (suu[r] - su[r] * su[r] / nf) / (nf - 1.0);
+            let own: f64 = (0..p).map(|j| w[(j, r)] * w[(j, r)] * var(j, r)).sum();
+            let r_bar = (var_u - own) / 2.0 / pairs;
+            n_eff(p, r_bar)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A population covariance with every judge correlation equal to r̄ = 0.6 (unequal
+    /// variances: correlations, not covariances, enter r̄): n_eff = 6 / (1 + 5 · 0.6) = 1.5.
+    fn equicorrelated(p: usize, r: f64) -> DMatrix<f64> {
+        let sd: Vec<f64> = (0..p).map(|j| 0.5 + 0.3 * j as f64).collect();
+        DMatrix::from_fn(p, p, |i, j| sd[i] * sd[j] * if i == j { 1.0 } else { r })
+    }
+
+    #[test]
+    fn exact_on_a_population_covariance_with_known_mean_correlation() {
+        let n = from_cov(6, &equicorrelated(6, 0.6));
+        assert!((n.r_bar.unwrap() - 0.6).abs() < 1e-15);
+        assert!((n.n_eff.unwrap() - 1.5).abs() < 1e-14);
+        // Equal correlations 0.6 = λ_iλ_j: every λ² is 0.6.
+        for s in n.shares.unwrap() {
+            assert!((s - 0.6).abs() < 1e-9, "{s}");
+        }
+        // Independent judges are worth p votes; perfectly correlated ones, one.
+        assert!((n_eff(6, 0.0).unwrap() - 6.0).abs() < 1e-15);
+        assert!((n_eff(6, 1.0).unwrap() - 1.0).abs() < 1e-15);
+        // Mixed correlations: r̄ is their plain mean. Judges 1–2 correlate 0.9, the rest 0.3:
+        // r̄ = (0.9 + 2 · 0.3) / 3 = 0.5, n_eff = 3 / (1 + 2 · 0.5) = 1.5.
+        let mut c = equicorrelated(3, 0.3);
+        c[(0, 1)] = 0.9 * c[(0, 0)].sqrt() * c[(1, 1)].sqrt();
+        c[(1, 0)] = c[(0, 1)];
+        let n = from_cov(3, &c);
+        assert!((n.r_bar.unwrap() - 0.5).abs() < 1e-15);
+        assert!((n.n_eff.unwrap() - 1.5).abs() < 1e-14);
+        // λ1λ2 = 0.9, λ1λ3 = λ2λ3 = 0.3 → λ3² = 0.3 · 0.3 / 0.9 = 0.1, λ1² = λ2² = 0.9.
+        let s = n.shares.unwrap();
+        for (got, want) in s.iter().zip([0.9, 0.9, 0.1]) {
+            assert!((got - want).abs() < 1e-9, "{s:?}");
+        }
+    }
+
+    #[test]
+    fn one_judge_is_one_vote_and_two_have_no_shares() {
+        let one = from_cov(1, &DMatrix::from_element(1, 1, 2.0));
+        assert_eq!((one.r_bar, one.n_eff, one.shares), (None, Some(1.0), None));
+        let two = from_cov(2, &equicorrelated(2, 0.5));
+        assert!((two.n_eff.unwrap() - 2.0 / 1.5).abs() < 1e-14);
+        assert!(two.shares.is_none());
+        // A denominator that is not positive (r̄ ≤ −1/(p − 1)) has no n_eff.
+        assert_eq!(n_eff(3, -0.5), None);
+        assert_eq!(n_eff(3, f64::NAN), None);
+    }
+}

@@ -1,0 +1,260 @@
+//! `rhoscope export`: the lavaan script, run through R lavaan, gives our ML fit's ρ to 1e-4
+//! (skipped with a message when `Rscript` or lavaan is missing); families become residual
+//! covariances; the output file is never overwritten without `--force`.
+#![cfg(feature = "cli")]
+
+mod common;
+
+use std::path::Path;
+
+use common::run;
+
+fn lavaan_available() -> bool {
+    std::process::Command::new("Rscript")
+        .args(["-e", "suppressMessages(library(lavaan))"])
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+/// Runs `script` with R in `dir`, then prints every `:=` definition and the two variances
+/// with 12 digits; returns (label, estimate, standard error) triples.
+fn lavaan_estimates(dir: &Path, script: &str) -> Vec<(String, f64, f64)> {
+    let script_path = dir.join("refit.R");
+    std::fs::write(&script_path, script).unwrap();
+    let out = std::process::Command::new("Rscript")
+        .args([
+            "-e",
+            "invisible(capture.output(source('refit.R'))); stopifnot(lavInspect(fit, 'converged')); \
+             keep <- pe$op == ':=' | pe$label %in% c('sigma_t2', 'sigma_c2'); \
+             cat(sprintf('%s %.12f %.12f\\n', pe$label[keep], pe$est[keep], pe$se[keep]), sep = '')",
+        ])
+        .current_dir(dir)
+        .output()
+        .expect("Rscript runs");
+    assert!(
+        out.status.success(),
+        "R failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| {
+            let f: Vec<&str> = l.split(' ').collect();
+            let num = |s: &str| s.parse::<f64>().expect("a number");
+            (f[0].to_string(), num(f[1]), num(f[2]))
+        })
+        .collect()
+}
+
+/// A simulated three-anchor panel (N = 600, seed 4) with column names that are not R
+/// identifiers, and one missing cell, so that the script's renaming and complete cases are
+/// exercised.
+fn awkward_panel(dir: &Path) {
+    let r = run(
+        dir,
+        &[
+            "simulate",
+            "--preset",
+            "three-anchor",
+            "--n",
+            "600",
+            "--seed",
+            "4",
+            "-o",
+            "sim.csv",
+        ],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let text = std::fs::read_to_string(dir.join("sim.csv")).unwrap();
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    lines[0] = "gpt 4,claude-3,judge #3,4th judge,J5,J6,human a,human.b,c".into();
+    let mut cells: Vec<&str> = lines[7].split(',').collect();
+    cells[2] = "NA";
+    lines[7] = cells.join(",");
+    std::fs::write(dir.join("panel.csv"), lines.join("\n") + "\n").unwrap();
+}
+
+const ROLES: [&str; 4] = [
+    "--judges",
+    "gpt 4,claude-3,judge #3,4th judge,J5,J6",
+    "--anchors",
+    "human a,human.b,c",
+];
+
+#[test]
+fn the_lavaan_script_refits_our_ml_rho_to_1e_4() {
+    if !lavaan_available() {
+        eprintln!(
+            "skipping the_lavaan_script_refits_our_ml_rho_to_1e_4: Rscript with lavaan not found"
+        );
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    awkward_panel(dir.path());
+    let mut args = vec!["export", "panel.csv", "--syntax", "lavaan"];
+    args.extend(ROLES);
+    let script = run(dir.path(), &args);
+    assert_eq!(script.code, 0, "{}", script.stderr);
+    let theirs = lavaan_estimates(dir.path(), &script.stdout);
+    let mut args = vec!["estimate", "panel.csv", "--method", "ml", "--json"];
+    args.extend(ROLES);
+    let ours = run(dir.path(), &args);
+    assert_eq!(ours.code, 0, "{}", ours.stderr);
+    let v: serde_json::Value = serde_json::from_str(&ours.stdout).unwrap();
+    assert_eq!(v["n_items"], 599, "one item dropped for its missing cell");
+    let ml = &v["ml"];
+    let get = |label: &str| {
+        theirs
+            .iter()
+            .find(|(k, _, _)| k == label)
+            .unwrap_or_else(|| panic!("{label} missing from {theirs:?}"))
+            .1
+    };
+    // The identifiers the script gives the anchors "human a", "human.b" and "c".
+    for (k, id) in ["human_a", "human_b", "c_2"].iter().enumerate() {
+        let a = &ml["anchors"][k];
+        let rho = a["rho"].as_f64().unwrap();
+        assert!(
+            (get(&format!("rho_{id}")) - rho).abs() < 1e-4,
+            "ρ of {id}: R {} vs {rho}",
+            get(&format!("rho_{id}"))
+        );
+        let beta = a["beta"].as_f64().unwrap();
+        assert!((get(&format!("beta_{id}")) - beta).abs() < 1e-4);
+        let s2 = a["sigma_a2"].as_f64().unwrap();
+        assert!((get(&format!("sigma_a2_{id}")) - s2).abs() < 1e-4);
+    }
+    // The N − 1 likelihood: the variances match too, not just the scale-free ρ.
+    assert!((get("sigma_t2") - ml["sigma_t2"].as_f64().unwrap()).abs() < 1e-4);
+    assert!((get("sigma_c2") - ml["sigma_c2"].as_f64().unwrap()).abs() < 1e-4);
+}
+
+#[test]
+fn families_become_residual_covariances_that_lavaan_fits() {
+    let dir = tempfile::tempdir().unwrap();
+    let r = run(
+        dir.path(),
+        &[
+            "simulate", "--preset", "families", "--n", "800", "--seed", "2", "-o", "fam.csv",
+        ],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let script = run(dir.path(), &["export", "fam.csv"]);
+    assert_eq!(script.code, 0, "{}", script.stderr);
+    // Three families of two (the sidecar): one residual covariance each, nothing across.
+    for pair in ["J1 ~~ J2", "J3 ~~ J4", "J5 ~~ J6"] {
+        assert!(
+            script.stdout.contains(&format!("  {pair}\n")),
+            "{}",
+            script.stdout
+        );
+    }
+    assert!(!script.stdout.contains("J2 ~~ J3"));
+    if !lavaan_available() {
+        eprintln!("skipping the lavaan fit of the family model: Rscript with lavaan not found");
+        return;
+    }
+    let theirs = lavaan_estimates(dir.path(), &script.stdout);
+    // With the family residual absorbed the model is right again: each ρ̂ lies within 4 of
+    // lavaan's own standard errors of the design's ρ = (0.3, 0.7).
+    for (label, truth) in [("rho_A1", 0.3), ("rho_A2", 0.7)] {
+        let (_, est, se) = theirs.iter().find(|(k, _, _)| k == label).unwrap();
+        assert!((est - truth).abs() < 4.0 * se, "{label} {est} ± {se}");
+    }
+}
+
+#[test]
+fn the_output_file_is_written_whole_and_never_overwritten_without_force() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = common::root();
+    let out = dir.path().join("model.R");
+    let out_s = out.to_str().unwrap();
+    let panel = root.join("assets/three-anchor.csv");
+    let panel_s = panel.to_str().unwrap();
+    let r = run(dir.path(), &["export", panel_s, "-o", out_s]);
+    assert_eq!((r.code, r.stdout.as_str()), (0, ""), "{}", r.stderr);
+    let first = std::fs::read_to_string(&out).unwrap();
+    assert!(first.contains("rho_A3 := beta_A3 / sqrt(sigma_a2_A3*sigma_c2)"));
+    let r = run(
+        dir.path(),
+        &["export", panel_s, "--syntax", "semopy", "-o", out_s],
+    );
+    assert_eq!(r.code, 2);
+    assert_eq!(r.stderr.trim_end().lines().count(), 1, "{}", r.stderr);
+    assert!(r.stderr.contains("already exists") && r.stderr.contains("--force"));
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), first, "untouched");
+    let r = run(
+        dir.path(),
+        &[
+            "export", panel_s, "--syntax", "semopy", "-o", out_s, "--force",
+        ],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let py = std::fs::read_to_string(&out).unwrap();
+    assert!(py.contains("model.fit(d, obj=\"MLW\")") && py.contains("rho_A3 = beta_A3"));
+    // No temporary file is left beside it.
+    let names: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names, ["model.R"]);
+    // The long layout is refused with the reason.
+    let r = run(dir.path(), &["export", panel_s, "--long", "a,b,c"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("wide panel files"));
+}
+
+#[test]
+fn the_semopy_script_refits_our_ml_rho() {
+    let probe = std::process::Command::new("python3")
+        .args(["-c", "import semopy"])
+        .output();
+    if !probe.is_ok_and(|o| o.status.success()) {
+        eprintln!("skipping the_semopy_script_refits_our_ml_rho: python3 with semopy not found");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    awkward_panel(dir.path());
+    let mut args = vec![
+        "export",
+        "panel.csv",
+        "--syntax",
+        "semopy",
+        "-o",
+        "refit.py",
+    ];
+    args.extend(ROLES);
+    let r = run(dir.path(), &args);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let out = std::process::Command::new("python3")
+        .arg("refit.py")
+        .current_dir(dir.path())
+        .output()
+        .expect("python3 runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let mut args = vec!["estimate", "panel.csv", "--method", "ml", "--json"];
+    args.extend(ROLES);
+    let ours = run(dir.path(), &args);
+    let v: serde_json::Value = serde_json::from_str(&ours.stdout).unwrap();
+    for (k, id) in ["human_a", "human_b", "c_2"].iter().enumerate() {
+        let key = format!("rho_{id} = ");
+        let theirs: f64 = stdout
+            .split(&key)
+            .nth(1)
+            .and_then(|rest| rest.split_whitespace().next())
+            .unwrap_or_else(|| panic!("{key} missing from {stdout}"))
+            .parse()
+            .unwrap();
+        let rho = v["ml"]["anchors"][k]["rho"].as_f64().unwrap();
+        // semopy's optimiser stops at a looser tolerance than lavaan's (measured: 2e-4).
+        assert!(
+            (theirs - rho).abs() < 1e-3,
+            "ρ of {id}: semopy {theirs} vs {rho}"
+        );
+    }
+}
