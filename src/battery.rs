@@ -14,7 +14,7 @@ pub mod test_o;
 use nalgebra::DMatrix;
 use rayon::prelude::*;
 
-use crate::bootstrap::{BootstrapResult, WeakId, bootstrap};
+use crate::bootstrap::{BootstrapResult, WeakId, bootstrap_with_neff};
 use crate::decision::{Configuration, Decision, Route, decide, route};
 use crate::estimate::{Context, Estimate, Estimator, Fits};
 use crate::families::JudgeFamilies;
@@ -399,7 +399,7 @@ pub fn run(
     let (boots, (nulls, fs_nulls)) = rayon::join(
         || {
             let streams = Streams::of(opts.seed);
-            bootstrap(panel, &which, &ctx, opts.resamples, streams, progress)
+            bootstrap_with_neff(panel, &which, &ctx, opts.resamples, streams, true, progress)
         },
         || {
             rayon::join(
@@ -412,7 +412,7 @@ pub fn run(
             )
         },
     );
-    let (boots, nulls, fs_nulls) = (boots?, nulls?, fs_nulls?);
+    let ((boots, n_eff), nulls, fs_nulls) = (boots?, nulls?, fs_nulls?);
     let inferred: Vec<Inferred> = fits
         .fits
         .into_iter()
@@ -455,7 +455,6 @@ pub fn run(
             .map(|f| &f.estimate),
         free_refused.as_deref(),
     );
-    let n_eff = crate::neff::with_bootstrap(panel, opts.resamples, Streams::of(opts.seed));
     Some(BatteryReport {
         decision,
         fits: inferred,

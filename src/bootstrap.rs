@@ -132,7 +132,27 @@ pub fn bootstrap(
     streams: Streams,
     progress: &(dyn Fn(Progress) -> Flow + Sync),
 ) -> Option<Vec<BootstrapResult>> {
+    bootstrap_with_neff(panel, estimators, ctx, resamples, streams, false, progress).map(|(b, _)| b)
+}
+
+/// [`bootstrap`], and with `neff` also the effective number of judges of every resample
+/// ([`crate::neff`]) from the same counts, so the battery draws its resamples once.
+#[must_use]
+pub fn bootstrap_with_neff(
+    panel: &Panel,
+    estimators: &[Estimator],
+    ctx: &Context,
+    resamples: usize,
+    streams: Streams,
+    neff: bool,
+    progress: &(dyn Fn(Progress) -> Flow + Sync),
+) -> Option<(Vec<BootstrapResult>, crate::neff::Neff)> {
     let (n, p, m) = (panel.n, panel.p(), panel.m());
+    let centred = if neff {
+        crate::neff::centred_judges(panel)
+    } else {
+        Vec::new()
+    };
     let blocked = estimators.contains(&Estimator::Blocked);
     let families = ctx
         .families
@@ -142,82 +162,117 @@ pub fn bootstrap(
     let features = FeatureSet::new(p, m, families).compute(panel);
     let batch = (BATCH_BYTES / n.max(1)).clamp(1, MAX_BATCH);
     let starts: Vec<usize> = (0..resamples).step_by(batch).collect();
-    let draws: Vec<Option<Vec<Vec<Draw>>>> = starts
+    let draws: Vec<Option<BatchDraws>> = starts
         .into_par_iter()
         .map(|start| {
             let size = batch.min(resamples - start);
-            let mut counts = vec![0u8; size * n];
-            let mut overflowed = Vec::new();
-            for r in 0..size {
-                if progress(Progress::Step) == Flow::Stop {
-                    return None;
-                }
-                let mut rng = streams.rng(Purpose::Bootstrap, (start + r) as u64);
-                let row = &mut counts[r * n..(r + 1) * n];
-                let mut overflow = false;
-                for _ in 0..n {
-                    let i: usize = rng.random_range(0..n);
-                    // One byte per count keeps a resample's histogram in cache. A count over
-                    // 255 needs N ≥ 256 and one item drawn 256 times (p < 1e−400); such a
-                    // resample is summed draw by draw instead, below.
-                    let (c, o) = row[i].overflowing_add(1);
-                    row[i] = c;
-                    overflow |= o;
-                }
-                if overflow {
-                    overflowed.push(r);
-                }
-            }
+            let (counts, overflowed) = draw_counts(streams, start, size, n, progress)?;
+            let neffs = if neff && p >= 2 {
+                let wide: Vec<(usize, Vec<u32>)> = overflowed
+                    .iter()
+                    .map(|&r| {
+                        let mut rng = streams.rng(Purpose::Bootstrap, (start + r) as u64);
+                        let mut full = vec![0u32; n];
+                        for _ in 0..n {
+                            full[rng.random_range(0..n)] += 1;
+                        }
+                        (r, full)
+                    })
+                    .collect();
+                crate::neff::resample_n_eff(&centred, &counts, &wide, size)
+            } else {
+                Vec::new()
+            };
             let mut acc = features.weighted_sums(&counts, size);
             for &r in &overflowed {
                 let mut rng = streams.rng(Purpose::Bootstrap, (start + r) as u64);
                 let sums = features.sum_draws((0..n).map(|_| rng.random_range(0..n)));
                 acc.column_mut(r).copy_from_slice(&sums);
             }
-            Some(
-                acc.column_iter()
-                    .enumerate()
-                    .map(|(r, w)| {
-                        let w = w.as_slice();
-                        estimators
-                            .iter()
-                            .map(|&e| {
-                                let est = if e == Estimator::FreeScale {
-                                    let rows = if overflowed.contains(&r) {
-                                        let mut rng =
-                                            streams.rng(Purpose::Bootstrap, (start + r) as u64);
-                                        (0..n).map(|_| rng.random_range(0..n)).collect()
-                                    } else {
-                                        expand(&counts[r * n..(r + 1) * n])
-                                    };
-                                    free_scale::fit_resample(panel, gather(panel, &rows))
-                                } else if e.from_moments() {
-                                    features
-                                        .set
-                                        .moments(w, n as f64, e.pairs(ctx))
-                                        .map(|mom| e.on_moments(&mom, ctx))
+            let fitted = acc
+                .column_iter()
+                .enumerate()
+                .map(|(r, w)| {
+                    let w = w.as_slice();
+                    estimators
+                        .iter()
+                        .map(|&e| {
+                            let est = if e == Estimator::FreeScale {
+                                let rows = if overflowed.contains(&r) {
+                                    let mut rng =
+                                        streams.rng(Purpose::Bootstrap, (start + r) as u64);
+                                    (0..n).map(|_| rng.random_range(0..n)).collect()
                                 } else {
-                                    None
+                                    expand(&counts[r * n..(r + 1) * n])
                                 };
-                                Draw::of(est, m)
-                            })
-                            .collect()
-                    })
-                    .collect(),
-            )
+                                free_scale::fit_resample(panel, gather(panel, &rows))
+                            } else if e.from_moments() {
+                                features
+                                    .set
+                                    .moments(w, n as f64, e.pairs(ctx))
+                                    .map(|mom| e.on_moments(&mom, ctx))
+                            } else {
+                                None
+                            };
+                            Draw::of(est, m)
+                        })
+                        .collect()
+                })
+                .collect();
+            Some((fitted, neffs))
         })
         .collect();
-    let draws: Vec<Vec<Draw>> = draws
-        .into_iter()
-        .collect::<Option<Vec<_>>>()?
-        .into_iter()
-        .flatten()
+    let mut all = Vec::with_capacity(resamples);
+    let mut neffs = Vec::with_capacity(if neff { resamples } else { 0 });
+    for batch in draws {
+        let (d, v) = batch?;
+        all.extend(d);
+        neffs.extend(v);
+    }
+    let results = (0..estimators.len())
+        .map(|e| summarise(&all.iter().map(|d| &d[e]), resamples, streams.seed, m))
         .collect();
-    Some(
-        (0..estimators.len())
-            .map(|e| summarise(&draws.iter().map(|d| &d[e]), resamples, streams.seed, m))
-            .collect(),
-    )
+    let mut summary = crate::neff::of_panel(panel);
+    if neff && p >= 2 && n > 0 && resamples > 0 {
+        summary.boot = Some(crate::neff::summarise(&neffs, resamples, streams.seed));
+    }
+    Some((results, summary))
+}
+
+/// One batch's fits (per resample, per estimator) and n_eff values (per resample).
+type BatchDraws = (Vec<Vec<Draw>>, Vec<Option<f64>>);
+
+/// The counts of resamples `start..start + size` (one byte per item and resample: a
+/// resample's histogram stays in cache), and which resamples overflowed a byte. A count over
+/// 255 needs N ≥ 256 and one item drawn 256 times (p < 1e−400); such a resample is summed
+/// draw by draw instead. `None` when `progress` stops the run.
+fn draw_counts(
+    streams: Streams,
+    start: usize,
+    size: usize,
+    n: usize,
+    progress: &(dyn Fn(Progress) -> Flow + Sync),
+) -> Option<(Vec<u8>, Vec<usize>)> {
+    let mut counts = vec![0u8; size * n];
+    let mut overflowed = Vec::new();
+    for r in 0..size {
+        if progress(Progress::Step) == Flow::Stop {
+            return None;
+        }
+        let mut rng = streams.rng(Purpose::Bootstrap, (start + r) as u64);
+        let row = &mut counts[r * n..(r + 1) * n];
+        let mut overflow = false;
+        for _ in 0..n {
+            let i: usize = rng.random_range(0..n);
+            let (c, o) = row[i].overflowing_add(1);
+            row[i] = c;
+            overflow |= o;
+        }
+        if overflow {
+            overflowed.push(r);
+        }
+    }
+    Some((counts, overflowed))
 }
 
 /// The items of a resample from its counts: item i listed `counts[i]` times.

@@ -14,12 +14,10 @@
 //! which the judges share whatever part of it is quality and whatever is common-mode error.
 
 use nalgebra::DMatrix;
-use rand::RngExt;
-use rayon::prelude::*;
 
 use crate::bootstrap::{Interval, MIN_ADMISSIBLE};
 use crate::panel::Panel;
-use crate::rng::{Purpose, Streams};
+use crate::rng::Streams;
 use crate::stats::percentile;
 
 /// The effective number of judges of a panel, with its bootstrap interval when one was run.
@@ -117,78 +115,59 @@ fn from_cov(p: usize, cov: &DMatrix<f64>) -> Neff {
     }
 }
 
-/// Items per feature tile, and most resamples per pass over the items.
+/// Items per feature tile.
 const BLOCK: usize = 2048;
-const MAX_BATCH: usize = 32;
 
 /// [`of_panel`] with the item bootstrap's percentile interval of n_eff: `resamples`
-/// resamples on `streams` (the battery's: resample b draws the same items as its resample b).
-/// Bit-identical at any thread count: each resample's sums run over the items in a fixed
-/// order. With one judge there is nothing to resample (n_eff = 1) and no interval.
+/// resamples on `streams` (the battery's: resample b draws the same items as its resample b;
+/// the battery itself gets them from [`crate::bootstrap::bootstrap_with_neff`], which draws
+/// each resample once for every estimator and n_eff). Bit-identical at any thread count: each
+/// resample's sums run over the items in a fixed order. With one judge there is nothing to
+/// resample (n_eff = 1) and no interval.
 #[must_use]
 pub fn with_bootstrap(panel: &Panel, resamples: usize, streams: Streams) -> Neff {
-    let mut out = of_panel(panel);
-    let (n, p) = (panel.n, panel.p());
-    if p < 2 || n == 0 || resamples == 0 {
-        return out;
-    }
-    // Centred judge columns: the sums of products then lose no precision to a large mean.
-    let centred: Vec<Vec<f64>> = (0..p)
+    crate::bootstrap::bootstrap_with_neff(
+        panel,
+        &[],
+        &crate::estimate::Context::default(),
+        resamples,
+        streams,
+        true,
+        &crate::progress::silent,
+    )
+    .map_or_else(|| of_panel(panel), |(_, n)| n)
+}
+
+/// The judge columns, centred: the resamples' sums of products then lose no precision to a
+/// large mean.
+#[must_use]
+pub(crate) fn centred_judges(panel: &Panel) -> Vec<Vec<f64>> {
+    let n = panel.n;
+    (0..panel.p())
         .map(|j| {
             let col = panel.col(j);
-            let mean = col.iter().sum::<f64>() / n as f64;
+            let mean = col.iter().sum::<f64>() / n.max(1) as f64;
             col.iter().map(|x| x - mean).collect()
         })
-        .collect();
-    let batch = ((16 << 20) / n.max(1)).clamp(1, MAX_BATCH);
-    let starts: Vec<usize> = (0..resamples).step_by(batch).collect();
-    let values: Vec<Option<f64>> = starts
-        .into_par_iter()
-        .flat_map_iter(|start| {
-            let size = batch.min(resamples - start);
-            // One byte per count keeps a resample's histogram in cache (as the battery's
-            // bootstrap does); a resample where an item is drawn over 255 times (N ≥ 256,
-            // p < 1e−400) is counted again in 32 bits.
-            let mut counts = vec![0u8; size * n];
-            let mut wide: Vec<(usize, Vec<u32>)> = Vec::new();
-            for r in 0..size {
-                let mut rng = streams.rng(Purpose::Bootstrap, (start + r) as u64);
-                let row = &mut counts[r * n..(r + 1) * n];
-                let mut overflow = false;
-                for _ in 0..n {
-                    let i: usize = rng.random_range(0..n);
-                    let (c, o) = row[i].overflowing_add(1);
-                    row[i] = c;
-                    overflow |= o;
-                }
-                if overflow {
-                    let mut rng = streams.rng(Purpose::Bootstrap, (start + r) as u64);
-                    let mut full = vec![0u32; n];
-                    for _ in 0..n {
-                        full[rng.random_range(0..n)] += 1;
-                    }
-                    wide.push((r, full));
-                }
-            }
-            resample_n_eff(&centred, &counts, &wide, size)
-                .into_iter()
-                .collect::<Vec<_>>()
-        })
-        .collect();
+        .collect()
+}
+
+/// The percentile interval of n_eff over the resamples' values (the shared 80 % rule).
+#[must_use]
+pub(crate) fn summarise(values: &[Option<f64>], resamples: usize, seed: u64) -> NeffBoot {
     let mut kept: Vec<f64> = values.iter().flatten().copied().collect();
     let dropped = resamples - kept.len();
     kept.sort_by(f64::total_cmp);
     let admissible = kept.len() as f64 >= MIN_ADMISSIBLE * resamples as f64;
-    out.boot = Some(NeffBoot {
+    NeffBoot {
         ci: (admissible && !kept.is_empty()).then(|| Interval {
             lo: percentile(&kept, 0.025),
             hi: percentile(&kept, 0.975),
         }),
         resamples,
         dropped,
-        seed: streams.seed,
-    });
-    out
+        seed,
+    }
 }
 
 /// The count tile of items `start..start + len` for a batch: `counts[r * n + i]`, or the
@@ -225,7 +204,7 @@ fn count_tile(
 /// correlations is (Var(Σ_j w_j x_j) − Σ_j w_j² s_j²) / 2. Two passes over the items in
 /// tiles of [`BLOCK`]: the first sums x_j and x_j² (count-weighted) to get s_j, the second
 /// sums u = Σ_j w_j x_j and u².
-fn resample_n_eff(
+pub(crate) fn resample_n_eff(
     centred: &[Vec<f64>],
     counts: &[u8],
     wide: &[(usize, Vec<u32>)],
