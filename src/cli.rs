@@ -63,6 +63,9 @@ pub enum Command {
     /// Write the model as an R lavaan or Python semopy script that refits the panel
     #[command(after_help = EXPORT_HELP)]
     Export(ExportArgs),
+    /// How many items do I need? The smallest N reaching a CI width or a test's power
+    #[command(after_help = PLAN_HELP)]
+    Plan(PlanArgs),
     /// Write a simulated panel CSV from one of the paper's designs, with any violation switched on
     #[command(after_long_help = simulate_help(), after_help = SIMULATE_SHORT)]
     Simulate(SimulateArgs),
@@ -152,6 +155,21 @@ Worked example:
 
 Exit codes: 0 ok, 2 bad arguments (or an existing -o FILE without --force), 65 bad data,
 66 missing or unreadable file, 74 the script could not be written.";
+
+const PLAN_HELP: &str = "\
+Targets:
+  ci-width=W        every ρ_k's mean 95% bootstrap interval no wider than W
+  power=TEST:P@S    power ≥ P for TEST (test-a, test-b, test-c, test-j, test-o) against its own
+                    violation design (as `rhoscope power --design TEST`) at strength S
+
+The search doubles N from a first guess until the target is met, then bisects to within 5 %.
+Every N uses the same replicate streams; each value is printed with its Monte-Carlo SE.
+
+Worked example:
+  rhoscope plan --preset three-anchor --target ci-width=0.2
+  rhoscope plan --preset mid --target power=test-a:0.8@0.4 --json
+
+Exit codes: 0 ok, 2 bad arguments.";
 
 const POWER_HELP: &str = "\
 Designs (the paper's violations; strength s):
@@ -403,6 +421,41 @@ pub struct PowerArgs {
     /// Bootstrap resamples per replicate for CI coverage and width (off by default).
     #[arg(long, value_name = "B", value_parser = clap::value_parser!(u32).range(2..=100_000))]
     pub coverage: Option<u32>,
+    /// Seed of every stream.
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    pub seed: u64,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct PlanArgs {
+    /// Scenario to plan for.
+    #[arg(long, default_value = "mid", value_parser = preset_names())]
+    pub preset: String,
+    /// Override one parameter: KEY=VALUE (repeatable; the keys of `simulate`).
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    pub set: Vec<String>,
+    /// ci-width=W or power=TEST:P@S.
+    #[arg(long, value_name = "TARGET", required = true)]
+    pub target: String,
+    /// Replicates per evaluated N.
+    #[arg(long, value_name = "R", default_value_t = 100,
+          value_parser = clap::value_parser!(u32).range(2..=100_000))]
+    pub reps: u32,
+    /// Null draws per evaluated N (power targets).
+    #[arg(long, value_name = "D", default_value_t = 500,
+          value_parser = clap::value_parser!(u32).range(20..=1_000_000))]
+    pub null_draws: u32,
+    /// Bootstrap resamples per replicate (ci-width targets).
+    #[arg(long, value_name = "B", default_value_t = 100,
+          value_parser = clap::value_parser!(u32).range(20..=10_000))]
+    pub bootstrap: u32,
+    /// The largest N to try.
+    #[arg(long, value_name = "N", default_value_t = 200_000,
+          value_parser = clap::value_parser!(u64).range(10..=10_000_000))]
+    pub max_n: u64,
     /// Seed of every stream.
     #[arg(long, value_name = "S", default_value_t = 1)]
     pub seed: u64,

@@ -8,7 +8,7 @@ use clap::CommandFactory;
 
 use crate::battery::{self, NullSpec};
 use crate::cli::{
-    BatteryArgs, Cli, Command, EstimateArgs, IdentifyArgs, Method, PanelArgs, PowerArgs,
+    BatteryArgs, Cli, Command, EstimateArgs, IdentifyArgs, Method, PanelArgs, PlanArgs, PowerArgs,
     ReproduceArgs, SimulateArgs,
 };
 use crate::data::{self, LoadOptions, Loaded};
@@ -34,6 +34,7 @@ pub fn run(cli: Cli) -> Result<(), Error> {
         Some(Command::Estimate(a)) => estimate(&a),
         Some(Command::Simulate(a)) => simulate_cmd(&a),
         Some(Command::Export(a)) => export_cmd(&a),
+        Some(Command::Plan(a)) => plan_cmd(&a),
         Some(Command::Battery(a)) => battery_cmd(&a),
         Some(Command::Identify(a)) => identify_cmd(&a),
         Some(Command::Power(a)) => power_cmd(&a),
@@ -331,6 +332,52 @@ fn power_cmd(a: &PowerArgs) -> Result<(), Error> {
         write_json(&report::power::json(design, &opts, &cells))
     } else {
         write_stdout(report::power::text(design, &opts, &cells).as_bytes())
+    }
+}
+
+fn plan_cmd(a: &PlanArgs) -> Result<(), Error> {
+    let mut pm = scenario::preset(&a.preset).map_err(Error::Usage)?;
+    for s in &a.set {
+        scenario::apply_set(&mut pm, s).map_err(Error::Usage)?;
+    }
+    pm.validate()
+        .map_err(|e| Error::Usage(format!("invalid design: {e}")))?;
+    let target = crate::plan::Target::parse(&a.target).map_err(Error::Usage)?;
+    let opts = crate::plan::PlanOptions {
+        reps: a.reps as usize,
+        null_draws: a.null_draws as usize,
+        resamples: a.bootstrap as usize,
+        seed: a.seed,
+        max_n: usize::try_from(a.max_n).unwrap_or(usize::MAX),
+    };
+    let per_eval = match target {
+        crate::plan::Target::CiWidth(_) => opts.reps,
+        crate::plan::Target::Power { .. } => opts.null_draws + 2 * opts.reps,
+    };
+    let bar = progress_bar((crate::plan::MAX_EVALUATIONS * per_eval) as u64, !a.json);
+    let tick = |_: Progress| {
+        bar.inc(1);
+        Flow::Continue
+    };
+    let plan = crate::plan::plan(&pm, target, &opts, &tick)
+        .map_err(|e| Error::Usage(format!("plan: {e}")))?
+        .expect("a progress bar never stops the run");
+    bar.finish_and_clear();
+    let scenario = format!(
+        "preset {}{}",
+        a.preset,
+        a.set.iter().fold(String::new(), |mut acc, s| {
+            let _ = std::fmt::Write::write_fmt(
+                &mut acc,
+                format_args!(" --set {}", crate::error::sanitize(s)),
+            );
+            acc
+        })
+    );
+    if a.json {
+        write_json(&report::plan::json(&scenario, &plan, &opts))
+    } else {
+        write_stdout(report::plan::text(&scenario, &plan, &opts).as_bytes())
     }
 }
 

@@ -34,6 +34,7 @@ pub mod moments;
 pub mod neff;
 pub mod ordinal;
 pub mod panel;
+pub mod plan;
 pub mod power;
 pub mod progress;
 pub mod report;

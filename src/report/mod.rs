@@ -7,6 +7,7 @@ pub mod battery;
 pub mod estimate;
 pub mod identify;
 pub mod neff;
+pub mod plan;
 pub mod power;
 pub mod reproduce;
 

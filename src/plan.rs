@@ -1,0 +1,343 @@
+//! How many items do I need? The smallest N at which a scenario reaches a target, found by a
+//! search over N on the existing simulation machinery: the expected width of every ρ_k's 95 %
+//! bootstrap interval (Section 6), or a test's power at a stated violation strength (its
+//! registered violation design, as `rhoscope power` runs it). Every evaluation states its
+//! Monte-Carlo error; all N use the same replicate streams (common random numbers), so the
+//! search compares like with like and the answer is bit-identical at any thread count.
+
+use crate::battery::TestId;
+use crate::bootstrap::bootstrap;
+use crate::estimate::{Context, Estimator};
+use crate::model::Params;
+use crate::panel::Panel;
+use crate::power::{PowerDesign, PowerOptions, characteristics_on};
+use crate::progress::{Flow, Progress};
+use crate::rng::Streams;
+use crate::simulate::{Design, replicates};
+
+/// What the panel must reach.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Target {
+    /// Every ρ_k's mean 95 % bootstrap interval no wider than this.
+    CiWidth(f64),
+    /// A test's power at least `power` against its own violation at `strength`.
+    Power {
+        test: TestId,
+        power: f64,
+        strength: f64,
+    },
+}
+
+impl Target {
+    /// Parses `ci-width=W` or `power=TEST:P@S` (e.g. `power=test-a:0.8@0.4`).
+    ///
+    /// # Errors
+    /// A malformed target, with the accepted forms.
+    pub fn parse(s: &str) -> Result<Target, String> {
+        let forms = "use ci-width=W (0 < W < 2) or power=TEST:P@S (e.g. power=test-a:0.8@0.4)";
+        let num = |x: &str| x.trim().parse::<f64>().ok().filter(|v| v.is_finite());
+        if let Some(w) = s.strip_prefix("ci-width=") {
+            return match num(w) {
+                Some(w) if w > 0.0 && w < 2.0 => Ok(Target::CiWidth(w)),
+                _ => Err(format!("--target {s}: {forms}")),
+            };
+        }
+        let Some(rest) = s.strip_prefix("power=") else {
+            return Err(format!("--target {s}: {forms}"));
+        };
+        let parsed = rest.split_once(':').and_then(|(name, ps)| {
+            let (p, st) = ps.split_once('@')?;
+            let test = TestId::ALL
+                .into_iter()
+                .find(|t| t.spec().violation.name == name.trim())?;
+            Some((test, num(p)?, num(st)?))
+        });
+        match parsed {
+            Some((test, power, strength)) if power > 0.0 && power < 1.0 && strength >= 0.0 => {
+                Ok(Target::Power {
+                    test,
+                    power,
+                    strength,
+                })
+            }
+            _ => Err(format!("--target {s}: {forms}; tests: {}", test_names())),
+        }
+    }
+
+    /// The target as written on the command line.
+    #[must_use]
+    pub fn describe(&self) -> String {
+        match self {
+            Target::CiWidth(w) => format!("ci-width={w}"),
+            Target::Power {
+                test,
+                power,
+                strength,
+            } => format!("power={}:{power}@{strength}", test.spec().violation.name),
+        }
+    }
+}
+
+fn test_names() -> String {
+    TestId::ALL.map(|t| t.spec().violation.name).join(", ")
+}
+
+/// Settings of a search.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PlanOptions {
+    /// Replicates per evaluated N.
+    pub reps: usize,
+    /// Null draws per evaluated N (power targets).
+    pub null_draws: usize,
+    /// Bootstrap resamples per replicate (CI-width targets).
+    pub resamples: usize,
+    pub seed: u64,
+    /// The largest N the search may try.
+    pub max_n: usize,
+}
+
+impl Default for PlanOptions {
+    fn default() -> Self {
+        PlanOptions {
+            reps: 100,
+            null_draws: 500,
+            resamples: 100,
+            seed: 1,
+            max_n: 200_000,
+        }
+    }
+}
+
+/// One evaluated N: the target's quantity (the widest anchor's mean CI width, or the power)
+/// and its Monte-Carlo standard error.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Evaluation {
+    pub n: usize,
+    /// `None` when undefined at this N (an anchor with no interval in most replicates).
+    pub value: Option<f64>,
+    pub mc_se: f64,
+    pub reached: bool,
+}
+
+/// The search's answer.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Plan {
+    pub target: Target,
+    /// The smallest N found that reaches the target (`None`: not reached by `max_n`).
+    pub n: Option<usize>,
+    /// Every N evaluated, in the order tried.
+    pub evaluations: Vec<Evaluation>,
+}
+
+/// Most evaluations one search makes (doubling to bracket, then bisection to 5 %).
+pub const MAX_EVALUATIONS: usize = 24;
+
+/// Finds the smallest N (to within 5 %) at which `base` reaches `target`: doubling from a
+/// first guess until the target is met, then bisection in log N. For a width target the first
+/// guess uses the 1/√N scaling of interval widths from one evaluation at N = 200. `None` when
+/// `progress` stops the run.
+///
+/// # Errors
+/// Invalid options, a design that cannot be simulated, or a test that cannot run on it.
+pub fn plan(
+    base: &Params,
+    target: Target,
+    opts: &PlanOptions,
+    progress: &(dyn Fn(Progress) -> Flow + Sync),
+) -> Result<Option<Plan>, String> {
+    if opts.reps < 2 || opts.max_n < 10 {
+        return Err("--reps must be at least 2 and --max-n at least 10".into());
+    }
+    if let Target::Power { test, .. } = target {
+        let design = PowerDesign::Test(test);
+        let layout_base = design.apply(base, 0.0);
+        if layout_base.m() < 2 {
+            return Err("the scenario needs at least 2 anchors".into());
+        }
+    }
+    let mut evaluations: Vec<Evaluation> = Vec::new();
+    let mut eval = |n: usize| -> Result<Option<Evaluation>, String> {
+        if let Some(e) = evaluations.iter().find(|e| e.n == n) {
+            return Ok(Some(*e));
+        }
+        let Some(e) = evaluate(base, target, n, opts, progress)? else {
+            return Ok(None);
+        };
+        evaluations.push(e);
+        Ok(Some(e))
+    };
+    let first = match target {
+        Target::CiWidth(w) => {
+            let Some(e) = eval(200)? else { return Ok(None) };
+            match e.value {
+                Some(v) if v > 0.0 => to_n(200.0 * (v / w).powi(2)),
+                _ => 400,
+            }
+        }
+        Target::Power { .. } => 100,
+    }
+    .clamp(10, opts.max_n);
+    // Bracket: `lo` fails, `hi` reaches.
+    let (mut lo, mut hi) = (None::<usize>, None::<usize>);
+    let mut n = first;
+    while hi.is_none() {
+        let Some(e) = eval(n)? else { return Ok(None) };
+        if e.reached {
+            hi = Some(n);
+            if n <= 10 {
+                break;
+            }
+            if lo.is_none() {
+                // Step down until a failing N brackets it from below.
+                let down = (n / 2).max(10);
+                let Some(d) = eval(down)? else {
+                    return Ok(None);
+                };
+                if d.reached {
+                    hi = None;
+                    n = down;
+                    if down == 10 {
+                        hi = Some(10);
+                    }
+                    continue;
+                }
+                lo = Some(down);
+            }
+        } else {
+            lo = Some(n);
+            if n >= opts.max_n {
+                break;
+            }
+            n = (n * 2).min(opts.max_n);
+        }
+    }
+    if let (Some(mut l), Some(mut h)) = (lo, hi) {
+        while h > l + 1 && (h - l) as f64 > 0.05 * h as f64 {
+            let mid = to_n((l as f64 * h as f64).sqrt()).clamp(l + 1, h - 1);
+            let Some(e) = eval(mid)? else { return Ok(None) };
+            if e.reached {
+                h = mid;
+            } else {
+                l = mid;
+            }
+        }
+        hi = Some(h);
+    }
+    Ok(Some(Plan {
+        target,
+        n: hi,
+        evaluations,
+    }))
+}
+
+/// A positive real rounded to an item count (saturating).
+fn to_n(x: f64) -> usize {
+    #[expect(
+        clippy::cast_possible_truncation,
+        clippy::cast_sign_loss,
+        reason = "clamped to [0, 1e12] first"
+    )]
+    let n = x.round().clamp(0.0, 1e12) as usize;
+    n
+}
+
+/// The target's quantity at N = `n`. `None` when `progress` stops the run.
+fn evaluate(
+    base: &Params,
+    target: Target,
+    n: usize,
+    opts: &PlanOptions,
+    progress: &(dyn Fn(Progress) -> Flow + Sync),
+) -> Result<Option<Evaluation>, String> {
+    match target {
+        Target::Power {
+            test,
+            power,
+            strength,
+        } => {
+            let popts = PowerOptions {
+                ns: vec![n],
+                strengths: vec![strength],
+                reps: opts.reps,
+                null_draws: opts.null_draws,
+                seed: opts.seed,
+                coverage: None,
+            };
+            let Some(cells) = characteristics_on(PowerDesign::Test(test), base, &popts, progress)?
+            else {
+                return Ok(None);
+            };
+            let value = cells[1].rates[test];
+            let p = value.unwrap_or(0.0);
+            Ok(Some(Evaluation {
+                n,
+                value,
+                mc_se: (p * (1.0 - p) / opts.reps as f64).sqrt(),
+                reached: value.is_some_and(|v| v >= power),
+            }))
+        }
+        Target::CiWidth(w) => ci_width(base, n, w, opts, progress),
+    }
+}
+
+/// The widest anchor's mean 95 % bootstrap CI width at N = `n` over `opts.reps` replicates,
+/// with its Monte-Carlo SE (SD of that anchor's widths / √reps). An anchor whose interval is
+/// undefined in more than a fifth of the replicates makes the value undefined (not reached).
+fn ci_width(
+    base: &Params,
+    n: usize,
+    w: f64,
+    opts: &PlanOptions,
+    progress: &(dyn Fn(Progress) -> Flow + Sync),
+) -> Result<Option<Evaluation>, String> {
+    let design = Design::new(base)?;
+    let m = base.m();
+    let names = base.column_names();
+    let (judges, anchors) = names.split_at(base.p);
+    let widths: Vec<Option<Vec<Option<f64>>>> =
+        replicates(&design, n, opts.seed, opts.reps as u64, |r, data| {
+            if progress(Progress::Step) == Flow::Stop {
+                return None;
+            }
+            let panel = Panel::new(n, data.to_vec(), judges.to_vec(), anchors.to_vec());
+            let streams = Streams {
+                seed: opts.seed,
+                base: r << 16,
+            };
+            let quiet = |_: Progress| Flow::Continue;
+            let est = [Estimator::ClosedForm];
+            let boot = bootstrap(
+                &panel,
+                &est,
+                &Context::default(),
+                opts.resamples,
+                streams,
+                &quiet,
+            )?;
+            Some(boot[0].rho.iter().map(|ci| ci.map(|c| c.width())).collect())
+        });
+    let Some(widths) = widths.into_iter().collect::<Option<Vec<_>>>() else {
+        return Ok(None);
+    };
+    let mut worst: Option<(f64, f64)> = None;
+    let mut undefined = false;
+    for k in 0..m {
+        let v: Vec<f64> = widths.iter().filter_map(|r| r[k]).collect();
+        if (v.len() as f64) < 0.8 * opts.reps as f64 {
+            undefined = true;
+            continue;
+        }
+        let (mean, sd) = crate::stats::mean_sd(&v);
+        let se = sd / (v.len() as f64).sqrt();
+        if worst.is_none_or(|(x, _)| mean > x) {
+            worst = Some((mean, se));
+        }
+    }
+    let value = if undefined { None } else { worst.map(|x| x.0) };
+    Ok(Some(Evaluation {
+        n,
+        value,
+        mc_se: worst.map_or(f64::NAN, |x| x.1),
+        reached: value.is_some_and(|v| v <= w),
+    }))
+}

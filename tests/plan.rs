@@ -1,0 +1,155 @@
+//! The sample-size planner: target parsing, a found N checked by an independent path (the
+//! power study's own coverage machinery on other streams), determinism at any thread count,
+//! and the command line.
+
+use rhoscope::battery::TestId;
+use rhoscope::model::Params;
+use rhoscope::plan::{PlanOptions, Target, plan};
+use rhoscope::power::{PowerDesign, PowerOptions, characteristics_on};
+use rhoscope::progress::silent;
+
+#[test]
+fn targets_parse_and_bad_ones_say_the_forms() {
+    assert_eq!(Target::parse("ci-width=0.2").unwrap(), Target::CiWidth(0.2));
+    assert_eq!(
+        Target::parse("power=test-j:0.8@0.4").unwrap(),
+        Target::Power {
+            test: TestId::J,
+            power: 0.8,
+            strength: 0.4
+        }
+    );
+    for bad in [
+        "ci-width=0",
+        "ci-width=x",
+        "power=test-a:1.2@0.4",
+        "power=test-q:0.8@0.4",
+        "n=5",
+    ] {
+        let e = Target::parse(bad).unwrap_err();
+        assert!(e.contains("ci-width=W") && !e.contains('\n'), "{bad}: {e}");
+    }
+}
+
+fn opts() -> PlanOptions {
+    PlanOptions {
+        reps: 40,
+        null_draws: 200,
+        resamples: 60,
+        seed: 3,
+        max_n: 100_000,
+    }
+}
+
+#[test]
+fn the_n_found_for_a_ci_width_meets_it_on_independent_replicates() {
+    let pm = Params::three_anchor();
+    let w = 0.3;
+    let p = plan(&pm, Target::CiWidth(w), &opts(), &silent)
+        .unwrap()
+        .unwrap();
+    let n = p.n.expect("reached");
+    // The bracket is tight: the largest failing N tried is within 5 % (plus one) of N.
+    let below = p
+        .evaluations
+        .iter()
+        .filter(|e| !e.reached)
+        .map(|e| e.n)
+        .max()
+        .unwrap();
+    assert!(
+        below < n && (n - below) as f64 <= 0.05 * n as f64 + 1.0,
+        "{p:?}"
+    );
+    // Independent check: the power study's coverage path, other seed, 60 replicates.
+    let check = PowerOptions {
+        ns: vec![n],
+        strengths: vec![],
+        reps: 60,
+        null_draws: 20,
+        seed: 99,
+        coverage: Some(100),
+    };
+    let cells = characteristics_on(PowerDesign::Test(TestId::A), &pm, &check, &silent)
+        .unwrap()
+        .unwrap();
+    let widest = cells[0]
+        .width
+        .iter()
+        .map(|x| x.unwrap())
+        .fold(0.0, f64::max);
+    // The found N sits at the target; another 60 replicates land within a few MC SEs of it
+    // (the planner's own SE at N, times 4, with the independent run's about as large).
+    let se = p.evaluations.iter().find(|e| e.n == n).unwrap().mc_se;
+    assert!(
+        (widest - w).abs() <= 4.0 * se * 2f64.sqrt() + 0.01,
+        "width {widest} at N = {n}"
+    );
+}
+
+#[test]
+fn plans_are_identical_at_one_and_two_threads() {
+    let pm = Params::default();
+    let target = Target::parse("power=test-a:0.8@0.6").unwrap();
+    let at = |threads: usize| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap()
+            .install(|| plan(&pm, target, &opts(), &silent).unwrap().unwrap())
+    };
+    let (one, two) = (at(1), at(2));
+    assert_eq!(one, two);
+    let n = one.n.expect("reached");
+    // Power at the N found reaches the target.
+    let at_n = one.evaluations.iter().find(|e| e.n == n).unwrap();
+    assert!(at_n.value.unwrap() >= 0.8);
+}
+
+#[test]
+fn an_unreachable_target_says_so() {
+    let o = PlanOptions {
+        max_n: 40,
+        ..opts()
+    };
+    let p = plan(&Params::three_anchor(), Target::CiWidth(0.05), &o, &silent)
+        .unwrap()
+        .unwrap();
+    assert_eq!(p.n, None);
+    assert!(p.evaluations.iter().all(|e| !e.reached));
+}
+
+#[cfg(feature = "cli")]
+#[test]
+fn the_command_line_gives_a_table_json_and_one_line_errors() {
+    let bin = env!("CARGO_BIN_EXE_rhoscope");
+    let out = std::process::Command::new(bin)
+        .args([
+            "plan",
+            "--preset",
+            "three-anchor",
+            "--target",
+            "ci-width=0.4",
+            "--reps",
+            "20",
+        ])
+        .args(["--bootstrap", "40", "--json"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(doc["n"].as_u64().is_some(), "{doc}");
+    assert_eq!(doc["target"], "ci-width=0.4");
+    assert!(doc["evaluations"].as_array().unwrap().len() >= 2);
+    let bad = std::process::Command::new(bin)
+        .args(["plan", "--target", "power=test-a:0.8"])
+        .output()
+        .unwrap();
+    assert_eq!(bad.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+}
