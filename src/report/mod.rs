@@ -8,6 +8,7 @@ pub mod estimate;
 pub mod identify;
 pub mod power;
 pub mod reproduce;
+pub mod validate;
 
 use std::fmt::Write as _;
 use std::path::Path;
