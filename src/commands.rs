@@ -9,7 +9,7 @@ use clap::CommandFactory;
 use crate::battery::{self, NullSpec};
 use crate::cli::{
     BatteryArgs, Cli, Command, EstimateArgs, IdentifyArgs, Method, PanelArgs, PlanArgs, PowerArgs,
-    ReproduceArgs, SimulateArgs,
+    ReproduceArgs, SimulateArgs, ValidateArgs,
 };
 use crate::data::{self, LoadOptions, Loaded};
 use crate::error::Error;
@@ -38,6 +38,7 @@ pub fn run(cli: Cli) -> Result<(), Error> {
         Some(Command::Battery(a)) => battery_cmd(&a),
         Some(Command::Identify(a)) => identify_cmd(&a),
         Some(Command::Power(a)) => power_cmd(&a),
+        Some(Command::Validate(a)) => validate_cmd(&a),
         Some(Command::Reproduce(a)) => reproduce_cmd(&a),
         Some(Command::Completions { shell }) => {
             let mut out = Vec::new();
@@ -378,6 +379,58 @@ fn plan_cmd(a: &PlanArgs) -> Result<(), Error> {
         write_json(&report::plan::json(&scenario, &plan, &opts))
     } else {
         write_stdout(report::plan::text(&scenario, &plan, &opts).as_bytes())
+    }
+}
+
+/// `validate`: Section 7's real-texture protocol on the panel's own judges.
+fn validate_cmd(a: &ValidateArgs) -> Result<(), Error> {
+    use crate::validate::{self, Thresholds};
+    let mut ns = Vec::new();
+    let mut opts = validate::Options {
+        inject: a.inject.clone(),
+        ns: Vec::new(),
+        reps: a.reps as usize,
+        seed: a.seed,
+        bootstrap: a.bootstrap as usize,
+        null_draws: a.null_draws as usize,
+        thresholds: if a.balanced {
+            Thresholds::Balanced
+        } else {
+            Thresholds::Own
+        },
+    };
+    // Usage errors before the file is read.
+    opts.ns = vec![10];
+    opts.check()
+        .map_err(|e| Error::Usage(format!("validate: {e}")))?;
+    let loaded = load_panel(&a.panel, 0)?;
+    let panel = &loaded.panel;
+    let tex = validate::Texture::of(panel).map_err(|e| Error::data(&a.panel.panel, e))?;
+    ns.push(panel.n);
+    for &n in &a.n {
+        let n = usize::try_from(n).unwrap_or(usize::MAX);
+        if !ns.contains(&n) {
+            ns.push(n);
+        }
+    }
+    opts.ns = ns;
+    opts.check()
+        .map_err(|e| Error::data(&a.panel.panel, format!("validate: {e}")))?;
+    let bar = progress_bar(validate::total_steps(&opts), !a.json);
+    let tick = |_: Progress| {
+        bar.inc(1);
+        Flow::Continue
+    };
+    let study = validate::run(&tex, &opts, &tick)
+        .map_err(|e| Error::Usage(format!("validate: {e}")))?
+        .expect("a progress bar never stops the run");
+    bar.finish_and_clear();
+    let source = a.panel.panel.display().to_string();
+    let fam = loaded.families_source.as_deref();
+    if a.json {
+        write_json(&report::validate::json(&source, panel, fam, &opts, &study))
+    } else {
+        write_stdout(report::validate::text(&source, panel, fam, &opts, &study).as_bytes())
     }
 }
 

@@ -45,3 +45,4 @@ pub mod simulate;
 pub mod stats;
 #[cfg(feature = "tui")]
 pub mod tui;
+pub mod validate;

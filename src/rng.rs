@@ -17,6 +17,8 @@ pub enum Purpose {
     Null = 2,
     /// Replicates of operating-characteristic studies.
     Power = 3,
+    /// Replicates of `validate`: synthetic panels on a real panel's textures (Section 7).
+    Validate = 4,
 }
 
 /// Stream indices live below this bound within each purpose.

@@ -10,6 +10,7 @@ pub mod neff;
 pub mod plan;
 pub mod power;
 pub mod reproduce;
+pub mod validate;
 
 use std::fmt::Write as _;
 use std::path::Path;
