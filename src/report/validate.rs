@@ -163,7 +163,16 @@ pub fn text(
     opts: &Options,
     study: &Study,
 ) -> String {
-    let mut out = panel_text("validate", source, panel, families_source);
+    // The panel's header without what concerns its own anchors and their identification:
+    // validate builds continuous anchors of its own.
+    let mut out: String = panel_text("validate", source, panel, families_source)
+        .lines()
+        .filter(|l| !l.starts_with("anchors (0)") && !l.starts_with("note: ordinal columns"))
+        .fold(String::new(), |mut acc, l| {
+            acc.push_str(l);
+            acc.push('\n');
+            acc
+        });
     let _ = writeln!(
         out,
         "\nSynthetic judges on these {} judges' own textures (item-centred residuals resampled; {}), anchors with injected ρ = ({}).",
