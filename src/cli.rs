@@ -309,6 +309,17 @@ pub struct EstimateArgs {
     /// or all of them.
     #[arg(long, value_enum, default_value = "closed")]
     pub method: Method,
+    /// Correct the free-scale ρ̂ for its finite-sample bias by a parametric bootstrap (refit on
+    /// panels simulated from the fit; Section 7). Needs --method free-scale or all.
+    #[arg(long)]
+    pub bias_correct: bool,
+    /// Refits for --bias-correct.
+    #[arg(long, value_name = "R", default_value_t = 200,
+          value_parser = clap::value_parser!(u32).range(10..=100_000))]
+    pub bias_reps: u32,
+    /// Seed of the --bias-correct simulations.
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    pub seed: u64,
     /// Print JSON (schema in the README) instead of text.
     #[arg(long)]
     pub json: bool,

@@ -168,7 +168,29 @@ fn estimate(a: &EstimateArgs) -> Result<(), Error> {
         );
         warn_cost(crate::cost::ml_seconds(panel.p(), panel.m()), &what);
     }
+    if a.bias_correct && !which.contains(&Estimator::FreeScale) {
+        return Err(Error::Usage(
+            "--bias-correct corrects the free-scale estimate: add --method free-scale (or all)"
+                .into(),
+        ));
+    }
     let fits = Fits::of(panel, &s, &ctx, &which);
+    let bias = match fits.free_scale().filter(|_| a.bias_correct) {
+        Some(fs) => {
+            let reps = a.bias_reps as usize;
+            let bar = progress_bar(reps as u64, !a.json);
+            let tick = |_: Progress| {
+                bar.inc(1);
+                Flow::Continue
+            };
+            let streams = crate::rng::Streams::of(a.seed);
+            let b = crate::estimate::bias::correct(panel, fs, reps, streams, &tick)
+                .map(|b| b.expect("a progress bar never stops the run"));
+            bar.finish_and_clear();
+            Some(b)
+        }
+        None => None,
+    };
     // A refused comparison the user asked for is an error; anything else that ran is still
     // shown first, so one estimator's trouble never hides another's numbers.
     let refused = fits.refused.first().map(|(e, why)| match e {
@@ -190,6 +212,7 @@ fn estimate(a: &EstimateArgs) -> Result<(), Error> {
         fits: &fits,
         ctx: &ctx,
         closed: !matches!(a.method, Method::Ml | Method::FreeScale),
+        bias: bias.as_ref(),
     };
     let something_to_show = r.closed
         || fits

@@ -2,6 +2,7 @@
 //! and denominators, the plain mean over pairs for m > 2, and out-of-range values reported as
 //! flags, never clipped. The family-blocked and designated-clean variants live in submodules.
 
+pub mod bias;
 pub mod blocked;
 pub mod clean;
 pub mod fits;

@@ -19,6 +19,8 @@ pub enum Purpose {
     Power = 3,
     /// Replicates of `validate`: synthetic panels on a real panel's textures (Section 7).
     Validate = 4,
+    /// Panels simulated from a fitted free-scale model for its bias correction (Section 7).
+    BiasCorrect = 5,
 }
 
 /// Stream indices live below this bound within each purpose.

@@ -82,6 +82,12 @@ proptest! {
         for (_, why) in &fits.refused {
             clean(why)?;
         }
+        // The bias correction's report too, where the free-scale fit ran (10 refits).
+        let bias = fits.free_scale().map(|fs| {
+            let streams = rhoscope::rng::Streams::of(1);
+            rhoscope::estimate::bias::correct(panel, fs, 10, streams, &rhoscope::progress::silent)
+                .map(|b| b.expect("silent never stops"))
+        });
         let r = report::estimate::EstimateReport {
             source: "p.csv",
             panel,
@@ -89,6 +95,7 @@ proptest! {
             fits: &fits,
             ctx: &ctx,
             closed: true,
+            bias: bias.as_ref(),
         };
         clean(&report::estimate::text(&r))?;
         clean(&report::estimate::json(&r).to_string())?;

@@ -328,12 +328,34 @@ impl NullModel {
         if self.discrete.iter().all(Option::is_none) {
             return (cov, None);
         }
-        let mut panel = Panel::new(
-            n,
-            data,
-            (0..q).map(|c| format!("C{}", c + 1)).collect(),
-            Vec::new(),
-        );
+        let names = (0..q).map(|c| format!("C{}", c + 1)).collect();
+        let panel = self.panel_of(n, data, names, Vec::new());
+        let corr = crate::ordinal::correlation_matrix(&panel)
+            .map_or_else(|_| DMatrix::from_element(q, q, f64::NAN), |c| c.r);
+        (cov, Some(corr))
+    }
+
+    /// A simulated panel of N rows with these judge and anchor names, each discretised
+    /// column marked ordinal (whatever levels the draw happened to reach).
+    pub(crate) fn draw_panel<R: Rng + ?Sized>(
+        &self,
+        n: usize,
+        rng: &mut R,
+        judges: Vec<String>,
+        anchors: Vec<String>,
+    ) -> Panel {
+        let data = self.draw_data(n, rng);
+        self.panel_of(n, data, judges, anchors)
+    }
+
+    fn panel_of(
+        &self,
+        n: usize,
+        data: Vec<f64>,
+        judges: Vec<String>,
+        anchors: Vec<String>,
+    ) -> Panel {
+        let mut panel = Panel::new(n, data, judges, anchors);
         panel.scales = self
             .discrete
             .iter()
@@ -345,9 +367,7 @@ impl NullModel {
                 None => Scale::Continuous,
             })
             .collect();
-        let corr = crate::ordinal::correlation_matrix(&panel)
-            .map_or_else(|_| DMatrix::from_element(q, q, f64::NAN), |c| c.r);
-        (cov, Some(corr))
+        panel
     }
 
     /// N simulated rows, column-major (latent Gaussian, then discretised).
