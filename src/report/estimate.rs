@@ -108,7 +108,16 @@ fn bias_text(
                     .map_or_else(undefined, |(x, se)| {
                         format!("{} ± {}", fmt_num(x), fmt_num(se))
                     }),
-                b.corrected[k].map_or_else(|| "—".into(), fmt_num),
+                b.corrected[k].map_or_else(
+                    || "—".into(),
+                    |c| {
+                        if c.abs() > 1.0 {
+                            format!("{} (outside [−1, 1]: overshoots; read ρ̂)", fmt_num(c))
+                        } else {
+                            fmt_num(c)
+                        }
+                    },
+                ),
             ]
         })
         .collect();
