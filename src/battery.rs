@@ -59,6 +59,22 @@ impl Layout {
             ordinal_anchors: panel.scales[p..].iter().filter(|s| s.is_ordinal()).count(),
         }
     }
+
+    /// The layout of the panels a scenario simulates.
+    #[must_use]
+    pub fn of_params(pm: &Params) -> Layout {
+        Layout {
+            p: pm.p,
+            m: pm.m(),
+            families: pm.family_index().map(|(f, _)| JudgeFamilies::from_index(f)),
+            ordinal_anchors: pm
+                .violations
+                .ordinal
+                .iter()
+                .filter(|(c, _)| *c >= pm.p)
+                .count(),
+        }
+    }
 }
 
 /// A sample's second moments as the tests read them (judges first, then anchors).
@@ -334,6 +350,9 @@ pub struct BatteryReport {
     /// The effective number of judges with its interval on the same resamples
     /// ([`crate::neff`]).
     pub n_eff: crate::neff::Neff,
+    /// Each calibrated test's null statistics, sorted (what the battery figure draws; empty
+    /// for a test that was not calibrated).
+    pub null_stats: PerTest<Vec<f64>>,
 }
 
 impl BatteryReport {
@@ -440,11 +459,6 @@ pub fn run(
         estimate,
         [(Some(&nulls), &null_model), (Some(&fs_nulls), &fs_null)],
     );
-    let method = match &null_model {
-        Ok(m) if m.wishart_ok(panel.n) => "wishart",
-        Ok(_) => "rows",
-        Err(_) => "none",
-    };
     let route = route(
         &config,
         &decision,
@@ -463,14 +477,27 @@ pub fn run(
         n_eff,
         null: NullInfo {
             kind: spec.kind(),
-            method,
+            method: method_of(&null_model, panel.n),
             draws: opts.null_draws,
             note: null_note,
             free_scale: fs_note,
         },
         refused: fits.refused,
         route,
+        null_stats: PerTest::from_fn(|t| match t.spec().null {
+            NullKind::SingleFactor => nulls.stats[t].clone(),
+            NullKind::FreeScale => fs_nulls.stats[t].clone(),
+        }),
     })
+}
+
+/// How the single-factor null draws its samples: Wishart, rows, or not at all.
+fn method_of(null: &Result<NullModel, String>, n: usize) -> &'static str {
+    match null {
+        Ok(m) if m.wishart_ok(n) => "wishart",
+        Ok(_) => "rows",
+        Err(_) => "none",
+    }
 }
 
 /// The observed mixed correlations when some column is ordinal (SPEC §7); `None` when every

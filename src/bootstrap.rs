@@ -69,6 +69,9 @@ pub struct BootstrapResult {
     pub sigma_c2: Option<Interval>,
     /// SD (divisor B − 1) of the denominator over resamples where it is finite.
     pub sd_denominator: f64,
+    /// Per anchor: every admissible resample's ρ̂_k, in resample order (what the bootstrap
+    /// figure draws; B·m numbers).
+    pub rho_draws: Vec<Vec<f64>>,
 }
 
 /// The weak-identification screen (SPEC §2).
@@ -345,6 +348,9 @@ pub(crate) fn summarise<'a>(
         sigma_t2: ruled(finite(&|d| d.sigma_t2)),
         sigma_c2: ruled(finite(&|d| d.sigma_c2)),
         sd_denominator: sd(&finite(&|d| d.denominator)),
+        rho_draws: (0..m)
+            .map(|k| draws.clone().filter_map(|d| d.rho[k]).collect())
+            .collect(),
     }
 }
 

@@ -6,6 +6,8 @@ use std::path::Path;
 
 use clap::CommandFactory;
 
+mod plot;
+
 use crate::battery::{self, NullSpec};
 use crate::cli::{
     BatteryArgs, Cli, Command, EstimateArgs, IdentifyArgs, Method, PanelArgs, PlanArgs, PowerArgs,
@@ -35,6 +37,7 @@ pub fn run(cli: Cli) -> Result<(), Error> {
         Some(Command::Simulate(a)) => simulate_cmd(&a),
         Some(Command::Export(a)) => export_cmd(&a),
         Some(Command::Plan(a)) => plan_cmd(&a),
+        Some(Command::Plot(a)) => plot::plot_cmd(&a),
         Some(Command::Battery(a)) => battery_cmd(&a),
         Some(Command::Identify(a)) => identify_cmd(&a),
         Some(Command::Power(a)) => power_cmd(&a),

@@ -35,6 +35,8 @@ pub mod neff;
 pub mod ordinal;
 pub mod panel;
 pub mod plan;
+#[cfg(feature = "plot")]
+pub mod plot;
 pub mod power;
 pub mod progress;
 pub mod report;

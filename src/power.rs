@@ -13,7 +13,6 @@ use crate::battery::null::NullModel;
 use crate::battery::{Draws, Layout, NullKind, PerTest, Sample, TestId, calibrate};
 use crate::bootstrap::bootstrap;
 use crate::estimate::{Context, Estimator};
-use crate::families::JudgeFamilies;
 use crate::model::{Families, Params, Violations};
 use crate::moments::covariance;
 use crate::panel::Panel;
@@ -176,19 +175,7 @@ pub fn characteristics_on(
     let base = design.apply(base, 0.0);
     let null = NullModel::scenario(&base)?;
     let free_null = NullModel::scenario_free_scale(&base)?;
-    let layout = Layout {
-        p: base.p,
-        m: base.m(),
-        families: base
-            .family_index()
-            .map(|(f, _)| JudgeFamilies::from_index(f)),
-        ordinal_anchors: base
-            .violations
-            .ordinal
-            .iter()
-            .filter(|(c, _)| *c >= base.p)
-            .count(),
-    };
+    let layout = Layout::of_params(&base);
     let tests: Vec<TestId> = TestId::ALL
         .into_iter()
         .filter(|t| t.applicable(&layout).is_ok())

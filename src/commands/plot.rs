@@ -1,0 +1,231 @@
+//! `rhoscope plot`: computes what a figure draws (a battery on a panel or a simulated
+//! scenario, a power study, a boundary study) and writes it as SVG ([`crate::plot`]).
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use super::{load_panel, progress_bar, write_file, write_stdout};
+use crate::battery::{self, NullSpec, TestId};
+use crate::cli::{PanelArgs, PlotArgs};
+use crate::error::{Error, sanitize};
+use crate::model::Params;
+use crate::plot::{self, BoundaryFigure, BoundaryOptions, Figure, Kind};
+use crate::power::{self, PowerDesign, PowerOptions, StudyRequest};
+use crate::progress::{Flow, Progress};
+use crate::scenario;
+
+pub(super) fn plot_cmd(a: &PlotArgs) -> Result<(), Error> {
+    let kind =
+        Kind::named(&a.kind).ok_or_else(|| Error::Usage(format!("unknown kind {}", a.kind)))?;
+    check_output(&a.output, a.force)?;
+    if a.panel.is_some() && matches!(kind, Kind::Power | Kind::Boundary) {
+        return Err(Error::Usage(format!(
+            "the {} figure is drawn for a scenario (--preset, --set), not a panel file",
+            kind.name()
+        )));
+    }
+    let figure = match kind {
+        Kind::Rho | Kind::Bootstrap | Kind::Battery => battery_figure(a, kind)?,
+        Kind::Power => power_figure(a)?,
+        Kind::Boundary => boundary_figure(a)?,
+    };
+    let svg = figure
+        .svg()
+        .map_err(|e| Error::Usage(format!("plot {}: {e}", kind.name())))?;
+    if a.output.as_os_str() == "-" {
+        write_stdout(svg.as_bytes())
+    } else {
+        write_file(&a.output, |w| w.write_all(svg.as_bytes()))?;
+        eprintln!(
+            "rhoscope: wrote {}",
+            sanitize(&a.output.display().to_string())
+        );
+        Ok(())
+    }
+}
+
+/// An SVG name, not already there unless `--force`.
+fn check_output(out: &Path, force: bool) -> Result<(), Error> {
+    if out.as_os_str() == "-" {
+        return Ok(());
+    }
+    let shown = sanitize(&out.display().to_string());
+    let ext = out
+        .extension()
+        .map(|e| e.to_string_lossy().to_lowercase())
+        .unwrap_or_default();
+    if ext != "svg" {
+        return Err(Error::Usage(format!(
+            "{shown}: rhoscope writes SVG only (its text needs no font files); name the file .svg and convert it, e.g. rsvg-convert -o fig.png fig.svg"
+        )));
+    }
+    if !force && std::fs::symlink_metadata(out).is_ok() {
+        return Err(Error::Usage(format!(
+            "{shown} already exists: remove it, or pass --force"
+        )));
+    }
+    Ok(())
+}
+
+/// The scenario of `--preset` and `--set`, validated.
+fn scenario_of(a: &PlotArgs, default: &str) -> Result<(Params, String), Error> {
+    let name = a.preset.as_deref().unwrap_or(default);
+    let mut pm = scenario::preset(name).map_err(Error::Usage)?;
+    for s in &a.set {
+        scenario::apply_set(&mut pm, s).map_err(Error::Usage)?;
+    }
+    pm.validate()
+        .map_err(|e| Error::Usage(format!("invalid design: {e}")))?;
+    let sets = a.set.iter().fold(String::new(), |mut acc, s| {
+        let _ = write!(acc, ", {}", sanitize(s));
+        acc
+    });
+    Ok((pm, format!("preset {name}{sets}")))
+}
+
+fn n_of(a: &PlotArgs, default: usize) -> Result<usize, Error> {
+    a.n.map_or(Ok(default), |n| {
+        usize::try_from(n).map_err(|_| Error::Usage("--n is too large".into()))
+    })
+}
+
+/// The ρ̂, bootstrap and battery figures: the battery on the panel or a simulated one.
+fn battery_figure(a: &PlotArgs, kind: Kind) -> Result<Figure, Error> {
+    let opts = battery::Options {
+        resamples: a.bootstrap as usize,
+        null_draws: a.null_draws as usize,
+        seed: a.seed,
+    };
+    let (panel, spec, truth, source) = if let Some(path) = &a.panel {
+        let args = PanelArgs {
+            panel: path.clone(),
+            opts: a.opts.clone(),
+        };
+        let loaded = load_panel(&args, 0)?;
+        let name = path.file_name().map_or_else(
+            || path.display().to_string(),
+            |f| f.to_string_lossy().into_owned(),
+        );
+        (loaded.panel, NullSpec::Matched, None, sanitize(&name))
+    } else {
+        let (pm, desc) = scenario_of(a, "mid")?;
+        let n = n_of(a, 500)?;
+        let panel = crate::simulate::simulate(&pm, n, a.seed)
+            .map_err(|e| Error::Usage(format!("invalid design: {e}")))?;
+        let truth = Some(pm.rho.clone());
+        let source = format!("simulated ({desc}, N = {n}, seed {})", a.seed);
+        (panel, NullSpec::Scenario(Box::new(pm)), truth, source)
+    };
+    let bar = progress_bar((opts.resamples + opts.null_draws) as u64, true);
+    let tick = |_: Progress| {
+        bar.inc(1);
+        Flow::Continue
+    };
+    let report =
+        battery::run(&panel, &spec, &opts, &tick).expect("a progress bar never stops the run");
+    bar.finish_and_clear();
+    Ok(match kind {
+        Kind::Battery => Figure::Battery(plot::battery_figure(
+            &format!("Diagnostic battery: {source}"),
+            &report,
+        )),
+        Kind::Bootstrap => Figure::Bootstrap(plot::rho_figure(
+            &format!("Bootstrap distribution of ρ̂: {source}"),
+            &panel.anchors,
+            &report,
+            truth,
+        )),
+        _ => Figure::Rho(plot::rho_figure(
+            &format!("Contamination ρ̂ per anchor: {source}"),
+            &panel.anchors,
+            &report,
+            truth,
+        )),
+    })
+}
+
+/// Power against N for every test, each on its own violation design injected into the
+/// scenario (three families of two judges, so Test C has a design).
+fn power_figure(a: &PlotArgs) -> Result<Figure, Error> {
+    if !a.strength.is_finite() || a.strength <= 0.0 {
+        return Err(Error::Usage(format!(
+            "--strength {}: a violation strength is finite and > 0",
+            a.strength
+        )));
+    }
+    let (pm, desc) = scenario_of(a, "mid")?;
+    let base = StudyRequest::of(&pm, 0).base;
+    let opts = PowerOptions {
+        ns: a
+            .ns
+            .iter()
+            .map(|n| usize::try_from(*n).unwrap_or(usize::MAX))
+            .collect(),
+        strengths: vec![a.strength],
+        reps: a.reps as usize,
+        null_draws: a.null_draws as usize,
+        seed: a.seed,
+        coverage: None,
+    };
+    let bar = progress_bar(power::total_steps(&opts) * TestId::ALL.len() as u64, true);
+    let tick = |_: Progress| {
+        bar.inc(1);
+        Flow::Continue
+    };
+    let mut runs = Vec::new();
+    for t in TestId::ALL {
+        let cells = power::characteristics_on(PowerDesign::Test(t), &base, &opts, &tick)
+            .map_err(|e| Error::Usage(format!("power: {e}")))?
+            .expect("a progress bar never stops the run");
+        runs.push((t, cells));
+    }
+    bar.finish_and_clear();
+    Ok(Figure::Power(plot::power_figure(
+        &format!("Power against N: {desc}, strength {}", a.strength),
+        a.strength,
+        opts.reps,
+        &runs,
+        &battery::Layout::of_params(&base),
+    )))
+}
+
+/// ρ̂_1 over replicates along the default ρ_1 grid, up to the boundary.
+fn boundary_figure(a: &PlotArgs) -> Result<Figure, Error> {
+    let (pm, _) = scenario_of(a, "boundary")?;
+    let n = n_of(a, 2000)?;
+    let opts = BoundaryOptions {
+        base: pm,
+        rho1: plot::RHO1_GRID.to_vec(),
+        n,
+        reps: a.reps as usize,
+        seed: a.seed,
+    };
+    let bar = progress_bar((opts.rho1.len() * opts.reps) as u64, true);
+    let tick = |_: Progress| {
+        bar.inc(1);
+        Flow::Continue
+    };
+    let points = plot::boundary_study(&opts, &tick)
+        .map_err(|e| Error::Usage(format!("boundary: {e}")))?
+        .expect("a progress bar never stops the run");
+    bar.finish_and_clear();
+    let others = opts.base.rho[1..]
+        .iter()
+        .enumerate()
+        .fold(String::new(), |mut acc, (k, r)| {
+            let _ = write!(acc, ", ρ_{} = {r}", k + 2);
+            acc
+        });
+    let sa = opts.base.sigma_a_full();
+    let sa: Vec<String> = sa.iter().map(|v| format!("{v}")).collect();
+    Ok(Figure::Boundary(BoundaryFigure {
+        title: format!(
+            "Approaching the boundary: σ_c² = {}, σ_a = ({}){others}",
+            opts.base.sigma_c2,
+            sa.join(", ")
+        ),
+        n,
+        reps: opts.reps,
+        points,
+    }))
+}
