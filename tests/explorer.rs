@@ -37,6 +37,12 @@ fn settle(app: &mut App, mut effects: Vec<Effect>) {
             Effect::Battery(j) => worker::run_battery(&j, &silent),
             Effect::Power(j) => worker::run_power(&j, &silent),
             Effect::Load(j) => Some(worker::run_load(&j)),
+            Effect::Figure { figure, stem } => {
+                let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
+                let written = rhoscope::tui::figure::write_new(dir, &stem, &figure);
+                effects.extend(app.update(Action::FigureWritten(written)));
+                None
+            }
             Effect::Quit => None,
         };
         if let Some(m) = msg {
@@ -1114,6 +1120,42 @@ fn key_table() -> String {
         let _ = writeln!(out, "| {} | {help} |", keys.join(" / "));
     }
     out
+}
+
+#[test]
+fn w_writes_the_figure_of_the_view_and_names_it() {
+    use rhoscope::tui::figure::Want;
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
+    let mut app = started(Start::Default);
+    act(&mut app, Action::Focus(Pane::Estimates));
+    act(&mut app, Action::WriteFigure(Want::View));
+    let name = app
+        .status
+        .strip_prefix("wrote ./")
+        .unwrap_or_else(|| panic!("status names the file: {}", app.status))
+        .to_string();
+    assert!(
+        name.starts_with("rhoscope-rho")
+            && std::path::Path::new(&name)
+                .extension()
+                .is_some_and(|e| e == "svg"),
+        "{name}"
+    );
+    let svg = std::fs::read_to_string(dir.join(&name)).unwrap();
+    assert!(
+        svg.contains("truth (simulated)"),
+        "a scenario draws its truth"
+    );
+    act(&mut app, Action::Focus(Pane::Battery));
+    act(&mut app, Action::WriteFigure(Want::View));
+    assert!(app.status.contains("rhoscope-battery"), "{}", app.status);
+    act(&mut app, Action::WriteFigure(Want::Bootstrap));
+    assert!(app.status.contains("rhoscope-bootstrap"), "{}", app.status);
+    // Before the battery has answered for the data on screen, there is no figure to write.
+    let effects = app.update(Action::NewSeed);
+    act(&mut app, Action::WriteFigure(Want::View));
+    assert!(app.status.starts_with("no figure yet"), "{}", app.status);
+    settle(&mut app, effects);
 }
 
 #[test]

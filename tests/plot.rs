@@ -62,9 +62,9 @@ fn the_rho_figure_names_what_it_draws() {
         assert!(svg.contains(text), "missing {text}");
     }
     // An undefined interval is drawn hollow and said so; the value beyond ±2 is cut and said so.
-    assert!(svg.contains("hollow marker: interval undefined"));
-    assert!(svg.contains("no marker: ρ̂ inadmissible"));
-    assert!(svg.contains("values beyond ±2 drawn at the frame"));
+    assert!(svg.contains("hollow marker: CI undefined"));
+    assert!(svg.contains("undefined: ρ̂ inadmissible"));
+    assert!(svg.contains("values beyond ±2 at the frame"));
     // Colour-blind-safe palette: the two series in Okabe–Ito orange and blue.
     assert!(svg.contains("#E69F00"), "orange series");
     assert!(svg.contains("#0072B2"), "blue series");

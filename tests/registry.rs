@@ -106,7 +106,7 @@ mod explorer {
                 Effect::Battery(j) => worker::run_battery(&j, &silent),
                 Effect::Power(j) => worker::run_power(&j, &silent),
                 Effect::Load(j) => Some(worker::run_load(&j)),
-                Effect::Quit => None,
+                Effect::Quit | Effect::Figure { .. } => None,
             };
             if let Some(m) = msg {
                 effects.extend(app.update(Action::Worker(m)));

@@ -3,6 +3,7 @@
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use plotters::coord::CoordTranslate;
 
@@ -107,13 +108,13 @@ impl Notes {
     fn text(&self) -> String {
         let mut notes = Vec::new();
         if self.hollow {
-            notes.push("hollow marker: interval undefined (under 80 % of resamples admissible)");
+            notes.push("hollow marker: CI undefined (< 80 % of resamples admissible)");
         }
         if self.missing {
-            notes.push("no marker: ρ̂ inadmissible");
+            notes.push("undefined: ρ̂ inadmissible");
         }
         if self.cut {
-            notes.push("values beyond ±2 drawn at the frame");
+            notes.push("values beyond ±2 at the frame");
         }
         notes.join("; ")
     }
@@ -139,6 +140,13 @@ where
         let x = k as f64 + offset;
         let Some(r) = *rho else {
             notes.missing = true;
+            let at = (x, lo + 0.04 * (hi - lo));
+            let text = style::font(style::TICK)
+                .color(&colour)
+                .pos(Pos::new(HPos::Center, VPos::Bottom));
+            chart
+                .draw_series(std::iter::once(Text::new("undefined", at, text)))
+                .map_err(|e| e.to_string())?;
             continue;
         };
         let interval = series.interval.get(k).copied().flatten();

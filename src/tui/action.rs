@@ -93,6 +93,10 @@ pub enum Action {
     TogglePresent,
     /// `Enter` in the battery pane: the whole verdict of every test, its meaning and what to do.
     ToggleDetail,
+    /// `w` / `W`: write the view's figure (or the bootstrap distributions) as SVG.
+    WriteFigure(super::figure::Want),
+    /// The event loop wrote the figure (its file name), or could not.
+    FigureWritten(Result<PathBuf, String>),
     Worker(WorkerMsg),
 }
 
@@ -178,4 +182,9 @@ pub enum Effect {
     Battery(BatteryJob),
     Power(PowerJob),
     Load(LoadJob),
+    /// Write this figure into the working directory under a new `STEM[-K].svg`.
+    Figure {
+        figure: Box<crate::plot::Figure>,
+        stem: String,
+    },
 }

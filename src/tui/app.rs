@@ -317,6 +317,17 @@ impl App {
             Action::Family(d) => self.edit_column(|f, c| f.shift_family(c, d)),
             Action::Click { pane, item } => self.click(pane, item),
             Action::Wheel { pane, up } => self.wheel(pane, up),
+            Action::WriteFigure(want) => self.write_figure(want),
+            Action::FigureWritten(result) => {
+                self.status = match result {
+                    Ok(name) => format!(
+                        "wrote ./{}",
+                        crate::error::sanitize(&name.display().to_string())
+                    ),
+                    Err(why) => format!("figure not written: {}", crate::error::sanitize(&why)),
+                };
+                Vec::new()
+            }
             Action::Worker(msg) => self.receive(msg),
         }
     }
@@ -343,6 +354,20 @@ impl App {
         }
         self.prompt.is_some()
             && !matches!(action, Action::Prompt(_) | Action::Quit | Action::Worker(_))
+    }
+
+    /// `w` / `W`: asks the loop to write the view's figure, or says why there is none yet.
+    fn write_figure(&mut self, want: super::figure::Want) -> Vec<Effect> {
+        match super::figure::of_view(self, want) {
+            Ok((figure, stem)) => vec![Effect::Figure {
+                figure: Box::new(figure),
+                stem,
+            }],
+            Err(why) => {
+                self.status = why;
+                Vec::new()
+            }
+        }
     }
 
     fn quit(&mut self) -> Vec<Effect> {

@@ -3,6 +3,7 @@
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
 use super::action::{Action, Pane};
+use super::figure::Want;
 
 /// Where a binding applies.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -260,6 +261,20 @@ pub static KEYMAP: &[Binding] = &[
         Global,
         Action::TogglePresent,
         "presentation layout on / off",
+    ),
+    bind(
+        "w",
+        &[Char('w')],
+        Global,
+        Action::WriteFigure(Want::View),
+        "write this view's figure (SVG, working dir)",
+    ),
+    bind(
+        "W",
+        &[Char('W')],
+        Global,
+        Action::WriteFigure(Want::Bootstrap),
+        "write the bootstrap distributions (SVG)",
     ),
     bind(
         "Space",

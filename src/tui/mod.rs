@@ -8,6 +8,7 @@
 pub mod action;
 pub mod app;
 pub mod caption;
+pub mod figure;
 pub mod keymap;
 pub mod panes;
 pub mod scenes;
@@ -265,13 +266,29 @@ pub fn complete(text: &str) -> String {
     format!("{dir}{common}")
 }
 
+/// Writes the figures the app asked for (fast: a few milliseconds of SVG) into the working
+/// directory, tells the app the file name, and returns the other effects.
+fn write_figures(app: &mut App, effects: Vec<Effect>) -> Vec<Effect> {
+    let (figures, rest): (Vec<Effect>, Vec<Effect>) = effects
+        .into_iter()
+        .partition(|e| matches!(e, Effect::Figure { .. }));
+    for e in figures {
+        if let Effect::Figure { figure, stem } = e {
+            let dir = std::env::current_dir().unwrap_or_else(|_| std::path::PathBuf::from("."));
+            let written = figure::write_new(&dir, &stem, &figure);
+            app.update(Action::FigureWritten(written));
+        }
+    }
+    rest
+}
+
 fn submit(worker: &Worker, effects: Vec<Effect>) {
     for e in coalesce(effects) {
         match e {
             Effect::Battery(j) => worker.battery(j),
             Effect::Power(j) => worker.power(j),
             Effect::Load(j) => worker.load(j),
-            Effect::Quit => {}
+            Effect::Quit | Effect::Figure { .. } => {}
         }
     }
 }
@@ -377,6 +394,7 @@ fn event_loop(
         if app.quit {
             return Ok(());
         }
+        let effects = write_figures(app, effects);
         submit(worker, effects);
         terminal
             .draw(|f| ui::render(f, app))
