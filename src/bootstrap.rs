@@ -8,6 +8,7 @@ use rayon::prelude::*;
 
 pub mod features;
 pub mod oracle;
+pub mod second;
 
 use crate::estimate::{Context, Estimate, Estimator, free_scale};
 use crate::panel::Panel;
@@ -15,6 +16,7 @@ use crate::progress::{Flow, Progress};
 use crate::rng::{Purpose, Streams};
 use crate::stats::{percentile, sd};
 use features::FeatureSet;
+use second::SecondMoments;
 
 /// Default number of resamples (SPEC §2).
 pub const DEFAULT_RESAMPLES: usize = 300;
@@ -112,7 +114,7 @@ fn interval(mut v: Vec<f64>) -> Option<Interval> {
 }
 
 /// Memory for one batch of resample counts (one byte per item and resample).
-const BATCH_BYTES: usize = 16 << 20;
+const BATCH_BYTES: usize = 32 << 20;
 /// Most resamples whose sums one pass over the items accumulates.
 const MAX_BATCH: usize = 32;
 
@@ -151,11 +153,7 @@ pub fn bootstrap_with_neff(
     progress: &(dyn Fn(Progress) -> Flow + Sync),
 ) -> Option<(Vec<BootstrapResult>, crate::neff::Neff)> {
     let (n, p, m) = (panel.n, panel.p(), panel.m());
-    let centred = if neff {
-        crate::neff::centred_judges(panel)
-    } else {
-        Vec::new()
-    };
+    let centred = crate::neff::centred_judges(panel);
     let blocked = estimators.contains(&Estimator::Blocked);
     let families = ctx
         .families
@@ -163,6 +161,12 @@ pub fn bootstrap_with_neff(
         .filter(|_| blocked)
         .map(|f| f.index.clone());
     let features = FeatureSet::new(p, m, families).compute(panel);
+    // Every column continuous: the free-scale fit reads the resample's covariance, formed
+    // from counts like the closed form's moments. Ordinal columns need their polychoric
+    // correlations recomputed on the resampled items.
+    let second = (estimators.contains(&Estimator::FreeScale)
+        && !panel.scales.iter().any(crate::panel::Scale::is_ordinal))
+    .then(|| SecondMoments::of(panel));
     let batch = (BATCH_BYTES / n.max(1)).clamp(1, MAX_BATCH);
     let starts: Vec<usize> = (0..resamples).step_by(batch).collect();
     let draws: Vec<Option<BatchDraws>> = starts
@@ -187,10 +191,16 @@ pub fn bootstrap_with_neff(
                 Vec::new()
             };
             let mut acc = features.weighted_sums(&counts, size);
+            let mut acc2 = second.as_ref().map(|s| s.weighted_sums(&counts, size));
             for &r in &overflowed {
                 let mut rng = streams.rng(Purpose::Bootstrap, (start + r) as u64);
-                let sums = features.sum_draws((0..n).map(|_| rng.random_range(0..n)));
+                let draws: Vec<usize> = (0..n).map(|_| rng.random_range(0..n)).collect();
+                let sums = features.sum_draws(draws.iter().copied());
                 acc.column_mut(r).copy_from_slice(&sums);
+                if let (Some(s), Some(a)) = (&second, acc2.as_mut()) {
+                    a.column_mut(r)
+                        .copy_from_slice(&s.sum_draws(draws.into_iter()));
+                }
             }
             let fitted = acc
                 .column_iter()
@@ -200,7 +210,12 @@ pub fn bootstrap_with_neff(
                     estimators
                         .iter()
                         .map(|&e| {
-                            let est = if e == Estimator::FreeScale {
+                            let est = if let (Estimator::FreeScale, Some(s), Some(a)) =
+                                (e, &second, &acc2)
+                            {
+                                let cov = s.covariance(a.column(r).as_slice(), n as f64);
+                                free_scale::fit_covariance(p, m, &cov)
+                            } else if e == Estimator::FreeScale {
                                 let rows = if overflowed.contains(&r) {
                                     let mut rng =
                                         streams.rng(Purpose::Bootstrap, (start + r) as u64);

@@ -141,15 +141,24 @@ pub fn with_bootstrap(panel: &Panel, resamples: usize, streams: Streams) -> Neff
 /// The judge columns, centred: the resamples' sums of products then lose no precision to a
 /// large mean.
 #[must_use]
-pub(crate) fn centred_judges(panel: &Panel) -> Vec<Vec<f64>> {
+pub(crate) fn centred_judges(panel: &Panel) -> Centred<'_> {
     let n = panel.n;
-    (0..panel.p())
-        .map(|j| {
-            let col = panel.col(j);
-            let mean = col.iter().sum::<f64>() / n.max(1) as f64;
-            col.iter().map(|x| x - mean).collect()
-        })
-        .collect()
+    let means = (0..panel.p())
+        .map(|j| panel.col(j).iter().sum::<f64>() / n.max(1) as f64)
+        .collect();
+    Centred { panel, means }
+}
+
+/// The judge columns minus their means, read from the panel (no copy).
+pub(crate) struct Centred<'a> {
+    panel: &'a Panel,
+    means: Vec<f64>,
+}
+
+impl Centred<'_> {
+    fn at(&self, j: usize, i: usize) -> f64 {
+        self.panel.col(j)[i] - self.means[j]
+    }
 }
 
 /// The percentile interval of n_eff over the resamples' values (the shared 80 % rule).
@@ -205,20 +214,20 @@ fn count_tile(
 /// tiles of [`BLOCK`]: the first sums x_j and x_j² (count-weighted) to get s_j, the second
 /// sums u = Σ_j w_j x_j and u².
 pub(crate) fn resample_n_eff(
-    centred: &[Vec<f64>],
+    centred: &Centred<'_>,
     counts: &[u8],
     wide: &[(usize, Vec<u32>)],
     batch: usize,
 ) -> Vec<Option<f64>> {
-    let p = centred.len();
-    let n = centred[0].len();
+    let p = centred.means.len();
+    let n = centred.panel.n;
     let nf = n as f64;
     // Pass 1: Σ c x_j and Σ c x_j² for every resample.
     let mut acc = DMatrix::zeros(2 * p, batch);
     for start in (0..n).step_by(BLOCK) {
         let len = BLOCK.min(n - start);
         let feats = DMatrix::from_fn(2 * p, len, |f, i| {
-            let x = centred[f % p][start + i];
+            let x = centred.at(f % p, start + i);
             if f < p { x } else { x * x }
         });
         let tile = count_tile(counts, wide, n, start, len, batch);
@@ -242,7 +251,7 @@ pub(crate) fn resample_n_eff(
     let (mut su, mut suu) = (vec![0.0; batch], vec![0.0; batch]);
     for start in (0..n).step_by(BLOCK) {
         let len = BLOCK.min(n - start);
-        let x = DMatrix::from_fn(len, p, |i, j| centred[j][start + i]);
+        let x = DMatrix::from_fn(len, p, |i, j| centred.at(j, start + i));
         let u = &x * &w;
         for r in 0..batch {
             let full = wide.iter().find(|(k, _)| *k == r).map(|(_, f)| f);

@@ -6,7 +6,8 @@
 //! of these features, computed once, instead of a gathered copy of the panel.
 //!
 //! Columns are centred at their full-sample means before the features are formed, so the raw
-//! sums stay well conditioned whatever the data's location.
+//! sums stay well conditioned whatever the data's location. The features are formed a block
+//! of items at a time as they are summed, so memory stays the panel's size.
 
 use nalgebra::{DMatrix, DMatrixView};
 
@@ -23,12 +24,15 @@ pub struct FeatureSet {
     n_fam: usize,
 }
 
-/// The features of every item, item-major (`values[i * d + f]`).
+/// The features of a panel's items, formed a block of items at a time when they are summed
+/// (never stored for every item: at a million items they would outweigh the panel).
 #[derive(Debug, Clone, PartialEq)]
-pub struct Features {
+pub struct Features<'a> {
     pub set: FeatureSet,
     pub n: usize,
-    pub values: Vec<f64>,
+    panel: &'a Panel,
+    /// Full-sample column means (judges, then anchors), subtracted before forming features.
+    means: Vec<f64>,
 }
 
 impl FeatureSet {
@@ -74,51 +78,18 @@ impl FeatureSet {
         self.family_square(0) + self.n_fam + b
     }
 
-    /// Every item's features from a panel (judges first, then anchors).
+    /// The features of `panel`'s items (judges first, then anchors).
     #[must_use]
-    pub fn compute(self, panel: &Panel) -> Features {
-        let (n, p, m, d) = (panel.n, self.p, self.m, self.width());
-        let means: Vec<f64> = (0..p + m)
+    pub fn compute(self, panel: &Panel) -> Features<'_> {
+        let n = panel.n;
+        let means = (0..self.p + self.m)
             .map(|c| crate::moments::sum(panel.col(c)) / n as f64)
             .collect();
-        let mut values = vec![0.0; n * d];
-        let mut fam_sum = vec![0.0; self.n_fam];
-        let mut fam_sq = vec![0.0; self.n_fam];
-        for (i, f) in values.chunks_exact_mut(d).enumerate() {
-            let (mut s, mut sq) = (0.0, 0.0);
-            fam_sum.fill(0.0);
-            fam_sq.fill(0.0);
-            for j in 0..p {
-                let x = panel.col(j)[i] - means[j];
-                f[j] = x;
-                s += x;
-                sq += x * x;
-                if let Some(fam) = &self.families {
-                    fam_sum[fam[j]] += x;
-                    fam_sq[fam[j]] += x * x;
-                }
-            }
-            f[p] = sq;
-            f[p + 1] = s * s;
-            for k in 0..m {
-                let a = panel.col(p + k)[i] - means[p + k];
-                f[self.anchor(k)] = a;
-                f[self.sum_anchor(k)] = s * a;
-            }
-            for k in 0..m {
-                for l in k..m {
-                    f[self.anchor_pair(k, l)] = f[self.anchor(k)] * f[self.anchor(l)];
-                }
-            }
-            for b in 0..self.n_fam {
-                f[self.family_square(b)] = fam_sum[b] * fam_sum[b];
-                f[self.family_judge_squares(b)] = fam_sq[b];
-            }
-        }
         Features {
             set: self,
             n,
-            values,
+            panel,
+            means,
         }
     }
 
@@ -177,11 +148,46 @@ fn tri_index(m: usize, k: usize, l: usize) -> usize {
     k * m - k * (k + 1) / 2 + l
 }
 
-impl Features {
+impl Features<'_> {
     /// Numbers per item.
     #[must_use]
     pub fn d(&self) -> usize {
         self.set.width()
+    }
+
+    /// Item i's features into `f` (d numbers), `fam` scratch of two per family.
+    fn item(&self, i: usize, f: &mut [f64], fam: &mut [f64]) {
+        let (set, p, m) = (&self.set, self.set.p, self.set.m);
+        let (fam_sum, fam_sq) = fam.split_at_mut(set.n_fam);
+        let (mut s, mut sq) = (0.0, 0.0);
+        fam_sum.fill(0.0);
+        fam_sq.fill(0.0);
+        for j in 0..p {
+            let x = self.panel.col(j)[i] - self.means[j];
+            f[j] = x;
+            s += x;
+            sq += x * x;
+            if let Some(families) = &set.families {
+                fam_sum[families[j]] += x;
+                fam_sq[families[j]] += x * x;
+            }
+        }
+        f[p] = sq;
+        f[p + 1] = s * s;
+        for k in 0..m {
+            let a = self.panel.col(p + k)[i] - self.means[p + k];
+            f[set.anchor(k)] = a;
+            f[set.sum_anchor(k)] = s * a;
+        }
+        for k in 0..m {
+            for l in k..m {
+                f[set.anchor_pair(k, l)] = f[set.anchor(k)] * f[set.anchor(l)];
+            }
+        }
+        for b in 0..set.n_fam {
+            f[set.family_square(b)] = fam_sum[b] * fam_sum[b];
+            f[set.family_judge_squares(b)] = fam_sq[b];
+        }
     }
 
     /// Σ_i c_r(i) · f(i) for every resample r of a batch: `counts[r * n + i]` is how often
@@ -201,10 +207,15 @@ impl Features {
         assert_eq!(counts.len(), batch * n);
         let mut acc = DMatrix::zeros(d, batch);
         let mut tile = DMatrix::zeros(BLOCK.min(n), batch);
+        let mut values = vec![0.0; d * BLOCK.min(n)];
+        let mut fam = vec![0.0; 2 * self.set.n_fam];
         for start in (0..n).step_by(BLOCK) {
             let len = BLOCK.min(n - start);
             if tile.nrows() != len {
                 tile = DMatrix::zeros(len, batch);
+            }
+            for (j, f) in values.chunks_exact_mut(d).take(len).enumerate() {
+                self.item(start + j, f, &mut fam);
             }
             for r in 0..batch {
                 let row = &counts[r * n + start..r * n + start + len];
@@ -212,7 +223,7 @@ impl Features {
                     *x = f64::from(k);
                 }
             }
-            let feats = DMatrixView::from_slice(&self.values[start * d..(start + len) * d], d, len);
+            let feats = DMatrixView::from_slice(&values[..len * d], d, len);
             acc.gemm(1.0, &feats, &tile, 1.0);
         }
         acc
@@ -222,9 +233,10 @@ impl Features {
     /// resample whose counts do not fit a byte. Equal to the weighted sums up to rounding.
     pub fn sum_draws(&self, draws: impl Iterator<Item = usize>) -> Vec<f64> {
         let d = self.d();
-        let mut w = vec![0.0; d];
+        let (mut w, mut f, mut fam) = (vec![0.0; d], vec![0.0; d], vec![0.0; 2 * self.set.n_fam]);
         for i in draws {
-            for (a, x) in w.iter_mut().zip(&self.values[i * d..(i + 1) * d]) {
+            self.item(i, &mut f, &mut fam);
+            for (a, x) in w.iter_mut().zip(&f) {
                 *a += x;
             }
         }

@@ -201,6 +201,28 @@ pub fn fit_resample(panel: &Panel, data: Vec<f64>) -> Option<Estimate> {
     fit_panel(&resample).ok().map(|(f, _)| f.estimate)
 }
 
+/// The free-scale estimate from a covariance matrix of p judges then m continuous anchors
+/// (the bootstrap's path when every column is continuous: Pearson's correlations are the
+/// covariance's). `None` when the fit is undefined (a column without variance, say).
+#[must_use]
+pub fn fit_covariance(p: usize, m: usize, cov: &DMatrix<f64>) -> Option<Estimate> {
+    let sd: Vec<f64> = (0..p + m).map(|c| cov[(c, c)].sqrt()).collect();
+    if sd.iter().any(|s| !(s.is_finite() && *s > 0.0)) {
+        return None;
+    }
+    let r = DMatrix::from_fn(p + m, p + m, |a, b| {
+        if a == b {
+            1.0
+        } else {
+            cov[(a, b)] / (sd[a] * sd[b])
+        }
+    });
+    let r_judges = r.view((0, 0), (p, p)).into_owned();
+    let r_ja = r.view((0, p), (p, m)).into_owned();
+    let anchor_cov = cov.view((p, p), (m, m)).into_owned();
+    fit(&r_judges, &r_ja, &anchor_cov).ok().map(|f| f.estimate)
+}
+
 /// One-factor ULS of a correlation matrix's off-diagonal: λ minimising Σ_{i<j}(R_ij − λ_iλ_j)²,
 /// the RMS of those residuals, and whether Newton converged. Starts from the leading
 /// eigenvector (scaled by √eigenvalue), sign chosen so Σλ ≥ 0.

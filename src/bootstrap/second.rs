@@ -1,0 +1,160 @@
+//! Every second moment of a resample from its counts: the free-scale estimator (Section 7,
+//! SPEC §7) reads the whole correlation matrix, so on a panel whose columns are all continuous
+//! its bootstrap needs Σ_i c(i)·x_a(i)·x_b(i) for every column pair (a ≤ b) and Σ_i c(i)·x_a(i)
+//! for every column: q + q(q+1)/2 numbers per item. They are formed a block of items at a
+//! time from the centred panel (never stored for all items, so memory stays the panel's size)
+//! and multiplied by the block's counts for a batch of resamples at once, as the closed form's
+//! features are ([`super::features`]).
+
+use nalgebra::{DMatrix, DMatrixView};
+
+use crate::panel::Panel;
+
+/// Items per block: a block's products (width × items) stay a few megabytes.
+const BLOCK: usize = 1024;
+
+/// The centred panel, item-major, and its width.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SecondMoments {
+    n: usize,
+    q: usize,
+    /// `rows[i * q + c]`: item i's value in column c minus the column's full-sample mean.
+    rows: Vec<f64>,
+}
+
+impl SecondMoments {
+    /// The centred copy of `panel` (judges first, then anchors).
+    #[must_use]
+    pub fn of(panel: &Panel) -> SecondMoments {
+        let (n, q) = (panel.n, panel.q());
+        let mut rows = vec![0.0; n * q];
+        for c in 0..q {
+            let col = panel.col(c);
+            let mean = crate::moments::sum(col) / n.max(1) as f64;
+            for (i, x) in col.iter().enumerate() {
+                rows[i * q + c] = x - mean;
+            }
+        }
+        SecondMoments { n, q, rows }
+    }
+
+    /// Numbers per item: q sums and q(q+1)/2 products.
+    #[must_use]
+    pub fn width(&self) -> usize {
+        self.q + self.q * (self.q + 1) / 2
+    }
+
+    /// Item i's features into `out` (width numbers): its centred values, then the products
+    /// x_a·x_b for a ≤ b in row-major upper-triangle order.
+    fn item(&self, i: usize, out: &mut [f64]) {
+        let q = self.q;
+        let x = &self.rows[i * q..(i + 1) * q];
+        out[..q].copy_from_slice(x);
+        let mut f = q;
+        for a in 0..q {
+            for b in a..q {
+                out[f] = x[a] * x[b];
+                f += 1;
+            }
+        }
+    }
+
+    /// Column r of the result holds resample r's sums (`counts[r * n + i]` draws of item i),
+    /// built block by block as products of the block's features and counts; the blocks depend
+    /// on N alone, so the sums are the same at any thread count.
+    ///
+    /// # Panics
+    /// If `counts` does not hold `batch` resamples of N items.
+    #[must_use]
+    pub fn weighted_sums(&self, counts: &[u8], batch: usize) -> DMatrix<f64> {
+        let (n, d) = (self.n, self.width());
+        assert_eq!(counts.len(), batch * n);
+        let mut acc = DMatrix::zeros(d, batch);
+        let mut feats = vec![0.0; d * BLOCK.min(n.max(1))];
+        let mut tile = DMatrix::zeros(BLOCK.min(n), batch);
+        for start in (0..n).step_by(BLOCK) {
+            let len = BLOCK.min(n - start);
+            if tile.nrows() != len {
+                tile = DMatrix::zeros(len, batch);
+            }
+            for (j, out) in feats.chunks_exact_mut(d).take(len).enumerate() {
+                self.item(start + j, out);
+            }
+            for r in 0..batch {
+                let row = &counts[r * n + start..r * n + start + len];
+                for (x, &k) in tile.column_mut(r).iter_mut().zip(row) {
+                    *x = f64::from(k);
+                }
+            }
+            let f = DMatrixView::from_slice(&feats[..len * d], d, len);
+            acc.gemm(1.0, &f, &tile, 1.0);
+        }
+        acc
+    }
+
+    /// The sums of one resample drawn item by item (a resample whose counts overflow a byte).
+    #[must_use]
+    pub fn sum_draws(&self, draws: impl Iterator<Item = usize>) -> Vec<f64> {
+        let d = self.width();
+        let (mut w, mut f) = (vec![0.0; d], vec![0.0; d]);
+        for i in draws {
+            self.item(i, &mut f);
+            for (a, x) in w.iter_mut().zip(&f) {
+                *a += x;
+            }
+        }
+        w
+    }
+
+    /// The q × q covariance (divisor N − 1) of a resample of `total` items from its sums.
+    #[must_use]
+    pub fn covariance(&self, w: &[f64], total: f64) -> DMatrix<f64> {
+        let q = self.q;
+        let denom = (total - 1.0).max(1.0);
+        let mean: Vec<f64> = w[..q].iter().map(|s| s / total).collect();
+        let mut s = DMatrix::zeros(q, q);
+        let mut f = q;
+        for a in 0..q {
+            for b in a..q {
+                let v = (w[f] - total * mean[a] * mean[b]) / denom;
+                s[(a, b)] = v;
+                s[(b, a)] = v;
+                f += 1;
+            }
+        }
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_count_weighted_covariance_is_the_resampled_panels() {
+        let panel = crate::simulate::simulate(&crate::model::Params::three_anchor(), 2500, 4)
+            .expect("a valid design");
+        let s = SecondMoments::of(&panel);
+        let (n, q) = (panel.n, panel.q());
+        // Items 0..n drawn with counts (i mod 3), i.e. a resample of some total size.
+        let counts: Vec<u8> = (0..n).map(|i| u8::try_from(i % 3).unwrap()).collect();
+        let total: usize = counts.iter().map(|&c| usize::from(c)).sum();
+        let w = s.weighted_sums(&counts, 1);
+        let cov = s.covariance(w.column(0).as_slice(), total as f64);
+        let draws: Vec<usize> = (0..n).flat_map(|i| std::iter::repeat_n(i, i % 3)).collect();
+        let mut data = vec![0.0; total * q];
+        for c in 0..q {
+            for (r, &i) in draws.iter().enumerate() {
+                data[c * total + r] = panel.col(c)[i];
+            }
+        }
+        let direct = crate::moments::covariance(&data, total, q, &mut Vec::new());
+        for (a, b) in cov.iter().zip(direct.iter()) {
+            assert!((a - b).abs() < 1e-12, "{a} {b}");
+        }
+        let by_draw = s.sum_draws(draws.into_iter());
+        for (a, b) in w.iter().zip(&by_draw) {
+            assert!((a - b).abs() <= 1e-9 * (1.0 + a.abs()), "{a} {b}");
+        }
+    }
+}
