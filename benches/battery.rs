@@ -3,7 +3,8 @@
 //! test: ≤ 15 ms at N = 2000 and ≤ 8 ms at N = 500 on this 2-core machine; and at scale, the
 //! `families` preset (p = 6, m = 2) and `three-anchor` with p = 20 at N = 20 000, and the
 //! bootstrap alone at N = 20 000 for p = 6 and p = 20 (the cost of a resample must not grow
-//! with p beyond the features pass).
+//! with p beyond the features pass), and with the free-scale refit, whose second moments make
+//! a resample O(N·q²).
 
 use std::hint::black_box;
 
@@ -57,6 +58,23 @@ fn battery(c: &mut Criterion) {
             });
         });
     }
+    // The free-scale refit on every resample: from count-weighted second moments, so O(N·q²)
+    // per resample where the closed form's is O(N·p).
+    let mut wide = preset("three-anchor").unwrap();
+    wide.p = 20;
+    let panel = simulate(&wide, 20_000, 1).unwrap();
+    c.bench_function("bootstrap B=300 with free-scale: N=20000 p=20 m=3", |b| {
+        b.iter(|| {
+            black_box(bootstrap(
+                black_box(&panel),
+                &[Estimator::ClosedForm, Estimator::FreeScale],
+                &Context::default(),
+                300,
+                Streams::of(1),
+                &silent,
+            ))
+        });
+    });
 }
 
 criterion_group!(benches, battery);
