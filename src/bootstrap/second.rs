@@ -2,7 +2,7 @@
 //! SPEC §7) reads the whole correlation matrix, so on a panel whose columns are all continuous
 //! its bootstrap needs Σ_i c(i)·x_a(i)·x_b(i) for every column pair (a ≤ b) and Σ_i c(i)·x_a(i)
 //! for every column: q + q(q+1)/2 numbers per item. They are formed a block of items at a
-//! time from the centred panel (never stored for all items, so memory stays the panel's size)
+//! time from the panel, centred (never stored for all items: memory stays the panel's own)
 //! and multiplied by the block's counts for a batch of resamples at once, as the closed form's
 //! features are ([`super::features`]).
 
@@ -13,29 +13,25 @@ use crate::panel::Panel;
 /// Items per block: a block's products (width × items) stay a few megabytes.
 const BLOCK: usize = 1024;
 
-/// The centred panel, item-major, and its width.
+/// A panel and its column means: the features are formed from the panel as they are summed.
 #[derive(Debug, Clone, PartialEq)]
-pub struct SecondMoments {
+pub struct SecondMoments<'a> {
     n: usize,
     q: usize,
-    /// `rows[i * q + c]`: item i's value in column c minus the column's full-sample mean.
-    rows: Vec<f64>,
+    panel: &'a Panel,
+    /// Full-sample column means (judges, then anchors), subtracted before forming products.
+    means: Vec<f64>,
 }
 
-impl SecondMoments {
-    /// The centred copy of `panel` (judges first, then anchors).
+impl SecondMoments<'_> {
+    /// The second moments of `panel` (judges first, then anchors).
     #[must_use]
-    pub fn of(panel: &Panel) -> SecondMoments {
+    pub fn of(panel: &Panel) -> SecondMoments<'_> {
         let (n, q) = (panel.n, panel.q());
-        let mut rows = vec![0.0; n * q];
-        for c in 0..q {
-            let col = panel.col(c);
-            let mean = crate::moments::sum(col) / n.max(1) as f64;
-            for (i, x) in col.iter().enumerate() {
-                rows[i * q + c] = x - mean;
-            }
-        }
-        SecondMoments { n, q, rows }
+        let means = (0..q)
+            .map(|c| crate::moments::sum(panel.col(c)) / n.max(1) as f64)
+            .collect();
+        SecondMoments { n, q, panel, means }
     }
 
     /// Numbers per item: q sums and q(q+1)/2 products.
@@ -48,12 +44,14 @@ impl SecondMoments {
     /// x_a·x_b for a ≤ b in row-major upper-triangle order.
     fn item(&self, i: usize, out: &mut [f64]) {
         let q = self.q;
-        let x = &self.rows[i * q..(i + 1) * q];
-        out[..q].copy_from_slice(x);
+        for c in 0..q {
+            out[c] = self.panel.col(c)[i] - self.means[c];
+        }
         let mut f = q;
         for a in 0..q {
+            let xa = out[a];
             for b in a..q {
-                out[f] = x[a] * x[b];
+                out[f] = xa * out[b];
                 f += 1;
             }
         }
