@@ -1282,3 +1282,42 @@ fn histories_are_capped_ring_buffers() {
     }
     assert_eq!(app.history.rho[0].len(), rhoscope::tui::app::HISTORY);
 }
+
+/// The validation job: a small study of a loaded panel comes back tagged with its generation;
+/// a progress callback that says stop (Esc, another file) ends it with nothing to send.
+#[test]
+fn validation_job_runs_and_cancels() {
+    use rhoscope::tui::action::ValidateJob;
+    use std::sync::Arc;
+    let pm = rhoscope::scenario::preset("mid").unwrap();
+    let panel = Arc::new(rhoscope::simulate::simulate(&pm, 200, 3).unwrap());
+    let job = ValidateJob {
+        generation: 7,
+        panel,
+        options: rhoscope::validate::Options {
+            inject: rhoscope::validate::DEFAULT_INJECT.to_vec(),
+            ns: vec![200],
+            reps: 4,
+            seed: 1,
+            bootstrap: 0,
+            null_draws: 0,
+            thresholds: rhoscope::validate::Thresholds::Own,
+        },
+    };
+    match worker::run_validate(&job, &silent) {
+        Some(WorkerMsg::Validated {
+            generation: 7,
+            result: Ok(study),
+        }) => assert_eq!(study.cells[0].reps, 4),
+        other => panic!("unexpected {other:?}"),
+    }
+    let stop = |_: rhoscope::progress::Progress| rhoscope::progress::Flow::Stop;
+    assert!(worker::run_validate(&job, &stop).is_none());
+    // Unusable options are a one-line message, not a panic.
+    let mut bad = job.clone();
+    bad.options.reps = 0;
+    match worker::run_validate(&bad, &silent) {
+        Some(WorkerMsg::Validated { result: Err(e), .. }) => assert!(!e.contains('\n')),
+        other => panic!("unexpected {other:?}"),
+    }
+}

@@ -126,6 +126,11 @@ pub enum WorkerMsg {
         generation: u64,
         result: Result<LoadedFile, LoadFailure>,
     },
+    /// A validation study of a loaded file finished (or could not run: a one-line reason).
+    Validated {
+        generation: u64,
+        result: Result<Box<crate::validate::Study>, String>,
+    },
     /// The worker thread panicked: fatal.
     Crashed,
 }
@@ -165,6 +170,14 @@ pub struct BatteryJob {
 #[derive(Debug, Clone)]
 pub struct PowerJob {
     pub request: StudyRequest,
+}
+
+/// A validation study (`rhoscope validate`) of a loaded panel's textures.
+#[derive(Debug, Clone)]
+pub struct ValidateJob {
+    pub generation: u64,
+    pub panel: Arc<Panel>,
+    pub options: crate::validate::Options,
 }
 
 /// Load (or reload with edited roles) a panel file.

@@ -107,6 +107,8 @@ pub struct App {
     pub history: History,
     /// Live power studies, each keyed by its whole request.
     pub power: Vec<(StudyRequest, PowerSummary)>,
+    /// The newest validation study of the loaded file, with the data generation it answers.
+    pub validation: Option<(u64, Box<crate::validate::Study>)>,
     /// The study of the configuration on screen.
     pub study: Option<StudyRequest>,
     pub entries: Vec<Entry>,
@@ -184,6 +186,7 @@ impl App {
             battery_generation: 0,
             history: History::default(),
             power: Vec::new(),
+            validation: None,
             study: None,
             entries,
             cursor: 0,
@@ -622,6 +625,16 @@ impl App {
                     Ok(file) => self.loaded(file),
                     Err(e) => self.failed(e),
                 }
+            }
+            WorkerMsg::Validated { generation, result } => {
+                // A study of older data (another file, edited roles) is dropped.
+                if generation == self.generation {
+                    match result {
+                        Ok(study) => self.validation = Some((generation, study)),
+                        Err(e) => self.status = format!("validation: {e}"),
+                    }
+                }
+                Vec::new()
             }
             WorkerMsg::Crashed => {
                 self.status = "the background worker crashed".into();

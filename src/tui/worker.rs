@@ -8,7 +8,9 @@ use std::sync::mpsc::Sender;
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::thread::JoinHandle;
 
-use super::action::{BatteryJob, LoadFailure, LoadJob, LoadedFile, PowerJob, WorkerMsg};
+use super::action::{
+    BatteryJob, LoadFailure, LoadJob, LoadedFile, PowerJob, ValidateJob, WorkerMsg,
+};
 use crate::battery;
 use crate::progress::{Flow, Progress};
 
@@ -18,6 +20,7 @@ struct Slots {
     load: Option<LoadJob>,
     battery: Option<BatteryJob>,
     power: Option<PowerJob>,
+    validate: Option<ValidateJob>,
     shutdown: bool,
 }
 
@@ -31,6 +34,9 @@ struct Shared {
     /// Set by a battery submission: a running power job yields (and is queued again), so
     /// verdicts never wait behind the slower power study.
     preempt: AtomicBool,
+    /// The newest validation generation wanted; a running older one stops. Cancelling bumps it
+    /// without queueing a job.
+    validate_gen: AtomicU64,
 }
 
 /// Handle to the worker thread.
@@ -59,6 +65,7 @@ impl Worker {
             battery_gen: AtomicU64::new(0),
             power_epoch: AtomicU64::new(0),
             preempt: AtomicBool::new(false),
+            validate_gen: AtomicU64::new(0),
         });
         let s = Arc::clone(&shared);
         let handle = std::thread::Builder::new()
@@ -88,6 +95,20 @@ impl Worker {
         self.put(|s| s.power = Some(job));
     }
 
+    /// Queues a validation study, replacing (and cancelling) older ones.
+    pub fn validate(&self, job: ValidateJob) {
+        self.shared
+            .validate_gen
+            .store(job.generation, Ordering::SeqCst);
+        self.put(|s| s.validate = Some(job));
+    }
+
+    /// Cancels any waiting or running validation study whose generation is below `generation`.
+    pub fn cancel_validate(&self, generation: u64) {
+        self.shared.validate_gen.store(generation, Ordering::SeqCst);
+        self.put(|s| s.validate = None);
+    }
+
     /// Queues a file load, replacing any waiting one.
     pub fn load(&self, job: LoadJob) {
         self.put(|s| s.load = Some(job));
@@ -111,6 +132,7 @@ impl Drop for Worker {
     fn drop(&mut self) {
         self.shared.battery_gen.store(u64::MAX, Ordering::SeqCst);
         self.shared.power_epoch.fetch_add(1, Ordering::SeqCst);
+        self.shared.validate_gen.store(u64::MAX, Ordering::SeqCst);
         self.put(|s| s.shutdown = true);
         drop(self.handle.take());
     }
@@ -120,6 +142,7 @@ enum Job {
     Load(LoadJob),
     Battery(BatteryJob),
     Power(PowerJob, u64),
+    Validate(ValidateJob),
 }
 
 fn work(s: &Shared, send: &dyn Fn(WorkerMsg)) {
@@ -136,6 +159,9 @@ fn work(s: &Shared, send: &dyn Fn(WorkerMsg)) {
                 if let Some(j) = slots.battery.take() {
                     s.preempt.store(false, Ordering::SeqCst);
                     break Job::Battery(j);
+                }
+                if let Some(j) = slots.validate.take() {
+                    break Job::Validate(j);
                 }
                 if let Some(j) = slots.power.take() {
                     break Job::Power(j, s.power_epoch.load(Ordering::SeqCst));
@@ -155,6 +181,19 @@ fn work(s: &Shared, send: &dyn Fn(WorkerMsg)) {
                     }
                 };
                 if let Some(msg) = run_battery(&j, &stop) {
+                    send(msg);
+                }
+            }
+            Job::Validate(j) => {
+                let current = || s.validate_gen.load(Ordering::SeqCst) == j.generation;
+                let stop = move |_: Progress| {
+                    if current() {
+                        Flow::Continue
+                    } else {
+                        Flow::Stop
+                    }
+                };
+                if let Some(msg) = run_validate(&j, &stop) {
                     send(msg);
                 }
             }
@@ -285,5 +324,25 @@ pub fn run_power(j: &PowerJob, progress: &(dyn Fn(Progress) -> Flow + Sync)) -> 
     Some(WorkerMsg::Power {
         request: Box::new(j.request.clone()),
         summary: Box::new(summary),
+    })
+}
+
+/// Runs a validation study of a job's panel; `None` when it was cancelled or superseded. A
+/// panel validation cannot use is a one-line reason, never a panic.
+#[must_use]
+pub fn run_validate(
+    j: &ValidateJob,
+    progress: &(dyn Fn(Progress) -> Flow + Sync),
+) -> Option<WorkerMsg> {
+    let result = crate::validate::Texture::of(&j.panel)
+        .and_then(|tex| crate::validate::run(&tex, &j.options, progress));
+    let result = match result {
+        Ok(Some(study)) => Ok(Box::new(study)),
+        Ok(None) => return None,
+        Err(e) => Err(crate::error::sanitize(&e)),
+    };
+    Some(WorkerMsg::Validated {
+        generation: j.generation,
+        result,
     })
 }
