@@ -37,13 +37,14 @@ fn settle(app: &mut App, mut effects: Vec<Effect>) {
             Effect::Battery(j) => worker::run_battery(&j, &silent),
             Effect::Power(j) => worker::run_power(&j, &silent),
             Effect::Load(j) => Some(worker::run_load(&j)),
+            Effect::Validate(j) => worker::run_validate(&j, &silent),
             Effect::Figure { figure, stem } => {
                 let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
                 let written = rhoscope::tui::figure::write_new(dir, &stem, &figure);
                 effects.extend(app.update(Action::FigureWritten(written)));
                 None
             }
-            Effect::Quit => None,
+            Effect::Quit | Effect::CancelValidate => None,
         };
         if let Some(m) = msg {
             effects.extend(app.update(Action::Worker(m)));
@@ -927,6 +928,7 @@ fn states() -> Vec<(&'static str, App)> {
         rhoscope::data::LoadOptions::default(),
     ));
     act(&mut notes, Action::Focus(Pane::Data));
+    let validated = llm_validated();
     let mut prompt = results.clone();
     act(&mut prompt, Action::OpenPrompt);
     for c in "../shared/da".chars() {
@@ -950,6 +952,7 @@ fn states() -> Vec<(&'static str, App)> {
         ("prompt", prompt),
         ("detail", detail),
         ("notes", notes),
+        ("llm_validated", validated),
     ]
 }
 
@@ -1320,4 +1323,197 @@ fn validation_job_runs_and_cancels() {
         Some(WorkerMsg::Validated { result: Err(e), .. }) => assert!(!e.contains('\n')),
         other => panic!("unexpected {other:?}"),
     }
+}
+
+/// The LLM panel after `V`, with a small study (6 runs, 30 resamples each) standing in for
+/// the explorer's 24 × 200 so the suite stays fast; returns the app and the job it queued.
+fn llm_validated() -> App {
+    let mut app = llm_assigned();
+    let effects = app.update(Action::Validate);
+    let [Effect::Validate(job)] = effects.as_slice() else {
+        panic!("V queues one validation job: {effects:?}");
+    };
+    let mut job = job.clone();
+    job.options.reps = 6;
+    job.options.bootstrap = 30;
+    let msg = worker::run_validate(&job, &silent).expect("not cancelled");
+    act(&mut app, Action::Worker(msg));
+    act(&mut app, Action::Focus(Pane::Estimates));
+    app
+}
+
+/// `V`: on a simulated scenario it says it needs a file; on a file it queues the study for
+/// the data on screen, counts its replicates on the status line, cancels on a second `V`, on
+/// `Esc` and when the data change, drops a study of older data, and shows the finished table
+/// in the estimates pane until `V` is pressed again.
+#[test]
+fn v_validates_the_file_in_the_background_and_shows_the_recovery_table() {
+    let mut sim = started(Start::Default);
+    assert!(sim.update(Action::Validate).is_empty());
+    assert!(sim.status.contains("o opens one"), "{}", sim.status);
+    let status = rows_of(
+        &screen(&sim, 80, 24),
+        ratatui::layout::Rect::new(0, 23, 80, 1),
+    );
+    assert!(
+        status[0].contains("V works on a file's own textures: o opens one"),
+        "{status:?}"
+    );
+
+    let mut app = llm_assigned();
+    let generation = app.generation;
+    let effects = app.update(Action::Validate);
+    let [Effect::Validate(job)] = effects.as_slice() else {
+        panic!("{effects:?}");
+    };
+    assert_eq!(job.generation, generation);
+    assert_eq!(job.options.ns, vec![app.panel.as_ref().unwrap().n]);
+    assert_eq!(job.options.reps, 24);
+    // Progress reaches the status line whole, at the smallest common size.
+    let _ = app.update(Action::Worker(WorkerMsg::Validating {
+        generation,
+        done: 5,
+        total: 24,
+    }));
+    let status = rows_of(
+        &screen(&app, 80, 24),
+        ratatui::layout::Rect::new(0, 23, 80, 1),
+    );
+    assert!(
+        status[0].contains("validating 5/24 (V stops)"),
+        "{status:?}"
+    );
+    // A second V cancels; so does Esc; so does a change of the data.
+    assert!(matches!(
+        app.update(Action::Validate).as_slice(),
+        [Effect::CancelValidate]
+    ));
+    assert!(app.validating.is_none());
+    let _ = app.update(Action::Validate);
+    assert!(matches!(
+        app.update(Action::CloseOverlay).as_slice(),
+        [Effect::CancelValidate]
+    ));
+    let _ = app.update(Action::Validate);
+    app.cursor = app.entries.len() + 9;
+    let effects = app.update(Action::CycleRole);
+    assert!(
+        effects.iter().any(|e| matches!(e, Effect::CancelValidate)),
+        "{effects:?}"
+    );
+    assert!(app.validating.is_none());
+    assert!(app.status.contains("the data changed"), "{}", app.status);
+    // A result for the old data is dropped.
+    let mut old = job.clone();
+    old.options.reps = 2;
+    old.options.bootstrap = 0;
+    let msg = worker::run_validate(&old, &silent).unwrap();
+    let _ = app.update(Action::Worker(msg));
+    assert!(app.study_of_screen().is_none());
+
+    // The finished study fills the estimates pane, every mean ± SD whole, at each size.
+    let mut app = llm_validated();
+    assert!(app.showing_validation());
+    let study = app.study_of_screen().unwrap().clone();
+    let cell = &study.cells[0];
+    assert_eq!(cell.reps, 6);
+    for (w, h) in SIZES {
+        let t = screen(&app, w, h);
+        let a = ui::areas(&app, ratatui::layout::Rect::new(0, 0, w, h));
+        let mut text = rows_of(&t, a.estimates).join("\n");
+        // Scroll through the pane: what is below its fold must be reachable.
+        for _ in 0..30 {
+            act(&mut app, Action::Down);
+            text.push_str(&rows_of(&screen(&app, w, h), a.estimates).join("\n"));
+        }
+        act(&mut app, Action::Top);
+        for r in &cell.estimators {
+            for x in &r.anchors {
+                let m = format!("{:.2}±{:.2}", x.mean.unwrap(), x.sd.unwrap());
+                assert!(text.contains(&m), "{w}×{h}: {m} in {text}");
+                let cov = format!("{:.2}", x.coverage.unwrap());
+                assert!(text.contains(&cov), "{w}×{h}: coverage {cov}");
+            }
+            assert!(
+                text.contains(&format!("ordered in {}/6 runs", r.ordered)),
+                "{w}×{h}: {text}"
+            );
+        }
+        assert!(text.contains("false alarms"), "{w}×{h}: {text}");
+    }
+    // V goes back to the estimates, and again to the table, without rerunning.
+    assert!(app.update(Action::Validate).is_empty());
+    assert!(!app.showing_validation());
+    let t = screen(&app, 80, 24);
+    let a = ui::areas(&app, ratatui::layout::Rect::new(0, 0, 80, 24));
+    assert!(rows_of(&t, a.estimates).join("").contains("ρ̂ "));
+    assert!(app.update(Action::Validate).is_empty());
+    assert!(app.showing_validation());
+}
+
+/// The worker's validation slot: progress messages count replicates up to the total, a
+/// cancelled study sends no result, and a study submitted after it runs to the end.
+#[test]
+fn the_worker_reports_validation_progress_and_cancels_it() {
+    use rhoscope::tui::action::ValidateJob;
+    let (tx, rx) = mpsc::channel();
+    let w = worker::Worker::start(tx, |m| m);
+    let pm = rhoscope::scenario::preset("mid").unwrap();
+    let panel = std::sync::Arc::new(rhoscope::simulate::simulate(&pm, 300, 3).unwrap());
+    let options = rhoscope::validate::Options {
+        inject: rhoscope::validate::DEFAULT_INJECT.to_vec(),
+        ns: vec![300],
+        reps: 4000,
+        seed: 1,
+        bootstrap: 0,
+        null_draws: 0,
+        thresholds: rhoscope::validate::Thresholds::Own,
+    };
+    let long = ValidateJob {
+        generation: 1,
+        panel: std::sync::Arc::clone(&panel),
+        options: options.clone(),
+    };
+    w.validate(long);
+    // Wait for the first progress message, then cancel.
+    loop {
+        match rx.recv_timeout(Duration::from_secs(60)).expect("progress") {
+            WorkerMsg::Validating { done, total, .. } => {
+                assert_eq!(total, 4000);
+                assert!(done >= 1);
+                break;
+            }
+            WorkerMsg::Battery { .. } | WorkerMsg::Power { .. } => {}
+            other => panic!("unexpected {other:?}"),
+        }
+    }
+    w.cancel_validate();
+    let short = ValidateJob {
+        generation: 2,
+        panel,
+        options: rhoscope::validate::Options { reps: 3, ..options },
+    };
+    w.validate(short);
+    let mut last = 0;
+    loop {
+        match rx.recv_timeout(Duration::from_secs(120)).expect("a result") {
+            WorkerMsg::Validating {
+                generation: 2,
+                done,
+                total,
+            } => {
+                assert_eq!(total, 3);
+                last = done;
+            }
+            WorkerMsg::Validating { generation: 1, .. } => {}
+            WorkerMsg::Validated { generation, result } => {
+                // The cancelled study never reports; the new one finishes whole.
+                assert_eq!(generation, 2);
+                assert_eq!(result.unwrap().cells[0].reps, 3);
+                break;
+            }
+            other => panic!("unexpected {other:?}"),
+        }
+    }
+    assert_eq!(last, 3);
 }

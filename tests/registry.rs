@@ -106,7 +106,8 @@ mod explorer {
                 Effect::Battery(j) => worker::run_battery(&j, &silent),
                 Effect::Power(j) => worker::run_power(&j, &silent),
                 Effect::Load(j) => Some(worker::run_load(&j)),
-                Effect::Quit | Effect::Figure { .. } => None,
+                Effect::Validate(j) => worker::run_validate(&j, &silent),
+                Effect::Quit | Effect::Figure { .. } | Effect::CancelValidate => None,
             };
             if let Some(m) = msg {
                 effects.extend(app.update(Action::Worker(m)));

@@ -44,8 +44,8 @@ impl SecondMoments<'_> {
     /// x_a·x_b for a ≤ b in row-major upper-triangle order.
     fn item(&self, i: usize, out: &mut [f64]) {
         let q = self.q;
-        for c in 0..q {
-            out[c] = self.panel.col(c)[i] - self.means[c];
+        for (c, (x, m)) in out[..q].iter_mut().zip(&self.means).enumerate() {
+            *x = self.panel.col(c)[i] - m;
         }
         let mut f = q;
         for a in 0..q {

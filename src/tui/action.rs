@@ -95,6 +95,8 @@ pub enum Action {
     ToggleDetail,
     /// `w` / `W`: write the view's figure (or the bootstrap distributions) as SVG.
     WriteFigure(super::figure::Want),
+    /// `V`: validate on the loaded file's textures; again: cancel it, or show / hide its table.
+    Validate,
     /// The event loop wrote the figure (its file name), or could not.
     FigureWritten(Result<PathBuf, String>),
     Worker(WorkerMsg),
@@ -125,6 +127,12 @@ pub enum WorkerMsg {
     Loaded {
         generation: u64,
         result: Result<LoadedFile, LoadFailure>,
+    },
+    /// A validation study took its `done`-th replicate of `total`.
+    Validating {
+        generation: u64,
+        done: u64,
+        total: u64,
     },
     /// A validation study of a loaded file finished (or could not run: a one-line reason).
     Validated {
@@ -195,6 +203,10 @@ pub enum Effect {
     Battery(BatteryJob),
     Power(PowerJob),
     Load(LoadJob),
+    /// Run a validation study (`rhoscope validate`) of the loaded file in the background.
+    Validate(ValidateJob),
+    /// Stop the validation study under way.
+    CancelValidate,
     /// Write this figure into the working directory under a new `STEM[-K].svg`.
     Figure {
         figure: Box<crate::plot::Figure>,

@@ -5,6 +5,7 @@
 
 mod files;
 mod stepping;
+pub mod validation;
 
 use std::collections::VecDeque;
 use std::path::PathBuf;
@@ -109,6 +110,10 @@ pub struct App {
     pub power: Vec<(StudyRequest, PowerSummary)>,
     /// The newest validation study of the loaded file, with the data generation it answers.
     pub validation: Option<(u64, Box<crate::validate::Study>)>,
+    /// The validation study under way, if any.
+    pub validating: Option<validation::Validating>,
+    /// Whether the estimates pane shows the validation study (`V` toggles).
+    pub show_validation: bool,
     /// The study of the configuration on screen.
     pub study: Option<StudyRequest>,
     pub entries: Vec<Entry>,
@@ -187,6 +192,8 @@ impl App {
             history: History::default(),
             power: Vec::new(),
             validation: None,
+            validating: None,
+            show_validation: false,
             study: None,
             entries,
             cursor: 0,
@@ -237,6 +244,12 @@ impl App {
 
     /// The one transition.
     pub fn update(&mut self, action: Action) -> Vec<Effect> {
+        let mut effects = self.transition(action);
+        self.drop_stale_validation(&mut effects);
+        effects
+    }
+
+    fn transition(&mut self, action: Action) -> Vec<Effect> {
         if !matches!(action, Action::Worker(_)) {
             self.status.clear();
             if !matches!(action, Action::CloseOrQuit) {
@@ -267,7 +280,11 @@ impl App {
                 self.status = "frozen: f to unfreeze".into();
                 Vec::new()
             }
+            Action::CloseOverlay if self.validating.is_some() && self.mode == Mode::Explore => {
+                self.cancel_validation()
+            }
             Action::CloseOverlay => self.leave(),
+            Action::Validate => self.validate(),
             Action::OpenPrompt => {
                 self.prompt = Some(String::new());
                 Vec::new()
@@ -626,14 +643,17 @@ impl App {
                     Err(e) => self.failed(e),
                 }
             }
+            WorkerMsg::Validating {
+                generation,
+                done,
+                total,
+            } => {
+                self.validation_progress(generation, done, total);
+                Vec::new()
+            }
             WorkerMsg::Validated { generation, result } => {
                 // A study of older data (another file, edited roles) is dropped.
-                if generation == self.generation {
-                    match result {
-                        Ok(study) => self.validation = Some((generation, study)),
-                        Err(e) => self.status = format!("validation: {e}"),
-                    }
-                }
+                self.validated(generation, result);
                 Vec::new()
             }
             WorkerMsg::Crashed => {

@@ -277,6 +277,13 @@ pub static KEYMAP: &[Binding] = &[
         "write the bootstrap distributions (SVG)",
     ),
     bind(
+        "V",
+        &[Char('V')],
+        Global,
+        Action::Validate,
+        "validate on the file's textures; again: cancel/hide",
+    ),
+    bind(
         "Space",
         &[Char(' ')],
         Context::Pane(Pane::Data),

@@ -288,6 +288,8 @@ fn submit(worker: &Worker, effects: Vec<Effect>) {
             Effect::Battery(j) => worker.battery(j),
             Effect::Power(j) => worker.power(j),
             Effect::Load(j) => worker.load(j),
+            Effect::Validate(j) => worker.validate(j),
+            Effect::CancelValidate => worker.cancel_validate(),
             Effect::Quit | Effect::Figure { .. } => {}
         }
     }

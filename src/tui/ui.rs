@@ -221,6 +221,12 @@ pub fn render(frame: &mut Frame<'_>, app: &App) {
     }
 }
 
+/// The validation study's progress on the status line: replicates taken, and how to stop.
+fn validating_text(app: &App) -> Option<String> {
+    app.validating
+        .map(|v| format!(" validating {}/{} (V stops) ", v.done, v.total))
+}
+
 fn status_line(app: &App, theme: Theme, width: usize) -> Line<'static> {
     if let Some(text) = &app.prompt {
         // The end of a long path stays in view: that is where the typing happens.
@@ -242,7 +248,14 @@ fn status_line(app: &App, theme: Theme, width: usize) -> Line<'static> {
     let mut spans = vec![Span::styled(" rhoscope ", theme.highlight())];
     let source = match &app.source {
         super::app::Source::Scenario => {
-            format!(" simulated · N = {} · seed {} ", app.scenario.n(), app.seed)
+            let full = format!(" simulated · N = {} · seed {} ", app.scenario.n(), app.seed);
+            // A status message is worth more than the scenario's size and seed.
+            let status = app.status.chars().count() + 2;
+            if !app.status.is_empty() && 10 + full.chars().count() + status > width {
+                " simulated ".to_string()
+            } else {
+                full
+            }
         }
         super::app::Source::File(f) => {
             // A long path gives way (keeping its end, the file's name) so that the status
@@ -253,7 +266,9 @@ fn status_line(app: &App, theme: Theme, width: usize) -> Line<'static> {
             } else {
                 app.status.chars().count() + 2
             };
-            let busy = if app.computing() { 14 } else { 0 } + if app.frozen { 8 } else { 0 };
+            let busy = if app.computing() { 14 } else { 0 }
+                + if app.frozen { 8 } else { 0 }
+                + validating_text(app).map_or(0, |v| v.chars().count());
             let room = width.saturating_sub(10 + 2 + status + busy).max(12);
             let len = path.chars().count();
             if len > room {
@@ -267,6 +282,9 @@ fn status_line(app: &App, theme: Theme, width: usize) -> Line<'static> {
     spans.push(Span::raw(source));
     if app.computing() {
         spans.push(Span::styled(" recomputing… ", theme.warn()));
+    }
+    if let Some(v) = validating_text(app) {
+        spans.push(Span::styled(v, theme.warn()));
     }
     if app.frozen {
         spans.push(Span::styled(" FROZEN ", theme.warn()));

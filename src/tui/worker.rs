@@ -20,7 +20,8 @@ struct Slots {
     load: Option<LoadJob>,
     battery: Option<BatteryJob>,
     power: Option<PowerJob>,
-    validate: Option<ValidateJob>,
+    /// A validation study and the ticket it runs under.
+    validate: Option<(ValidateJob, u64)>,
     shutdown: bool,
 }
 
@@ -34,9 +35,9 @@ struct Shared {
     /// Set by a battery submission: a running power job yields (and is queued again), so
     /// verdicts never wait behind the slower power study.
     preempt: AtomicBool,
-    /// The newest validation generation wanted; a running older one stops. Cancelling bumps it
-    /// without queueing a job.
-    validate_gen: AtomicU64,
+    /// The ticket of the validation study wanted: every submission and every cancellation
+    /// takes a new one, and a running study whose ticket is no longer current stops.
+    validate_ticket: AtomicU64,
 }
 
 /// Handle to the worker thread.
@@ -65,7 +66,7 @@ impl Worker {
             battery_gen: AtomicU64::new(0),
             power_epoch: AtomicU64::new(0),
             preempt: AtomicBool::new(false),
-            validate_gen: AtomicU64::new(0),
+            validate_ticket: AtomicU64::new(0),
         });
         let s = Arc::clone(&shared);
         let handle = std::thread::Builder::new()
@@ -95,17 +96,15 @@ impl Worker {
         self.put(|s| s.power = Some(job));
     }
 
-    /// Queues a validation study, replacing (and cancelling) older ones.
+    /// Queues a validation study, replacing (and cancelling) any other.
     pub fn validate(&self, job: ValidateJob) {
-        self.shared
-            .validate_gen
-            .store(job.generation, Ordering::SeqCst);
-        self.put(|s| s.validate = Some(job));
+        let ticket = self.shared.validate_ticket.fetch_add(1, Ordering::SeqCst) + 1;
+        self.put(|s| s.validate = Some((job, ticket)));
     }
 
-    /// Cancels any waiting or running validation study whose generation is below `generation`.
-    pub fn cancel_validate(&self, generation: u64) {
-        self.shared.validate_gen.store(generation, Ordering::SeqCst);
+    /// Cancels the waiting or running validation study, if any.
+    pub fn cancel_validate(&self) {
+        self.shared.validate_ticket.fetch_add(1, Ordering::SeqCst);
         self.put(|s| s.validate = None);
     }
 
@@ -132,7 +131,7 @@ impl Drop for Worker {
     fn drop(&mut self) {
         self.shared.battery_gen.store(u64::MAX, Ordering::SeqCst);
         self.shared.power_epoch.fetch_add(1, Ordering::SeqCst);
-        self.shared.validate_gen.store(u64::MAX, Ordering::SeqCst);
+        self.shared.validate_ticket.fetch_add(1, Ordering::SeqCst);
         self.put(|s| s.shutdown = true);
         drop(self.handle.take());
     }
@@ -142,10 +141,10 @@ enum Job {
     Load(LoadJob),
     Battery(BatteryJob),
     Power(PowerJob, u64),
-    Validate(ValidateJob),
+    Validate(ValidateJob, u64),
 }
 
-fn work(s: &Shared, send: &dyn Fn(WorkerMsg)) {
+fn work(s: &Shared, send: &(dyn Fn(WorkerMsg) + Sync)) {
     loop {
         let job = {
             let mut slots = s.slots.lock().unwrap_or_else(PoisonError::into_inner);
@@ -160,8 +159,8 @@ fn work(s: &Shared, send: &dyn Fn(WorkerMsg)) {
                     s.preempt.store(false, Ordering::SeqCst);
                     break Job::Battery(j);
                 }
-                if let Some(j) = slots.validate.take() {
-                    break Job::Validate(j);
+                if let Some((j, ticket)) = slots.validate.take() {
+                    break Job::Validate(j, ticket);
                 }
                 if let Some(j) = slots.power.take() {
                     break Job::Power(j, s.power_epoch.load(Ordering::SeqCst));
@@ -184,16 +183,25 @@ fn work(s: &Shared, send: &dyn Fn(WorkerMsg)) {
                     send(msg);
                 }
             }
-            Job::Validate(j) => {
-                let current = || s.validate_gen.load(Ordering::SeqCst) == j.generation;
-                let stop = move |_: Progress| {
-                    if current() {
-                        Flow::Continue
-                    } else {
-                        Flow::Stop
+            Job::Validate(j, ticket) => {
+                let current = || s.validate_ticket.load(Ordering::SeqCst) == ticket;
+                // Each replicate taken is reported, so the status line can count them.
+                let (taken, total) = (AtomicU64::new(0), crate::validate::total_steps(&j.options));
+                let stop = |_: Progress| {
+                    if !current() {
+                        return Flow::Stop;
                     }
+                    let done = taken.fetch_add(1, Ordering::SeqCst) + 1;
+                    send(WorkerMsg::Validating {
+                        generation: j.generation,
+                        done,
+                        total,
+                    });
+                    Flow::Continue
                 };
-                if let Some(msg) = run_validate(&j, &stop) {
+                if let Some(msg) = run_validate(&j, &stop)
+                    && current()
+                {
                     send(msg);
                 }
             }

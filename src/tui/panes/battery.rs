@@ -116,7 +116,13 @@ fn verdicts(app: &App, theme: Theme, width: usize) -> Vec<Line<'static>> {
     let cells = |v: &[Span]| v.iter().map(|s| s.content.chars().count()).sum::<usize>();
     if cells(&weak) + 2 + cells(&range) <= width {
         let mut one = weak;
-        one.push(Span::styled("· ", body));
+        // The N/A badge ends in its own dot.
+        let sep = if weak_v == Verdict::NotApplicable {
+            " "
+        } else {
+            "· "
+        };
+        one.push(Span::styled(sep, body));
         one.extend(range);
         lines.push(Line::from(one));
     } else {

@@ -18,6 +18,10 @@ fn num(x: Option<f64>) -> String {
 }
 
 pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
+    if let Some(study) = app.study_of_screen().filter(|_| app.showing_validation()) {
+        super::validation::render(frame, area, app, study, theme);
+        return;
+    }
     let block = pane_block(Pane::Estimates, app, theme, "● estimate ═ 95% CI ◆ truth");
     let Some((fits, e)) = app
         .fit

@@ -7,3 +7,4 @@ pub mod detail;
 pub mod estimates;
 pub mod help;
 pub mod sliders;
+pub mod validation;

@@ -1,0 +1,139 @@
+//! `V`: "would this work on a panel like mine?" on the loaded file. Section 7's validation on
+//! real rater textures (SPEC §7; [`crate::validate`]) runs as a cancellable background job, its
+//! progress counted on the status line, and its recovery table replaces the estimates pane
+//! until `V` is pressed again.
+
+use super::{App, Source};
+use crate::tui::action::{Effect, ValidateJob};
+use crate::validate::{DEFAULT_INJECT, Options, Study, Thresholds};
+
+/// Replicates per study: the command's default, so the explorer's table is `rhoscope validate`'s.
+pub const REPS: usize = 24;
+/// Bootstrap resamples per replicate, for the CI coverage column.
+pub const BOOTSTRAP: usize = 200;
+/// Matched-null draws per test in each replicate's battery (the command's default).
+pub const NULL_DRAWS: usize = 40;
+
+/// A validation study under way for one generation of the data.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Validating {
+    pub generation: u64,
+    /// Replicates taken so far, of `total`.
+    pub done: u64,
+    pub total: u64,
+}
+
+impl App {
+    /// The finished study of the data on screen, if any.
+    #[must_use]
+    pub fn study_of_screen(&self) -> Option<&Study> {
+        self.validation
+            .as_ref()
+            .filter(|(g, _)| *g == self.generation)
+            .map(|(_, s)| s.as_ref())
+    }
+
+    /// Whether the estimates pane shows the recovery table.
+    #[must_use]
+    pub fn showing_validation(&self) -> bool {
+        self.show_validation && self.study_of_screen().is_some()
+    }
+
+    /// The options the explorer's study runs with: the panel's own N, the paper's injections,
+    /// the command's defaults plus a bootstrap for coverage, and the explorer's seed.
+    #[must_use]
+    pub fn validate_options(&self, n: usize) -> Options {
+        Options {
+            inject: DEFAULT_INJECT.to_vec(),
+            ns: vec![n],
+            reps: REPS,
+            seed: self.seed,
+            bootstrap: BOOTSTRAP,
+            null_draws: NULL_DRAWS,
+            thresholds: Thresholds::Own,
+        }
+    }
+
+    /// `V`: cancel a running study; else show or hide the finished one; else start one on the
+    /// loaded file (a simulated scenario has no real textures to validate on).
+    pub(super) fn validate(&mut self) -> Vec<Effect> {
+        if self.validating.take().is_some() {
+            self.status = "validation cancelled".into();
+            return vec![Effect::CancelValidate];
+        }
+        if self.study_of_screen().is_some() {
+            self.show_validation = !self.show_validation;
+            return Vec::new();
+        }
+        let Source::File(_) = self.source else {
+            self.status = "V works on a file's own textures: o opens one".into();
+            return Vec::new();
+        };
+        let Some(panel) = self.panel.clone() else {
+            self.status = "V needs ≥ 2 judges: Space on a column sets them".into();
+            return Vec::new();
+        };
+        let options = self.validate_options(panel.n);
+        self.validating = Some(Validating {
+            generation: self.generation,
+            done: 0,
+            total: crate::validate::total_steps(&options),
+        });
+        self.show_validation = true;
+        vec![Effect::Validate(ValidateJob {
+            generation: self.generation,
+            panel,
+            options,
+        })]
+    }
+
+    /// `Esc` while a study runs: cancel it.
+    pub(super) fn cancel_validation(&mut self) -> Vec<Effect> {
+        self.validating = None;
+        self.status = "validation cancelled".into();
+        vec![Effect::CancelValidate]
+    }
+
+    /// A study of older data is cancelled as soon as the data change (another file, edited
+    /// roles, a new seed); called after every transition.
+    pub(super) fn drop_stale_validation(&mut self, effects: &mut Vec<Effect>) {
+        if self
+            .validating
+            .is_some_and(|v| v.generation != self.generation)
+        {
+            self.validating = None;
+            self.status = "validation cancelled: the data changed".into();
+            effects.push(Effect::CancelValidate);
+        }
+    }
+
+    /// A replicate was taken.
+    pub(super) fn validation_progress(&mut self, generation: u64, done: u64, total: u64) {
+        if let Some(v) = self.validating.as_mut()
+            && v.generation == generation
+        {
+            v.done = v.done.max(done);
+            v.total = total;
+        }
+    }
+
+    /// The study finished, or could not run (a one-line reason).
+    pub(super) fn validated(&mut self, generation: u64, result: Result<Box<Study>, String>) {
+        if self.validating.is_none_or(|v| v.generation != generation)
+            || generation != self.generation
+        {
+            return;
+        }
+        self.validating = None;
+        match result {
+            Ok(study) => {
+                self.validation = Some((generation, study));
+                self.show_validation = true;
+                self.status = "validation done: the estimates pane shows it (V: back)".into();
+            }
+            Err(e) => {
+                self.status = format!("cannot validate: {}", crate::error::sanitize(&e));
+            }
+        }
+    }
+}
