@@ -44,7 +44,8 @@ fn settle(app: &mut App, mut effects: Vec<Effect>) {
                 effects.extend(app.update(Action::FigureWritten(written)));
                 None
             }
-            Effect::Quit | Effect::CancelValidate => None,
+            // The planner is the worker's lowest priority: left pending here (one test runs it).
+            Effect::Quit | Effect::CancelValidate | Effect::Plan(_) => None,
         };
         if let Some(m) = msg {
             effects.extend(app.update(Action::Worker(m)));
@@ -1516,4 +1517,64 @@ fn the_worker_reports_validation_progress_and_cancels_it() {
         }
     }
     assert_eq!(last, 3);
+}
+
+/// The configuration pane shows the planner's N for the scenario on screen: pending while the
+/// worker computes it, then the smallest N found (reached there, not reached 5 % below), as
+/// `rhoscope plan --target ci-width=0.2` would give for this configuration; a slider move asks
+/// again and moving back finds the answer kept.
+#[test]
+fn the_configuration_pane_shows_the_planners_n_for_the_scenario() {
+    let (mut app, effects) = App::new(settings(Start::Default));
+    let job = effects
+        .iter()
+        .find_map(|e| match e {
+            Effect::Plan(j) => Some(j.clone()),
+            _ => None,
+        })
+        .expect("the start queues the planner");
+    settle(&mut app, effects);
+    assert_eq!(Some(&job.request), app.study.as_ref());
+    let config = |app: &App| {
+        let t = screen(app, 120, 40);
+        let a = ui::areas(app, ratatui::layout::Rect::new(0, 0, 120, 40));
+        rows_of(&t, a.config).join("\n")
+    };
+    assert!(
+        config(&app).contains("N for every 95% CI ≤ 0.2 wide: computing…"),
+        "{}",
+        config(&app)
+    );
+    let Some(WorkerMsg::Planned { request, plan }) = worker::run_plan(&job, &silent) else {
+        panic!("the planner answers");
+    };
+    assert_eq!(*request, job.request);
+    let plan = plan.expect("a plan");
+    let n = plan.n.expect("reached below the search's limit");
+    let at = plan.evaluations.iter().find(|e| e.n == n).unwrap();
+    assert!(at.reached && at.value.unwrap() <= 0.2, "{at:?}");
+    assert!(
+        plan.evaluations
+            .iter()
+            .any(|e| !e.reached && e.n < n && e.n as f64 >= 0.95 * n as f64 - 1.0),
+        "a failing N within 5 % below: {plan:?}"
+    );
+    act(
+        &mut app,
+        Action::Worker(WorkerMsg::Planned {
+            request,
+            plan: Ok(plan),
+        }),
+    );
+    let shown = format!("N for every 95% CI ≤ 0.2 wide: N ≈ {n}");
+    assert!(config(&app).contains(&shown), "{}", config(&app));
+    // A new configuration asks again; the old one's answer is kept for when it comes back.
+    let effects = app.update(Action::Fine(1));
+    assert!(effects.iter().any(|e| matches!(e, Effect::Plan(_))));
+    settle(&mut app, effects);
+    assert!(config(&app).contains("computing…"));
+    let effects = app.update(Action::Fine(-1));
+    assert!(!effects.iter().any(|e| matches!(e, Effect::Plan(_))));
+    settle(&mut app, effects);
+    assert!(config(&app).contains(&shown), "{}", config(&app));
 }

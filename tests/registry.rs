@@ -107,7 +107,9 @@ mod explorer {
                 Effect::Power(j) => worker::run_power(&j, &silent),
                 Effect::Load(j) => Some(worker::run_load(&j)),
                 Effect::Validate(j) => worker::run_validate(&j, &silent),
-                Effect::Quit | Effect::Figure { .. } | Effect::CancelValidate => None,
+                Effect::Quit | Effect::Figure { .. } | Effect::CancelValidate | Effect::Plan(_) => {
+                    None
+                }
             };
             if let Some(m) = msg {
                 effects.extend(app.update(Action::Worker(m)));

@@ -128,6 +128,11 @@ pub enum WorkerMsg {
         generation: u64,
         result: Result<LoadedFile, LoadFailure>,
     },
+    /// The planner's answer for a configuration (or why it has none).
+    Planned {
+        request: Box<StudyRequest>,
+        plan: Result<Box<crate::plan::Plan>, String>,
+    },
     /// A validation study took its `done`-th replicate of `total`.
     Validating {
         generation: u64,
@@ -180,6 +185,12 @@ pub struct PowerJob {
     pub request: StudyRequest,
 }
 
+/// The sample-size planner's answer for one configuration ([`crate::plan`]).
+#[derive(Debug, Clone)]
+pub struct PlanJob {
+    pub request: StudyRequest,
+}
+
 /// A validation study (`rhoscope validate`) of a loaded panel's textures.
 #[derive(Debug, Clone)]
 pub struct ValidateJob {
@@ -202,6 +213,8 @@ pub enum Effect {
     Quit,
     Battery(BatteryJob),
     Power(PowerJob),
+    /// The planner's N for the configuration on screen (lowest priority).
+    Plan(PlanJob),
     Load(LoadJob),
     /// Run a validation study (`rhoscope validate`) of the loaded file in the background.
     Validate(ValidateJob),

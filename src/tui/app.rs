@@ -27,6 +27,10 @@ use crate::simulate::{Design, replicate_rng};
 /// Sparkline histories keep this many points.
 pub const HISTORY: usize = 60;
 
+/// What the configuration pane asks the planner ([`crate::plan`]): the N at which every ρ_k's
+/// 95 % interval is 0.2 wide on average (±0.1), the width a reader can act on.
+pub const PLAN_TARGET: crate::plan::Target = crate::plan::Target::CiWidth(0.2);
+
 /// Where the data comes from.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Source {
@@ -114,6 +118,8 @@ pub struct App {
     pub validating: Option<validation::Validating>,
     /// Whether the estimates pane shows the validation study (`V` toggles).
     pub show_validation: bool,
+    /// The planner's answers, each keyed by its whole request (or why there is none).
+    pub plans: Vec<(StudyRequest, Result<Box<crate::plan::Plan>, String>)>,
     /// The study of the configuration on screen.
     pub study: Option<StudyRequest>,
     pub entries: Vec<Entry>,
@@ -191,6 +197,7 @@ impl App {
             battery_generation: 0,
             history: History::default(),
             power: Vec::new(),
+            plans: Vec::new(),
             validation: None,
             validating: None,
             show_validation: false,
@@ -240,6 +247,29 @@ impl App {
     pub fn power_summary(&self) -> Option<&PowerSummary> {
         let study = self.study.as_ref()?;
         self.power.iter().find(|(r, _)| r == study).map(|(_, s)| s)
+    }
+
+    /// The planner's answer for the configuration on screen, if computed.
+    #[must_use]
+    pub fn plan_of_screen(&self) -> Option<&Result<Box<crate::plan::Plan>, String>> {
+        let study = self.study.as_ref()?;
+        self.plans.iter().find(|(r, _)| r == study).map(|(_, p)| p)
+    }
+
+    /// The power study and the planner for `study`, each unless already known.
+    pub(super) fn study_jobs(&self, study: &StudyRequest) -> Vec<Effect> {
+        let mut effects = Vec::new();
+        if !self.power.iter().any(|(r, _)| r == study) {
+            effects.push(Effect::Power(PowerJob {
+                request: study.clone(),
+            }));
+        }
+        if !self.plans.iter().any(|(r, _)| r == study) {
+            effects.push(Effect::Plan(super::action::PlanJob {
+                request: study.clone(),
+            }));
+        }
+        effects
     }
 
     /// The one transition.
@@ -577,11 +607,7 @@ impl App {
         self.set_panel(Arc::new(panel));
         let mut effects: Vec<Effect> = self.battery_job().into_iter().collect();
         let study = StudyRequest::of(&params, self.scenario.n());
-        if !self.power.iter().any(|(r, _)| *r == study) {
-            effects.push(Effect::Power(PowerJob {
-                request: study.clone(),
-            }));
-        }
+        effects.extend(self.study_jobs(&study));
         self.study = Some(study);
         effects
     }
@@ -642,6 +668,11 @@ impl App {
                     Ok(file) => self.loaded(file),
                     Err(e) => self.failed(e),
                 }
+            }
+            WorkerMsg::Planned { request, plan } => {
+                self.plans.retain(|(r, _)| *r != *request);
+                self.plans.push((*request, plan));
+                Vec::new()
             }
             WorkerMsg::Validating {
                 generation,

@@ -287,6 +287,7 @@ fn submit(worker: &Worker, effects: Vec<Effect>) {
         match e {
             Effect::Battery(j) => worker.battery(j),
             Effect::Power(j) => worker.power(j),
+            Effect::Plan(j) => worker.plan(j),
             Effect::Load(j) => worker.load(j),
             Effect::Validate(j) => worker.validate(j),
             Effect::CancelValidate => worker.cancel_validate(),

@@ -60,6 +60,39 @@ pub fn wrap_words(text: &str, width: usize) -> Vec<String> {
     lines
 }
 
+/// `items` joined by `sep` into lines of at most `width` characters, breaking only between
+/// items (an item longer than a line is broken at its spaces); continuation lines are
+/// indented by two.
+#[must_use]
+pub fn flow(items: &[String], sep: &str, width: usize) -> Vec<String> {
+    let width = width.max(8);
+    let mut lines: Vec<String> = Vec::new();
+    let mut line = String::new();
+    for item in items {
+        let len = line.chars().count();
+        let add = item.chars().count();
+        if len > 0 && len + sep.chars().count() + add > width {
+            lines.push(std::mem::take(&mut line));
+        }
+        if line.is_empty() {
+            let indent = if lines.is_empty() { "" } else { "  " };
+            let room = width - indent.len();
+            let mut parts = wrap_words(item, room).into_iter();
+            line = format!("{indent}{}", parts.next().unwrap_or_default());
+            for p in parts {
+                lines.push(std::mem::replace(&mut line, format!("{indent}{p}")));
+            }
+        } else {
+            line.push_str(sep);
+            line.push_str(item);
+        }
+    }
+    if !line.is_empty() {
+        lines.push(line);
+    }
+    lines
+}
+
 /// `x` with `digits` significant digits (at least), in plain decimal notation when it is
 /// neither tiny nor huge; `—` when not finite.
 #[must_use]

@@ -9,7 +9,7 @@ use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::thread::JoinHandle;
 
 use super::action::{
-    BatteryJob, LoadFailure, LoadJob, LoadedFile, PowerJob, ValidateJob, WorkerMsg,
+    BatteryJob, LoadFailure, LoadJob, LoadedFile, PlanJob, PowerJob, ValidateJob, WorkerMsg,
 };
 use crate::battery;
 use crate::progress::{Flow, Progress};
@@ -20,6 +20,7 @@ struct Slots {
     load: Option<LoadJob>,
     battery: Option<BatteryJob>,
     power: Option<PowerJob>,
+    plan: Option<PlanJob>,
     /// A validation study and the ticket it runs under.
     validate: Option<(ValidateJob, u64)>,
     shutdown: bool,
@@ -32,6 +33,8 @@ struct Shared {
     battery_gen: AtomicU64,
     /// Bumped on every power submission; a running power job stops when it changes.
     power_epoch: AtomicU64,
+    /// Bumped on every plan submission; a running plan stops when it changes.
+    plan_epoch: AtomicU64,
     /// Set by a battery submission: a running power job yields (and is queued again), so
     /// verdicts never wait behind the slower power study.
     preempt: AtomicBool,
@@ -65,6 +68,7 @@ impl Worker {
             wake: Condvar::new(),
             battery_gen: AtomicU64::new(0),
             power_epoch: AtomicU64::new(0),
+            plan_epoch: AtomicU64::new(0),
             preempt: AtomicBool::new(false),
             validate_ticket: AtomicU64::new(0),
         });
@@ -94,6 +98,12 @@ impl Worker {
     pub fn power(&self, job: PowerJob) {
         self.shared.power_epoch.fetch_add(1, Ordering::SeqCst);
         self.put(|s| s.power = Some(job));
+    }
+
+    /// Queues the planner for a configuration, replacing (and cancelling) older ones.
+    pub fn plan(&self, job: PlanJob) {
+        self.shared.plan_epoch.fetch_add(1, Ordering::SeqCst);
+        self.put(|s| s.plan = Some(job));
     }
 
     /// Queues a validation study, replacing (and cancelling) any other.
@@ -131,6 +141,7 @@ impl Drop for Worker {
     fn drop(&mut self) {
         self.shared.battery_gen.store(u64::MAX, Ordering::SeqCst);
         self.shared.power_epoch.fetch_add(1, Ordering::SeqCst);
+        self.shared.plan_epoch.fetch_add(1, Ordering::SeqCst);
         self.shared.validate_ticket.fetch_add(1, Ordering::SeqCst);
         self.put(|s| s.shutdown = true);
         drop(self.handle.take());
@@ -141,6 +152,7 @@ enum Job {
     Load(LoadJob),
     Battery(BatteryJob),
     Power(PowerJob, u64),
+    Plan(PlanJob, u64),
     Validate(ValidateJob, u64),
 }
 
@@ -164,6 +176,9 @@ fn work(s: &Shared, send: &(dyn Fn(WorkerMsg) + Sync)) {
                 }
                 if let Some(j) = slots.power.take() {
                     break Job::Power(j, s.power_epoch.load(Ordering::SeqCst));
+                }
+                if let Some(j) = slots.plan.take() {
+                    break Job::Plan(j, s.plan_epoch.load(Ordering::SeqCst));
                 }
                 slots = s.wake.wait(slots).unwrap_or_else(PoisonError::into_inner);
             }
@@ -205,28 +220,54 @@ fn work(s: &Shared, send: &(dyn Fn(WorkerMsg) + Sync)) {
                     send(msg);
                 }
             }
-            Job::Power(j, epoch) => {
-                let current = || s.power_epoch.load(Ordering::SeqCst) == epoch;
-                let stop = |_: Progress| {
-                    if current() && !s.preempt.load(Ordering::SeqCst) {
-                        Flow::Continue
-                    } else {
-                        Flow::Stop
-                    }
-                };
-                match run_power(&j, &stop) {
-                    Some(msg) => send(msg),
-                    // Preempted by a battery, not superseded: run it again afterwards.
-                    None if current() => {
-                        let mut slots = s.slots.lock().unwrap_or_else(PoisonError::into_inner);
-                        if slots.power.is_none() {
-                            slots.power = Some(j);
-                        }
-                    }
-                    None => {}
-                }
+            Job::Power(j, epoch) => preemptible(
+                s,
+                (&s.power_epoch, epoch),
+                j,
+                run_power,
+                |slots| &mut slots.power,
+                send,
+            ),
+            Job::Plan(j, epoch) => preemptible(
+                s,
+                (&s.plan_epoch, epoch),
+                j,
+                run_plan,
+                |slots| &mut slots.plan,
+                send,
+            ),
+        }
+    }
+}
+
+/// A job that yields to the battery: it stops when its epoch moves on (superseded: dropped)
+/// or when a battery is submitted (preempted: put back in its slot to run afterwards).
+fn preemptible<J>(
+    s: &Shared,
+    (epochs, epoch): (&AtomicU64, u64),
+    job: J,
+    run: fn(&J, &(dyn Fn(Progress) -> Flow + Sync)) -> Option<WorkerMsg>,
+    slot: fn(&mut Slots) -> &mut Option<J>,
+    send: &(dyn Fn(WorkerMsg) + Sync),
+) {
+    let current = || epochs.load(Ordering::SeqCst) == epoch;
+    let stop = |_: Progress| {
+        if current() && !s.preempt.load(Ordering::SeqCst) {
+            Flow::Continue
+        } else {
+            Flow::Stop
+        }
+    };
+    match run(&job, &stop) {
+        Some(msg) => send(msg),
+        None if current() => {
+            let mut slots = s.slots.lock().unwrap_or_else(PoisonError::into_inner);
+            let waiting = slot(&mut slots);
+            if waiting.is_none() {
+                *waiting = Some(job);
             }
         }
+        None => {}
     }
 }
 
@@ -332,6 +373,27 @@ pub fn run_power(j: &PowerJob, progress: &(dyn Fn(Progress) -> Flow + Sync)) -> 
     Some(WorkerMsg::Power {
         request: Box::new(j.request.clone()),
         summary: Box::new(summary),
+    })
+}
+
+/// The planner's N for a job's configuration ([`crate::tui::app::PLAN_TARGET`] with the
+/// command's default search); `None` when it was superseded or preempted.
+#[must_use]
+pub fn run_plan(j: &PlanJob, progress: &(dyn Fn(Progress) -> Flow + Sync)) -> Option<WorkerMsg> {
+    let plan = crate::plan::plan(
+        &j.request.base,
+        super::app::PLAN_TARGET,
+        &crate::plan::PlanOptions::default(),
+        progress,
+    );
+    let plan = match plan {
+        Ok(Some(p)) => Ok(Box::new(p)),
+        Ok(None) => return None,
+        Err(e) => Err(crate::error::sanitize(&e)),
+    };
+    Some(WorkerMsg::Planned {
+        request: Box::new(j.request.clone()),
+        plan,
     })
 }
 

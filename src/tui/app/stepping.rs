@@ -171,12 +171,8 @@ impl App {
             self.battery = None;
             effects.extend(self.battery_job());
         }
-        if let Some(study) = &self.study
-            && !self.power.iter().any(|(r, _)| r == study)
-        {
-            effects.push(Effect::Power(crate::tui::action::PowerJob {
-                request: study.clone(),
-            }));
+        if let Some(study) = &self.study {
+            effects.extend(self.study_jobs(study));
         }
         if let Source::File(f) = &mut self.source {
             f.loading = false;

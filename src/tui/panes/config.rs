@@ -4,18 +4,63 @@
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
+use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
 use crate::decision::TABLE;
+use crate::plan::Target;
 use crate::power::SUMMARY_STRENGTHS;
 use crate::tui::action::Pane;
-use crate::tui::app::{App, pane_index};
+use crate::tui::app::{App, PLAN_TARGET, pane_index};
 use crate::tui::theme::{Theme, pane_block};
+use crate::tui::widgets::flow;
+
+/// The planner's answer for the configuration on screen: the N at which every ρ_k's 95 %
+/// interval is [`PLAN_TARGET`] wide on average, with its Monte-Carlo error.
+fn plan_lines(app: &App, width: usize, theme: Theme) -> Vec<Line<'static>> {
+    let Target::CiWidth(w) = PLAN_TARGET else {
+        return Vec::new();
+    };
+    if app.study.is_none() {
+        return Vec::new();
+    }
+    let lead = format!("N for every 95% CI ≤ {w} wide:");
+    let (items, style) = match app.plan_of_screen() {
+        None => (vec![lead, "computing…".into()], theme.dim()),
+        Some(Err(why)) => (vec![lead, why.clone()], theme.dim()),
+        Some(Ok(plan)) => match plan.n {
+            Some(n) => {
+                let mut items = vec![lead, format!("N ≈ {n}")];
+                let at = plan.evaluations.iter().find(|e| e.n == n);
+                if let Some((v, se)) = at.and_then(|e| e.value.map(|v| (v, e.mc_se))) {
+                    items.push(format!("(width {v:.3} ± {se:.3} MC SE;"));
+                    items.push("rhoscope plan)".into());
+                }
+                (items, Style::new())
+            }
+            None => (
+                vec![
+                    lead,
+                    format!(
+                        "not reached by N = {}",
+                        crate::plan::PlanOptions::default().max_n
+                    ),
+                ],
+                Style::new(),
+            ),
+        },
+    };
+    flow(&items, " ", width)
+        .into_iter()
+        .map(|l| Line::styled(l, style))
+        .collect()
+}
 
 pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
     let block = pane_block(Pane::Config, app, theme, "decision table, Section 6 · j/k");
     let current = app.battery.as_ref().map(|b| &b.decision);
+    let width = usize::from(area.width.saturating_sub(2));
     let mut lines: Vec<Line> = Vec::new();
     match app.power_summary() {
         Some(s) => {
@@ -28,12 +73,13 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
                 })
                 .collect();
             let [s1, s2] = SUMMARY_STRENGTHS;
-            lines.push(Line::raw(format!(
-                "power at N = {}, strength {s1}/{s2} ({} reps): {}",
+            let mut items = vec![format!(
+                "power at N = {}, strength {s1}/{s2} ({} reps):",
                 app.scenario.n(),
-                s.reps,
-                parts.join("  ")
-            )));
+                s.reps
+            )];
+            items.extend(parts);
+            lines.extend(flow(&items, "  ", width).into_iter().map(Line::raw));
             let widths: Vec<String> = s
                 .ci_width
                 .iter()
@@ -52,6 +98,7 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
         }
         None => {}
     }
+    lines.extend(plan_lines(app, width, theme));
     // This panel's row first, whole (it wraps), so it is never below the fold; then the
     // rest of the table, one clipped line a row, for reference.
     if let Some(d) = current {

@@ -16,7 +16,7 @@ use crate::estimate::Estimator;
 use crate::tui::action::Pane;
 use crate::tui::app::{App, pane_index};
 use crate::tui::theme::{Theme, pane_block};
-use crate::tui::widgets::wrap_words;
+use crate::tui::widgets::{flow, wrap_words};
 use crate::validate::{Cell, Study};
 
 /// A short name that fits the table's first column.
@@ -40,39 +40,6 @@ fn short_number(x: f64) -> String {
 fn two(x: Option<f64>) -> String {
     x.filter(|v| v.is_finite())
         .map_or_else(|| "—".into(), |v| format!("{v:.2}"))
-}
-
-/// `items` joined by " · " into lines of at most `width` characters, breaking only between
-/// items (an item longer than a line is broken at its spaces); continuation lines are
-/// indented by two.
-#[must_use]
-pub fn flow(items: &[String], width: usize) -> Vec<String> {
-    let width = width.max(8);
-    let mut lines: Vec<String> = Vec::new();
-    let mut line = String::new();
-    for item in items {
-        let len = line.chars().count();
-        let add = item.chars().count();
-        if len > 0 && len + 3 + add > width {
-            lines.push(std::mem::take(&mut line));
-        }
-        if line.is_empty() {
-            let indent = if lines.is_empty() { "" } else { "  " };
-            let room = width - indent.len();
-            let mut parts = wrap_words(item, room).into_iter();
-            line = format!("{indent}{}", parts.next().unwrap_or_default());
-            for p in parts {
-                lines.push(std::mem::replace(&mut line, format!("{indent}{p}")));
-            }
-        } else {
-            line.push_str(" · ");
-            line.push_str(item);
-        }
-    }
-    if !line.is_empty() {
-        lines.push(line);
-    }
-    lines
 }
 
 /// Draws `study` in the estimates pane's `area`, scrolled as the pane is.
@@ -177,7 +144,7 @@ fn cell_lines(
             let items: Vec<String> = std::iter::once(format!("{}:", short(r.estimator)))
                 .chain(heads.iter().zip(c).map(|(h, v)| format!("{h} {v}")))
                 .collect();
-            out.extend(flow(&items, width).into_iter().map(Line::raw));
+            out.extend(flow(&items, " · ", width).into_iter().map(Line::raw));
         }
     }
     detail_lines(cell, width, theme, out);
@@ -200,7 +167,7 @@ fn detail_lines(cell: &Cell, width: usize, theme: Theme, out: &mut Vec<Line<'sta
         if r.inadmissible > 0 {
             items.push(format!("inadmissible {}/{}", r.inadmissible, cell.reps));
         }
-        out.extend(flow(&items, width).into_iter().map(Line::raw));
+        out.extend(flow(&items, " · ", width).into_iter().map(Line::raw));
     }
     let fp: Vec<String> = TestId::ALL
         .into_iter()
@@ -218,7 +185,7 @@ fn detail_lines(cell: &Cell, width: usize, theme: Theme, out: &mut Vec<Line<'sta
             ratatui::style::Style::new()
         };
         out.extend(
-            flow(&items, width)
+            flow(&items, " · ", width)
                 .into_iter()
                 .map(|l| Line::styled(l, style)),
         );
@@ -227,7 +194,7 @@ fn detail_lines(cell: &Cell, width: usize, theme: Theme, out: &mut Vec<Line<'sta
 
 #[cfg(test)]
 mod tests {
-    use super::flow;
+    use crate::tui::widgets::flow;
 
     #[test]
     fn flow_breaks_between_items_only() {
@@ -235,7 +202,7 @@ mod tests {
             .iter()
             .map(ToString::to_string)
             .collect();
-        let l = flow(&items, 30);
+        let l = flow(&items, " · ", 30);
         assert_eq!(
             l,
             vec![
@@ -244,7 +211,7 @@ mod tests {
             ]
         );
         for w in 8..40 {
-            for line in flow(&items, w) {
+            for line in flow(&items, " · ", w) {
                 assert!(line.chars().count() <= w, "{line:?} wider than {w}");
             }
         }
