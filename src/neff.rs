@@ -253,16 +253,13 @@ pub(crate) fn resample_n_eff(
         let len = BLOCK.min(n - start);
         let x = DMatrix::from_fn(len, p, |i, j| centred.at(j, start + i));
         let u = &x * &w;
+        let tile = count_tile(counts, wide, n, start, len, batch);
         for r in 0..batch {
-            let full = wide.iter().find(|(k, _)| *k == r).map(|(_, f)| f);
             let (mut a, mut b) = (0.0, 0.0);
-            for (i, v) in u.column(r).iter().enumerate() {
-                let c = full.map_or_else(
-                    || f64::from(counts[r * n + start + i]),
-                    |f| f64::from(f[start + i]),
-                );
-                a += c * v;
-                b += c * v * v;
+            for (c, v) in tile.column(r).iter().zip(u.column(r).iter()) {
+                let cv = c * v;
+                a += cv;
+                b += cv * v;
             }
             su[r] += a;
             suu[r] += b;

@@ -493,7 +493,6 @@ fn levenberg_marquardt(
     let (mut a, mut work) = (vec![0.0; n * n], vec![0.0; n * n]);
     let (mut g, mut step, mut trial) = (vec![0.0; n], vec![0.0; n], vec![0.0; n]);
     let mut hess = vec![0.0; n * n];
-    let mut scratch = NewtonScratch::new(n, n_res);
     let mut f = residuals(&th, q, pa, &mut e, Some(&mut jac));
     let mut mu = 1e-3;
     for it in 0..MAX_ITER {
@@ -518,10 +517,10 @@ fn levenberg_marquardt(
         }
         // Past GN_ITERS the run is crawling along a curved, nearly flat valley (anchors with
         // nearly equal β sit near a non-identified ridge), where the Gauss–Newton model is
-        // poor: try a Newton step, its Hessian the central difference of the analytic Jᵀe
-        // (the fixed point stays exact; only the rate depends on it).
+        // poor: try a Newton step on the exact Hessian (the fixed point stays exact; only the
+        // rate depends on it).
         if it >= GN_ITERS {
-            newton_hessian(&th, q, pa, &mut hess, &mut scratch);
+            exact_hessian(&th, &e, &a, &mut hess);
             if damped_solve(&hess, &g, 0.0, n, &mut work, &mut step) {
                 for i in 0..n {
                     trial[i] = th[i] + step[i];
@@ -573,6 +572,7 @@ fn levenberg_marquardt(
 }
 
 /// Buffers for [`newton_hessian`].
+#[cfg(test)]
 struct NewtonScratch {
     th: Vec<f64>,
     e: Vec<f64>,
@@ -581,6 +581,7 @@ struct NewtonScratch {
     gm: Vec<f64>,
 }
 
+#[cfg(test)]
 impl NewtonScratch {
     fn new(n: usize, n_res: usize) -> Self {
         NewtonScratch {
@@ -606,7 +607,9 @@ impl NewtonScratch {
     }
 }
 
-/// H = ∂(Jᵀe)/∂θ (half the Hessian of Σe²) by central differences, symmetrised.
+/// H = ∂(Jᵀe)/∂θ (half the Hessian of Σe²) by central differences, symmetrised: the test
+/// oracle of [`exact_hessian`].
+#[cfg(test)]
 fn newton_hessian(
     th: &[f64],
     q: &[f64],
@@ -634,6 +637,56 @@ fn newton_hessian(
             let v = 0.5 * (hess[r * n + c] + hess[c * n + r]);
             hess[r * n + c] = v;
             hess[c * n + r] = v;
+        }
+    }
+}
+
+/// H = JᵀJ + Σ_r e_r ∇²e_r, half the Hessian of Σe² at θ = (ln σ_t², ln σ_c², β), from the
+/// Gauss–Newton matrix `jtj` (JᵀJ at θ) and the residuals `e` of [`residuals`] at θ. The second
+/// derivatives are analytic: with s_t = e^{θ_0}, s_c = e^{θ_1}, K = s_t + s_c and u_k = s_t + β_k,
+/// e_k = q_k − u_k K^{−1/2} and e_kl = P_kl − s_t − β_k β_l / s_c.
+fn exact_hessian(th: &[f64], e: &[f64], jtj: &[f64], hess: &mut [f64]) {
+    let n = th.len();
+    let m = n - 2;
+    let (st, sc) = (th[0].exp(), th[1].exp());
+    let k = st + sc;
+    let (k32, k52) = (k.powf(-1.5), k.powf(-2.5));
+    hess.copy_from_slice(jtj);
+    let mut add = |r: usize, c: usize, v: f64| {
+        hess[r * n + c] += v;
+        if r != c {
+            hess[c * n + r] += v;
+        }
+    };
+    for kk in 0..m {
+        let u = st + th[2 + kk];
+        // f = u K^{-1/2}: its derivatives in (s_t, s_c, β_k), then in the log scales.
+        let f_t = k.sqrt().recip() - 0.5 * u * k32;
+        let f_tt = -k32 + 0.75 * u * k52;
+        let f_tc = -0.5 * k32 + 0.75 * u * k52;
+        let f_cc = 0.75 * u * k52;
+        let f_tb = -0.5 * k32;
+        let f_cb = -0.5 * k32;
+        let f_c = -0.5 * u * k32;
+        let w = -e[kk]; // e_k = q_k − f
+        add(0, 0, w * (st * st * f_tt + st * f_t));
+        add(0, 1, w * st * sc * f_tc);
+        add(1, 1, w * (sc * sc * f_cc + sc * f_c));
+        add(0, 2 + kk, w * st * f_tb);
+        add(1, 2 + kk, w * sc * f_cb);
+    }
+    let mut row = m;
+    for kk in 0..m {
+        for l in kk + 1..m {
+            let (bk, bl) = (th[2 + kk], th[2 + l]);
+            // g = s_t + β_k β_l e^{−θ_1}; e_kl = P_kl − g.
+            let w = -e[row];
+            add(0, 0, w * st);
+            add(1, 1, w * bk * bl / sc);
+            add(1, 2 + kk, -w * bl / sc);
+            add(1, 2 + l, -w * bk / sc);
+            add(2 + kk, 2 + l, w / sc);
+            row += 1;
         }
     }
 }
@@ -675,6 +728,41 @@ mod tests {
         });
         let (_, rms, _) = one_factor_uls(&r).unwrap();
         assert!(rms > 0.05, "{rms}");
+    }
+
+    #[test]
+    fn the_exact_hessian_is_the_central_difference_of_jte() {
+        let pa = DMatrix::from_row_slice(
+            4,
+            4,
+            &[
+                1.5, 0.9, 0.7, 0.8, 0.9, 1.7, 0.75, 0.85, 0.7, 0.75, 1.4, 0.6, 0.8, 0.85, 0.6, 1.6,
+            ],
+        );
+        let q = [0.7, 0.85, 0.5, 0.9];
+        for th in [
+            vec![0.1f64.ln(), 0.8f64.ln(), 0.2, 0.5, -0.1, 0.3],
+            vec![0.9f64.ln(), 0.3f64.ln(), 0.05, 0.06, 0.07, -0.2],
+            vec![0.0, -2.0, 0.4, 0.1, 0.3, 0.2],
+        ] {
+            let (n, n_res) = (th.len(), 4 + 6);
+            let (mut e, mut jac) = (vec![0.0; n_res], vec![0.0; n_res * n]);
+            residuals(&th, &q, &pa, &mut e, Some(&mut jac));
+            let mut jtj = vec![0.0; n * n];
+            for r in 0..n {
+                for c in 0..n {
+                    jtj[r * n + c] = (0..n_res).map(|i| jac[i * n + r] * jac[i * n + c]).sum();
+                }
+            }
+            let mut exact = vec![0.0; n * n];
+            exact_hessian(&th, &e, &jtj, &mut exact);
+            let mut fd = vec![0.0; n * n];
+            newton_hessian(&th, &q, &pa, &mut fd, &mut NewtonScratch::new(n, n_res));
+            for (a, b) in exact.iter().zip(&fd) {
+                // Central differences with h = 1e-6: error O(h²) plus rounding O(ε/h) ≈ 1e-9.
+                assert!((a - b).abs() <= 1e-7 * (1.0 + a.abs()), "{a} vs {b}");
+            }
+        }
     }
 
     #[test]
