@@ -1578,3 +1578,34 @@ fn the_configuration_pane_shows_the_planners_n_for_the_scenario() {
     settle(&mut app, effects);
     assert!(config(&app).contains(&shown), "{}", config(&app));
 }
+
+/// A background job of seconds (the planner) yields to a battery submitted while it runs,
+/// whose verdicts arrive first; the planner is queued again and then finishes.
+#[test]
+fn the_planner_yields_to_the_battery_and_then_resumes() {
+    use rhoscope::tui::action::PlanJob;
+    let (tx, rx) = mpsc::channel();
+    let w = worker::Worker::start(tx, |m| m);
+    let mut app = started(Start::Default);
+    w.plan(PlanJob {
+        request: app.study.clone().unwrap(),
+    });
+    std::thread::sleep(Duration::from_millis(100));
+    let job = app
+        .update(Action::Fine(1))
+        .into_iter()
+        .find_map(|e| match e {
+            Effect::Battery(j) => Some(j),
+            _ => None,
+        })
+        .unwrap();
+    w.battery(job.clone());
+    match rx.recv_timeout(Duration::from_secs(120)).expect("a result") {
+        WorkerMsg::Battery { generation, .. } => assert_eq!(generation, job.generation),
+        other => panic!("the battery first, got {other:?}"),
+    }
+    match rx.recv_timeout(Duration::from_secs(600)).expect("the plan") {
+        WorkerMsg::Planned { plan, .. } => assert!(plan.is_ok()),
+        other => panic!("unexpected {other:?}"),
+    }
+}

@@ -35,8 +35,9 @@ struct Shared {
     power_epoch: AtomicU64,
     /// Bumped on every plan submission; a running plan stops when it changes.
     plan_epoch: AtomicU64,
-    /// Set by a battery submission: a running power job yields (and is queued again), so
-    /// verdicts never wait behind the slower power study.
+    /// Set by a battery, load or validation submission: a running power study or planner
+    /// yields (and is queued again), so verdicts, files and studies the user asked for never
+    /// wait behind them. Cleared when such a job is taken.
     preempt: AtomicBool,
     /// The ticket of the validation study wanted: every submission and every cancellation
     /// takes a new one, and a running study whose ticket is no longer current stops.
@@ -91,7 +92,7 @@ impl Worker {
         self.shared
             .battery_gen
             .store(job.generation, Ordering::SeqCst);
-        self.put(|s| s.battery = Some(job));
+        self.put_first(|s| s.battery = Some(job));
     }
 
     /// Queues an operating-characteristics run, replacing (and cancelling) older ones.
@@ -109,7 +110,7 @@ impl Worker {
     /// Queues a validation study, replacing (and cancelling) any other.
     pub fn validate(&self, job: ValidateJob) {
         let ticket = self.shared.validate_ticket.fetch_add(1, Ordering::SeqCst) + 1;
-        self.put(|s| s.validate = Some((job, ticket)));
+        self.put_first(|s| s.validate = Some((job, ticket)));
     }
 
     /// Cancels the waiting or running validation study, if any.
@@ -120,7 +121,16 @@ impl Worker {
 
     /// Queues a file load, replacing any waiting one.
     pub fn load(&self, job: LoadJob) {
-        self.put(|s| s.load = Some(job));
+        self.put_first(|s| s.load = Some(job));
+    }
+
+    /// [`Worker::put`] for a job the user waits on: a running power study or planner yields to
+    /// it. The flag is raised under the slots' lock, so the yielding job finds it queued.
+    fn put_first(&self, f: impl FnOnce(&mut Slots)) {
+        self.put(|s| {
+            f(s);
+            self.shared.preempt.store(true, Ordering::SeqCst);
+        });
     }
 
     fn put(&self, f: impl FnOnce(&mut Slots)) {
@@ -165,6 +175,7 @@ fn work(s: &Shared, send: &(dyn Fn(WorkerMsg) + Sync)) {
                     return;
                 }
                 if let Some(j) = slots.load.take() {
+                    s.preempt.store(false, Ordering::SeqCst);
                     break Job::Load(j);
                 }
                 if let Some(j) = slots.battery.take() {
@@ -172,6 +183,7 @@ fn work(s: &Shared, send: &(dyn Fn(WorkerMsg) + Sync)) {
                     break Job::Battery(j);
                 }
                 if let Some((j, ticket)) = slots.validate.take() {
+                    s.preempt.store(false, Ordering::SeqCst);
                     break Job::Validate(j, ticket);
                 }
                 if let Some(j) = slots.power.take() {
@@ -241,7 +253,8 @@ fn work(s: &Shared, send: &(dyn Fn(WorkerMsg) + Sync)) {
 }
 
 /// A job that yields to the battery: it stops when its epoch moves on (superseded: dropped)
-/// or when a battery is submitted (preempted: put back in its slot to run afterwards).
+/// or when a battery, load or validation is submitted (preempted: put back in its slot to run
+/// afterwards).
 fn preemptible<J>(
     s: &Shared,
     (epochs, epoch): (&AtomicU64, u64),
