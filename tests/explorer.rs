@@ -1609,3 +1609,35 @@ fn the_planner_yields_to_the_battery_and_then_resumes() {
         other => panic!("unexpected {other:?}"),
     }
 }
+
+/// A study that cannot run says why in the estimates pane, whole (a status line is too short
+/// for the reason), and `V` goes back to the estimates.
+#[test]
+fn a_validation_that_cannot_run_says_why_in_the_estimates_pane() {
+    let mut app = llm_assigned();
+    let generation = app.generation;
+    let _ = app.update(Action::Validate);
+    let why =
+        "validate needs at least 3 judges (the free-scale estimator's p ≥ 3); the panel has 2";
+    let _ = app.update(Action::Worker(WorkerMsg::Validated {
+        generation,
+        result: Err(why.into()),
+    }));
+    assert!(app.validating.is_none());
+    let t = screen(&app, 80, 24);
+    let status = rows_of(&t, ratatui::layout::Rect::new(0, 23, 80, 1)).join("");
+    assert!(
+        status.contains("cannot validate: the estimates pane says why (V: back)"),
+        "{status}"
+    );
+    let a = ui::areas(&app, ratatui::layout::Rect::new(0, 0, 80, 24));
+    let pane: String = rows_of(&t, a.estimates)
+        .iter()
+        .map(|r| r.trim_matches('│').trim().to_string())
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(pane.contains("the panel has 2"), "{pane}");
+    assert!(app.update(Action::Validate).is_empty());
+    let t = screen(&app, 80, 24);
+    assert!(rows_of(&t, a.estimates).join("").contains("ρ̂ "));
+}

@@ -114,6 +114,8 @@ pub struct App {
     pub power: Vec<(StudyRequest, PowerSummary)>,
     /// The newest validation study of the loaded file, with the data generation it answers.
     pub validation: Option<(u64, Box<crate::validate::Study>)>,
+    /// Why the last validation study could not run, with the generation it was for.
+    pub validation_failed: Option<(u64, String)>,
     /// The validation study under way, if any.
     pub validating: Option<validation::Validating>,
     /// Whether the estimates pane shows the validation study (`V` toggles).
@@ -199,6 +201,7 @@ impl App {
             power: Vec::new(),
             plans: Vec::new(),
             validation: None,
+            validation_failed: None,
             validating: None,
             show_validation: false,
             study: None,

@@ -24,6 +24,15 @@ pub struct Validating {
 }
 
 impl App {
+    /// Why the study of the data on screen could not run, if it could not.
+    #[must_use]
+    pub fn validation_failure(&self) -> Option<&str> {
+        self.validation_failed
+            .as_ref()
+            .filter(|(g, _)| *g == self.generation && self.show_validation)
+            .map(|(_, s)| s.as_str())
+    }
+
     /// The finished study of the data on screen, if any.
     #[must_use]
     pub fn study_of_screen(&self) -> Option<&Study> {
@@ -65,12 +74,16 @@ impl App {
             self.show_validation = !self.show_validation;
             return Vec::new();
         }
+        if self.validation_failure().is_some() {
+            self.show_validation = false;
+            return Vec::new();
+        }
         let Source::File(_) = self.source else {
             self.status = "V works on a file's own textures: o opens one".into();
             return Vec::new();
         };
-        let Some(panel) = self.panel.clone() else {
-            self.status = "V needs ≥ 2 judges: Space on a column sets them".into();
+        let Some(panel) = self.panel.clone().filter(|p| p.p() >= 3) else {
+            self.status = "V needs ≥ 3 judges: Space on a column sets them".into();
             return Vec::new();
         };
         let options = self.validate_options(panel.n);
@@ -132,7 +145,10 @@ impl App {
                 self.status = "validation done: the estimates pane shows it (V: back)".into();
             }
             Err(e) => {
-                self.status = format!("cannot validate: {}", crate::error::sanitize(&e));
+                // The reason can be long: the estimates pane shows it whole.
+                self.validation_failed = Some((generation, crate::error::sanitize(&e)));
+                self.show_validation = true;
+                self.status = "cannot validate: the estimates pane says why (V: back)".into();
             }
         }
     }

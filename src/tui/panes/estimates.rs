@@ -22,6 +22,16 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
         super::validation::render(frame, area, app, study, theme);
         return;
     }
+    if let Some(why) = app.validation_failure() {
+        let block = pane_block(Pane::Estimates, app, theme, "validation · V back");
+        frame.render_widget(
+            Paragraph::new(format!("cannot validate this panel: {why}"))
+                .block(block)
+                .wrap(Wrap { trim: true }),
+            area,
+        );
+        return;
+    }
     let block = pane_block(Pane::Estimates, app, theme, "● estimate ═ 95% CI ◆ truth");
     let Some((fits, e)) = app
         .fit
