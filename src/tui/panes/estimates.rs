@@ -18,18 +18,7 @@ fn num(x: Option<f64>) -> String {
 }
 
 pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
-    if let Some(study) = app.study_of_screen().filter(|_| app.showing_validation()) {
-        super::validation::render(frame, area, app, study, theme);
-        return;
-    }
-    if let Some(why) = app.validation_failure() {
-        let block = pane_block(Pane::Estimates, app, theme, "validation · V back");
-        frame.render_widget(
-            Paragraph::new(format!("cannot validate this panel: {why}"))
-                .block(block)
-                .wrap(Wrap { trim: true }),
-            area,
-        );
+    if super::validation::render(frame, area, app, theme) {
         return;
     }
     let block = pane_block(Pane::Estimates, app, theme, "● estimate ═ 95% CI ◆ truth");

@@ -9,7 +9,7 @@ use std::fmt::Write as _;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::Line;
-use ratatui::widgets::Paragraph;
+use ratatui::widgets::{Paragraph, Wrap};
 
 use crate::battery::TestId;
 use crate::estimate::Estimator;
@@ -42,9 +42,22 @@ fn two(x: Option<f64>) -> String {
         .map_or_else(|| "—".into(), |v| format!("{v:.2}"))
 }
 
-/// Draws `study` in the estimates pane's `area`, scrolled as the pane is.
-pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, study: &Study, theme: Theme) {
+/// Draws the validation study of the data on screen (or why it could not run) in the
+/// estimates pane's `area`, scrolled as the pane is; false when there is none to show.
+pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) -> bool {
     let block = pane_block(Pane::Estimates, app, theme, "validation · j/k · V back");
+    if let Some(why) = app.validation_failure() {
+        frame.render_widget(
+            Paragraph::new(format!("cannot validate this panel: {why}"))
+                .block(block)
+                .wrap(Wrap { trim: true }),
+            area,
+        );
+        return true;
+    }
+    let Some(study) = app.study_of_screen().filter(|_| app.showing_validation()) else {
+        return false;
+    };
     let width = usize::from(area.width.saturating_sub(2));
     let lines = lines(study, width, theme);
     let offset = crate::tui::ui::clamp_scroll(
@@ -53,6 +66,7 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, study: &Study, theme
         area.height.saturating_sub(2),
     );
     frame.render_widget(Paragraph::new(lines).block(block).scroll((offset, 0)), area);
+    true
 }
 
 /// The lines of `study` for a pane `width` characters wide.
