@@ -45,17 +45,18 @@ fn list(app: &App, theme: Theme, width: usize) -> Vec<(Line<'static>, Option<usi
         return lines;
     };
     lines.push((Line::raw(""), None));
-    lines.push((
-        Line::styled(
-            format!(
-                "{}{}",
-                sanitize(&f.path.display().to_string()),
-                if f.loading { " — loading…" } else { "" }
-            ),
-            theme.dim(),
-        ),
-        None,
-    ));
+    // A long path keeps its end, the file's name.
+    let suffix = if f.loading { " — loading…" } else { "" };
+    let path = sanitize(&f.path.display().to_string());
+    let room = width.saturating_sub(suffix.chars().count()).max(8);
+    let len = path.chars().count();
+    let path = if len > room {
+        let tail: String = path.chars().skip(len + 1 - room).collect();
+        format!("…{tail}")
+    } else {
+        path
+    };
+    lines.push((Line::styled(format!("{path}{suffix}"), theme.dim()), None));
     // The loader's notes, whole (wrapped, never cut), under the path they are about.
     for note in &f.notes {
         for l in wrap_words(&sanitize(note), width.saturating_sub(2).max(1)) {
