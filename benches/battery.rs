@@ -58,6 +58,25 @@ fn battery(c: &mut Criterion) {
             });
         });
     }
+    // The closed form's resample cost against p (the issue asks for its slope): O(N·p) features
+    // pass, then count-weighted sums of p + 2 + 2m + m(m+1)/2 numbers per item.
+    for p in [3, 6, 20, 50] {
+        let mut pm = preset("three-anchor").unwrap();
+        pm.p = p;
+        let panel = simulate(&pm, 20_000, 1).unwrap();
+        c.bench_function(&format!("bootstrap slope: B=300 N=20000 m=3 p={p}"), |b| {
+            b.iter(|| {
+                black_box(bootstrap(
+                    black_box(&panel),
+                    &[Estimator::ClosedForm],
+                    &Context::default(),
+                    300,
+                    Streams::of(1),
+                    &silent,
+                ))
+            });
+        });
+    }
     // The free-scale refit on every resample: from count-weighted second moments, so O(N·q²)
     // per resample where the closed form's is O(N·p).
     let mut wide = preset("three-anchor").unwrap();
