@@ -231,14 +231,7 @@ fn status_line(app: &App, theme: Theme, width: usize) -> Line<'static> {
     if let Some(text) = &app.prompt {
         // The end of a long path stays in view: that is where the typing happens.
         let text = crate::error::sanitize(text);
-        let room = width.saturating_sub(8).max(1);
-        let len = text.chars().count();
-        let shown = if len > room {
-            let tail: String = text.chars().skip(len + 1 - room).collect();
-            format!("…{tail}")
-        } else {
-            text
-        };
+        let shown = super::widgets::keep_end(&text, width.saturating_sub(8));
         return Line::from(vec![
             Span::styled(" open: ", theme.highlight()),
             Span::raw(format!("{shown}▏")),
@@ -270,13 +263,7 @@ fn status_line(app: &App, theme: Theme, width: usize) -> Line<'static> {
                 + if app.frozen { 8 } else { 0 }
                 + validating_text(app).map_or(0, |v| v.chars().count());
             let room = width.saturating_sub(10 + 2 + status + busy).max(12);
-            let len = path.chars().count();
-            if len > room {
-                let tail: String = path.chars().skip(len + 1 - room).collect();
-                format!(" …{tail} ")
-            } else {
-                format!(" {path} ")
-            }
+            format!(" {} ", super::widgets::keep_end(&path, room))
         }
     };
     spans.push(Span::raw(source));

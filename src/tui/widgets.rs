@@ -93,6 +93,20 @@ pub fn flow(items: &[String], sep: &str, width: usize) -> Vec<String> {
     lines
 }
 
+/// `text` in at most `room` characters (at least 1), keeping its end: a path keeps its file's
+/// name, a prompt the place where the typing happens. A cut text starts with `…`.
+#[must_use]
+pub fn keep_end(text: &str, room: usize) -> String {
+    let room = room.max(1);
+    let len = text.chars().count();
+    if len > room {
+        let tail: String = text.chars().skip(len + 1 - room).collect();
+        format!("…{tail}")
+    } else {
+        text.to_string()
+    }
+}
+
 /// `x` with `digits` significant digits (at least), in plain decimal notation when it is
 /// neither tiny nor huge; `—` when not finite.
 #[must_use]

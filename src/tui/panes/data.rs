@@ -12,7 +12,7 @@ use crate::error::{clip, sanitize};
 use crate::tui::action::Pane;
 use crate::tui::app::{App, Entry, Role, Source};
 use crate::tui::theme::{Theme, pane_block};
-use crate::tui::widgets::wrap_words;
+use crate::tui::widgets::{keep_end, wrap_words};
 
 /// The data pane's regions: the error on top (unscrolled) and the list.
 fn regions(app: &App, area: Rect) -> (Rect, Rect, Vec<String>) {
@@ -48,14 +48,7 @@ fn list(app: &App, theme: Theme, width: usize) -> Vec<(Line<'static>, Option<usi
     // A long path keeps its end, the file's name.
     let suffix = if f.loading { " — loading…" } else { "" };
     let path = sanitize(&f.path.display().to_string());
-    let room = width.saturating_sub(suffix.chars().count()).max(8);
-    let len = path.chars().count();
-    let path = if len > room {
-        let tail: String = path.chars().skip(len + 1 - room).collect();
-        format!("…{tail}")
-    } else {
-        path
-    };
+    let path = keep_end(&path, width.saturating_sub(suffix.chars().count()).max(8));
     lines.push((Line::styled(format!("{path}{suffix}"), theme.dim()), None));
     // The loader's notes, whole (wrapped, never cut), under the path they are about.
     for note in &f.notes {
