@@ -37,7 +37,14 @@ fn list(app: &App, theme: Theme, width: usize) -> Vec<(Line<'static>, Option<usi
     for (i, e) in app.entries.iter().enumerate() {
         let label = match e {
             Entry::Preset(n) => format!("preset  {n}"),
-            Entry::File(p) => format!("file    {}", sanitize(&p.display().to_string())),
+            // A long path keeps its file's name.
+            Entry::File(p) => format!(
+                "file    {}",
+                keep_end(
+                    &sanitize(&p.display().to_string()),
+                    width.saturating_sub(10)
+                )
+            ),
         };
         lines.push((cursor_line(app, i, &label, theme, width), Some(i)));
     }
