@@ -3,6 +3,7 @@
 //! from its own stream, and results are collected in resample order, so the output is
 //! bit-identical at any thread count.
 
+use nalgebra::DMatrix;
 use rand::RngExt;
 use rayon::prelude::*;
 
@@ -174,14 +175,15 @@ pub fn bootstrap_with_neff(
         .map(|start| {
             let size = batch.min(resamples - start);
             let (counts, overflowed) = draw_counts(streams, start, size, n, progress)?;
-            let neffs = if neff && p >= 2 {
+            // With every second moment at hand (the free-scale refit's), a resample's n_eff
+            // is read from its judge covariance below; otherwise its own O(N·p) pass.
+            let mut neffs = if neff && p >= 2 && second.is_none() {
                 let wide: Vec<(usize, Vec<u32>)> = overflowed
                     .iter()
                     .map(|&r| {
-                        let mut rng = streams.rng(Purpose::Bootstrap, (start + r) as u64);
                         let mut full = vec![0u32; n];
-                        for _ in 0..n {
-                            full[rng.random_range(0..n)] += 1;
+                        for i in redraw(streams, start + r, n) {
+                            full[i] += 1;
                         }
                         (r, full)
                     })
@@ -193,8 +195,7 @@ pub fn bootstrap_with_neff(
             let mut acc = features.weighted_sums(&counts, size);
             let mut acc2 = second.as_ref().map(|s| s.weighted_sums(&counts, size));
             for &r in &overflowed {
-                let mut rng = streams.rng(Purpose::Bootstrap, (start + r) as u64);
-                let draws: Vec<usize> = (0..n).map(|_| rng.random_range(0..n)).collect();
+                let draws = redraw(streams, start + r, n);
                 let sums = features.sum_draws(draws.iter().copied());
                 acc.column_mut(r).copy_from_slice(&sums);
                 if let (Some(s), Some(a)) = (&second, acc2.as_mut()) {
@@ -202,36 +203,35 @@ pub fn bootstrap_with_neff(
                         .copy_from_slice(&s.sum_draws(draws.into_iter()));
                 }
             }
+            let covs: Vec<DMatrix<f64>> = match (&second, &acc2) {
+                (Some(s), Some(a)) => a
+                    .column_iter()
+                    .map(|w| s.covariance(w.as_slice(), n as f64))
+                    .collect(),
+                _ => Vec::new(),
+            };
+            if neff && p >= 2 && !covs.is_empty() {
+                neffs = covs
+                    .iter()
+                    .map(|c| crate::neff::of_covariance(&c.view((0, 0), (p, p)).into_owned()))
+                    .collect();
+            }
             let fitted = acc
                 .column_iter()
                 .enumerate()
                 .map(|(r, w)| {
                     let w = w.as_slice();
+                    let rows = || {
+                        if overflowed.contains(&r) {
+                            redraw(streams, start + r, n)
+                        } else {
+                            expand(&counts[r * n..(r + 1) * n])
+                        }
+                    };
                     estimators
                         .iter()
                         .map(|&e| {
-                            let est = if let (Estimator::FreeScale, Some(s), Some(a)) =
-                                (e, &second, &acc2)
-                            {
-                                let cov = s.covariance(a.column(r).as_slice(), n as f64);
-                                free_scale::fit_covariance(p, m, &cov)
-                            } else if e == Estimator::FreeScale {
-                                let rows = if overflowed.contains(&r) {
-                                    let mut rng =
-                                        streams.rng(Purpose::Bootstrap, (start + r) as u64);
-                                    (0..n).map(|_| rng.random_range(0..n)).collect()
-                                } else {
-                                    expand(&counts[r * n..(r + 1) * n])
-                                };
-                                free_scale::fit_resample(panel, gather(panel, &rows))
-                            } else if e.from_moments() {
-                                features
-                                    .set
-                                    .moments(w, n as f64, e.pairs(ctx))
-                                    .map(|mom| e.on_moments(&mom, ctx))
-                            } else {
-                                None
-                            };
+                            let est = refit(e, panel, ctx, &features, w, covs.get(r), &rows);
                             Draw::of(est, m)
                         })
                         .collect()
@@ -255,6 +255,30 @@ pub fn bootstrap_with_neff(
         summary.boot = Some(crate::neff::summarise(&neffs, resamples, streams.seed));
     }
     Some((results, summary))
+}
+
+/// Estimator `e` refitted on one resample: from its feature sums `w`, from its covariance
+/// (the free-scale fit on continuous columns) or, for a free-scale fit with ordinal columns,
+/// on its items (`rows`) with their correlations recomputed.
+fn refit(
+    e: Estimator,
+    panel: &Panel,
+    ctx: &Context,
+    features: &features::Features<'_>,
+    w: &[f64],
+    cov: Option<&DMatrix<f64>>,
+    rows: &dyn Fn() -> Vec<usize>,
+) -> Option<Estimate> {
+    let (n, p, m) = (panel.n, panel.p(), panel.m());
+    match (e, cov) {
+        (Estimator::FreeScale, Some(cov)) => free_scale::fit_covariance(p, m, cov),
+        (Estimator::FreeScale, None) => free_scale::fit_resample(panel, gather(panel, &rows())),
+        _ if e.from_moments() => features
+            .set
+            .moments(w, n as f64, e.pairs(ctx))
+            .map(|mom| e.on_moments(&mom, ctx)),
+        _ => None,
+    }
 }
 
 /// One batch's fits (per resample, per estimator) and n_eff values (per resample).
@@ -291,6 +315,13 @@ fn draw_counts(
         }
     }
     Some((counts, overflowed))
+}
+
+/// The N indices resample `r` draws, drawn again (for a resample whose counts overflowed a
+/// byte): the stream [`draw_counts`] counted.
+fn redraw(streams: Streams, r: usize, n: usize) -> Vec<usize> {
+    let mut rng = streams.rng(Purpose::Bootstrap, r as u64);
+    (0..n).map(|_| rng.random_range(0..n)).collect()
 }
 
 /// The items of a resample from its counts: item i listed `counts[i]` times.

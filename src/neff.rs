@@ -77,6 +77,13 @@ pub fn mean_correlation(cov: &DMatrix<f64>) -> Option<f64> {
     r.is_finite().then_some(r)
 }
 
+/// n_eff of a judge covariance matrix (a resample's, when the bootstrap has every second
+/// moment at hand): `None` when a judge is constant.
+#[must_use]
+pub(crate) fn of_covariance(cov: &DMatrix<f64>) -> Option<f64> {
+    mean_correlation(cov).and_then(|r| n_eff(cov.nrows(), r))
+}
+
 /// The squared one-factor loadings of the correlation matrix of `cov`, or `None` below 3
 /// variables or when the fit fails.
 #[must_use]

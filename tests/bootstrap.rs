@@ -108,3 +108,29 @@ fn the_bootstrap_is_bit_identical_at_any_thread_count() {
     assert_eq!(format!("{one:?}"), format!("{:?}", run(2)));
     assert_eq!(format!("{one:?}"), format!("{:?}", run(3)));
 }
+
+#[test]
+fn n_eff_read_from_the_free_scale_moments_is_its_own_passes() {
+    // With the free-scale refit in the run, each resample's n_eff comes from the judge block
+    // of its count-weighted covariance instead of n_eff's own two passes: the same resamples,
+    // sums in another order, so the same interval up to rounding.
+    let p = panel(&Params::three_anchor(), 1500, 4);
+    let ctx = Context::default();
+    let streams = Streams::of(8);
+    let (_, shared) = rhoscope::bootstrap::bootstrap_with_neff(
+        &p,
+        &[Estimator::ClosedForm, Estimator::FreeScale],
+        &ctx,
+        150,
+        streams,
+        true,
+        &silent,
+    )
+    .unwrap();
+    let own = rhoscope::neff::with_bootstrap(&p, 150, streams);
+    let (a, b) = (shared.boot.unwrap(), own.boot.unwrap());
+    assert_eq!((a.resamples, a.dropped), (b.resamples, b.dropped));
+    let (a, b) = (a.ci.unwrap(), b.ci.unwrap());
+    assert!(close(a.lo, b.lo) && close(a.hi, b.hi), "{a:?} {b:?}");
+    assert_eq!(shared.n_eff, own.n_eff);
+}
