@@ -16,6 +16,7 @@ use rayon::prelude::*;
 
 use crate::bootstrap::{BootstrapResult, WeakId, bootstrap_with_neff};
 use crate::decision::{Configuration, Decision, Route, decide, route};
+use crate::estimate::free_scale::{JudgeFit, one_factor_uls};
 use crate::estimate::{Context, Estimate, Estimator, Fits};
 use crate::families::JudgeFamilies;
 use crate::model::Params;
@@ -86,13 +87,20 @@ pub struct Sample<'a> {
     /// scale, SPEC §7) when some column is ordinal; `None` when every column is continuous,
     /// so that Pearson's correlations of `cov` are the ones.
     pub corr: Option<&'a DMatrix<f64>>,
+    /// The judges' one-factor fit of these correlations when it was made once for several
+    /// tests (a null draw of Tests J and O); `None`: each test fits it itself.
+    pub judges: Option<&'a Result<JudgeFit, String>>,
 }
 
 impl<'a> Sample<'a> {
     /// A sample of continuous columns, known by its covariance.
     #[must_use]
     pub fn of_cov(cov: &'a DMatrix<f64>) -> Sample<'a> {
-        Sample { cov, corr: None }
+        Sample {
+            cov,
+            corr: None,
+            judges: None,
+        }
     }
 
     /// The correlations the free-scale model reads: the mixed matrix, or Pearson's.
@@ -115,6 +123,17 @@ impl<'a> Sample<'a> {
                 }
             },
         ))
+    }
+
+    /// The judges' one-factor ULS fit of [`Sample::correlations`] (SPEC §7): the shared one
+    /// when given, else fitted here.
+    #[must_use]
+    pub fn judge_fit(&self, p: usize) -> std::borrow::Cow<'a, Result<JudgeFit, String>> {
+        if let Some(f) = self.judges {
+            return std::borrow::Cow::Borrowed(f);
+        }
+        let r = self.correlations();
+        std::borrow::Cow::Owned(one_factor_uls(&r.view((0, 0), (p, p)).into_owned()))
     }
 }
 
@@ -230,6 +249,8 @@ pub fn calibrate(
     let Draws { count, seed, base } = draws;
     let streams = Streams { seed, base };
     let correlations = tests.iter().any(|t| t.spec().null == NullKind::FreeScale);
+    let shared_judge_fit =
+        tests.contains(&TestId::J) && tests.contains(&TestId::O) && layout.p >= 3;
     let rows: Vec<Option<PerTest<f64>>> = (0..count)
         .into_par_iter()
         .map_init(Vec::new, |scratch, d| {
@@ -238,10 +259,14 @@ pub fn calibrate(
             }
             let mut rng = streams.rng(Purpose::Null, d as u64);
             let (cov, corr) = null.draw_sample(n, &mut rng, scratch, correlations);
-            let sample = Sample {
+            let mut sample = Sample {
                 cov: &cov,
                 corr: corr.as_ref(),
+                judges: None,
             };
+            // Tests J and O both start from the judges' one-factor fit: made once per draw.
+            let judges = shared_judge_fit.then(|| sample.judge_fit(layout.p).into_owned());
+            sample.judges = judges.as_ref();
             Some(PerTest::from_fn(|t| {
                 if tests.contains(&t) {
                     t.statistic_of(&sample, layout)
@@ -451,6 +476,7 @@ pub fn run(
     let sample = Sample {
         cov: &s,
         corr: corr.as_ref().ok().and_then(Option::as_ref),
+        judges: None,
     };
     let tests = judge_all(
         &layout,

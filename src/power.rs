@@ -275,6 +275,7 @@ fn replicate_outcomes(
                 let sample = Sample {
                     cov: &s,
                     corr: corr.as_ref(),
+                    judges: None,
                 };
                 let fired = thresholds
                     .map(|t, th| th.is_some_and(|th| t.statistic_of(&sample, layout) > th));

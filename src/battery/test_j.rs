@@ -5,11 +5,8 @@
 //! first leaves a residual no choice of λ removes. Unlike Test A it does not fire on judges
 //! that merely use different scales, so it is the check the free-scale estimator rests on.
 
-use std::borrow::Cow;
-
 use super::registry::{Diagnostic, NullKind, Reading, Violation};
 use super::{Layout, Sample};
-use crate::estimate::free_scale::one_factor_uls;
 
 /// Test J needs at least 4 judges (at p = 3 one factor fits any correlations exactly).
 ///
@@ -30,9 +27,11 @@ pub fn applicable(layout: &Layout) -> Result<(), String> {
 /// sample's mixed correlations (Pearson, polychoric or polyserial by scale).
 #[must_use]
 pub fn statistic(sample: &Sample<'_>, layout: &Layout) -> f64 {
-    let r: Cow<'_, _> = sample.correlations();
-    let judges = r.view((0, 0), (layout.p, layout.p)).into_owned();
-    one_factor_uls(&judges).map_or(f64::NAN, |(_, rms, _)| rms)
+    sample
+        .judge_fit(layout.p)
+        .as_ref()
+        .as_ref()
+        .map_or(f64::NAN, |(_, rms, _)| *rms)
 }
 
 /// Test J's entry in the registry.

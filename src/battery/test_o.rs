@@ -10,7 +10,7 @@ use nalgebra::DMatrix;
 
 use super::registry::{Diagnostic, NullKind, Reading, Violation};
 use super::{Layout, Sample};
-use crate::estimate::free_scale::{MIN_ANCHORS, MIN_JUDGES, fit};
+use crate::estimate::free_scale::{MIN_ANCHORS, MIN_JUDGES, fit_with_judges};
 
 /// Test O needs the free-scale estimator: ≥ 3 judges and ≥ 3 anchors, all continuous.
 ///
@@ -46,7 +46,7 @@ pub fn statistic(sample: &Sample<'_>, layout: &Layout) -> f64 {
     let r_judges = r.view((0, 0), (p, p)).into_owned();
     let r_ja = r.view((0, p), (p, m)).into_owned();
     let anchor_cov = sample.cov.view((p, p), (m, m)).into_owned();
-    fit(&r_judges, &r_ja, &anchor_cov).map_or(f64::NAN, |f| f.misfit)
+    fit_with_judges(&r_judges, sample.judges, &r_ja, &anchor_cov).map_or(f64::NAN, |f| f.misfit)
 }
 
 /// Test O's entry in the registry.

@@ -57,10 +57,30 @@ pub fn fit(
     r_ja: &DMatrix<f64>,
     anchor_cov: &DMatrix<f64>,
 ) -> Result<FreeScaleFit, String> {
-    let p = r_judges.nrows();
-    let m = anchor_cov.nrows();
+    fit_with_judges(r_judges, None, r_ja, anchor_cov)
+}
+
+/// The judges' one-factor ULS fit ([`one_factor_uls`]): loadings λ, RMS of the off-diagonal
+/// residuals, and whether Newton converged.
+pub type JudgeFit = (Vec<f64>, f64, bool);
+
+/// [`fit`], reusing the judges' one-factor fit of `r_judges` when it is given (a null draw
+/// of Tests J and O fits it once for both tests, not once per test).
+///
+/// # Errors
+/// As [`fit`].
+pub fn fit_with_judges(
+    r_judges: &DMatrix<f64>,
+    judges: Option<&Result<JudgeFit, String>>,
+    r_ja: &DMatrix<f64>,
+    anchor_cov: &DMatrix<f64>,
+) -> Result<FreeScaleFit, String> {
+    let (p, m) = (r_judges.nrows(), anchor_cov.nrows());
     check_shapes(r_judges, r_ja, anchor_cov)?;
-    let (lambda, judge_rms, ok_l) = one_factor_uls(r_judges)?;
+    let (lambda, judge_rms, ok_l) = match judges {
+        Some(fit) => fit.clone()?,
+        None => one_factor_uls(r_judges)?,
+    };
     let ll: f64 = lambda.iter().map(|l| l * l).sum();
     if lambda.iter().filter(|l| l.abs() > 1e-8).count() < 2 || !ll.is_finite() {
         return Err(
