@@ -249,8 +249,7 @@ pub fn calibrate(
     let Draws { count, seed, base } = draws;
     let streams = Streams { seed, base };
     let correlations = tests.iter().any(|t| t.spec().null == NullKind::FreeScale);
-    let shared_judge_fit =
-        tests.contains(&TestId::J) && tests.contains(&TestId::O) && layout.p >= 3;
+    let shared_judge_fit = shares_judge_fit(|t| tests.contains(&t), layout.p);
     let rows: Vec<Option<PerTest<f64>>> = (0..count)
         .into_par_iter()
         .map_init(Vec::new, |scratch, d| {
@@ -290,6 +289,12 @@ pub fn calibrate(
         draws: count,
         stats,
     })
+}
+
+/// Whether a sample's judge one-factor fit is worth making once for several tests: Tests J
+/// and O both start from it (`runs` says which tests run).
+pub(crate) fn shares_judge_fit(runs: impl Fn(TestId) -> bool, p: usize) -> bool {
+    runs(TestId::J) && runs(TestId::O) && p >= 3
 }
 
 /// Which null calibrates the tests.

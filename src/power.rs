@@ -10,7 +10,9 @@ use nalgebra::DMatrix;
 use rayon::prelude::*;
 
 use crate::battery::null::NullModel;
-use crate::battery::{Draws, Layout, NullKind, PerTest, Sample, TestId, calibrate};
+use crate::battery::{
+    Draws, Layout, NullKind, PerTest, Sample, TestId, calibrate, shares_judge_fit,
+};
 use crate::bootstrap::bootstrap;
 use crate::estimate::{Context, Estimator};
 use crate::model::{Families, Params, Violations};
@@ -272,11 +274,14 @@ fn replicate_outcomes(
                     crate::ordinal::correlation_matrix(&panel)
                         .map_or_else(|_| DMatrix::from_element(q, q, f64::NAN), |c| c.r)
                 });
-                let sample = Sample {
+                let mut sample = Sample {
                     cov: &s,
                     corr: corr.as_ref(),
                     judges: None,
                 };
+                let judges = shares_judge_fit(|t| thresholds[t].is_some(), layout.p)
+                    .then(|| sample.judge_fit(layout.p).into_owned());
+                sample.judges = judges.as_ref();
                 let fired = thresholds
                     .map(|t, th| th.is_some_and(|th| t.statistic_of(&sample, layout) > th));
                 let ci = match opts.coverage {
