@@ -1452,6 +1452,22 @@ fn v_validates_the_file_in_the_background_and_shows_the_recovery_table() {
     assert!(app.showing_validation());
 }
 
+#[test]
+fn esc_leaves_the_recovery_table_and_each_view_opens_at_its_top() {
+    // The table and the estimates share a pane but not a scroll position.
+    let mut app = llm_validated();
+    assert!(app.showing_validation());
+    act(&mut app, Action::Focus(Pane::Estimates));
+    act(&mut app, Action::Down);
+    assert!(app.update(Action::CloseOverlay).is_empty());
+    assert!(!app.showing_validation());
+    assert_eq!(app.scroll, [0; 5]);
+    act(&mut app, Action::Down);
+    let _ = app.update(Action::Validate);
+    assert!(app.showing_validation());
+    assert_eq!(app.scroll, [0; 5]);
+}
+
 /// The worker's validation slot: progress messages count replicates up to the total, a
 /// cancelled study sends no result, and a study submitted after it runs to the end.
 #[test]
@@ -1640,4 +1656,51 @@ fn a_validation_that_cannot_run_says_why_in_the_estimates_pane() {
     assert!(app.update(Action::Validate).is_empty());
     let t = screen(&app, 80, 24);
     assert!(rows_of(&t, a.estimates).join("").contains("ρ̂ "));
+}
+
+/// The rows of `pane`'s content (inside its border) after drawing `app` at `w` × `h`, the
+/// app itself (not a clone) so that the draw tells it how far the pane scrolls.
+fn pane_rows(app: &App, pane: Pane, w: u16, h: u16) -> Vec<String> {
+    let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
+    t.draw(|f| ui::render(f, app)).unwrap();
+    let r = ui::areas(app, ratatui::layout::Rect::new(0, 0, w, h)).of(pane);
+    let inner = ratatui::layout::Rect::new(r.x + 1, r.y + 1, r.width - 2, r.height - 2);
+    rows_of(&t, inner)
+        .into_iter()
+        .map(|s| s.trim_end().to_string())
+        .collect()
+}
+
+#[test]
+fn the_wrapping_panes_scroll_to_their_last_row_and_no_further() {
+    // The estimates and configuration panes wrap long lines: scrolling counts rows, not
+    // lines, so G shows the last row (a user once could not read a pane's last flags).
+    for pane in [Pane::Estimates, Pane::Config] {
+        for (w, h) in [(80, 24), (100, 30)] {
+            let mut app = llm_assigned();
+            act(&mut app, Action::Focus(pane));
+            // The whole content, on a screen tall enough for it (the pane is as wide).
+            let tall = pane_rows(&app, pane, w, 200);
+            let full = ui::areas(&app, ratatui::layout::Rect::new(0, 0, w, 200)).of(pane);
+            let short = ui::areas(&app, ratatui::layout::Rect::new(0, 0, w, h)).of(pane);
+            assert_eq!(full.width, short.width, "{pane:?} {w}×{h}");
+            let last = tall.iter().rev().find(|r| !r.trim().is_empty()).unwrap();
+            let _ = pane_rows(&app, pane, w, h);
+            act(&mut app, Action::Bottom);
+            let rows = pane_rows(&app, pane, w, h);
+            assert!(
+                rows.iter().any(|r| r == last),
+                "{pane:?} at {w}×{h}: G does not reach {last:?}: {rows:#?}"
+            );
+            // Held past the end, the offset stays there: one key back moves one row.
+            let end = app.scroll[rhoscope::tui::app::pane_index(pane)];
+            assert!(end > 0, "{pane:?} at {w}×{h} needs to scroll");
+            for _ in 0..5 {
+                act(&mut app, Action::Down);
+            }
+            assert_eq!(app.scroll[rhoscope::tui::app::pane_index(pane)], end);
+            act(&mut app, Action::Up);
+            assert_eq!(app.scroll[rhoscope::tui::app::pane_index(pane)], end - 1);
+        }
+    }
 }

@@ -84,6 +84,9 @@ pub struct Settings {
     pub hanna: Option<PathBuf>,
 }
 
+/// The furthest a pane scrolls before its first draw says how far its content goes.
+const MAX_SCROLL: u16 = 1000;
+
 /// The explorer's whole state.
 #[derive(Debug, Clone)]
 #[expect(
@@ -145,9 +148,14 @@ pub struct App {
     pub modified: bool,
     /// Line offsets of the scrolling panes (estimates, battery, configuration), by pane.
     pub scroll: [u16; 5],
+    /// The furthest offset of each scrolling pane at its last draw (the view sets it), so a
+    /// key held past the end does not have to be undone.
+    pub scroll_end: [std::cell::Cell<u16>; 5],
     /// Line offset of the modal overlays (help, the battery's detail view), so scrolling an
     /// overlay never moves the pane beneath it.
     pub overlay_scroll: u16,
+    /// The overlay's furthest offset at its last draw.
+    pub overlay_end: std::cell::Cell<u16>,
     /// What explore mode looked like before a talk or walkthrough began (`Esc` restores it).
     pub saved: Option<Box<Saved>>,
 }
@@ -218,7 +226,9 @@ impl App {
             confirm_quit: false,
             modified: false,
             scroll: [0; 5],
+            scroll_end: std::array::from_fn(|_| std::cell::Cell::new(MAX_SCROLL)),
             overlay_scroll: 0,
+            overlay_end: std::cell::Cell::new(MAX_SCROLL),
             saved: None,
         };
         let effects = match settings.start {
@@ -316,6 +326,10 @@ impl App {
             Action::CloseOverlay if self.validating.is_some() && self.mode == Mode::Explore => {
                 self.cancel_validation()
             }
+            Action::CloseOverlay if self.showing_validation() && self.mode == Mode::Explore => {
+                self.hide_validation();
+                Vec::new()
+            }
             Action::CloseOverlay => self.leave(),
             Action::Validate => self.validate(),
             Action::OpenPrompt => {
@@ -358,11 +372,7 @@ impl App {
                 self.touched();
                 self.regenerate()
             }
-            Action::Freeze => {
-                self.frozen = !self.frozen;
-                self.status = if self.frozen { "frozen" } else { "live" }.into();
-                Vec::new()
-            }
+            Action::Freeze => self.toggle_freeze(),
             Action::Next => self.step(1),
             Action::Prev => self.step(-1),
             Action::Activate => self.activate(),
@@ -441,11 +451,25 @@ impl App {
         Vec::new()
     }
 
+    /// `f`: hold the sliders and the data for a talk, or let them go. The FROZEN badge says
+    /// the state; the status line says the way out.
+    fn toggle_freeze(&mut self) -> Vec<Effect> {
+        self.frozen = !self.frozen;
+        self.status = if self.frozen {
+            "f unfreezes"
+        } else {
+            "live again"
+        }
+        .into();
+        Vec::new()
+    }
+
     fn move_cursor(&mut self, d: i32) -> Vec<Effect> {
         if self.help || self.detail {
             // The view clamps the offset to the overlay's content.
             let next = i64::from(self.overlay_scroll) + i64::from(d.clamp(-1000, 1000));
-            self.overlay_scroll = u16::try_from(next.clamp(0, 1000)).unwrap_or(0);
+            let end = i64::from(self.overlay_end.get().min(MAX_SCROLL));
+            self.overlay_scroll = u16::try_from(next.clamp(0, end)).unwrap_or(0);
             return Vec::new();
         }
         match self.focus {
@@ -459,7 +483,8 @@ impl App {
                 // The view clamps the offset to the pane's content.
                 let i = pane_index(p);
                 let next = i64::from(self.scroll[i]) + i64::from(d.clamp(-1000, 1000));
-                self.scroll[i] = u16::try_from(next.clamp(0, 1000)).unwrap_or(0);
+                let end = i64::from(self.scroll_end[i].get().min(MAX_SCROLL));
+                self.scroll[i] = u16::try_from(next.clamp(0, end)).unwrap_or(0);
                 Vec::new()
             }
         }

@@ -13,6 +13,8 @@
 //!  status line
 //! ```
 
+use std::cell::Cell;
+
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
@@ -149,12 +151,28 @@ pub fn areas(app: &App, area: Rect) -> Areas {
     }
 }
 
-/// The offset of a pane scrolled to `want` lines, kept so that its last line can reach the
-/// bottom but no further.
+/// The offset of a pane scrolled to `want` rows, kept so that its last row can reach the
+/// bottom but no further; `end` learns that furthest offset, so the keys stop there too.
 #[must_use]
-pub fn clamp_scroll(want: u16, lines: usize, rows: u16) -> u16 {
-    let max = lines.saturating_sub(usize::from(rows));
-    want.min(u16::try_from(max).unwrap_or(u16::MAX))
+pub fn clamp_scroll(want: u16, lines: usize, rows: u16, end: &Cell<u16>) -> u16 {
+    let max = u16::try_from(lines.saturating_sub(usize::from(rows))).unwrap_or(u16::MAX);
+    end.set(max);
+    want.min(max)
+}
+
+/// A wrapped paragraph in a pane of `area` bordered on every side, scrolled to `want` rows:
+/// the rows wrapping makes are counted, not the lines, so the last of them can be reached.
+#[must_use]
+pub fn scroll_wrapped<'a>(
+    paragraph: Paragraph<'a>,
+    want: u16,
+    area: Rect,
+    end: &Cell<u16>,
+) -> Paragraph<'a> {
+    // The count includes the block's top and bottom borders, as `area.height` does.
+    let rows = paragraph.line_count(area.width.saturating_sub(2));
+    let offset = clamp_scroll(want, rows, area.height, end);
+    paragraph.scroll((offset, 0))
 }
 
 /// The pane under a terminal cell of a screen of `area`, and the slider or data-pane entry
@@ -217,7 +235,7 @@ pub fn render(frame: &mut Frame<'_>, app: &App) {
         panes::detail::render(frame, area, app, theme);
     }
     if app.help {
-        panes::help::render(frame, area, theme, app.overlay_scroll);
+        panes::help::render(frame, area, theme, app.overlay_scroll, &app.overlay_end);
     }
 }
 

@@ -4,7 +4,7 @@
 //! until `V` is pressed again.
 
 use super::{App, Source};
-use crate::tui::action::{Effect, ValidateJob};
+use crate::tui::action::{Effect, Pane, ValidateJob};
 use crate::validate::{DEFAULT_INJECT, Options, Study, Thresholds};
 
 /// Replicates per study: the command's default, so the explorer's table is `rhoscope validate`'s.
@@ -72,6 +72,7 @@ impl App {
         }
         if self.study_of_screen().is_some() {
             self.show_validation = !self.show_validation;
+            self.scroll[super::pane_index(Pane::Estimates)] = 0;
             return Vec::new();
         }
         if self.validation_failure().is_some() {
@@ -93,11 +94,18 @@ impl App {
             total: crate::validate::total_steps(&options),
         });
         self.show_validation = true;
+        self.scroll[super::pane_index(Pane::Estimates)] = 0;
         vec![Effect::Validate(ValidateJob {
             generation: self.generation,
             panel,
             options,
         })]
+    }
+
+    /// `Esc` on the recovery table: back to the estimates (`V` shows it again).
+    pub(super) fn hide_validation(&mut self) {
+        self.show_validation = false;
+        self.scroll[super::pane_index(Pane::Estimates)] = 0;
     }
 
     /// `Esc` while a study runs: cancel it.

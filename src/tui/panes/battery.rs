@@ -214,6 +214,7 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
         app.scroll[pane_index(Pane::Battery)],
         lines.len(),
         inner.height,
+        &app.scroll_end[pane_index(Pane::Battery)],
     );
     frame.render_widget(Paragraph::new(lines).block(block).scroll((offset, 0)), area);
 }

@@ -99,8 +99,8 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
         None => {}
     }
     lines.extend(plan_lines(app, width, theme));
-    // This panel's row first, whole (it wraps), so it is never below the fold; then the
-    // rest of the table, one clipped line a row, for reference.
+    // This panel's row, whole (it wraps); then the rest of the table, one clipped line a
+    // row, for reference.
     if let Some(d) = current {
         lines.push(Line::from(Span::styled(
             format!("▸ {} — {}", d.row.configuration, d.row.diagnostics),
@@ -126,16 +126,12 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
         );
         lines.push(Line::styled(format!("  {text}"), theme.dim()));
     }
-    let offset = crate::tui::ui::clamp_scroll(
-        app.scroll[pane_index(Pane::Config)],
-        lines.len(),
-        area.height.saturating_sub(2),
-    );
+    let paragraph = Paragraph::new(lines)
+        .block(block)
+        .wrap(Wrap { trim: false });
+    let i = pane_index(Pane::Config);
     frame.render_widget(
-        Paragraph::new(lines)
-            .block(block)
-            .wrap(Wrap { trim: false })
-            .scroll((offset, 0)),
+        crate::tui::ui::scroll_wrapped(paragraph, app.scroll[i], area, &app.scroll_end[i]),
         area,
     );
 }

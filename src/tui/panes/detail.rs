@@ -74,7 +74,11 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
         .borders(Borders::ALL)
         .border_style(theme.border(true))
         .title(" battery in full (j/k scroll · q or Esc closes) ");
-    let offset =
-        crate::tui::ui::clamp_scroll(app.overlay_scroll, lines.len(), r.height.saturating_sub(2));
+    let offset = crate::tui::ui::clamp_scroll(
+        app.overlay_scroll,
+        lines.len(),
+        r.height.saturating_sub(2),
+        &app.overlay_end,
+    );
     frame.render_widget(Paragraph::new(lines).block(block).scroll((offset, 0)), r);
 }

@@ -107,16 +107,12 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
             lines.push(compare_line(&e.label(&ctx, &names), fits.estimate(e)));
         }
     }
-    let offset = crate::tui::ui::clamp_scroll(
-        app.scroll[pane_index(Pane::Estimates)],
-        lines.len(),
-        area.height.saturating_sub(2),
-    );
+    let paragraph = Paragraph::new(lines)
+        .block(block)
+        .wrap(Wrap { trim: false });
+    let i = pane_index(Pane::Estimates);
     frame.render_widget(
-        Paragraph::new(lines)
-            .block(block)
-            .wrap(Wrap { trim: false })
-            .scroll((offset, 0)),
+        crate::tui::ui::scroll_wrapped(paragraph, app.scroll[i], area, &app.scroll_end[i]),
         area,
     );
 }

@@ -14,7 +14,13 @@ use crate::tui::widgets::wrap_words;
 /// Width of the key column and the gap after it.
 const KEY_W: usize = 11;
 
-pub fn render(frame: &mut Frame<'_>, area: Rect, theme: Theme, scroll: u16) {
+pub fn render(
+    frame: &mut Frame<'_>,
+    area: Rect,
+    theme: Theme,
+    scroll: u16,
+    end: &std::cell::Cell<u16>,
+) {
     let entries = help_lines();
     let longest = entries
         .iter()
@@ -61,7 +67,7 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, theme: Theme, scroll: u16) {
     let h = u16::try_from(lines.len() + 2).unwrap_or(u16::MAX);
     let r = centred(area, w, h);
     clear(frame, r);
-    let offset = crate::tui::ui::clamp_scroll(scroll, lines.len(), r.height.saturating_sub(2));
+    let offset = crate::tui::ui::clamp_scroll(scroll, lines.len(), r.height.saturating_sub(2), end);
     let title = if usize::from(r.height.saturating_sub(2)) < lines.len() {
         " keys (j/k scroll · q or Esc closes) "
     } else {

@@ -64,6 +64,7 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) -> boo
         app.scroll[pane_index(Pane::Estimates)],
         lines.len(),
         area.height.saturating_sub(2),
+        &app.scroll_end[pane_index(Pane::Estimates)],
     );
     frame.render_widget(Paragraph::new(lines).block(block).scroll((offset, 0)), area);
     true
