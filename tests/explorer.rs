@@ -1704,3 +1704,59 @@ fn the_wrapping_panes_scroll_to_their_last_row_and_no_further() {
         }
     }
 }
+
+#[test]
+fn a_path_that_is_not_a_panel_keeps_the_panel_on_screen() {
+    // A mistyped path, a folder or a figure must not cost the roles a user set by hand.
+    let svg = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("not-a-panel.svg");
+    std::fs::write(
+        &svg,
+        "<svg xmlns=\"http://www.w3.org/2000/svg\">\n<rect x=\"1\" y=\"2\"/>\n</svg>\n",
+    )
+    .unwrap();
+    let ragged = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("ragged.csv");
+    std::fs::write(&ragged, "J1,J2,A1\n1,2,3\n4,5\n").unwrap();
+    for bad in [
+        "/no/such/panel.csv".to_string(),
+        env!("CARGO_TARGET_TMPDIR").to_string(),
+        svg.display().to_string(),
+        ragged.display().to_string(),
+    ] {
+        let mut app = llm_assigned();
+        let (panel, roles, entries) = (
+            app.panel.clone().unwrap(),
+            file_state(&app).roles.clone(),
+            app.entries.clone(),
+        );
+        let battery = app.battery.as_ref().unwrap().tests.clone();
+        act(&mut app, Action::OpenPrompt);
+        act(&mut app, Action::Prompt(PromptEdit::Set(bad.clone())));
+        act(&mut app, Action::Prompt(PromptEdit::Submit));
+        assert!(
+            std::sync::Arc::ptr_eq(app.panel.as_ref().unwrap(), &panel),
+            "{bad}"
+        );
+        assert_eq!(file_state(&app).roles, roles, "{bad}");
+        assert_eq!(app.entries, entries, "{bad}: the bad path is not listed");
+        assert_eq!(app.battery.as_ref().unwrap().tests, battery, "{bad}");
+        let error = app.load_error.clone().unwrap();
+        assert!(error.ends_with("(the panel you had stays open)"), "{error}");
+        assert!(!error.contains("Space on a column"), "{error}");
+        // The screen still shows the old verdicts, not "recomputing…".
+        let text = rows_of(
+            &screen(&app, 100, 30),
+            ratatui::layout::Rect::new(0, 0, 100, 30),
+        )
+        .join("\n");
+        assert!(!text.contains("recomputing"), "{bad}: {text}");
+    }
+    // A panel whose roles cannot be guessed is opened (its columns listed for Space).
+    let app = llm_unassigned();
+    assert!(file_state(&app).header.len() > 5);
+    assert!(
+        app.load_error
+            .as_ref()
+            .unwrap()
+            .contains("Space on a column")
+    );
+}

@@ -168,6 +168,10 @@ pub struct LoadFailure {
     pub message: String,
     pub header: Vec<String>,
     pub family_file: Vec<(String, String)>,
+    /// Whether choosing other columns can cure it: a header of at least 3 columns was read
+    /// and the error is about which columns are judges and anchors, or about a cell of one of
+    /// them (not a missing file, a folder, or a row that is not a table row).
+    pub fixable_by_roles: bool,
 }
 
 /// A battery run for one generation of the data.

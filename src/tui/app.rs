@@ -131,6 +131,8 @@ pub struct App {
     /// Cursor in the data pane: over the entries, then over the file's columns.
     pub cursor: usize,
     pub load_error: Option<String>,
+    /// The screen before the last file was opened, until that file loads or is given up.
+    fallback: Option<Box<files::Fallback>>,
     pub hanna: Option<PathBuf>,
     pub scenes: Vec<Scene>,
     pub color: bool,
@@ -216,6 +218,7 @@ impl App {
             entries,
             cursor: 0,
             load_error: None,
+            fallback: None,
             hanna: settings.hanna,
             scenes: scenes::scenes(),
             color: settings.color,
@@ -534,20 +537,24 @@ impl App {
                 if path.as_os_str().is_empty() {
                     return Vec::new();
                 }
-                if !self.entries.contains(&Entry::File(path.clone())) {
-                    self.entries.push(Entry::File(path.clone()));
-                }
-                self.cursor = self.entries.len() - 1;
                 self.mode = Mode::Explore;
                 self.saved = None;
                 self.focus = Pane::Data;
-                return self.open_file(
-                    path,
+                let effects = self.open_file(
+                    path.clone(),
                     LoadOptions {
                         min_anchors: 0,
                         ..LoadOptions::default()
                     },
                 );
+                let entry = Entry::File(path);
+                self.cursor = if let Some(i) = self.entries.iter().position(|e| *e == entry) {
+                    i
+                } else {
+                    self.entries.push(entry);
+                    self.entries.len() - 1
+                };
+                return effects;
             }
         }
         Vec::new()

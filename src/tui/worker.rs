@@ -296,10 +296,20 @@ pub fn run_load(j: &LoadJob) -> WorkerMsg {
             panel: Arc::new(loaded.panel),
             family_file: family_file.clone(),
         })
-        .map_err(|e| LoadFailure {
-            message: e.to_string(),
-            header: crate::data::header(&j.path).unwrap_or_default(),
-            family_file: family_file.clone(),
+        .map_err(|e| {
+            let header = crate::data::header(&j.path).unwrap_or_default();
+            let about_columns = match &e {
+                crate::error::Error::Data { at, .. } => at.row.is_none() || at.column.is_some(),
+                crate::error::Error::Usage(_) => true,
+                _ => false,
+            };
+            LoadFailure {
+                message: e.to_string(),
+                // Fewer than 3 columns can never make a panel (2 judges and an anchor).
+                fixable_by_roles: about_columns && header.len() >= 3,
+                header,
+                family_file: family_file.clone(),
+            }
         });
     WorkerMsg::Loaded {
         generation: j.generation,

@@ -32,6 +32,21 @@ pub struct FileState {
     pub notes: Vec<String>,
 }
 
+/// What the screen showed before a file was opened ([`App::failed`] puts it back).
+#[derive(Debug, Clone)]
+pub struct Fallback {
+    source: Source,
+    panel: Option<std::sync::Arc<crate::panel::Panel>>,
+    fit: Option<crate::estimate::Fits>,
+    battery: Option<Box<crate::battery::BatteryReport>>,
+    study: Option<super::StudyRequest>,
+    history: super::History,
+    generation: u64,
+    cursor: usize,
+    /// Entries in the data pane before the prompt listed the new path.
+    entries: usize,
+}
+
 impl App {
     pub(super) fn file_columns(&self) -> usize {
         match &self.source {
@@ -43,6 +58,7 @@ impl App {
     /// A file arrived from the worker. A reload of the file on screen keeps the user's roles
     /// and family labels; a first load takes them from the panel (and `families.csv`).
     pub(super) fn loaded(&mut self, file: LoadedFile) -> Vec<Effect> {
+        self.fallback = None;
         let panel = file.panel;
         let kept = match &self.source {
             Source::File(f) if f.path == file.path && f.header == file.header => {
@@ -112,13 +128,22 @@ impl App {
     }
 
     /// A file did not load: show why, and list its header (if read) so that roles can be
-    /// assigned by hand.
+    /// assigned by hand. A newly opened file that no choice of columns can cure (a wrong
+    /// path, a folder, not a table) gives the screen back as it was, the reason on top.
     pub(super) fn failed(&mut self, failure: LoadFailure) -> Vec<Effect> {
+        if let Some(before) = self.fallback.take().filter(|_| !failure.fixable_by_roles) {
+            self.restore(*before);
+            self.load_error = Some(format!(
+                "{} (the panel you had stays open)",
+                without_flags(&failure.message)
+            ));
+            return Vec::new();
+        }
         self.load_error = Some(without_flags(&failure.message));
         let first_column = self.entries.len();
         if let Source::File(f) = &mut self.source {
             f.loading = false;
-            if f.header.is_empty() && !failure.header.is_empty() {
+            if f.header.is_empty() && failure.fixable_by_roles {
                 f.roles = vec![Role::Ignored; failure.header.len()];
                 f.families = vec![None; failure.header.len()];
                 f.header = failure.header;
@@ -135,6 +160,20 @@ impl App {
     }
 
     pub(super) fn open_file(&mut self, path: PathBuf, options: LoadOptions) -> Vec<Effect> {
+        // Only a panel on screen is worth going back to.
+        self.fallback = self.panel.is_some().then(|| {
+            Box::new(Fallback {
+                source: self.source.clone(),
+                panel: self.panel.clone(),
+                fit: self.fit.clone(),
+                battery: self.battery.clone(),
+                study: self.study.clone(),
+                history: self.history.clone(),
+                generation: self.generation,
+                cursor: self.cursor,
+                entries: self.entries.len(),
+            })
+        });
         self.load_error = None;
         self.source = Source::File(FileState {
             path: path.clone(),
@@ -151,6 +190,20 @@ impl App {
         self.study = None;
         self.history = super::History::default();
         self.request_load(path, options)
+    }
+
+    /// Puts back what [`Self::open_file`] replaced, and drops a path the prompt listed for it.
+    fn restore(&mut self, before: Fallback) {
+        self.entries.truncate(before.entries);
+        self.source = before.source;
+        self.panel = before.panel;
+        self.fit = before.fit;
+        self.battery = before.battery;
+        self.study = before.study;
+        self.history = before.history;
+        // The data are the ones of that generation again: its battery and study still apply.
+        self.generation = before.generation;
+        self.cursor = before.cursor;
     }
 
     /// `Enter` in the data pane: open the preset or file under the cursor.
