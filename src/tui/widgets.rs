@@ -107,6 +107,25 @@ pub fn keep_end(text: &str, room: usize) -> String {
     }
 }
 
+/// `text` in at most `room` characters, cut in the middle (a third of the room for its start,
+/// the rest for its end): column names such as `coherence.beluga_13b.p1` and `….p2` differ at
+/// the end, so the end must survive.
+#[must_use]
+pub fn elide_middle(text: &str, room: usize) -> String {
+    let len = text.chars().count();
+    if len <= room {
+        return text.to_string();
+    }
+    if room < 5 {
+        return keep_end(text, room);
+    }
+    let head = room / 3;
+    let tail = room - head - 1;
+    let start: String = text.chars().take(head).collect();
+    let end: String = text.chars().skip(len - tail).collect();
+    format!("{start}…{end}")
+}
+
 /// `x` with `digits` significant digits (at least), in plain decimal notation when it is
 /// neither tiny nor huge; `—` when not finite.
 #[must_use]
@@ -216,6 +235,17 @@ mod tests {
             ("0.30004".into(), "0.30001".into())
         );
         assert_eq!(sig(f64::NAN, 3), "—");
+    }
+
+    #[test]
+    fn a_name_cut_in_the_middle_keeps_what_tells_it_apart() {
+        let names = ["coherence.beluga_13b.p1", "coherence.beluga_13b.p2"];
+        let cut: Vec<String> = names.iter().map(|n| elide_middle(n, 16)).collect();
+        assert_eq!(cut[0], "coher…uga_13b.p1");
+        assert_ne!(cut[0], cut[1]);
+        assert!(cut.iter().all(|c| c.chars().count() == 16));
+        assert_eq!(elide_middle("judge", 16), "judge");
+        assert_eq!(elide_middle("abcdefgh", 4), "…fgh");
     }
 
     #[test]

@@ -12,7 +12,7 @@ use crate::error::{clip, sanitize};
 use crate::tui::action::Pane;
 use crate::tui::app::{App, Entry, Role, Source};
 use crate::tui::theme::{Theme, pane_block};
-use crate::tui::widgets::{keep_end, wrap_words};
+use crate::tui::widgets::{elide_middle, keep_end, wrap_words};
 
 /// The data pane's regions: the error on top (unscrolled) and the list.
 fn regions(app: &App, area: Rect) -> (Rect, Rect, Vec<String>) {
@@ -89,18 +89,17 @@ fn list(app: &App, theme: Theme, width: usize) -> Vec<(Line<'static>, Option<usi
     // name, role (6), family, then scale and missing when there is room.
     // (the cursor marker takes two columns)
     let name_w = longest.min(width.saturating_sub(2 + 1 + 6 + 1 + fam_w).max(6));
-    lines.push((
-        Line::styled(
-            format!(
-                "  {:<name_w$} {:<6} {:<fam_w$} scale · missing",
-                clip("column", name_w),
-                "role",
-                "family"
-            ),
-            theme.dim(),
-        ),
-        None,
-    ));
+    let mut heading = format!(
+        "  {:<name_w$} {:<6} {:<fam_w$}",
+        clip("column", name_w),
+        "role",
+        "family"
+    );
+    // The heading of scale and missing only where the rows have room for them.
+    if heading.chars().count() + " scale · missing".chars().count() <= width {
+        heading.push_str(" scale · missing");
+    }
+    lines.push((Line::styled(heading, theme.dim()), None));
     for (c, name) in f.header.iter().enumerate() {
         let role = match f.roles.get(c) {
             Some(Role::Judge) => "judge",
@@ -122,7 +121,7 @@ fn list(app: &App, theme: Theme, width: usize) -> Vec<(Line<'static>, Option<usi
             .map_or_else(|| "—".into(), |x| clip(&sanitize(&x), fam_w));
         let mut label = format!(
             "{:<name_w$} {role:<6} {fam:<fam_w$}",
-            clip(&sanitize(name), name_w)
+            elide_middle(&sanitize(name), name_w)
         );
         // Scale and missing count only when they fit whole: no number is cut.
         let more = format!(" {scale} {missing}");
