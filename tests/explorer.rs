@@ -1760,3 +1760,42 @@ fn a_path_that_is_not_a_panel_keeps_the_panel_on_screen() {
             .contains("Space on a column")
     );
 }
+
+#[test]
+fn a_families_file_that_names_no_column_says_so() {
+    // hanna-llm's families.csv names the models (beluga_13b, …), which are the columns of
+    // hanna_llm_coherence.csv but not of hanna_llm_scores.csv (coherence.beluga_13b.p1, …).
+    let load = |file: &str, judges: &[&str], anchors: &[&str]| {
+        let job = rhoscope::tui::action::LoadJob {
+            generation: 1,
+            path: common::shared().join("hanna-llm").join(file),
+            options: rhoscope::data::LoadOptions {
+                judges: Some(judges.iter().map(ToString::to_string).collect()),
+                anchors: Some(anchors.iter().map(ToString::to_string).collect()),
+                min_anchors: 0,
+                ..rhoscope::data::LoadOptions::default()
+            },
+        };
+        match worker::run_load(&job) {
+            WorkerMsg::Loaded { result: Ok(f), .. } => f.notes,
+            other => panic!("{other:?}"),
+        }
+    };
+    let notes = load(
+        "hanna_llm_scores.csv",
+        &["coherence.beluga_13b.p1", "coherence.mistral_7b.p1"],
+        &["coherence.human1", "coherence.human2"],
+    );
+    assert!(
+        notes.iter().any(|n| n.starts_with(
+            "note: families.csv beside this file names none of its columns (beluga_13b, orca_platypus_13b, llama2_13b_chat, …)"
+        )),
+        "{notes:?}"
+    );
+    let notes = load(
+        "hanna_llm_coherence.csv",
+        &["beluga_13b", "mistral_7b"],
+        &["human1", "human2"],
+    );
+    assert!(!notes.iter().any(|n| n.contains("names none")), "{notes:?}");
+}

@@ -291,7 +291,10 @@ pub fn run_load(j: &LoadJob) -> WorkerMsg {
     let result = crate::data::load(&j.path, &j.options)
         .map(|loaded| LoadedFile {
             path: j.path.clone(),
-            notes: load_notes(&j.path, &loaded),
+            notes: load_notes(&j.path, &loaded)
+                .into_iter()
+                .chain(unmatched_families(&family_file, &loaded.header))
+                .collect(),
             header: loaded.header,
             panel: Arc::new(loaded.panel),
             family_file: family_file.clone(),
@@ -347,6 +350,24 @@ fn load_notes(path: &std::path::Path, loaded: &crate::data::Loaded) -> Vec<Strin
             .map_or_else(|| n.clone(), str::to_string)
     }));
     notes
+}
+
+/// A note when a `families.csv` beside the file names none of its columns: its families
+/// would otherwise go unused without a word.
+fn unmatched_families(pairs: &[(String, String)], header: &[String]) -> Option<String> {
+    if pairs.is_empty() || pairs.iter().any(|(j, _)| header.contains(j)) {
+        return None;
+    }
+    let named: Vec<String> = pairs
+        .iter()
+        .take(3)
+        .map(|(j, _)| crate::error::sanitize(j))
+        .collect();
+    let more = if pairs.len() > 3 { ", …" } else { "" };
+    Some(format!(
+        "note: families.csv beside this file names none of its columns ({}{more}); +/- set a judge's family by hand",
+        named.join(", ")
+    ))
 }
 
 /// `judge,family` pairs of a `families.csv` beside a panel file (not the panel itself), or
