@@ -9,7 +9,7 @@ use rhoscope::cli::Cli;
 use rhoscope::error::sanitize;
 
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let cli = match Cli::try_parse_from(with_explore_for_a_file(std::env::args_os().collect())) {
         Ok(cli) => cli,
         Err(e) => {
             let code = u8::try_from(e.exit_code()).unwrap_or(2);
@@ -31,6 +31,21 @@ fn main() -> ExitCode {
             ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(1))
         }
     }
+}
+
+/// `rhoscope FILE` is `rhoscope explore FILE`: a first argument that is no subcommand and no
+/// flag but an existing path opens the explorer on it.
+fn with_explore_for_a_file(mut args: Vec<std::ffi::OsString>) -> Vec<std::ffi::OsString> {
+    let opens_a_file = args.get(1).is_some_and(|a| {
+        let is_sub = a.to_str().is_some_and(|s| {
+            s.starts_with('-') || Cli::command().get_subcommands().any(|c| c.get_name() == s)
+        });
+        !is_sub && std::path::Path::new(a).exists()
+    });
+    if opens_a_file {
+        args.insert(1, "explore".into());
+    }
+    args
 }
 
 /// A clap usage error as one self-sufficient line (the README promises one line per error):

@@ -95,6 +95,21 @@ fn without_a_terminal_the_explorer_says_so_and_exits_2() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("needs an interactive terminal"), "{err}");
     assert!(out.stdout.is_empty());
+    // `rhoscope FILE` is `rhoscope explore FILE`; a path that does not exist stays an error.
+    let run = |arg: &str| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_rhoscope"))
+            .arg(arg)
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap()
+    };
+    let out = run("assets/mid.csv");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("needs an interactive terminal"), "{err}");
+    let out = run("assets/no-such-file.csv");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("unrecognized subcommand"), "{err}");
 }
 
 /// The "done when", end to end at 100×30: open the HANNA-LLM panel from inside the
