@@ -76,15 +76,23 @@ impl Theme {
     }
 }
 
-/// A bordered pane block whose border shows focus.
+/// A bordered pane block of `area` whose border shows focus. Its title is the pane's name and
+/// as many whole parts of `extra` (split at " · ") as fit the top border: a hint is shown
+/// whole or not at all.
 #[must_use]
-pub fn pane_block(pane: Pane, app: &App, theme: Theme, extra: &str) -> Block<'static> {
+pub fn pane_block(pane: Pane, app: &App, theme: Theme, extra: &str, area: Rect) -> Block<'static> {
     let focused = app.focus == pane;
-    let title = if extra.is_empty() {
-        format!(" {} ", pane.title())
-    } else {
-        format!(" {} · {extra} ", pane.title())
-    };
+    // The corners take two cells and the title's closing space one.
+    let room = usize::from(area.width).saturating_sub(3);
+    let mut title = format!(" {}", pane.title());
+    for part in extra.split(" · ").filter(|p| !p.is_empty()) {
+        let next = format!("{title} · {part}");
+        if next.chars().count() > room {
+            break;
+        }
+        title = next;
+    }
+    title.push(' ');
     Block::new()
         .borders(Borders::ALL)
         .border_style(theme.border(focused))

@@ -207,7 +207,7 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
     } else {
         "j/k scroll"
     };
-    let block = pane_block(Pane::Battery, app, theme, extra);
+    let block = pane_block(Pane::Battery, app, theme, extra, area);
     let inner = block.inner(area);
     let lines = lines(app, theme, usize::from(inner.width));
     let offset = crate::tui::ui::clamp_scroll(

@@ -58,7 +58,7 @@ fn plan_lines(app: &App, width: usize, theme: Theme) -> Vec<Line<'static>> {
 }
 
 pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
-    let block = pane_block(Pane::Config, app, theme, "decision table, Section 6 · j/k");
+    let block = pane_block(Pane::Config, app, theme, "decision table, §6 · j/k", area);
     let current = app.battery.as_ref().map(|b| &b.decision);
     let width = usize::from(area.width.saturating_sub(2));
     let mut lines: Vec<Line> = Vec::new();

@@ -16,7 +16,7 @@ use crate::tui::widgets::{elide_middle, keep_end, wrap_words};
 
 /// The data pane's regions: the error on top (unscrolled) and the list.
 fn regions(app: &App, area: Rect) -> (Rect, Rect, Vec<String>) {
-    let inner = pane_block(Pane::Data, app, Theme { color: false }, "").inner(area);
+    let inner = pane_block(Pane::Data, app, Theme { color: false }, "", area).inner(area);
     let errors: Vec<String> = app.load_error.as_ref().map_or_else(Vec::new, |e| {
         wrap_words(&format!("error: {}", sanitize(e)), usize::from(inner.width))
     });
@@ -173,7 +173,7 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
         Source::Scenario => "simulated",
         Source::File(_) => "file",
     };
-    let block = pane_block(Pane::Data, app, theme, extra);
+    let block = pane_block(Pane::Data, app, theme, extra, area);
     frame.render_widget(block, area);
     let (top, list_area, errors) = regions(app, area);
     let errors: Vec<Line> = errors

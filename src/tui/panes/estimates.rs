@@ -21,7 +21,13 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
     if super::validation::render(frame, area, app, theme) {
         return;
     }
-    let block = pane_block(Pane::Estimates, app, theme, "● estimate ═ 95% CI ◆ truth");
+    let block = pane_block(
+        Pane::Estimates,
+        app,
+        theme,
+        "● estimate ═ 95% CI ◆ truth",
+        area,
+    );
     let Some((fits, e)) = app
         .fit
         .as_ref()

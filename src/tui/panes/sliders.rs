@@ -65,7 +65,7 @@ pub fn slider_text(s: &Slider, selected: bool, width: usize, label_w: usize) -> 
 }
 
 pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
-    let block = pane_block(Pane::Sliders, app, theme, "h/l ±fine · H/L ±coarse");
+    let block = pane_block(Pane::Sliders, app, theme, "h/l ±fine · H/L ±coarse", area);
     if app.source != Source::Scenario {
         let p = Paragraph::new(Line::styled(
             "for simulated scenarios (presets) only",

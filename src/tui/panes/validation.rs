@@ -45,7 +45,13 @@ fn two(x: Option<f64>) -> String {
 /// Draws the validation study of the data on screen (or why it could not run) in the
 /// estimates pane's `area`, scrolled as the pane is; false when there is none to show.
 pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) -> bool {
-    let block = pane_block(Pane::Estimates, app, theme, "validation · j/k · V back");
+    let block = pane_block(
+        Pane::Estimates,
+        app,
+        theme,
+        "validation · j/k · V back",
+        area,
+    );
     if let Some(why) = app.validation_failure() {
         frame.render_widget(
             Paragraph::new(format!("cannot validate this panel: {why}"))
