@@ -71,13 +71,21 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
             format!(" (true σ_t² {:.2}, σ_c² {:.2})", p.sigma_t2, p.sigma_c2)
         })
         .unwrap_or_default();
-    lines.push(Line::raw(format!(
-        "σ̂_t² {}  σ̂_c² {}  K {}  den {}{truth_s}",
-        num(Some(e.sigma_t2)),
-        num(Some(e.sigma_c2)),
-        num(Some(e.k)),
-        num(Some(e.denominator))
-    )));
+    // Each label with its number, never split between lines.
+    let mut items = vec![
+        format!("σ̂_t² {}", num(Some(e.sigma_t2))),
+        format!("σ̂_c² {}", num(Some(e.sigma_c2))),
+        format!("K {}", num(Some(e.k))),
+        format!("den {}", num(Some(e.denominator))),
+    ];
+    if !truth_s.is_empty() {
+        items.push(truth_s.trim().to_string());
+    }
+    lines.extend(
+        crate::tui::widgets::flow(&items, "  ", width)
+            .into_iter()
+            .map(Line::raw),
+    );
     if let Some(b) = &app.battery {
         // The effective number of judges of the last battery ([`crate::neff`]); while a
         // new one runs, the old value without its interval.
