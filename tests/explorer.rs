@@ -552,6 +552,27 @@ fn tab_completes_a_path_to_the_longest_common_prefix() {
         rhoscope::tui::complete(&format!("{d}/zz")),
         format!("{d}/zz")
     );
+    // Where Tab cannot go further, the status line lists what the path could become.
+    let mut app = started(Start::Default);
+    act(&mut app, Action::OpenPrompt);
+    let tab = |text: &str| {
+        Action::Prompt(PromptEdit::Completed {
+            text: rhoscope::tui::complete(text),
+            choices: rhoscope::tui::choices(text),
+        })
+    };
+    act(&mut app, tab(&format!("{d}/pa")));
+    assert_eq!(app.prompt_choices, ["panel_a.csv", "panel_b.csv"]);
+    let status = rows_of(
+        &screen(&app, 120, 40),
+        ratatui::layout::Rect::new(0, 39, 120, 1),
+    );
+    assert!(status[0].contains("panel_a.csv  panel_b.csv"), "{status:?}");
+    // One more key and the list is gone; a Tab with one match lists nothing.
+    act(&mut app, Action::Prompt(PromptEdit::Insert('a')));
+    assert!(app.prompt_choices.is_empty());
+    act(&mut app, tab(&format!("{d}/o")));
+    assert!(app.prompt_choices.is_empty());
 }
 
 #[test]

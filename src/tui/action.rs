@@ -109,6 +109,11 @@ pub enum PromptEdit {
     Backspace,
     /// Replace the text (tab completion, computed by the event loop, which may read folders).
     Set(String),
+    /// `Tab`: the completed text, and the names it could still become when more than one.
+    Completed {
+        text: String,
+        choices: Vec<String>,
+    },
     Submit,
     Cancel,
 }

@@ -144,6 +144,8 @@ pub struct App {
     pub detail: bool,
     /// The open-path prompt's text, while it is open (`o`).
     pub prompt: Option<String>,
+    /// What a `Tab` that could not complete further could still become (status line).
+    pub prompt_choices: Vec<String>,
     /// `q` was pressed once while frozen: a second `q` quits.
     pub confirm_quit: bool,
     /// The talk scene on screen was changed by the user (sliders or seed).
@@ -226,6 +228,7 @@ impl App {
             present: false,
             detail: false,
             prompt: None,
+            prompt_choices: Vec::new(),
             confirm_quit: false,
             modified: false,
             scroll: [0; 5],
@@ -524,7 +527,15 @@ impl App {
         let Some(text) = self.prompt.as_mut() else {
             return Vec::new();
         };
+        // Any edit but a completion clears the choices a `Tab` listed.
+        self.prompt_choices.clear();
         match edit {
+            PromptEdit::Completed { text: t, choices } => {
+                if choices.len() > 1 {
+                    self.prompt_choices = choices;
+                }
+                *text = t;
+            }
             PromptEdit::Insert(c) => text.push(c),
             PromptEdit::Backspace => {
                 text.pop();

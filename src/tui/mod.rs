@@ -221,7 +221,10 @@ fn prompt_key(k: &event::KeyEvent, app: &App) -> Option<Action> {
         }
         KeyCode::Char(c) => PromptEdit::Insert(c),
         KeyCode::Backspace => PromptEdit::Backspace,
-        KeyCode::Tab => PromptEdit::Set(complete(text)),
+        KeyCode::Tab => PromptEdit::Completed {
+            text: complete(text),
+            choices: choices(text),
+        },
         KeyCode::Enter => PromptEdit::Submit,
         KeyCode::Esc => PromptEdit::Cancel,
         _ => return None,
@@ -229,16 +232,13 @@ fn prompt_key(k: &event::KeyEvent, app: &App) -> Option<Action> {
     Some(Action::Prompt(edit))
 }
 
-/// Tab completion of a path: the longest common prefix of the entries of its folder that
-/// start with its last part (folders get a trailing `/`).
+/// The entries of a path's folder that start with its last part, sorted (folders with a
+/// trailing `/`; hidden ones only when the part starts with a dot).
 #[must_use]
-pub fn complete(text: &str) -> String {
-    let (dir, stem) = match text.rfind('/') {
-        Some(i) => (&text[..=i], &text[i + 1..]),
-        None => ("", text),
-    };
+pub fn choices(text: &str) -> Vec<String> {
+    let (dir, stem) = split_path(text);
     let Ok(rd) = std::fs::read_dir(if dir.is_empty() { "." } else { dir }) else {
-        return text.to_string();
+        return Vec::new();
     };
     let mut names: Vec<String> = rd
         .filter_map(Result::ok)
@@ -250,6 +250,22 @@ pub fn complete(text: &str) -> String {
         })
         .collect();
     names.sort();
+    names
+}
+
+/// A path's folder (with its `/`) and its last part.
+fn split_path(text: &str) -> (&str, &str) {
+    match text.rfind('/') {
+        Some(i) => (&text[..=i], &text[i + 1..]),
+        None => ("", text),
+    }
+}
+
+/// Tab completion of a path: the longest common prefix of its [`choices`].
+#[must_use]
+pub fn complete(text: &str) -> String {
+    let (dir, _) = split_path(text);
+    let names = choices(text);
     let Some(first) = names.first() else {
         return text.to_string();
     };

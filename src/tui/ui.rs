@@ -250,10 +250,30 @@ fn status_line(app: &App, theme: Theme, width: usize) -> Line<'static> {
         // The end of a long path stays in view: that is where the typing happens.
         let text = crate::error::sanitize(text);
         let shown = super::widgets::keep_end(&text, width.saturating_sub(8));
+        // After an ambiguous Tab, the names the path could still become, as many as fit whole.
+        let room = width.saturating_sub(shown.chars().count() + 10);
+        let mut hint = String::new();
+        for (i, c) in app.prompt_choices.iter().enumerate() {
+            let c = crate::error::sanitize(c);
+            let more = if i + 1 < app.prompt_choices.len() {
+                3
+            } else {
+                0
+            };
+            if hint.chars().count() + 2 + c.chars().count() + more > room {
+                hint.push_str("  …");
+                break;
+            }
+            hint.push_str("  ");
+            hint.push_str(&c);
+        }
+        if app.prompt_choices.is_empty() {
+            hint = "  Tab completes · Enter opens · Esc cancels".into();
+        }
         return Line::from(vec![
             Span::styled(" open: ", theme.highlight()),
             Span::raw(format!("{shown}▏")),
-            Span::styled("  Tab completes · Enter opens · Esc cancels", theme.dim()),
+            Span::styled(hint, theme.dim()),
         ]);
     }
     let mut spans = vec![Span::styled(" rhoscope ", theme.highlight())];

@@ -64,28 +64,7 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
         .map(|k| truth.as_ref().and_then(|p| p.rho.get(k).copied()))
         .collect();
     let mut lines = anchor_lines(e, boot, &truths, &names, stale, width, theme);
-    let truth_s = truth
-        .as_ref()
-        .map(|p| {
-            // Proposition 1: a uniform second factor adds g·h to the σ_t² the closed form sees.
-            format!(" (true σ_t² {:.2}, σ_c² {:.2})", p.sigma_t2, p.sigma_c2)
-        })
-        .unwrap_or_default();
-    // Each label with its number, never split between lines.
-    let mut items = vec![
-        format!("σ̂_t² {}", num(Some(e.sigma_t2))),
-        format!("σ̂_c² {}", num(Some(e.sigma_c2))),
-        format!("K {}", num(Some(e.k))),
-        format!("den {}", num(Some(e.denominator))),
-    ];
-    if !truth_s.is_empty() {
-        items.push(truth_s.trim().to_string());
-    }
-    lines.extend(
-        crate::tui::widgets::flow(&items, "  ", width)
-            .into_iter()
-            .map(Line::raw),
-    );
+    lines.extend(moment_lines(e, truth.as_ref(), width));
     if let Some(b) = &app.battery {
         // The effective number of judges of the last battery ([`crate::neff`]); while a
         // new one runs, the old value without its interval.
@@ -129,6 +108,32 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
         crate::tui::ui::scroll_wrapped(paragraph, app.scroll[i], area, &app.scroll_end[i]),
         area,
     );
+}
+
+/// σ̂_t², σ̂_c², K and the denominator (and the truth of a scenario), each label beside its
+/// number however the line wraps.
+fn moment_lines(
+    e: &Estimate,
+    truth: Option<&crate::model::Params>,
+    width: usize,
+) -> Vec<Line<'static>> {
+    let mut items = vec![
+        format!("σ̂_t² {}", num(Some(e.sigma_t2))),
+        format!("σ̂_c² {}", num(Some(e.sigma_c2))),
+        format!("K {}", num(Some(e.k))),
+        format!("den {}", num(Some(e.denominator))),
+    ];
+    // Proposition 1: a uniform second factor adds g·h to the σ_t² the closed form sees.
+    if let Some(p) = truth {
+        items.push(format!(
+            "(true σ_t² {:.2}, σ_c² {:.2})",
+            p.sigma_t2, p.sigma_c2
+        ));
+    }
+    crate::tui::widgets::flow(&items, "  ", width)
+        .into_iter()
+        .map(Line::raw)
+        .collect()
 }
 
 /// One line per anchor: name, marker plot, ρ̂ with its interval, and the truth when known.
