@@ -318,9 +318,25 @@ fn status_line(app: &App, theme: Theme, width: usize) -> Line<'static> {
         spans.push(Span::styled(format!(" {} ", app.status), theme.warn()));
     }
     let hint = match app.mode {
-        super::app::Mode::Explore => " ? help · n talk/walk · q quit ",
-        _ => " ? help · n/p steps · v layout · Esc back ",
+        super::app::Mode::Explore => "? help · n talk/walk · q quit",
+        _ => "? help · n/p steps · v layout · Esc back",
     };
-    spans.push(Span::styled(hint, theme.dim()));
+    // The key hints that fit whole, in order ("? help" first): never one cut in two.
+    let used: usize = spans.iter().map(|s| s.content.chars().count()).sum();
+    let mut shown = String::new();
+    for part in hint.split(" · ") {
+        let next = if shown.is_empty() {
+            format!(" {part}")
+        } else {
+            format!("{shown} · {part}")
+        };
+        if used + next.chars().count() + 1 > width {
+            break;
+        }
+        shown = next;
+    }
+    if !shown.is_empty() {
+        spans.push(Span::styled(format!("{shown} "), theme.dim()));
+    }
     Line::from(spans)
 }
