@@ -268,7 +268,13 @@ fn status_line(app: &App, theme: Theme, width: usize) -> Line<'static> {
             hint.push_str(&c);
         }
         if app.prompt_choices.is_empty() {
-            hint = "  Tab completes · Enter opens · Esc cancels".into();
+            hint = whole_parts(
+                "Tab completes · Enter opens · Esc cancels",
+                room.saturating_sub(2),
+            );
+            if !hint.is_empty() {
+                hint.insert_str(0, "  ");
+            }
         }
         return Line::from(vec![
             Span::styled(" open: ", theme.highlight()),
@@ -321,22 +327,28 @@ fn status_line(app: &App, theme: Theme, width: usize) -> Line<'static> {
         super::app::Mode::Explore => "? help · n talk/walk · q quit",
         _ => "? help · n/p steps · v layout · Esc back",
     };
-    // The key hints that fit whole, in order ("? help" first): never one cut in two.
     let used: usize = spans.iter().map(|s| s.content.chars().count()).sum();
+    let shown = whole_parts(hint, width.saturating_sub(used + 2));
+    if !shown.is_empty() {
+        spans.push(Span::styled(format!(" {shown} "), theme.dim()));
+    }
+    Line::from(spans)
+}
+
+/// The parts of `hints` (split at " · ") that fit `room` whole, in order, so that a key
+/// hint is never cut in two; empty when none fits.
+fn whole_parts(hints: &str, room: usize) -> String {
     let mut shown = String::new();
-    for part in hint.split(" · ") {
+    for part in hints.split(" · ") {
         let next = if shown.is_empty() {
-            format!(" {part}")
+            part.to_string()
         } else {
             format!("{shown} · {part}")
         };
-        if used + next.chars().count() + 1 > width {
+        if next.chars().count() > room {
             break;
         }
         shown = next;
     }
-    if !shown.is_empty() {
-        spans.push(Span::styled(format!("{shown} "), theme.dim()));
-    }
-    Line::from(spans)
+    shown
 }

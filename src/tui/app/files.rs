@@ -105,7 +105,13 @@ impl App {
             loading: false,
             notes: file.notes,
         };
-        if first && !state.notes.is_empty() {
+        // Say so when a load brings notes the screen did not have (a first load, or the first
+        // that succeeds once roles are set by hand), not on every reload.
+        let before = match &self.source {
+            Source::File(f) if f.path == state.path => f.notes.as_slice(),
+            _ => &[],
+        };
+        if !state.notes.is_empty() && state.notes != before {
             self.status = match state.notes.len() {
                 1 => "1 note on this file: see the data pane".into(),
                 k => format!("{k} notes on this file: see the data pane"),
@@ -131,15 +137,19 @@ impl App {
     /// assigned by hand. A newly opened file that no choice of columns can cure (a wrong
     /// path, a folder, not a table) gives the screen back as it was, the reason on top.
     pub(super) fn failed(&mut self, failure: LoadFailure) -> Vec<Effect> {
+        // The pane has a few rows for this: the file's name, not its whole path.
+        let message = match &self.source {
+            Source::File(f) => short_path(&without_flags(&failure.message), &f.path),
+            Source::Scenario => without_flags(&failure.message),
+        };
         if let Some(before) = self.fallback.take().filter(|_| !failure.fixable_by_roles) {
             self.restore(*before);
             self.load_error = Some(format!(
-                "{} (the panel you had stays open)",
-                without_flags(&failure.message)
+                "error: not a panel: {message} (the panel you had stays open)"
             ));
             return Vec::new();
         }
-        self.load_error = Some(without_flags(&failure.message));
+        self.load_error = Some(format!("error: {message}"));
         let first_column = self.entries.len();
         if let Source::File(f) = &mut self.source {
             f.loading = false;
@@ -148,9 +158,9 @@ impl App {
                 f.families = vec![None; failure.header.len()];
                 f.header = failure.header;
                 f.family_file = failure.family_file;
+                // Not an error: the usual first step with a file whose roles are not guessed.
                 self.load_error = Some(format!(
-                    "{} — Space on a column sets judge, anchor or —",
-                    without_flags(&failure.message)
+                    "roles needed: {message} — Space on a column sets judge, anchor or —"
                 ));
                 self.focus = super::Pane::Data;
                 self.cursor = first_column;
@@ -175,6 +185,8 @@ impl App {
             })
         });
         self.load_error = None;
+        // Another panel: its panes start at their tops.
+        self.scroll = [0; 5];
         self.source = Source::File(FileState {
             path: path.clone(),
             header: Vec::new(),
@@ -212,6 +224,7 @@ impl App {
             Some(Entry::Preset(name)) => {
                 let params = crate::scenario::preset(name).unwrap_or_default();
                 self.source = Source::Scenario;
+                self.scroll = [0; 5];
                 self.mode = Mode::Explore;
                 self.saved = None;
                 self.history = super::History::default();
@@ -301,6 +314,16 @@ fn without_flags(msg: &str) -> String {
             .map_or_else(|| msg.to_string(), |j| msg[..j].to_string()),
         None => msg.to_string(),
     }
+}
+
+/// `msg` with the full `path` it names shortened to the file's name.
+fn short_path(msg: &str, path: &std::path::Path) -> String {
+    let full = crate::error::sanitize(&path.display().to_string());
+    let name = path.file_name().map_or_else(
+        || full.clone(),
+        |n| crate::error::sanitize(&n.to_string_lossy()),
+    );
+    msg.replacen(&full, &name, 1)
 }
 
 /// The family a `families.csv` gives `name`.

@@ -99,8 +99,9 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
         None => {}
     }
     lines.extend(plan_lines(app, width, theme));
-    // This panel's row, whole (it wraps); then the rest of the table, one clipped line a
-    // row, for reference.
+    // This panel's row, whole (it wraps); then the rest of the table, for reference, each row
+    // whole too: a row in a column of its own where the pane is wide enough, else wrapped
+    // under its configuration.
     if let Some(d) = current {
         lines.push(Line::from(Span::styled(
             format!("▸ {} — {}", d.row.configuration, d.row.diagnostics),
@@ -120,11 +121,30 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
         if current.is_some_and(|d| d.row == *row) {
             continue;
         }
-        let text = crate::error::clip(
-            &format!("{:<46} {}", row.configuration, row.diagnostics),
-            width,
+        let one = format!("{:<46} {}", row.configuration, row.diagnostics);
+        let text = if one.chars().count() <= width {
+            vec![one]
+        } else {
+            crate::tui::widgets::flow(
+                &[
+                    row.configuration.to_string(),
+                    format!("— {}", row.diagnostics),
+                ],
+                " ",
+                width,
+            )
+        };
+        lines.extend(
+            text.into_iter()
+                .map(|t| Line::styled(format!("  {t}"), theme.dim())),
         );
-        lines.push(Line::styled(format!("  {text}"), theme.dim()));
+    }
+    // Last: why a file's pane has no live numbers (they need a model to simulate from).
+    if matches!(app.source, crate::tui::app::Source::File(_)) {
+        lines.push(Line::styled(
+            "power, CI widths and the planner: for simulated scenarios (a preset)",
+            theme.dim(),
+        ));
     }
     let paragraph = Paragraph::new(lines)
         .block(block)

@@ -18,7 +18,7 @@ use crate::tui::widgets::{elide_middle, keep_end, wrap_words};
 fn regions(app: &App, area: Rect) -> (Rect, Rect, Vec<String>) {
     let inner = pane_block(Pane::Data, app, Theme { color: false }, "", area).inner(area);
     let errors: Vec<String> = app.load_error.as_ref().map_or_else(Vec::new, |e| {
-        wrap_words(&format!("error: {}", sanitize(e)), usize::from(inner.width))
+        wrap_words(&sanitize(e), usize::from(inner.width))
     });
     // At most a third of the pane (two rows at least): the list is what the user works in.
     let error_rows = u16::try_from(errors.len())
@@ -66,10 +66,13 @@ fn list(app: &App, theme: Theme, width: usize) -> Vec<(Line<'static>, Option<usi
     if f.header.is_empty() {
         return lines;
     }
-    lines.push((
-        Line::styled("Space: role (judge/anchor/—) · +/-: family", theme.dim()),
-        None,
-    ));
+    let keys = [
+        "Space: role (judge/anchor/—)".to_string(),
+        "+/-: family".into(),
+    ];
+    for l in crate::tui::widgets::flow(&keys, " · ", width.saturating_sub(1)) {
+        lines.push((Line::styled(l, theme.dim()), None));
+    }
     let panel = app.panel.as_deref();
     let longest = f
         .header

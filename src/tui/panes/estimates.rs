@@ -21,13 +21,13 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
     if super::validation::render(frame, area, app, theme) {
         return;
     }
-    let block = pane_block(
-        Pane::Estimates,
-        app,
-        theme,
-        "● estimate ═ 95% CI ◆ truth",
-        area,
-    );
+    // A real panel has no truth to mark.
+    let legend = if app.source == crate::tui::app::Source::Scenario {
+        "● estimate ═ 95% CI ◆ truth"
+    } else {
+        "● estimate ═ 95% CI"
+    };
+    let block = pane_block(Pane::Estimates, app, theme, legend, area);
     let Some((fits, e)) = app
         .fit
         .as_ref()

@@ -67,12 +67,9 @@ pub fn slider_text(s: &Slider, selected: bool, width: usize, label_w: usize) -> 
 pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
     let block = pane_block(Pane::Sliders, app, theme, "h/l ±fine · H/L ±coarse", area);
     if app.source != Source::Scenario {
-        let p = Paragraph::new(Line::styled(
-            "for simulated scenarios (presets) only",
-            theme.dim(),
-        ))
-        .wrap(Wrap { trim: true })
-        .block(block);
+        let p = Paragraph::new(Line::styled("for presets (simulated) only", theme.dim()))
+            .wrap(Wrap { trim: true })
+            .block(block);
         frame.render_widget(p, area);
         return;
     }
