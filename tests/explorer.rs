@@ -1820,3 +1820,27 @@ fn a_families_file_that_names_no_column_says_so() {
     );
     assert!(!notes.iter().any(|n| n.contains("names none")), "{notes:?}");
 }
+
+#[test]
+fn the_first_load_that_succeeds_says_how_many_notes_it_brought() {
+    // hanna-llm's coherence file needs its roles set by hand; the first load that succeeds
+    // (two judges) drops items for missing values, and the status line says a note waits.
+    let mut app = llm_unassigned();
+    let base = app.entries.len();
+    app.cursor = base + 2;
+    act(&mut app, Action::CycleRole);
+    assert!(app.panel.is_none());
+    app.cursor = base + 3;
+    act(&mut app, Action::CycleRole);
+    assert!(app.panel.is_some(), "{:?}", app.load_error);
+    let notes = file_state(&app).notes.clone();
+    assert!(
+        notes[0].contains("items dropped for missing values"),
+        "{notes:?}"
+    );
+    assert!(app.status.contains("1 note on this file"), "{}", app.status);
+    // A family edit reloads the same columns, so the same notes: no news on the status line.
+    act(&mut app, Action::Family(1));
+    assert_eq!(file_state(&app).notes, notes);
+    assert!(!app.status.contains("note"), "{}", app.status);
+}

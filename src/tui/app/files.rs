@@ -111,11 +111,13 @@ impl App {
             Source::File(f) if f.path == state.path => f.notes.as_slice(),
             _ => &[],
         };
-        if !state.notes.is_empty() && state.notes != before {
-            self.status = match state.notes.len() {
-                1 => "1 note on this file: see the data pane".into(),
+        let notes =
+            (!state.notes.is_empty() && state.notes != before).then(|| match state.notes.len() {
+                1 => "1 note on this file: see the data pane".to_string(),
                 k => format!("{k} notes on this file: see the data pane"),
-            };
+            });
+        if let Some(n) = &notes {
+            self.status.clone_from(n);
         }
         // Families from `families.csv` that the loaded panel does not carry yet: reload with them.
         let missing =
@@ -126,7 +128,10 @@ impl App {
         if missing {
             let (path, options) = (state.path.clone(), reload_options(&state));
             self.source = Source::File(state);
-            self.status = "families read from families.csv beside the file".into();
+            self.status = match notes {
+                Some(n) => format!("families from families.csv · {n}"),
+                None => "families read from families.csv beside the file".into(),
+            };
             return self.request_load(path, options);
         }
         self.source = Source::File(state);
