@@ -1761,7 +1761,7 @@ fn a_path_that_is_not_a_panel_keeps_the_panel_on_screen() {
         assert_eq!(app.entries, entries, "{bad}: the bad path is not listed");
         assert_eq!(app.battery.as_ref().unwrap().tests, battery, "{bad}");
         let error = app.load_error.clone().unwrap();
-        assert!(error.ends_with("(the panel you had stays open)"), "{error}");
+        assert!(error.ends_with("(your panel stays open)"), "{error}");
         assert!(!error.contains("Space on a column"), "{error}");
         // The screen still shows the old verdicts, not "recomputing…".
         let text = rows_of(
@@ -1843,4 +1843,30 @@ fn the_first_load_that_succeeds_says_how_many_notes_it_brought() {
     act(&mut app, Action::Family(1));
     assert_eq!(file_state(&app).notes, notes);
     assert!(!app.status.contains("note"), "{}", app.status);
+}
+
+#[test]
+fn the_data_pane_never_starts_inside_a_note() {
+    // With the cursor on the last column at 80×24 the list scrolls; it used to start on the
+    // tail of the loader's note ("79, column 'llama2_13b_chat')"), which reads as nonsense.
+    for (w, h) in SIZES {
+        let mut app = llm_assigned();
+        // An error pinned on top (a mistyped path) leaves the list fewer rows.
+        act(&mut app, Action::OpenPrompt);
+        act(
+            &mut app,
+            Action::Prompt(PromptEdit::Set("/no/such.csv".into())),
+        );
+        act(&mut app, Action::Prompt(PromptEdit::Submit));
+        act(&mut app, Action::Focus(Pane::Data));
+        act(&mut app, Action::Bottom);
+        let rows = pane_rows(&app, Pane::Data, w, h);
+        let tail = rows.iter().any(|r| r.contains("'llama2_13b_chat')"));
+        let head = rows.iter().any(|r| r.contains("note: 16 of 1056"));
+        assert!(!tail || head, "{w}×{h}: {rows:#?}");
+        assert!(
+            rows.iter().any(|r| r.contains("▸ human3")),
+            "{w}×{h}: {rows:#?}"
+        );
+    }
 }

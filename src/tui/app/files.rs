@@ -149,9 +149,7 @@ impl App {
         };
         if let Some(before) = self.fallback.take().filter(|_| !failure.fixable_by_roles) {
             self.restore(*before);
-            self.load_error = Some(format!(
-                "error: not a panel: {message} (the panel you had stays open)"
-            ));
+            self.load_error = Some(format!("error: {message} (your panel stays open)"));
             return Vec::new();
         }
         self.load_error = Some(format!("error: {message}"));

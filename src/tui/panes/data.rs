@@ -20,10 +20,10 @@ fn regions(app: &App, area: Rect) -> (Rect, Rect, Vec<String>) {
     let errors: Vec<String> = app.load_error.as_ref().map_or_else(Vec::new, |e| {
         wrap_words(&sanitize(e), usize::from(inner.width))
     });
-    // At most a third of the pane (two rows at least): the list is what the user works in.
+    // At most half the pane (two rows at least): the list is what the user works in.
     let error_rows = u16::try_from(errors.len())
         .unwrap_or(u16::MAX)
-        .min((inner.height / 3).max(2))
+        .min((inner.height / 2).max(2))
         .min(inner.height);
     let [top, list] =
         Layout::vertical([Constraint::Length(error_rows), Constraint::Min(0)]).areas(inner);
@@ -31,7 +31,26 @@ fn regions(app: &App, area: Rect) -> (Rect, Rect, Vec<String>) {
 }
 
 /// The list's lines, each with the entry (or column, after the entries) it selects.
-fn list(app: &App, theme: Theme, width: usize) -> Vec<(Line<'static>, Option<usize>)> {
+/// The list's lines, and the span of them that is the loader's notes.
+fn list(app: &App, theme: Theme, width: usize) -> List {
+    let mut notes = 0..0;
+    let lines = list_lines(app, theme, width, &mut notes);
+    List { lines, notes }
+}
+
+/// The data pane's list: lines with the entry (or column) each selects, and where the
+/// loader's notes are among them.
+struct List {
+    lines: Vec<(Line<'static>, Option<usize>)>,
+    notes: std::ops::Range<usize>,
+}
+
+fn list_lines(
+    app: &App,
+    theme: Theme,
+    width: usize,
+    notes: &mut std::ops::Range<usize>,
+) -> Vec<(Line<'static>, Option<usize>)> {
     let mut lines: Vec<(Line, Option<usize>)> = Vec::new();
     lines.push((Line::styled("open (Enter) · o: a path", theme.dim()), None));
     for (i, e) in app.entries.iter().enumerate() {
@@ -58,6 +77,12 @@ fn list(app: &App, theme: Theme, width: usize) -> Vec<(Line<'static>, Option<usi
     let path = keep_end(&path, width.saturating_sub(suffix.chars().count()).max(8));
     lines.push((Line::styled(format!("{path}{suffix}"), theme.dim()), None));
     // The loader's notes, whole (wrapped, never cut), under the path they are about.
+    notes.start = lines.len();
+    notes.end = lines.len()
+        + f.notes
+            .iter()
+            .map(|n| wrap_words(&sanitize(n), width.saturating_sub(2).max(1)).len())
+            .sum::<usize>();
     for note in &f.notes {
         for l in wrap_words(&sanitize(note), width.saturating_sub(2).max(1)) {
             lines.push((Line::styled(format!("  {l}"), theme.warn()), None));
@@ -139,8 +164,9 @@ fn list(app: &App, theme: Theme, width: usize) -> Vec<(Line<'static>, Option<usi
 
 /// The first list line shown in a list of `rows` rows: the cursor's line stays in view, and
 /// with the cursor on a column the list starts at the file's heading, not the open list.
-fn offset(lines: &[(Line, Option<usize>)], cursor: usize, entries: usize, rows: usize) -> usize {
-    let at = lines
+fn offset(list: &List, cursor: usize, entries: usize, rows: usize) -> usize {
+    let at = list
+        .lines
         .iter()
         .position(|(_, i)| *i == Some(cursor))
         .unwrap_or(0);
@@ -149,7 +175,14 @@ fn offset(lines: &[(Line, Option<usize>)], cursor: usize, entries: usize, rows: 
         return low;
     }
     // Line 0 is the hint, then the entries, a blank line, and the file's path: start there.
-    (entries + 2).clamp(low, at)
+    let start = (entries + 2).clamp(low, at);
+    // Never inside the loader's notes: a note's tail alone reads as nonsense. Past them
+    // instead, when the path and the notes do not fit with the cursor.
+    if start > list.notes.start && start < list.notes.end {
+        list.notes.end.min(at)
+    } else {
+        start
+    }
 }
 
 /// The entry or column drawn at screen row `y` of a data pane drawn in `area`, if any.
@@ -167,6 +200,7 @@ pub fn item_at(app: &App, area: Rect, y: u16) -> Option<usize> {
         usize::from(list_area.height),
     );
     lines
+        .lines
         .get(from + usize::from(y - list_area.y))
         .and_then(|(_, i)| *i)
 }
@@ -191,7 +225,7 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
         app.entries.len(),
         usize::from(list_area.height),
     );
-    let shown: Vec<Line> = lines.into_iter().skip(from).map(|(l, _)| l).collect();
+    let shown: Vec<Line> = lines.lines.into_iter().skip(from).map(|(l, _)| l).collect();
     frame.render_widget(Paragraph::new(shown), list_area);
 }
 
