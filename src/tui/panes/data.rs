@@ -78,16 +78,12 @@ fn list_lines(
     lines.push((Line::styled(format!("{path}{suffix}"), theme.dim()), None));
     // The loader's notes, whole (wrapped, never cut), under the path they are about.
     notes.start = lines.len();
-    notes.end = lines.len()
-        + f.notes
-            .iter()
-            .map(|n| wrap_words(&sanitize(n), width.saturating_sub(2).max(1)).len())
-            .sum::<usize>();
     for note in &f.notes {
         for l in wrap_words(&sanitize(note), width.saturating_sub(2).max(1)) {
             lines.push((Line::styled(format!("  {l}"), theme.warn()), None));
         }
     }
+    notes.end = lines.len();
     if f.header.is_empty() {
         return lines;
     }
