@@ -1225,14 +1225,11 @@ fn the_loaders_notes_are_shown_whole_in_the_data_pane_and_announced() {
         "note: 2 of 30 items dropped for missing values (first: row 5, column 'A1')"
     );
     assert!(notes[1].starts_with("warning: identical judge columns 'J2' = 'J3'"));
-    assert_eq!(app.status, "2 notes on this file: see the data pane");
+    assert_eq!(app.status, "2 notes: see the data pane");
     // The status line shows the message whole even with a long path before it.
     let area = ratatui::layout::Rect::new(0, 0, 80, 24);
     let all = rows_of(&screen(&app, 80, 24), area).join("\n");
-    assert!(
-        all.contains("2 notes on this file: see the data pane"),
-        "{all}"
-    );
+    assert!(all.contains("2 notes: see the data pane"), "{all}");
     assert!(!all.contains('\x1b') && !all.contains("pwned\x07"));
     // In the data pane at 80×24, every note is there word for word, numbers unclipped.
     act(&mut app, Action::Focus(Pane::Data));
@@ -1838,7 +1835,11 @@ fn the_first_load_that_succeeds_says_how_many_notes_it_brought() {
         notes[0].contains("items dropped for missing values"),
         "{notes:?}"
     );
-    assert!(app.status.contains("1 note on this file"), "{}", app.status);
+    assert!(
+        app.status.contains("1 note: see the data pane"),
+        "{}",
+        app.status
+    );
     // A family edit reloads the same columns, so the same notes: no news on the status line.
     act(&mut app, Action::Family(1));
     assert_eq!(file_state(&app).notes, notes);

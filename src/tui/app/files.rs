@@ -113,8 +113,8 @@ impl App {
         };
         let notes =
             (!state.notes.is_empty() && state.notes != before).then(|| match state.notes.len() {
-                1 => "1 note on this file: see the data pane".to_string(),
-                k => format!("{k} notes on this file: see the data pane"),
+                1 => "1 note: see the data pane".to_string(),
+                k => format!("{k} notes: see the data pane"),
             });
         if let Some(n) = &notes {
             self.status.clone_from(n);
@@ -129,7 +129,7 @@ impl App {
             let (path, options) = (state.path.clone(), reload_options(&state));
             self.source = Source::File(state);
             self.status = match notes {
-                Some(n) => format!("families from families.csv · {n}"),
+                Some(n) => format!("families.csv read · {n}"),
                 None => "families read from families.csv beside the file".into(),
             };
             return self.request_load(path, options);
