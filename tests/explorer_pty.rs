@@ -137,7 +137,7 @@ fn a_new_user_opens_a_real_file_walks_through_it_and_gives_the_talk() {
     screen.wait_for("completion", |t| t.contains("hanna-llm/"));
     keys(b"hanna_llm_coherence.csv\r");
     screen.wait_for("the header listed", |t| {
-        t.contains("story_id") && t.contains("human3") && t.contains("Space on a column")
+        t.contains("story_id") && t.contains("human3") && t.contains("roles needed")
     });
     // The cursor is on story_id: skip two, five judges, then three anchors.
     keys(b"jj");
