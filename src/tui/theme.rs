@@ -85,12 +85,9 @@ pub fn pane_block(pane: Pane, app: &App, theme: Theme, extra: &str, area: Rect) 
     // The corners take two cells and the title's closing space one.
     let room = usize::from(area.width).saturating_sub(3);
     let mut title = format!(" {}", pane.title());
-    for part in extra.split(" · ").filter(|p| !p.is_empty()) {
-        let next = format!("{title} · {part}");
-        if next.chars().count() > room {
-            break;
-        }
-        title = next;
+    let hints = super::widgets::whole_parts(extra, room.saturating_sub(title.chars().count() + 3));
+    if !hints.is_empty() {
+        title = format!("{title} · {hints}");
     }
     title.push(' ');
     Block::new()

@@ -268,7 +268,7 @@ fn status_line(app: &App, theme: Theme, width: usize) -> Line<'static> {
             hint.push_str(&c);
         }
         if app.prompt_choices.is_empty() {
-            hint = whole_parts(
+            hint = super::widgets::whole_parts(
                 "Tab completes · Enter opens · Esc cancels",
                 room.saturating_sub(2),
             );
@@ -328,27 +328,9 @@ fn status_line(app: &App, theme: Theme, width: usize) -> Line<'static> {
         _ => "? help · n/p steps · v layout · Esc back",
     };
     let used: usize = spans.iter().map(|s| s.content.chars().count()).sum();
-    let shown = whole_parts(hint, width.saturating_sub(used + 2));
+    let shown = super::widgets::whole_parts(hint, width.saturating_sub(used + 2));
     if !shown.is_empty() {
         spans.push(Span::styled(format!(" {shown} "), theme.dim()));
     }
     Line::from(spans)
-}
-
-/// The parts of `hints` (split at " · ") that fit `room` whole, in order, so that a key
-/// hint is never cut in two; empty when none fits.
-fn whole_parts(hints: &str, room: usize) -> String {
-    let mut shown = String::new();
-    for part in hints.split(" · ") {
-        let next = if shown.is_empty() {
-            part.to_string()
-        } else {
-            format!("{shown} · {part}")
-        };
-        if next.chars().count() > room {
-            break;
-        }
-        shown = next;
-    }
-    shown
 }

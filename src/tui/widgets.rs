@@ -107,6 +107,25 @@ pub fn keep_end(text: &str, room: usize) -> String {
     }
 }
 
+/// The parts of `hints` (split at " · ") that fit `room` whole, in order, so that a key
+/// hint is never cut in two; empty when none fits.
+#[must_use]
+pub fn whole_parts(hints: &str, room: usize) -> String {
+    let mut shown = String::new();
+    for part in hints.split(" · ") {
+        let next = if shown.is_empty() {
+            part.to_string()
+        } else {
+            format!("{shown} · {part}")
+        };
+        if next.chars().count() > room {
+            break;
+        }
+        shown = next;
+    }
+    shown
+}
+
 /// `text` in at most `room` characters, cut in the middle (a third of the room for its start,
 /// the rest for its end): column names such as `coherence.beluga_13b.p1` and `….p2` differ at
 /// the end, so the end must survive.
