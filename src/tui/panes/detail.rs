@@ -67,7 +67,9 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
         area.width.saturating_sub(4),
         area.height.saturating_sub(2),
     );
-    clear(frame, r);
+    // The whole screen, not just the box: fragments of the panes in its margins read as
+    // stray characters (`│≤│`) beside the verdicts.
+    clear(frame, area);
     let width = usize::from(r.width.saturating_sub(2)).max(1);
     let lines = lines(app, theme, width);
     let block = Block::new()
