@@ -175,23 +175,6 @@ pub fn bootstrap_with_neff(
         .map(|start| {
             let size = batch.min(resamples - start);
             let (counts, overflowed) = draw_counts(streams, start, size, n, progress)?;
-            // With every second moment at hand (the free-scale refit's), a resample's n_eff
-            // is read from its judge covariance below; otherwise its own O(N·p) pass.
-            let mut neffs = if neff && p >= 2 && second.is_none() {
-                let wide: Vec<(usize, Vec<u32>)> = overflowed
-                    .iter()
-                    .map(|&r| {
-                        let mut full = vec![0u32; n];
-                        for i in redraw(streams, start + r, n) {
-                            full[i] += 1;
-                        }
-                        (r, full)
-                    })
-                    .collect();
-                crate::neff::resample_n_eff(&centred, &counts, &wide, size)
-            } else {
-                Vec::new()
-            };
             let mut acc = features.weighted_sums(&counts, size);
             let mut acc2 = second.as_ref().map(|s| s.weighted_sums(&counts, size));
             for &r in &overflowed {
@@ -210,12 +193,27 @@ pub fn bootstrap_with_neff(
                     .collect(),
                 _ => Vec::new(),
             };
-            if neff && p >= 2 && !covs.is_empty() {
-                neffs = covs
+            // With every second moment at hand (the free-scale refit's), a resample's n_eff
+            // is read from its judge covariance; otherwise from its own O(N·p) pass.
+            let neffs = if !neff || p < 2 {
+                Vec::new()
+            } else if covs.is_empty() {
+                let wide: Vec<(usize, Vec<u32>)> = overflowed
                     .iter()
-                    .map(|c| crate::neff::of_covariance(&c.view((0, 0), (p, p)).into_owned()))
+                    .map(|&r| {
+                        let mut full = vec![0u32; n];
+                        for i in redraw(streams, start + r, n) {
+                            full[i] += 1;
+                        }
+                        (r, full)
+                    })
                     .collect();
-            }
+                crate::neff::resample_n_eff(&centred, &counts, &wide, size)
+            } else {
+                covs.iter()
+                    .map(|c| crate::neff::of_covariance(&c.view((0, 0), (p, p)).into_owned()))
+                    .collect()
+            };
             let fitted = acc
                 .column_iter()
                 .enumerate()
