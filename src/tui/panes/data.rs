@@ -10,7 +10,7 @@ use ratatui::widgets::Paragraph;
 
 use crate::error::{clip, sanitize};
 use crate::tui::action::Pane;
-use crate::tui::app::{App, Entry, Role, Source};
+use crate::tui::app::{App, Entry, FileState, Role, Source};
 use crate::tui::theme::{Theme, pane_block};
 use crate::tui::widgets::{elide_middle, keep_end, wrap_words};
 
@@ -30,14 +30,6 @@ fn regions(app: &App, area: Rect) -> (Rect, Rect, Vec<String>) {
     (top, list, errors)
 }
 
-/// The list's lines, each with the entry (or column, after the entries) it selects.
-/// The list's lines, and the span of them that is the loader's notes.
-fn list(app: &App, theme: Theme, width: usize) -> List {
-    let mut notes = 0..0;
-    let lines = list_lines(app, theme, width, &mut notes);
-    List { lines, notes }
-}
-
 /// The data pane's list: lines with the entry (or column) each selects, and where the
 /// loader's notes are among them.
 struct List {
@@ -45,12 +37,9 @@ struct List {
     notes: std::ops::Range<usize>,
 }
 
-fn list_lines(
-    app: &App,
-    theme: Theme,
-    width: usize,
-    notes: &mut std::ops::Range<usize>,
-) -> Vec<(Line<'static>, Option<usize>)> {
+/// The list: the open hint and the entries, then the open file's path, the loader's notes
+/// and its columns.
+fn list(app: &App, theme: Theme, width: usize) -> List {
     let mut lines: Vec<(Line, Option<usize>)> = Vec::new();
     lines.push((Line::styled("open (Enter) · o: a path", theme.dim()), None));
     for (i, e) in app.entries.iter().enumerate() {
@@ -68,7 +57,7 @@ fn list_lines(
         lines.push((cursor_line(app, i, &label, theme, width), Some(i)));
     }
     let Source::File(f) = &app.source else {
-        return lines;
+        return List { lines, notes: 0..0 };
     };
     lines.push((Line::raw(""), None));
     // A long path keeps its end, the file's name.
@@ -77,16 +66,28 @@ fn list_lines(
     let path = keep_end(&path, width.saturating_sub(suffix.chars().count()).max(8));
     lines.push((Line::styled(format!("{path}{suffix}"), theme.dim()), None));
     // The loader's notes, whole (wrapped, never cut), under the path they are about.
-    notes.start = lines.len();
+    let start = lines.len();
     for note in &f.notes {
         for l in wrap_words(&sanitize(note), width.saturating_sub(2).max(1)) {
             lines.push((Line::styled(format!("  {l}"), theme.warn()), None));
         }
     }
-    notes.end = lines.len();
-    if f.header.is_empty() {
-        return lines;
+    let notes = start..lines.len();
+    if !f.header.is_empty() {
+        column_lines(app, f, theme, width, &mut lines);
     }
+    List { lines, notes }
+}
+
+/// The file's columns under their key hint and heading: name, role, family, and scale and
+/// missing count where they fit whole.
+fn column_lines(
+    app: &App,
+    f: &FileState,
+    theme: Theme,
+    width: usize,
+    lines: &mut Vec<(Line<'static>, Option<usize>)>,
+) {
     let keys = [
         "Space: role (judge/anchor/—)".to_string(),
         "+/-: family".into(),
@@ -155,7 +156,6 @@ fn list_lines(
         let i = app.entries.len() + c;
         lines.push((cursor_line(app, i, &label, theme, width), Some(i)));
     }
-    lines
 }
 
 /// The first list line shown in a list of `rows` rows: the cursor's line stays in view, and
