@@ -221,16 +221,17 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
 
 /// What the pane says before any battery result exists.
 fn empty(app: &App, width: usize) -> Vec<Line<'static>> {
-    let text = if app.panel.is_some() {
-        "running the battery…"
-    } else if matches!(&app.source, crate::tui::app::Source::File(f) if !f.header.is_empty()) {
-        "no panel yet: give the file at least 2 judges (Space on a column in the data pane)"
-    } else if matches!(&app.source, crate::tui::app::Source::File(f) if f.loading) {
-        "loading…"
-    } else if matches!(app.source, crate::tui::app::Source::File(_)) {
-        "no panel: this file is not a panel (the data pane says why); open a preset or another file"
-    } else {
-        "no panel: open a preset or a file in the data pane"
+    use crate::tui::app::Source;
+    let text = match &app.source {
+        _ if app.panel.is_some() => "running the battery…",
+        Source::File(f) if !f.header.is_empty() => {
+            "no panel yet: give the file at least 2 judges (Space on a column in the data pane)"
+        }
+        Source::File(f) if f.loading => "loading…",
+        Source::File(_) => {
+            "no panel: this file is not a panel (the data pane says why); open a preset or another file"
+        }
+        Source::Scenario => "no panel: open a preset or a file in the data pane",
     };
     crate::tui::widgets::wrap_words(text, width)
         .into_iter()
