@@ -161,13 +161,21 @@ pub fn bootstrap_with_neff(
         .as_ref()
         .filter(|_| blocked)
         .map(|f| f.index.clone());
-    let features = FeatureSet::new(p, m, families).compute(panel);
     // Every column continuous: the free-scale fit reads the resample's covariance, formed
     // from counts like the closed form's moments. Ordinal columns need their polychoric
     // correlations recomputed on the resampled items.
     let second = (estimators.contains(&Estimator::FreeScale)
         && !panel.scales.iter().any(crate::panel::Scale::is_ordinal))
     .then(|| SecondMoments::of(panel));
+    // n_eff reads its judge variances from the covariance when there is one, and otherwise
+    // from the judges' squares, summed with the closed form's features.
+    let set = FeatureSet::new(p, m, families);
+    let set = if neff && p >= 2 && second.is_none() {
+        set.with_judge_squares()
+    } else {
+        set
+    };
+    let features = set.compute(panel);
     let batch = (BATCH_BYTES / n.max(1)).clamp(1, MAX_BATCH);
     let starts: Vec<usize> = (0..resamples).step_by(batch).collect();
     let draws: Vec<Option<BatchDraws>> = starts
@@ -208,7 +216,14 @@ pub fn bootstrap_with_neff(
                         (r, full)
                     })
                     .collect();
-                crate::neff::resample_n_eff(&centred, &counts, &wide, size)
+                let vars: Option<Vec<Vec<f64>>> = acc
+                    .column_iter()
+                    .map(|w| features.set.judge_variances(w.as_slice(), n as f64))
+                    .collect();
+                vars.map_or_else(
+                    || vec![None; size],
+                    |v| crate::neff::resample_n_eff(&centred, &v, &counts, &wide),
+                )
             } else {
                 covs.iter()
                     .map(|c| crate::neff::of_covariance(&c.view((0, 0), (p, p)).into_owned()))

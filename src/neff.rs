@@ -151,7 +151,7 @@ pub fn with_bootstrap(panel: &Panel, resamples: usize, streams: Streams) -> Neff
 pub(crate) fn centred_judges(panel: &Panel) -> Centred<'_> {
     let n = panel.n;
     let means = (0..panel.p())
-        .map(|j| panel.col(j).iter().sum::<f64>() / n.max(1) as f64)
+        .map(|j| crate::moments::sum(panel.col(j)) / n.max(1) as f64)
         .collect();
     Centred { panel, means }
 }
@@ -160,12 +160,6 @@ pub(crate) fn centred_judges(panel: &Panel) -> Centred<'_> {
 pub(crate) struct Centred<'a> {
     panel: &'a Panel,
     means: Vec<f64>,
-}
-
-impl Centred<'_> {
-    fn at(&self, j: usize, i: usize) -> f64 {
-        self.panel.col(j)[i] - self.means[j]
-    }
 }
 
 /// The percentile interval of n_eff over the resamples' values (the shared 80 % rule).
@@ -186,88 +180,51 @@ pub(crate) fn summarise(values: &[Option<f64>], resamples: usize, seed: u64) -> 
     }
 }
 
-/// The count tile of items `start..start + len` for a batch: `counts[r * n + i]`, or the
-/// 32-bit counts of a resample listed in `wide`.
-fn count_tile(
-    counts: &[u8],
-    wide: &[(usize, Vec<u32>)],
-    n: usize,
-    start: usize,
-    len: usize,
-    batch: usize,
-) -> DMatrix<f64> {
-    let mut tile = DMatrix::zeros(len, batch);
-    for r in 0..batch {
-        let row = &counts[r * n + start..r * n + start + len];
-        for (x, &k) in tile.column_mut(r).iter_mut().zip(row) {
-            *x = f64::from(k);
-        }
-    }
-    for (r, full) in wide {
-        for (x, &k) in tile
-            .column_mut(*r)
-            .iter_mut()
-            .zip(&full[start..start + len])
-        {
-            *x = f64::from(k);
-        }
-    }
-    tile
-}
-
 /// n_eff of each resample of a batch, in O(N·p) per resample rather than the O(N·p²) of a
 /// correlation matrix: with w_j = 1/s_j the resample's judge SDs, the sum of the pairwise
-/// correlations is (Var(Σ_j w_j x_j) − Σ_j w_j² s_j²) / 2. Two passes over the items in
-/// tiles of [`BLOCK`]: the first sums x_j and x_j² (count-weighted) to get s_j, the second
-/// sums u = Σ_j w_j x_j and u².
+/// correlations is (Var(Σ_j w_j x_j) − Σ_j w_j² s_j²) / 2. `vars[r]` holds resample r's judge
+/// variances (from its count-weighted feature sums, [`crate::bootstrap::features`]); one pass
+/// over the items in tiles of [`BLOCK`] sums u = Σ_j w_j x_j and u², weighted by
+/// `counts[r * n + i]` or by the 32-bit counts of a resample listed in `wide`.
 pub(crate) fn resample_n_eff(
     centred: &Centred<'_>,
+    vars: &[Vec<f64>],
     counts: &[u8],
     wide: &[(usize, Vec<u32>)],
-    batch: usize,
 ) -> Vec<Option<f64>> {
     let p = centred.means.len();
-    let n = centred.panel.n;
+    let (n, batch) = (centred.panel.n, vars.len());
     let nf = n as f64;
-    // Pass 1: Σ c x_j and Σ c x_j² for every resample.
-    let mut acc = DMatrix::zeros(2 * p, batch);
-    for start in (0..n).step_by(BLOCK) {
-        let len = BLOCK.min(n - start);
-        let feats = DMatrix::from_fn(2 * p, len, |f, i| {
-            let x = centred.at(f % p, start + i);
-            if f < p { x } else { x * x }
-        });
-        let tile = count_tile(counts, wide, n, start, len, batch);
-        acc.gemm(1.0, &feats, &tile, 1.0);
-    }
-    let var = |j: usize, r: usize| {
-        let (s, ss) = (acc[(j, r)], acc[(p + j, r)]);
-        (ss - s * s / nf) / (nf - 1.0)
-    };
-    let ok: Vec<bool> = (0..batch)
-        .map(|r| (0..p).all(|j| var(j, r) > 0.0))
-        .collect();
+    let ok: Vec<bool> = vars.iter().map(|v| v.iter().all(|&x| x > 0.0)).collect();
     let w = DMatrix::from_fn(
         p,
         batch,
         |j, r| {
-            if ok[r] { 1.0 / var(j, r).sqrt() } else { 0.0 }
+            if ok[r] { 1.0 / vars[r][j].sqrt() } else { 0.0 }
         },
     );
-    // Pass 2: Σ c u and Σ c u² with u = Σ_j w_j x_j.
     let (mut su, mut suu) = (vec![0.0; batch], vec![0.0; batch]);
+    let mut x = DMatrix::zeros(BLOCK.min(n), p);
+    let mut u = DMatrix::zeros(BLOCK.min(n), batch);
     for start in (0..n).step_by(BLOCK) {
         let len = BLOCK.min(n - start);
-        let x = DMatrix::from_fn(len, p, |i, j| centred.at(j, start + i));
-        let u = &x * &w;
-        let tile = count_tile(counts, wide, n, start, len, batch);
-        for r in 0..batch {
-            let (mut a, mut b) = (0.0, 0.0);
-            for (c, v) in tile.column(r).iter().zip(u.column(r).iter()) {
-                let cv = c * v;
-                a += cv;
-                b += cv * v;
+        if x.nrows() != len {
+            x = DMatrix::zeros(len, p);
+            u = DMatrix::zeros(len, batch);
+        }
+        for (j, col) in x.column_iter_mut().enumerate() {
+            let values = &centred.panel.col(j)[start..start + len];
+            for (out, v) in col.into_iter().zip(values) {
+                *out = v - centred.means[j];
             }
+        }
+        u.gemm(1.0, &x, &w, 0.0);
+        for r in 0..batch {
+            let ur = u.column(r);
+            let (a, b) = match wide.iter().find(|(k, _)| *k == r) {
+                Some((_, full)) => weighted(&full[start..start + len], ur.as_slice()),
+                None => weighted(&counts[r * n + start..r * n + start + len], ur.as_slice()),
+            };
             su[r] += a;
             suu[r] += b;
         }
@@ -279,11 +236,34 @@ pub(crate) fn resample_n_eff(
                 return None;
             }
             let var_u = (suu[r] - su[r] * su[r] / nf) / (nf - 1.0);
-            let own: f64 = (0..p).map(|j| w[(j, r)] * w[(j, r)] * var(j, r)).sum();
+            let own: f64 = (0..p).map(|j| w[(j, r)] * w[(j, r)] * vars[r][j]).sum();
             let r_bar = (var_u - own) / 2.0 / pairs;
             n_eff(p, r_bar)
         })
         .collect()
+}
+
+/// Σ c·u and Σ c·u² over a tile's items, c their counts, in four interleaved partial sums
+/// (independent chains the compiler can vectorise; the order is fixed, so the sums are the
+/// same at any thread count).
+fn weighted<C: Copy + Into<f64>>(counts: &[C], u: &[f64]) -> (f64, f64) {
+    const LANES: usize = 4;
+    let (mut a, mut b) = ([0.0; LANES], [0.0; LANES]);
+    let (cs, us) = (counts.chunks_exact(LANES), u.chunks_exact(LANES));
+    let tail = cs.remainder().iter().zip(us.remainder());
+    for (c, v) in cs.zip(us) {
+        for k in 0..LANES {
+            let cv = c[k].into() * v[k];
+            a[k] += cv;
+            b[k] += cv * v[k];
+        }
+    }
+    for (&c, &v) in tail {
+        let cv = c.into() * v;
+        a[0] += cv;
+        b[0] += cv * v;
+    }
+    ((a[0] + a[1]) + (a[2] + a[3]), (b[0] + b[1]) + (b[2] + b[3]))
 }
 
 #[cfg(test)]

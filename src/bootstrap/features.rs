@@ -2,8 +2,10 @@
 //! moments are sums over items of a few numbers per item: each judge J_j, Σ_j J_j², S² with
 //! S = Σ_j J_j, each anchor A_k, S·A_k and A_k·A_l (p + 2 + 2m + m(m+1)/2 numbers); the
 //! family-blocked estimator adds, per family b, F_b² (F_b the family's judge sum) and
-//! Σ_{j∈b} J_j². A resample is a vector of counts, and its moments are count-weighted sums
-//! of these features, computed once, instead of a gathered copy of the panel.
+//! Σ_{j∈b} J_j²; the effective number of judges ([`crate::neff`]) adds each J_j², for the
+//! resample's judge variances. A resample is a vector of counts, and its moments are
+//! count-weighted sums of these features, computed once, instead of a gathered copy of the
+//! panel.
 //!
 //! Columns are centred at their full-sample means before the features are formed, so the raw
 //! sums stay well conditioned whatever the data's location. The features are formed a block
@@ -22,6 +24,8 @@ pub struct FeatureSet {
     /// Family index per judge, when some estimator blocks by family.
     families: Option<Vec<usize>>,
     n_fam: usize,
+    /// Whether each judge's square is formed (the resample's judge variances, for n_eff).
+    judge_squares: bool,
 }
 
 /// The features of a panel's items, formed a block of items at a time when they are summed
@@ -49,13 +53,24 @@ impl FeatureSet {
             m,
             families,
             n_fam,
+            judge_squares: false,
+        }
+    }
+
+    /// The same features and each judge's square J_j², from whose sums
+    /// [`FeatureSet::judge_variances`] gives a resample's judge variances.
+    #[must_use]
+    pub fn with_judge_squares(self) -> FeatureSet {
+        FeatureSet {
+            judge_squares: true,
+            ..self
         }
     }
 
     /// Numbers per item.
     #[must_use]
     pub fn width(&self) -> usize {
-        self.p + 2 + 2 * self.m + self.m * (self.m + 1) / 2 + 2 * self.n_fam
+        self.judge_square(0) + if self.judge_squares { self.p } else { 0 }
     }
 
     fn anchor(&self, k: usize) -> usize {
@@ -76,6 +91,21 @@ impl FeatureSet {
 
     fn family_judge_squares(&self, b: usize) -> usize {
         self.family_square(0) + self.n_fam + b
+    }
+
+    fn judge_square(&self, j: usize) -> usize {
+        self.family_square(0) + 2 * self.n_fam + j
+    }
+
+    /// Each judge's variance (divisor N − 1) in a resample of `total` items, from its feature
+    /// sums `w`; `None` unless the set forms the judges' squares.
+    #[must_use]
+    pub fn judge_variances(&self, w: &[f64], total: f64) -> Option<Vec<f64>> {
+        self.judge_squares.then(|| {
+            (0..self.p)
+                .map(|j| (w[self.judge_square(j)] - w[j] * w[j] / total) / (total - 1.0))
+                .collect()
+        })
     }
 
     /// The features of `panel`'s items (judges first, then anchors).
@@ -167,6 +197,9 @@ impl Features<'_> {
             f[j] = x;
             s += x;
             sq += x * x;
+            if set.judge_squares {
+                f[set.judge_square(j)] = x * x;
+            }
             if let Some(families) = &set.families {
                 fam_sum[families[j]] += x;
                 fam_sq[families[j]] += x * x;
