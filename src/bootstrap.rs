@@ -116,6 +116,9 @@ fn interval(mut v: Vec<f64>) -> Option<Interval> {
 
 /// Memory for one batch of resample counts (one byte per item and resample).
 const BATCH_BYTES: usize = 32 << 20;
+/// Most memory for an estimator's per-item features kept for every item (formed once rather
+/// than once per batch of resamples); larger ones are formed a block of items at a time.
+pub const STORED_BYTES: usize = 8 << 20;
 /// Most resamples whose sums one pass over the items accumulates.
 const MAX_BATCH: usize = 32;
 

@@ -8,8 +8,9 @@
 //! panel.
 //!
 //! Columns are centred at their full-sample means before the features are formed, so the raw
-//! sums stay well conditioned whatever the data's location. The features are formed a block
-//! of items at a time as they are summed, so memory stays the panel's size.
+//! sums stay well conditioned whatever the data's location. The features are formed once and
+//! kept when they take at most [`super::STORED_BYTES`]; otherwise a block of items at a time
+//! as they are summed (for each batch of resamples), so memory stays the panel's size.
 
 use nalgebra::{DMatrix, DMatrixView};
 
@@ -28,8 +29,9 @@ pub struct FeatureSet {
     judge_squares: bool,
 }
 
-/// The features of a panel's items, formed a block of items at a time when they are summed
-/// (never stored for every item: at a million items they would outweigh the panel).
+/// The features of a panel's items: kept for every item when they are small enough
+/// ([`super::STORED_BYTES`]), otherwise formed a block of items at a time when they are summed
+/// (at a million items they would outweigh the panel).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Features<'a> {
     pub set: FeatureSet,
@@ -37,6 +39,8 @@ pub struct Features<'a> {
     panel: &'a Panel,
     /// Full-sample column means (judges, then anchors), subtracted before forming features.
     means: Vec<f64>,
+    /// Every item's features (item i at `i * d..(i + 1) * d`), when they were kept.
+    stored: Option<Vec<f64>>,
 }
 
 impl FeatureSet {
@@ -115,12 +119,23 @@ impl FeatureSet {
         let means = (0..self.p + self.m)
             .map(|c| crate::moments::sum(panel.col(c)) / n as f64)
             .collect();
-        Features {
+        let mut features = Features {
             set: self,
             n,
             panel,
             means,
+            stored: None,
+        };
+        let d = features.d();
+        if n * d * size_of::<f64>() <= super::STORED_BYTES {
+            let mut all = vec![0.0; n * d];
+            let mut fam = vec![0.0; 2 * features.set.n_fam];
+            for (i, f) in all.chunks_exact_mut(d).enumerate() {
+                features.item(i, f, &mut fam);
+            }
+            features.stored = Some(all);
         }
+        features
     }
 
     /// The moments of one resample from its count-weighted feature sums `w` over `total`
@@ -240,23 +255,30 @@ impl Features<'_> {
         assert_eq!(counts.len(), batch * n);
         let mut acc = DMatrix::zeros(d, batch);
         let mut tile = DMatrix::zeros(BLOCK.min(n), batch);
-        let mut values = vec![0.0; d * BLOCK.min(n)];
+        let formed = if self.stored.is_some() { 0 } else { BLOCK.min(n) };
+        let mut values = vec![0.0; d * formed];
         let mut fam = vec![0.0; 2 * self.set.n_fam];
         for start in (0..n).step_by(BLOCK) {
             let len = BLOCK.min(n - start);
             if tile.nrows() != len {
                 tile = DMatrix::zeros(len, batch);
             }
-            for (j, f) in values.chunks_exact_mut(d).take(len).enumerate() {
-                self.item(start + j, f, &mut fam);
-            }
+            let block = match &self.stored {
+                Some(all) => &all[start * d..(start + len) * d],
+                None => {
+                    for (j, f) in values.chunks_exact_mut(d).take(len).enumerate() {
+                        self.item(start + j, f, &mut fam);
+                    }
+                    &values[..len * d]
+                }
+            };
             for r in 0..batch {
                 let row = &counts[r * n + start..r * n + start + len];
                 for (x, &k) in tile.column_mut(r).iter_mut().zip(row) {
                     *x = f64::from(k);
                 }
             }
-            let feats = DMatrixView::from_slice(&values[..len * d], d, len);
+            let feats = DMatrixView::from_slice(block, d, len);
             acc.gemm(1.0, &feats, &tile, 1.0);
         }
         acc

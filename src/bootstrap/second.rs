@@ -1,10 +1,10 @@
 //! Every second moment of a resample from its counts: the free-scale estimator (Section 7,
 //! SPEC §7) reads the whole correlation matrix, so on a panel whose columns are all continuous
 //! its bootstrap needs Σ_i c(i)·x_a(i)·x_b(i) for every column pair (a ≤ b) and Σ_i c(i)·x_a(i)
-//! for every column: q + q(q+1)/2 numbers per item. They are formed a block of items at a
-//! time from the panel, centred (never stored for all items: memory stays the panel's own)
-//! and multiplied by the block's counts for a batch of resamples at once, as the closed form's
-//! features are ([`super::features`]).
+//! for every column: q + q(q+1)/2 numbers per item. They are formed from the centred panel,
+//! once and kept when they take at most [`super::STORED_BYTES`], otherwise a block of items at
+//! a time (memory stays the panel's own), and multiplied by the block's counts for a batch of
+//! resamples at once, as the closed form's features are ([`super::features`]).
 
 use nalgebra::{DMatrix, DMatrixView};
 
@@ -21,6 +21,8 @@ pub struct SecondMoments<'a> {
     panel: &'a Panel,
     /// Full-sample column means (judges, then anchors), subtracted before forming products.
     means: Vec<f64>,
+    /// Every item's features (item i at `i * width..(i + 1) * width`), when they were kept.
+    stored: Option<Vec<f64>>,
 }
 
 impl SecondMoments<'_> {
@@ -31,7 +33,22 @@ impl SecondMoments<'_> {
         let means = (0..q)
             .map(|c| crate::moments::sum(panel.col(c)) / n.max(1) as f64)
             .collect();
-        SecondMoments { n, q, panel, means }
+        let mut s = SecondMoments {
+            n,
+            q,
+            panel,
+            means,
+            stored: None,
+        };
+        let d = s.width();
+        if n * d * size_of::<f64>() <= super::STORED_BYTES {
+            let mut all = vec![0.0; n * d];
+            for (i, f) in all.chunks_exact_mut(d).enumerate() {
+                s.item(i, f);
+            }
+            s.stored = Some(all);
+        }
+        s
     }
 
     /// Numbers per item: q sums and q(q+1)/2 products.
@@ -68,23 +85,30 @@ impl SecondMoments<'_> {
         let (n, d) = (self.n, self.width());
         assert_eq!(counts.len(), batch * n);
         let mut acc = DMatrix::zeros(d, batch);
-        let mut feats = vec![0.0; d * BLOCK.min(n.max(1))];
+        let formed = if self.stored.is_some() { 0 } else { BLOCK.min(n) };
+        let mut feats = vec![0.0; d * formed];
         let mut tile = DMatrix::zeros(BLOCK.min(n), batch);
         for start in (0..n).step_by(BLOCK) {
             let len = BLOCK.min(n - start);
             if tile.nrows() != len {
                 tile = DMatrix::zeros(len, batch);
             }
-            for (j, out) in feats.chunks_exact_mut(d).take(len).enumerate() {
-                self.item(start + j, out);
-            }
+            let block = match &self.stored {
+                Some(all) => &all[start * d..(start + len) * d],
+                None => {
+                    for (j, out) in feats.chunks_exact_mut(d).take(len).enumerate() {
+                        self.item(start + j, out);
+                    }
+                    &feats[..len * d]
+                }
+            };
             for r in 0..batch {
                 let row = &counts[r * n + start..r * n + start + len];
                 for (x, &k) in tile.column_mut(r).iter_mut().zip(row) {
                     *x = f64::from(k);
                 }
             }
-            let f = DMatrixView::from_slice(&feats[..len * d], d, len);
+            let f = DMatrixView::from_slice(block, d, len);
             acc.gemm(1.0, &f, &tile, 1.0);
         }
         acc
