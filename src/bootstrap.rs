@@ -14,7 +14,7 @@ pub mod second;
 use crate::estimate::{Context, Estimate, Estimator, free_scale};
 use crate::panel::Panel;
 use crate::progress::{Flow, Progress};
-use crate::rng::{Purpose, Streams};
+use crate::rng::{Index, Purpose, Streams};
 use crate::stats::{percentile, sd};
 use features::FeatureSet;
 use second::SecondMoments;
@@ -317,11 +317,9 @@ fn draw_counts(
         if progress(Progress::Step) == Flow::Stop {
             return None;
         }
-        let mut rng = streams.rng(Purpose::Bootstrap, (start + r) as u64);
         let row = &mut counts[r * n..(r + 1) * n];
         let mut overflow = false;
-        for _ in 0..n {
-            let i: usize = rng.random_range(0..n);
+        for i in draws(streams, start + r, n) {
             let (c, o) = row[i].overflowing_add(1);
             row[i] = c;
             overflow |= o;
@@ -336,8 +334,18 @@ fn draw_counts(
 /// The N indices resample `r` draws, drawn again (for a resample whose counts overflowed a
 /// byte): the stream [`draw_counts`] counted.
 fn redraw(streams: Streams, r: usize, n: usize) -> Vec<usize> {
+    draws(streams, r, n).collect()
+}
+
+/// Resample `r`'s N item indices in the order drawn: `random_range(0..n)` on stream `r`
+/// ([`Index`] inlines it, number for number).
+fn draws(streams: Streams, r: usize, n: usize) -> impl Iterator<Item = usize> {
     let mut rng = streams.rng(Purpose::Bootstrap, r as u64);
-    (0..n).map(|_| rng.random_range(0..n)).collect()
+    let index = Index::below(n);
+    (0..n).map(move |_| match index {
+        Some(index) => index.draw(&mut rng),
+        None => rng.random_range(0..n),
+    })
 }
 
 /// The items of a resample from its counts: item i listed `counts[i]` times.

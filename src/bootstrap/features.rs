@@ -255,7 +255,11 @@ impl Features<'_> {
         assert_eq!(counts.len(), batch * n);
         let mut acc = DMatrix::zeros(d, batch);
         let mut tile = DMatrix::zeros(BLOCK.min(n), batch);
-        let formed = if self.stored.is_some() { 0 } else { BLOCK.min(n) };
+        let formed = if self.stored.is_some() {
+            0
+        } else {
+            BLOCK.min(n)
+        };
         let mut values = vec![0.0; d * formed];
         let mut fam = vec![0.0; 2 * self.set.n_fam];
         for start in (0..n).step_by(BLOCK) {

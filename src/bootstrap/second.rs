@@ -85,7 +85,11 @@ impl SecondMoments<'_> {
         let (n, d) = (self.n, self.width());
         assert_eq!(counts.len(), batch * n);
         let mut acc = DMatrix::zeros(d, batch);
-        let formed = if self.stored.is_some() { 0 } else { BLOCK.min(n) };
+        let formed = if self.stored.is_some() {
+            0
+        } else {
+            BLOCK.min(n)
+        };
         let mut feats = vec![0.0; d * formed];
         let mut tile = DMatrix::zeros(BLOCK.min(n), batch);
         for start in (0..n).step_by(BLOCK) {
