@@ -71,6 +71,12 @@ impl FeatureSet {
         }
     }
 
+    /// Judges.
+    #[must_use]
+    pub fn p(&self) -> usize {
+        self.p
+    }
+
     /// Numbers per item.
     #[must_use]
     pub fn width(&self) -> usize {
@@ -129,10 +135,7 @@ impl FeatureSet {
         let d = features.d();
         if n * d * size_of::<f64>() <= super::STORED_BYTES {
             let mut all = vec![0.0; n * d];
-            let mut fam = vec![0.0; 2 * features.set.n_fam];
-            for (i, f) in all.chunks_exact_mut(d).enumerate() {
-                features.item(i, f, &mut fam);
-            }
+            features.block(0, n, &mut all, &mut Vec::new());
             features.stored = Some(all);
         }
         features
@@ -188,6 +191,10 @@ impl FeatureSet {
     }
 }
 
+/// Items whose features are formed together: their rows (d numbers each) stay in cache while
+/// the columns are written across them.
+const FORM: usize = 64;
+
 /// Position of (k, l), k ≤ l, in the row-major upper triangle of an m × m matrix.
 fn tri_index(m: usize, k: usize, l: usize) -> usize {
     k * m - k * (k + 1) / 2 + l
@@ -200,41 +207,83 @@ impl Features<'_> {
         self.set.width()
     }
 
-    /// Item i's features into `f` (d numbers), `fam` scratch of two per family.
-    fn item(&self, i: usize, f: &mut [f64], fam: &mut [f64]) {
-        let (set, p, m) = (&self.set, self.set.p, self.set.m);
-        let (fam_sum, fam_sq) = fam.split_at_mut(set.n_fam);
-        let (mut s, mut sq) = (0.0, 0.0);
-        fam_sum.fill(0.0);
-        fam_sq.fill(0.0);
+    /// The features of items `start..start + len` into `out` (item `start + i`'s d numbers at
+    /// `i * d`), [`FORM`] items at a time so the rows being written stay in cache.
+    fn block(&self, start: usize, len: usize, out: &mut [f64], scratch: &mut Vec<f64>) {
+        let d = self.d();
+        for (k, rows) in out[..len * d].chunks_mut(FORM * d).enumerate() {
+            self.columns(start + k * FORM, rows.len() / d, rows, scratch);
+        }
+    }
+
+    /// [`Features::block`] for a few items, formed a column at a time: each panel column is
+    /// read in order, and every per-item sum (S, Σ_j J_j², the family sums) adds the judges in
+    /// the same order as one item at a time would. `scratch` holds those sums.
+    fn columns(&self, start: usize, len: usize, out: &mut [f64], scratch: &mut Vec<f64>) {
+        let (set, p, m, d) = (&self.set, self.set.p, self.set.m, self.d());
+        let n_fam = set.n_fam;
+        scratch.clear();
+        scratch.resize((2 + 2 * n_fam) * len, 0.0);
+        let (s, rest) = scratch.split_at_mut(len);
+        let (sq, rest) = rest.split_at_mut(len);
+        let (fam_sum, fam_sq) = rest.split_at_mut(n_fam * len);
+        let centred = |c: usize| {
+            let mean = self.means[c];
+            self.panel.col(c)[start..start + len]
+                .iter()
+                .map(move |v| v - mean)
+        };
         for j in 0..p {
-            let x = self.panel.col(j)[i] - self.means[j];
-            f[j] = x;
-            s += x;
-            sq += x * x;
+            for (((f, x), s), sq) in out
+                .chunks_exact_mut(d)
+                .zip(centred(j))
+                .zip(&mut *s)
+                .zip(&mut *sq)
+            {
+                f[j] = x;
+                *s += x;
+                *sq += x * x;
+            }
             if set.judge_squares {
-                f[set.judge_square(j)] = x * x;
+                let at = set.judge_square(j);
+                for (f, x) in out.chunks_exact_mut(d).zip(centred(j)) {
+                    f[at] = x * x;
+                }
             }
             if let Some(families) = &set.families {
-                fam_sum[families[j]] += x;
-                fam_sq[families[j]] += x * x;
+                let b = families[j] * len;
+                let (fs, fq) = (&mut fam_sum[b..b + len], &mut fam_sq[b..b + len]);
+                for ((x, fs), fq) in centred(j).zip(fs).zip(fq) {
+                    *fs += x;
+                    *fq += x * x;
+                }
             }
         }
-        f[p] = sq;
-        f[p + 1] = s * s;
-        for k in 0..m {
-            let a = self.panel.col(p + k)[i] - self.means[p + k];
-            f[set.anchor(k)] = a;
-            f[set.sum_anchor(k)] = s * a;
+        for ((f, s), sq) in out.chunks_exact_mut(d).zip(&*s).zip(&*sq) {
+            f[p] = *sq;
+            f[p + 1] = s * s;
         }
         for k in 0..m {
-            for l in k..m {
-                f[set.anchor_pair(k, l)] = f[set.anchor(k)] * f[set.anchor(l)];
+            let (at, sum_at) = (set.anchor(k), set.sum_anchor(k));
+            for ((f, a), s) in out.chunks_exact_mut(d).zip(centred(p + k)).zip(&*s) {
+                f[at] = a;
+                f[sum_at] = s * a;
             }
         }
-        for b in 0..set.n_fam {
-            f[set.family_square(b)] = fam_sum[b] * fam_sum[b];
-            f[set.family_judge_squares(b)] = fam_sq[b];
+        for f in out.chunks_exact_mut(d).take(len) {
+            for k in 0..m {
+                for l in k..m {
+                    f[set.anchor_pair(k, l)] = f[set.anchor(k)] * f[set.anchor(l)];
+                }
+            }
+        }
+        for b in 0..n_fam {
+            let (sq_at, judges_at) = (set.family_square(b), set.family_judge_squares(b));
+            let sums = fam_sum[b * len..(b + 1) * len].iter();
+            for ((f, fs), fq) in out.chunks_exact_mut(d).zip(sums).zip(&fam_sq[b * len..]) {
+                f[sq_at] = fs * fs;
+                f[judges_at] = *fq;
+            }
         }
     }
 
@@ -260,21 +309,17 @@ impl Features<'_> {
         } else {
             BLOCK.min(n)
         };
-        let mut values = vec![0.0; d * formed];
-        let mut fam = vec![0.0; 2 * self.set.n_fam];
+        let (mut values, mut scratch) = (vec![0.0; d * formed], Vec::new());
         for start in (0..n).step_by(BLOCK) {
             let len = BLOCK.min(n - start);
             if tile.nrows() != len {
                 tile = DMatrix::zeros(len, batch);
             }
-            let block = match &self.stored {
-                Some(all) => &all[start * d..(start + len) * d],
-                None => {
-                    for (j, f) in values.chunks_exact_mut(d).take(len).enumerate() {
-                        self.item(start + j, f, &mut fam);
-                    }
-                    &values[..len * d]
-                }
+            let block = if let Some(all) = &self.stored {
+                &all[start * d..(start + len) * d]
+            } else {
+                self.block(start, len, &mut values[..len * d], &mut scratch);
+                &values[..len * d]
             };
             for r in 0..batch {
                 let row = &counts[r * n + start..r * n + start + len];
@@ -292,9 +337,9 @@ impl Features<'_> {
     /// resample whose counts do not fit a byte. Equal to the weighted sums up to rounding.
     pub fn sum_draws(&self, draws: impl Iterator<Item = usize>) -> Vec<f64> {
         let d = self.d();
-        let (mut w, mut f, mut fam) = (vec![0.0; d], vec![0.0; d], vec![0.0; 2 * self.set.n_fam]);
+        let (mut w, mut f, mut scratch) = (vec![0.0; d], vec![0.0; d], Vec::new());
         for i in draws {
-            self.item(i, &mut f, &mut fam);
+            self.block(i, 1, &mut f, &mut scratch);
             for (a, x) in w.iter_mut().zip(&f) {
                 *a += x;
             }

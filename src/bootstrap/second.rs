@@ -97,14 +97,13 @@ impl SecondMoments<'_> {
             if tile.nrows() != len {
                 tile = DMatrix::zeros(len, batch);
             }
-            let block = match &self.stored {
-                Some(all) => &all[start * d..(start + len) * d],
-                None => {
-                    for (j, out) in feats.chunks_exact_mut(d).take(len).enumerate() {
-                        self.item(start + j, out);
-                    }
-                    &feats[..len * d]
+            let block = if let Some(all) = &self.stored {
+                &all[start * d..(start + len) * d]
+            } else {
+                for (j, out) in feats.chunks_exact_mut(d).take(len).enumerate() {
+                    self.item(start + j, out);
                 }
+                &feats[..len * d]
             };
             for r in 0..batch {
                 let row = &counts[r * n + start..r * n + start + len];
