@@ -204,33 +204,19 @@ pub fn bootstrap_with_neff(
                     .collect(),
                 _ => Vec::new(),
             };
-            // With every second moment at hand (the free-scale refit's), a resample's n_eff
-            // is read from its judge covariance; otherwise from its own O(N·p) pass.
-            let neffs = if !neff || p < 2 {
-                Vec::new()
-            } else if covs.is_empty() {
-                let wide: Vec<(usize, Vec<u32>)> = overflowed
-                    .iter()
-                    .map(|&r| {
-                        let mut full = vec![0u32; n];
-                        for i in redraw(streams, start + r, n) {
-                            full[i] += 1;
-                        }
-                        (r, full)
-                    })
-                    .collect();
-                let vars: Option<Vec<Vec<f64>>> = acc
-                    .column_iter()
-                    .map(|w| features.set.judge_variances(w.as_slice(), n as f64))
-                    .collect();
-                vars.map_or_else(
-                    || vec![None; size],
-                    |v| crate::neff::resample_n_eff(&centred, &v, &counts, &wide),
+            let neffs = if neff && p >= 2 {
+                batch_neffs(
+                    &centred,
+                    &features,
+                    &acc,
+                    &covs,
+                    &counts,
+                    &overflowed,
+                    streams,
+                    start,
                 )
             } else {
-                covs.iter()
-                    .map(|c| crate::neff::of_covariance(&c.view((0, 0), (p, p)).into_owned()))
-                    .collect()
+                Vec::new()
             };
             let fitted = acc
                 .column_iter()
@@ -271,6 +257,51 @@ pub fn bootstrap_with_neff(
         summary.boot = Some(crate::neff::summarise(&neffs, resamples, streams.seed));
     }
     Some((results, summary))
+}
+
+/// Each resample's n_eff in the batch of resamples from `start` ([`crate::neff`]). With every
+/// second moment at hand (the free-scale refit's covariances `covs`) it is read from the judge
+/// block; otherwise from the judge variances in the feature sums `acc` and one O(N·p) pass
+/// over the counts (32-bit ones for the resamples that overflowed a byte).
+#[expect(
+    clippy::too_many_arguments,
+    reason = "one batch's sums and counts, passed once"
+)]
+fn batch_neffs(
+    centred: &crate::neff::Centred<'_>,
+    features: &features::Features<'_>,
+    acc: &DMatrix<f64>,
+    covs: &[DMatrix<f64>],
+    counts: &[u8],
+    overflowed: &[usize],
+    streams: Streams,
+    start: usize,
+) -> Vec<Option<f64>> {
+    let (n, p) = (features.n, features.set.p());
+    if !covs.is_empty() {
+        return covs
+            .iter()
+            .map(|c| crate::neff::of_covariance(&c.view((0, 0), (p, p)).into_owned()))
+            .collect();
+    }
+    let wide: Vec<(usize, Vec<u32>)> = overflowed
+        .iter()
+        .map(|&r| {
+            let mut full = vec![0u32; n];
+            for i in redraw(streams, start + r, n) {
+                full[i] += 1;
+            }
+            (r, full)
+        })
+        .collect();
+    let vars: Option<Vec<Vec<f64>>> = acc
+        .column_iter()
+        .map(|w| features.set.judge_variances(w.as_slice(), n as f64))
+        .collect();
+    vars.map_or_else(
+        || vec![None; acc.ncols()],
+        |v| crate::neff::resample_n_eff(centred, &v, counts, &wide),
+    )
 }
 
 /// Estimator `e` refitted on one resample: from its feature sums `w`, from its covariance

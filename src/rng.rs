@@ -62,6 +62,10 @@ impl Index {
 
     /// The next index from `rng`.
     #[inline]
+    #[expect(
+        clippy::cast_possible_truncation,
+        reason = "the high and low halves of a 64-bit product"
+    )]
     pub fn draw(self, rng: &mut ChaCha8Rng) -> usize {
         let wide = u64::from(rng.next_u32()) * u64::from(self.n);
         let (mut hi, lo) = ((wide >> 32) as u32, wide as u32);
