@@ -119,6 +119,24 @@ const BATCH_BYTES: usize = 32 << 20;
 /// Most memory for an estimator's per-item features kept for every item (formed once rather
 /// than once per batch of resamples); larger ones are formed a block of items at a time.
 pub const STORED_BYTES: usize = 8 << 20;
+
+/// The means of the panel's first `cols` columns, subtracted before per-item features are
+/// formed so their sums stay well conditioned.
+pub(crate) fn column_means(panel: &Panel, cols: usize) -> Vec<f64> {
+    (0..cols)
+        .map(|c| crate::moments::sum(panel.col(c)) / panel.n.max(1) as f64)
+        .collect()
+}
+
+/// Every item's features (N × `d` numbers, filled by `form`), when they take at most
+/// [`STORED_BYTES`]; otherwise `None`, and they are formed a block at a time.
+fn kept(n: usize, d: usize, form: impl FnOnce(&mut [f64])) -> Option<Vec<f64>> {
+    (n * d * size_of::<f64>() <= STORED_BYTES).then(|| {
+        let mut all = vec![0.0; n * d];
+        form(&mut all);
+        all
+    })
+}
 /// Most resamples whose sums one pass over the items accumulates.
 const MAX_BATCH: usize = 32;
 

@@ -149,10 +149,7 @@ pub fn with_bootstrap(panel: &Panel, resamples: usize, streams: Streams) -> Neff
 /// large mean.
 #[must_use]
 pub(crate) fn centred_judges(panel: &Panel) -> Centred<'_> {
-    let n = panel.n;
-    let means = (0..panel.p())
-        .map(|j| crate::moments::sum(panel.col(j)) / n.max(1) as f64)
-        .collect();
+    let means = crate::bootstrap::column_means(panel, panel.p());
     Centred { panel, means }
 }
 

@@ -122,9 +122,7 @@ impl FeatureSet {
     #[must_use]
     pub fn compute(self, panel: &Panel) -> Features<'_> {
         let n = panel.n;
-        let means = (0..self.p + self.m)
-            .map(|c| crate::moments::sum(panel.col(c)) / n as f64)
-            .collect();
+        let means = super::column_means(panel, self.p + self.m);
         let mut features = Features {
             set: self,
             n,
@@ -133,11 +131,8 @@ impl FeatureSet {
             stored: None,
         };
         let d = features.d();
-        if n * d * size_of::<f64>() <= super::STORED_BYTES {
-            let mut all = vec![0.0; n * d];
-            features.block(0, n, &mut all, &mut Vec::new());
-            features.stored = Some(all);
-        }
+        let stored = super::kept(n, d, |all| features.block(0, n, all, &mut Vec::new()));
+        features.stored = stored;
         features
     }
 

@@ -30,24 +30,20 @@ impl SecondMoments<'_> {
     #[must_use]
     pub fn of(panel: &Panel) -> SecondMoments<'_> {
         let (n, q) = (panel.n, panel.q());
-        let means = (0..q)
-            .map(|c| crate::moments::sum(panel.col(c)) / n.max(1) as f64)
-            .collect();
         let mut s = SecondMoments {
             n,
             q,
             panel,
-            means,
+            means: super::column_means(panel, q),
             stored: None,
         };
         let d = s.width();
-        if n * d * size_of::<f64>() <= super::STORED_BYTES {
-            let mut all = vec![0.0; n * d];
+        let stored = super::kept(n, d, |all| {
             for (i, f) in all.chunks_exact_mut(d).enumerate() {
                 s.item(i, f);
             }
-            s.stored = Some(all);
-        }
+        });
+        s.stored = stored;
         s
     }
 
