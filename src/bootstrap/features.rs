@@ -363,4 +363,25 @@ mod tests {
             assert!((a - b).abs() <= 1e-12 * (1.0 + a.abs()), "{a} {b}");
         }
     }
+
+    #[test]
+    fn kept_features_sum_as_the_blocks_formed_on_the_fly() {
+        // 5000 items: more than one block of 2048, and a last block that is not a multiple of
+        // the 64 items formed together.
+        let panel = crate::simulate::simulate(&crate::model::Params::three_anchor(), 5000, 7)
+            .expect("a valid design");
+        let set = FeatureSet::new(panel.p(), panel.m(), Some(vec![0, 1, 1, 2, 2, 2]));
+        let kept = set.with_judge_squares().compute(&panel);
+        assert!(kept.stored.is_some());
+        let mut formed = kept.clone();
+        formed.stored = None;
+        let counts: Vec<u8> = (0..3 * 5000)
+            .map(|i| u8::try_from(i * 7 % 5).unwrap())
+            .collect();
+        let (a, b) = (
+            kept.weighted_sums(&counts, 3),
+            formed.weighted_sums(&counts, 3),
+        );
+        assert_eq!(a, b);
+    }
 }

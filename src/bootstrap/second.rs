@@ -178,4 +178,21 @@ mod tests {
             assert!((a - b).abs() <= 1e-9 * (1.0 + a.abs()), "{a} {b}");
         }
     }
+
+    #[test]
+    fn kept_products_sum_as_the_blocks_formed_on_the_fly() {
+        let panel = crate::simulate::simulate(&crate::model::Params::three_anchor(), 2500, 5)
+            .expect("a valid design");
+        let kept = SecondMoments::of(&panel);
+        assert!(kept.stored.is_some());
+        let mut formed = kept.clone();
+        formed.stored = None;
+        let counts: Vec<u8> = (0..2 * 2500)
+            .map(|i| u8::try_from(i * 3 % 4).unwrap())
+            .collect();
+        assert_eq!(
+            kept.weighted_sums(&counts, 2),
+            formed.weighted_sums(&counts, 2)
+        );
+    }
 }
