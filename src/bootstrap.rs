@@ -119,6 +119,8 @@ const BATCH_BYTES: usize = 32 << 20;
 /// Most memory for an estimator's per-item features kept for every item (formed once rather
 /// than once per batch of resamples); larger ones are formed a block of items at a time.
 pub const STORED_BYTES: usize = 8 << 20;
+/// Most resamples whose sums one pass over the items accumulates.
+const MAX_BATCH: usize = 32;
 
 /// The means of the panel's first `cols` columns, subtracted before per-item features are
 /// formed so their sums stay well conditioned.
@@ -137,8 +139,6 @@ fn kept(n: usize, d: usize, form: impl FnOnce(&mut [f64])) -> Option<Vec<f64>> {
         all
     })
 }
-/// Most resamples whose sums one pass over the items accumulates.
-const MAX_BATCH: usize = 32;
 
 /// Runs the item bootstrap of several estimators on the same resamples. Resample b draws
 /// its N items from stream `b` of `streams` — the same indices as ever — and keeps only how
