@@ -64,6 +64,13 @@ fn act(app: &mut App, a: Action) {
     settle(app, effects);
 }
 
+/// Types `text` into the open prompt, a key at a time.
+fn type_text(app: &mut App, text: &str) {
+    for c in text.chars() {
+        act(app, Action::Prompt(PromptEdit::Insert(c)));
+    }
+}
+
 #[test]
 fn default_start_fits_at_once_and_queues_battery_and_power() {
     let (app, effects) = App::new(settings(Start::Default));
@@ -409,7 +416,7 @@ fn llm_unassigned() -> App {
     } else {
         full.display().to_string()
     };
-    act(&mut app, Action::Prompt(PromptEdit::Set(path)));
+    type_text(&mut app, &path);
     act(&mut app, Action::Prompt(PromptEdit::Submit));
     app
 }
@@ -537,29 +544,27 @@ fn tab_completes_a_path_to_the_longest_common_prefix() {
     std::fs::create_dir(dir.path().join("sub")).unwrap();
     let d = dir.path().display().to_string();
     assert_eq!(
-        rhoscope::tui::complete(&format!("{d}/pa")),
+        rhoscope::tui::complete(&format!("{d}/pa")).0,
         format!("{d}/panel_")
     );
     assert_eq!(
-        rhoscope::tui::complete(&format!("{d}/o")),
+        rhoscope::tui::complete(&format!("{d}/o")).0,
         format!("{d}/other.csv")
     );
     assert_eq!(
-        rhoscope::tui::complete(&format!("{d}/s")),
+        rhoscope::tui::complete(&format!("{d}/s")).0,
         format!("{d}/sub/")
     );
     assert_eq!(
-        rhoscope::tui::complete(&format!("{d}/zz")),
+        rhoscope::tui::complete(&format!("{d}/zz")).0,
         format!("{d}/zz")
     );
     // Where Tab cannot go further, the status line lists what the path could become.
     let mut app = started(Start::Default);
     act(&mut app, Action::OpenPrompt);
     let tab = |text: &str| {
-        Action::Prompt(PromptEdit::Completed {
-            text: rhoscope::tui::complete(text),
-            choices: rhoscope::tui::choices(text),
-        })
+        let (text, choices) = rhoscope::tui::complete(text);
+        Action::Prompt(PromptEdit::Completed { text, choices })
     };
     act(&mut app, tab(&format!("{d}/pa")));
     assert_eq!(app.prompt_choices, ["panel_a.csv", "panel_b.csv"]);
@@ -580,7 +585,7 @@ fn the_open_prompt_keeps_the_end_of_a_long_path_in_view_and_swallows_keys() {
     let mut app = started(Start::Default);
     act(&mut app, Action::OpenPrompt);
     let long = format!("{}/end_of_the_path.csv", "deep/".repeat(30));
-    act(&mut app, Action::Prompt(PromptEdit::Set(long)));
+    type_text(&mut app, &long);
     let g = app.generation;
     act(&mut app, Action::Fine(1));
     assert_eq!(app.generation, g, "keys go to the prompt, not the sliders");
@@ -1748,7 +1753,7 @@ fn a_path_that_is_not_a_panel_keeps_the_panel_on_screen() {
         );
         let battery = app.battery.as_ref().unwrap().tests.clone();
         act(&mut app, Action::OpenPrompt);
-        act(&mut app, Action::Prompt(PromptEdit::Set(bad.clone())));
+        type_text(&mut app, &bad);
         act(&mut app, Action::Prompt(PromptEdit::Submit));
         assert!(
             std::sync::Arc::ptr_eq(app.panel.as_ref().unwrap(), &panel),
@@ -1854,10 +1859,7 @@ fn the_data_pane_never_starts_inside_a_note() {
         let mut app = llm_assigned();
         // An error pinned on top (a mistyped path) leaves the list fewer rows.
         act(&mut app, Action::OpenPrompt);
-        act(
-            &mut app,
-            Action::Prompt(PromptEdit::Set("/no/such.csv".into())),
-        );
+        type_text(&mut app, "/no/such.csv");
         act(&mut app, Action::Prompt(PromptEdit::Submit));
         act(&mut app, Action::Focus(Pane::Data));
         act(&mut app, Action::Bottom);

@@ -107,9 +107,8 @@ pub enum Action {
 pub enum PromptEdit {
     Insert(char),
     Backspace,
-    /// Replace the text (tab completion, computed by the event loop, which may read folders).
-    Set(String),
-    /// `Tab`: the completed text, and the names it could still become when more than one.
+    /// `Tab`: the completed text, and the names it could still become when more than one
+    /// (computed by the event loop, which may read folders).
     Completed {
         text: String,
         choices: Vec<String>,

@@ -540,7 +540,6 @@ impl App {
             PromptEdit::Backspace => {
                 text.pop();
             }
-            PromptEdit::Set(t) => *text = t,
             PromptEdit::Cancel => self.prompt = None,
             PromptEdit::Submit => {
                 let path = PathBuf::from(text.trim());

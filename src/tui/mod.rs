@@ -221,10 +221,10 @@ fn prompt_key(k: &event::KeyEvent, app: &App) -> Option<Action> {
         }
         KeyCode::Char(c) => PromptEdit::Insert(c),
         KeyCode::Backspace => PromptEdit::Backspace,
-        KeyCode::Tab => PromptEdit::Completed {
-            text: complete(text),
-            choices: choices(text),
-        },
+        KeyCode::Tab => {
+            let (text, choices) = complete(text);
+            PromptEdit::Completed { text, choices }
+        }
         KeyCode::Enter => PromptEdit::Submit,
         KeyCode::Esc => PromptEdit::Cancel,
         _ => return None,
@@ -235,7 +235,7 @@ fn prompt_key(k: &event::KeyEvent, app: &App) -> Option<Action> {
 /// The entries of a path's folder that start with its last part, sorted (folders with a
 /// trailing `/`; hidden ones only when the part starts with a dot).
 #[must_use]
-pub fn choices(text: &str) -> Vec<String> {
+fn choices(text: &str) -> Vec<String> {
     let (dir, stem) = split_path(text);
     let Ok(rd) = std::fs::read_dir(if dir.is_empty() { "." } else { dir }) else {
         return Vec::new();
@@ -261,13 +261,14 @@ fn split_path(text: &str) -> (&str, &str) {
     }
 }
 
-/// Tab completion of a path: the longest common prefix of its [`choices`].
+/// Tab on a path: its completion, the longest common prefix of its [`choices`], and those
+/// choices (one read of the folder).
 #[must_use]
-pub fn complete(text: &str) -> String {
+pub fn complete(text: &str) -> (String, Vec<String>) {
     let (dir, _) = split_path(text);
     let names = choices(text);
     let Some(first) = names.first() else {
-        return text.to_string();
+        return (text.to_string(), names);
     };
     let mut common: String = first.clone();
     for n in &names[1..] {
@@ -279,7 +280,7 @@ pub fn complete(text: &str) -> String {
             .sum();
         common.truncate(len);
     }
-    format!("{dir}{common}")
+    (format!("{dir}{common}"), names)
 }
 
 /// Writes the figures the app asked for (fast: a few milliseconds of SVG) into the working
