@@ -10,6 +10,7 @@ use rayon::prelude::*;
 pub mod features;
 pub mod oracle;
 pub mod second;
+pub mod weighted;
 
 use crate::estimate::{Context, Estimate, Estimator, free_scale};
 use crate::panel::Panel;
@@ -18,6 +19,7 @@ use crate::rng::{Index, Purpose, Streams};
 use crate::stats::{percentile, sd};
 use features::FeatureSet;
 use second::SecondMoments;
+use weighted::PerItem;
 
 /// Default number of resamples (SPEC §2).
 pub const DEFAULT_RESAMPLES: usize = 300;
@@ -116,29 +118,8 @@ fn interval(mut v: Vec<f64>) -> Option<Interval> {
 
 /// Memory for one batch of resample counts (one byte per item and resample).
 const BATCH_BYTES: usize = 32 << 20;
-/// Most memory for an estimator's per-item features kept for every item (formed once rather
-/// than once per batch of resamples); larger ones are formed a block of items at a time.
-pub const STORED_BYTES: usize = 8 << 20;
 /// Most resamples whose sums one pass over the items accumulates.
 const MAX_BATCH: usize = 32;
-
-/// The means of the panel's first `cols` columns, subtracted before per-item features are
-/// formed so their sums stay well conditioned.
-pub(crate) fn column_means(panel: &Panel, cols: usize) -> Vec<f64> {
-    (0..cols)
-        .map(|c| crate::moments::sum(panel.col(c)) / panel.n.max(1) as f64)
-        .collect()
-}
-
-/// Every item's features (N × `d` numbers, filled by `form`), when they take at most
-/// [`STORED_BYTES`]; otherwise `None`, and they are formed a block at a time.
-fn kept(n: usize, d: usize, form: impl FnOnce(&mut [f64])) -> Option<Vec<f64>> {
-    (n * d * size_of::<f64>() <= STORED_BYTES).then(|| {
-        let mut all = vec![0.0; n * d];
-        form(&mut all);
-        all
-    })
-}
 
 /// Runs the item bootstrap of several estimators on the same resamples. Resample b draws
 /// its N items from stream `b` of `streams` — the same indices as ever — and keeps only how

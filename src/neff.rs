@@ -149,7 +149,7 @@ pub fn with_bootstrap(panel: &Panel, resamples: usize, streams: Streams) -> Neff
 /// large mean.
 #[must_use]
 pub(crate) fn centred_judges(panel: &Panel) -> Centred<'_> {
-    let means = crate::bootstrap::column_means(panel, panel.p());
+    let means = crate::bootstrap::weighted::column_means(panel, panel.p());
     Centred { panel, means }
 }
 

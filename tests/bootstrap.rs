@@ -112,8 +112,9 @@ fn the_bootstrap_is_bit_identical_at_any_thread_count() {
 #[test]
 fn n_eff_read_from_the_free_scale_moments_is_its_own_passes() {
     // With the free-scale refit in the run, each resample's n_eff comes from the judge block
-    // of its count-weighted covariance instead of n_eff's own two passes: the same resamples,
-    // sums in another order, so the same interval up to rounding.
+    // of its count-weighted covariance instead of the closed form's feature sums and n_eff's
+    // own pass: the same resamples, sums in another order, so the same interval up to
+    // rounding.
     let p = panel(&Params::three_anchor(), 1500, 4);
     let ctx = Context::default();
     let streams = Streams::of(8);

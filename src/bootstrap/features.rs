@@ -9,10 +9,10 @@
 //!
 //! Columns are centred at their full-sample means before the features are formed, so the raw
 //! sums stay well conditioned whatever the data's location. The features are formed once and
-//! kept when they take at most [`super::STORED_BYTES`]; otherwise a block of items at a time
+//! kept when they take at most [`super::weighted::STORED_BYTES`]; otherwise a block of items at a time
 //! as they are summed (for each batch of resamples), so memory stays the panel's size.
 
-use nalgebra::{DMatrix, DMatrixView};
+use super::weighted::PerItem;
 
 use crate::moments::{JudgePairs, Moments, cross_pairs};
 use crate::panel::Panel;
@@ -30,7 +30,7 @@ pub struct FeatureSet {
 }
 
 /// The features of a panel's items: kept for every item when they are small enough
-/// ([`super::STORED_BYTES`]), otherwise formed a block of items at a time when they are summed
+/// ([`super::weighted::STORED_BYTES`]), otherwise formed a block of items at a time when they are summed
 /// (at a million items they would outweigh the panel).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Features<'a> {
@@ -122,7 +122,7 @@ impl FeatureSet {
     #[must_use]
     pub fn compute(self, panel: &Panel) -> Features<'_> {
         let n = panel.n;
-        let means = super::column_means(panel, self.p + self.m);
+        let means = super::weighted::column_means(panel, self.p + self.m);
         let mut features = Features {
             set: self,
             n,
@@ -131,7 +131,7 @@ impl FeatureSet {
             stored: None,
         };
         let d = features.d();
-        let stored = super::kept(n, d, |all| features.block(0, n, all, &mut Vec::new()));
+        let stored = super::weighted::kept(n, d, |all| features.block(0, n, all, &mut Vec::new()));
         features.stored = stored;
         features
     }
@@ -281,65 +281,25 @@ impl Features<'_> {
             }
         }
     }
+}
 
-    /// Σ_i c_r(i) · f(i) for every resample r of a batch: `counts[r * n + i]` is how often
-    /// resample r drew item i (each resample's counts contiguous, so drawing them stays in
-    /// cache), and column r of the returned d × batch matrix holds resample r's sums. Items go
-    /// in blocks: a block's counts become an f64 tile C (items × resamples) and the sums grow
-    /// by F·C, F the block's d × items features — a small matrix product (nalgebra hands it to
-    /// a blocked, vectorised kernel). The blocks depend on N alone, so the sums are the same
-    /// at any thread count.
-    ///
-    /// # Panics
-    /// If `counts` does not hold `batch` resamples of N items.
-    #[must_use]
-    pub fn weighted_sums(&self, counts: &[u8], batch: usize) -> DMatrix<f64> {
-        const BLOCK: usize = 2048;
-        let (n, d) = (self.n, self.d());
-        assert_eq!(counts.len(), batch * n);
-        let mut acc = DMatrix::zeros(d, batch);
-        let mut tile = DMatrix::zeros(BLOCK.min(n), batch);
-        let formed = if self.stored.is_some() {
-            0
-        } else {
-            BLOCK.min(n)
-        };
-        let (mut values, mut scratch) = (vec![0.0; d * formed], Vec::new());
-        for start in (0..n).step_by(BLOCK) {
-            let len = BLOCK.min(n - start);
-            if tile.nrows() != len {
-                tile = DMatrix::zeros(len, batch);
-            }
-            let block = if let Some(all) = &self.stored {
-                &all[start * d..(start + len) * d]
-            } else {
-                self.block(start, len, &mut values[..len * d], &mut scratch);
-                &values[..len * d]
-            };
-            for r in 0..batch {
-                let row = &counts[r * n + start..r * n + start + len];
-                for (x, &k) in tile.column_mut(r).iter_mut().zip(row) {
-                    *x = f64::from(k);
-                }
-            }
-            let feats = DMatrixView::from_slice(block, d, len);
-            acc.gemm(1.0, &feats, &tile, 1.0);
-        }
-        acc
+impl PerItem for Features<'_> {
+    const BLOCK: usize = 2048;
+
+    fn items(&self) -> usize {
+        self.n
     }
 
-    /// Σ over the drawn items of their features, one draw at a time: the slow path for a
-    /// resample whose counts do not fit a byte. Equal to the weighted sums up to rounding.
-    pub fn sum_draws(&self, draws: impl Iterator<Item = usize>) -> Vec<f64> {
-        let d = self.d();
-        let (mut w, mut f, mut scratch) = (vec![0.0; d], vec![0.0; d], Vec::new());
-        for i in draws {
-            self.block(i, 1, &mut f, &mut scratch);
-            for (a, x) in w.iter_mut().zip(&f) {
-                *a += x;
-            }
-        }
-        w
+    fn numbers(&self) -> usize {
+        self.d()
+    }
+
+    fn stored(&self) -> Option<&[f64]> {
+        self.stored.as_deref()
+    }
+
+    fn form(&self, start: usize, len: usize, out: &mut [f64], scratch: &mut Vec<f64>) {
+        self.block(start, len, out, scratch);
     }
 }
 

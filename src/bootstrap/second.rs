@@ -2,16 +2,15 @@
 //! SPEC §7) reads the whole correlation matrix, so on a panel whose columns are all continuous
 //! its bootstrap needs Σ_i c(i)·x_a(i)·x_b(i) for every column pair (a ≤ b) and Σ_i c(i)·x_a(i)
 //! for every column: q + q(q+1)/2 numbers per item. They are formed from the centred panel,
-//! once and kept when they take at most [`super::STORED_BYTES`], otherwise a block of items at
+//! once and kept when they take at most [`super::weighted::STORED_BYTES`], otherwise a block of items at
 //! a time (memory stays the panel's own), and multiplied by the block's counts for a batch of
 //! resamples at once, as the closed form's features are ([`super::features`]).
 
-use nalgebra::{DMatrix, DMatrixView};
+use nalgebra::DMatrix;
+
+use super::weighted::PerItem;
 
 use crate::panel::Panel;
-
-/// Items per block: a block's products (width × items) stay a few megabytes.
-const BLOCK: usize = 1024;
 
 /// A panel and its column means: the features are formed from the panel as they are summed.
 #[derive(Debug, Clone, PartialEq)]
@@ -34,11 +33,11 @@ impl SecondMoments<'_> {
             n,
             q,
             panel,
-            means: super::column_means(panel, q),
+            means: super::weighted::column_means(panel, q),
             stored: None,
         };
         let d = s.width();
-        let stored = super::kept(n, d, |all| {
+        let stored = super::weighted::kept(n, d, |all| {
             for (i, f) in all.chunks_exact_mut(d).enumerate() {
                 s.item(i, f);
             }
@@ -70,63 +69,6 @@ impl SecondMoments<'_> {
         }
     }
 
-    /// Column r of the result holds resample r's sums (`counts[r * n + i]` draws of item i),
-    /// built block by block as products of the block's features and counts; the blocks depend
-    /// on N alone, so the sums are the same at any thread count.
-    ///
-    /// # Panics
-    /// If `counts` does not hold `batch` resamples of N items.
-    #[must_use]
-    pub fn weighted_sums(&self, counts: &[u8], batch: usize) -> DMatrix<f64> {
-        let (n, d) = (self.n, self.width());
-        assert_eq!(counts.len(), batch * n);
-        let mut acc = DMatrix::zeros(d, batch);
-        let formed = if self.stored.is_some() {
-            0
-        } else {
-            BLOCK.min(n)
-        };
-        let mut feats = vec![0.0; d * formed];
-        let mut tile = DMatrix::zeros(BLOCK.min(n), batch);
-        for start in (0..n).step_by(BLOCK) {
-            let len = BLOCK.min(n - start);
-            if tile.nrows() != len {
-                tile = DMatrix::zeros(len, batch);
-            }
-            let block = if let Some(all) = &self.stored {
-                &all[start * d..(start + len) * d]
-            } else {
-                for (j, out) in feats.chunks_exact_mut(d).take(len).enumerate() {
-                    self.item(start + j, out);
-                }
-                &feats[..len * d]
-            };
-            for r in 0..batch {
-                let row = &counts[r * n + start..r * n + start + len];
-                for (x, &k) in tile.column_mut(r).iter_mut().zip(row) {
-                    *x = f64::from(k);
-                }
-            }
-            let f = DMatrixView::from_slice(block, d, len);
-            acc.gemm(1.0, &f, &tile, 1.0);
-        }
-        acc
-    }
-
-    /// The sums of one resample drawn item by item (a resample whose counts overflow a byte).
-    #[must_use]
-    pub fn sum_draws(&self, draws: impl Iterator<Item = usize>) -> Vec<f64> {
-        let d = self.width();
-        let (mut w, mut f) = (vec![0.0; d], vec![0.0; d]);
-        for i in draws {
-            self.item(i, &mut f);
-            for (a, x) in w.iter_mut().zip(&f) {
-                *a += x;
-            }
-        }
-        w
-    }
-
     /// The q × q covariance (divisor N − 1) of a resample of `total` items from its sums.
     #[must_use]
     pub fn covariance(&self, w: &[f64], total: f64) -> DMatrix<f64> {
@@ -144,6 +86,29 @@ impl SecondMoments<'_> {
             }
         }
         s
+    }
+}
+
+impl PerItem for SecondMoments<'_> {
+    const BLOCK: usize = 1024;
+
+    fn items(&self) -> usize {
+        self.n
+    }
+
+    fn numbers(&self) -> usize {
+        self.width()
+    }
+
+    fn stored(&self) -> Option<&[f64]> {
+        self.stored.as_deref()
+    }
+
+    fn form(&self, start: usize, len: usize, out: &mut [f64], _: &mut Vec<f64>) {
+        let d = self.width();
+        for (j, f) in out.chunks_exact_mut(d).take(len).enumerate() {
+            self.item(start + j, f);
+        }
     }
 }
 
