@@ -79,7 +79,7 @@ impl Layout {
 }
 
 /// A sample's second moments as the tests read them (judges first, then anchors).
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct Sample<'a> {
     /// The covariance matrix (divisor N − 1).
     pub cov: &'a DMatrix<f64>,
@@ -89,7 +89,7 @@ pub struct Sample<'a> {
     pub corr: Option<&'a DMatrix<f64>>,
     /// The judges' one-factor fit of these correlations when it was made once for several
     /// tests (a null draw of Tests J and O); `None`: each test fits it itself.
-    pub judges: Option<&'a Result<JudgeFit, String>>,
+    pub judges: Option<Result<JudgeFit, String>>,
 }
 
 impl<'a> Sample<'a> {
@@ -128,12 +128,22 @@ impl<'a> Sample<'a> {
     /// The judges' one-factor ULS fit of [`Sample::correlations`] (SPEC §7): the shared one
     /// when given, else fitted here.
     #[must_use]
-    pub fn judge_fit(&self, p: usize) -> std::borrow::Cow<'a, Result<JudgeFit, String>> {
-        if let Some(f) = self.judges {
+    pub fn judge_fit(&self, p: usize) -> std::borrow::Cow<'_, Result<JudgeFit, String>> {
+        if let Some(f) = &self.judges {
             return std::borrow::Cow::Borrowed(f);
         }
         let r = self.correlations();
         std::borrow::Cow::Owned(one_factor_uls(&r.view((0, 0), (p, p)).into_owned()))
+    }
+
+    /// The sample with the judges' one-factor fit made once, when `share` says several tests
+    /// start from it ([`shares_judge_fit`]: Tests J and O), so they do not each fit it.
+    #[must_use]
+    pub fn sharing_judge_fit(mut self, share: bool, p: usize) -> Sample<'a> {
+        if share && self.judges.is_none() {
+            self.judges = Some(self.judge_fit(p).into_owned());
+        }
+        self
     }
 }
 
@@ -258,14 +268,12 @@ pub fn calibrate(
             }
             let mut rng = streams.rng(Purpose::Null, d as u64);
             let (cov, corr) = null.draw_sample(n, &mut rng, scratch, correlations);
-            let mut sample = Sample {
+            let sample = Sample {
                 cov: &cov,
                 corr: corr.as_ref(),
                 judges: None,
-            };
-            // Tests J and O both start from the judges' one-factor fit: made once per draw.
-            let judges = shared_judge_fit.then(|| sample.judge_fit(layout.p).into_owned());
-            sample.judges = judges.as_ref();
+            }
+            .sharing_judge_fit(shared_judge_fit, layout.p);
             Some(PerTest::from_fn(|t| {
                 if tests.contains(&t) {
                     t.statistic_of(&sample, layout)

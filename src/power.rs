@@ -274,14 +274,13 @@ fn replicate_outcomes(
                     crate::ordinal::correlation_matrix(&panel)
                         .map_or_else(|_| DMatrix::from_element(q, q, f64::NAN), |c| c.r)
                 });
-                let mut sample = Sample {
+                let share = shares_judge_fit(|t| thresholds[t].is_some(), layout.p);
+                let sample = Sample {
                     cov: &s,
                     corr: corr.as_ref(),
                     judges: None,
-                };
-                let judges = shares_judge_fit(|t| thresholds[t].is_some(), layout.p)
-                    .then(|| sample.judge_fit(layout.p).into_owned());
-                sample.judges = judges.as_ref();
+                }
+                .sharing_judge_fit(share, layout.p);
                 let fired = thresholds
                     .map(|t, th| th.is_some_and(|th| t.statistic_of(&sample, layout) > th));
                 let ci = match opts.coverage {

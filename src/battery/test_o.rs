@@ -46,7 +46,8 @@ pub fn statistic(sample: &Sample<'_>, layout: &Layout) -> f64 {
     let r_judges = r.view((0, 0), (p, p)).into_owned();
     let r_ja = r.view((0, p), (p, m)).into_owned();
     let anchor_cov = sample.cov.view((p, p), (m, m)).into_owned();
-    fit_with_judges(&r_judges, sample.judges, &r_ja, &anchor_cov).map_or(f64::NAN, |f| f.misfit)
+    fit_with_judges(&r_judges, sample.judges.as_ref(), &r_ja, &anchor_cov)
+        .map_or(f64::NAN, |f| f.misfit)
 }
 
 /// Test O's entry in the registry.
