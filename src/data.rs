@@ -239,6 +239,7 @@ fn io_reason(e: &std::io::Error) -> String {
     match e.kind() {
         std::io::ErrorKind::NotFound => "no such file".into(),
         std::io::ErrorKind::PermissionDenied => "permission denied".into(),
+        std::io::ErrorKind::NotADirectory => "a folder in the path is a file".into(),
         _ => e.to_string(),
     }
 }

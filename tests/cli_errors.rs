@@ -230,6 +230,16 @@ fn missing_and_unreadable_files() {
     let r = run(dir.path(), &["estimate", "."]);
     assert_eq!(r.code, 66);
     assert!(r.stderr.contains("is a directory"));
+    // A file used as a folder: said in words, not as an OS error number.
+    std::fs::write(dir.path().join("p.csv"), GOOD).unwrap();
+    let r = run(dir.path(), &["estimate", "p.csv/x.csv"]);
+    assert_eq!(r.code, 66);
+    assert!(
+        r.stderr
+            .contains("cannot read: a folder in the path is a file"),
+        "{}",
+        r.stderr
+    );
 }
 
 #[test]
