@@ -1763,7 +1763,10 @@ fn a_path_that_is_not_a_panel_keeps_the_panel_on_screen() {
         assert_eq!(app.entries, entries, "{bad}: the bad path is not listed");
         assert_eq!(app.battery.as_ref().unwrap().tests, battery, "{bad}");
         let error = app.load_error.clone().unwrap();
-        assert!(error.ends_with("(your panel stays open)"), "{error}");
+        assert!(
+            error.starts_with("error (your panel stays open): "),
+            "{error}"
+        );
         assert!(!error.contains("Space on a column"), "{error}");
         // The screen still shows the old verdicts, not "recomputing…".
         let text = rows_of(
@@ -1872,4 +1875,38 @@ fn the_data_pane_never_starts_inside_a_note() {
             "{w}×{h}: {rows:#?}"
         );
     }
+}
+
+#[test]
+fn the_battery_caption_wraps_between_its_parts_in_a_narrow_pane() {
+    // At 80×24 the battery pane is about 50 columns wide: the caption under the verdicts
+    // once ran off its edge ("weak-ID flags T" without "< 4").
+    let app = started(Start::Default);
+    let theme = rhoscope::tui::theme::Theme { color: false };
+    let lines: Vec<String> = rhoscope::tui::panes::battery::lines(&app, theme, 48)
+        .iter()
+        .map(|l| l.spans.iter().map(|s| s.content.as_ref()).collect())
+        .collect();
+    assert!(lines.iter().all(|l| l.chars().count() <= 48), "{lines:#?}");
+    for part in [
+        "scenario null, 1000 draws",
+        "weak-ID flags T < 4",
+        "sparks: stat/threshold (▄ = 1)",
+    ] {
+        assert!(
+            lines.iter().any(|l| l.contains(part)),
+            "{part:?} in {lines:#?}"
+        );
+    }
+}
+
+#[test]
+fn each_talk_scene_opens_with_its_panes_at_their_tops() {
+    let mut app = started(Start::Default);
+    act(&mut app, Action::Next);
+    assert!(matches!(app.mode, Mode::Demo(0)));
+    app.scroll = [4; 5];
+    act(&mut app, Action::Next);
+    assert!(matches!(app.mode, Mode::Demo(1)));
+    assert_eq!(app.scroll, [0; 5]);
 }

@@ -37,7 +37,7 @@ pub fn statistic(sample: &Sample<'_>, layout: &Layout) -> f64 {
 /// Test J's entry in the registry.
 pub const SPEC: Diagnostic = Diagnostic {
     name: "J",
-    title: "judge one-factor fit (free scales)",
+    title: "judge one-factor fit on free scales",
     target: "a judge-side second factor, even with free loadings",
     unguarded: "a judge-side second factor hidden by free loadings (no Test J with < 4 judges)",
     uses_anchors: false,

@@ -187,7 +187,14 @@ fn overall(r: &BatteryReport) -> [String; 2] {
         (false, _) => "and there is no closed-form point estimate to report",
     };
     [
-        format!("Overall: {which} raised an alarm, {consequence}."),
+        format!(
+            "Overall: {which} {} an alarm, {consequence}.",
+            if fired.len() > 1 {
+                "each raised"
+            } else {
+                "raised"
+            }
+        ),
         if free_scale {
             "Read the free-scale estimate instead: it frees each judge's scale (Enter on the battery says why).".into()
         } else if fired.contains(&TestId::A.name()) {

@@ -149,7 +149,8 @@ impl App {
         };
         if let Some(before) = self.fallback.take().filter(|_| !failure.fixable_by_roles) {
             self.restore(*before);
-            self.load_error = Some(format!("error: {message} (your panel stays open)"));
+            // The point first: a pane of a few rows may not show the end of the reason.
+            self.load_error = Some(format!("error (your panel stays open): {message}"));
             return Vec::new();
         }
         self.load_error = Some(format!("error: {message}"));

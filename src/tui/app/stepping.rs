@@ -196,6 +196,8 @@ impl App {
         self.mode = Mode::Demo(i);
         self.modified = false;
         self.history = History::default();
+        // Another scene: its panes start at their tops, not where the last one was scrolled.
+        self.scroll = [0; 5];
         match self.scenes[i].setup.clone() {
             Setup::Simulated { params, n, seed } => {
                 self.source = Source::Scenario;

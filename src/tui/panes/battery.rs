@@ -40,13 +40,17 @@ pub fn lines(app: &App, theme: Theme, width: usize) -> Vec<Line<'static>> {
         return empty(app, width);
     };
     let mut lines = verdicts(app, theme, width);
-    lines.push(Line::styled(
-        format!(
-            "{} null, {} draws · weak-ID flags T < {WEAK_ID_T} · sparks: stat/threshold (▄ = 1)",
-            r.null.kind, r.null.draws
-        ),
-        theme.dim(),
-    ));
+    // The caption wraps between its parts, so none is cut.
+    let caption = [
+        format!("{} null, {} draws", r.null.kind, r.null.draws),
+        format!("weak-ID flags T < {WEAK_ID_T}"),
+        "sparks: stat/threshold (▄ = 1)".to_string(),
+    ];
+    lines.extend(
+        crate::tui::widgets::flow(&caption, " · ", width)
+            .into_iter()
+            .map(|l| Line::styled(l, theme.dim())),
+    );
     histories(app, theme, width, &mut lines);
     lines
 }

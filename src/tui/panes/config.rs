@@ -100,8 +100,9 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
     }
     lines.extend(plan_lines(app, width, theme));
     // This panel's row, whole (it wraps); then the rest of the table, for reference, each row
-    // whole too: a row in a column of its own where the pane is wide enough, else wrapped
-    // under its configuration.
+    // whole too: the diagnostics in a column of their own where the pane is wide enough for
+    // every row, else each wrapped under its configuration after a dash (one layout for all
+    // rows, so that no row reads as a different kind of line).
     if let Some(d) = current {
         lines.push(Line::from(Span::styled(
             format!("▸ {} — {}", d.row.configuration, d.row.diagnostics),
@@ -117,13 +118,14 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
         lines.push(Line::raw(format!("unguarded: {}", d.unguarded.join("; "))));
     }
     let width = usize::from(area.width.saturating_sub(4));
+    let one = |row: &crate::decision::Row| format!("{:<46} {}", row.configuration, row.diagnostics);
+    let columns = TABLE.iter().all(|row| one(row).chars().count() <= width);
     for row in &TABLE {
         if current.is_some_and(|d| d.row == *row) {
             continue;
         }
-        let one = format!("{:<46} {}", row.configuration, row.diagnostics);
-        let text = if one.chars().count() <= width {
-            vec![one]
+        let text = if columns {
+            vec![one(row)]
         } else {
             crate::tui::widgets::flow(
                 &[
