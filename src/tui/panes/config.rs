@@ -104,10 +104,16 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
     // every row, else each wrapped under its configuration after a dash (one layout for all
     // rows, so that no row reads as a different kind of line).
     if let Some(d) = current {
-        lines.push(Line::from(Span::styled(
-            format!("▸ {} — {}", d.row.configuration, d.row.diagnostics),
-            theme.highlight(),
-        )));
+        // Broken before the dash where it does not fit, as the other rows are.
+        let parts = [
+            format!("▸ {}", d.row.configuration),
+            format!("— {}", d.row.diagnostics),
+        ];
+        lines.extend(
+            crate::tui::widgets::flow(&parts, " ", width)
+                .into_iter()
+                .map(|t| Line::from(Span::styled(t, theme.highlight()))),
+        );
         let n = app.panel.as_ref().map_or(0, |p| p.n);
         if d.row.configuration.contains("10⁴") && n < 10_000 {
             lines.push(Line::styled(
