@@ -7,6 +7,7 @@ pub mod blocked;
 pub mod clean;
 pub mod fits;
 pub mod free_scale;
+pub mod identified;
 pub mod ml;
 
 pub use fits::{Context, Detail, Estimator, Fit, Fits};
@@ -70,6 +71,16 @@ pub enum FlagCode {
     RhoOutsideUnit,
     /// Fewer than two anchors (or judges): σ_t² is not identified.
     NotIdentified,
+    /// The optimiser stopped before its gradient tolerance: no minimum was found.
+    NotConverged,
+    /// A judge's one-factor loading |λ_j| ≥ 1: a negative error variance (Heywood case).
+    HeywoodJudge,
+    /// The fit ended on the boundary σ_t² → 0 or σ_c² → 0 of the free-scale model.
+    Boundary,
+    /// The anchors' β are (nearly) equal, so only a set of ρ is identified (SPEC §7).
+    Ridge,
+    /// No free-scale parameters fit the anchors' moments within sampling error.
+    AnchorsMisfit,
 }
 
 impl FlagCode {
@@ -83,6 +94,11 @@ impl FlagCode {
             FlagCode::ZeroDenominator => "zero_denominator",
             FlagCode::RhoOutsideUnit => "rho_outside_unit",
             FlagCode::NotIdentified => "not_identified",
+            FlagCode::NotConverged => "not_converged",
+            FlagCode::HeywoodJudge => "heywood_judge",
+            FlagCode::Boundary => "boundary",
+            FlagCode::Ridge => "ridge",
+            FlagCode::AnchorsMisfit => "anchors_misfit",
         }
     }
 }
@@ -100,7 +116,9 @@ pub struct Flag {
 }
 
 impl Flag {
-    fn new(code: FlagCode, value: f64) -> Self {
+    /// A flag with no anchor or pair attached.
+    #[must_use]
+    pub fn new(code: FlagCode, value: f64) -> Self {
         Flag {
             code,
             anchor: None,
@@ -147,6 +165,25 @@ impl Flag {
             FlagCode::NotIdentified => {
                 "σ_t² is not identified: Theorem 1 needs at least 2 judges and 2 anchors with a non-zero denominator; no ρ̂ can be reported.".to_string()
             }
+            FlagCode::NotConverged => "the fit did not converge: no minimum was found, so every ρ̂ is undefined; report none, and check the panel with `rhoscope battery`.".to_string(),
+            FlagCode::HeywoodJudge => format!(
+                "judge {} has a one-factor loading λ = {:.4}, at or beyond 1 (a Heywood case: a negative error variance), so the judges' common factor and every ρ̂ are undefined; look for a judge that duplicates another or a second judge factor (Test J).",
+                self.anchor.map_or(0, |j| j + 1),
+                self.value
+            ),
+            FlagCode::Boundary => format!(
+                "the fit ended on the boundary of the model ({}), where ρ cannot be estimated, so every ρ̂ is undefined; the common-mode variance may be too small to measure at this N.",
+                if self.value > 0.0 { "σ̂_c² → 0" } else { "σ̂_t² → 0" }
+            ),
+            FlagCode::Ridge => if self.value.is_infinite() {
+                "the anchors' moments do not bound σ_t²: their β look equal (every anchor clean, or all equally contaminated) or N is too small to tell them apart, so shared contamination cannot be told from σ_t² and only a set of ρ is identified, not a point; a designated-clean anchor, or an anchor with a clearly different ρ, would identify it.".to_string()
+            } else {
+                format!(
+                    "the identified set of ρ is {:.2} wide, more than half of [−1, 1]: the data cannot place the anchors' contamination, so no point ρ̂ is reported; read the set, or add items or an anchor with a clearly different ρ.",
+                    self.value
+                )
+            },
+            FlagCode::AnchorsMisfit => "no free-scale parameters fit the anchors' covariances within sampling error: the model is rejected here (Test O asks the same), so every ρ̂ is undefined.".to_string(),
         }
     }
 }
@@ -337,6 +374,14 @@ impl Estimate {
 }
 
 impl Estimate {
+    /// Raises `flag` and makes every ρ̂ undefined: the fit as a whole cannot be read.
+    pub fn undefine(&mut self, flag: Flag) {
+        self.flags.push(flag);
+        for a in &mut self.anchors {
+            a.rho = None;
+        }
+    }
+
     /// ρ̂ of every anchor (`None` where undefined).
     #[must_use]
     pub fn rho(&self) -> Vec<Option<f64>> {

@@ -18,7 +18,8 @@
 
 use nalgebra::{DMatrix, DVector};
 
-use super::{Estimate, PairEstimate, Parts};
+use super::identified::{self, IdentifiedSet};
+use super::{Estimate, Flag, FlagCode, PairEstimate, Parts};
 use crate::ordinal::{Correlations, correlation_matrix};
 use crate::panel::Panel;
 
@@ -39,6 +40,9 @@ pub struct FreeScaleFit {
     pub judge_rms: f64,
     /// Whether both optimisers met their gradient tolerance.
     pub converged: bool,
+    /// The set of ρ the data identify ([`identified`]); computed on a panel's own fit, not
+    /// on resamples or null draws.
+    pub identified: Option<IdentifiedSet>,
 }
 
 /// Fewest judges and continuous anchors the estimator accepts (SPEC §7).
@@ -108,7 +112,7 @@ pub fn fit_with_judges(
         }
     }
     let denominator = pairs.iter().map(|x| x.denominator).sum::<f64>() / pairs.len() as f64;
-    let estimate = Estimate::from_parts(Parts {
+    let mut estimate = Estimate::from_parts(Parts {
         sigma_t2,
         sigma_c2,
         k: sigma_t2 + sigma_c2,
@@ -119,14 +123,59 @@ pub fn fit_with_judges(
         clean: None,
         flags: Vec::new(),
     });
+    let converged = ok_l && ok_f;
+    for flag in admissibility(&lambda, sigma_t2, sigma_c2, converged) {
+        estimate.undefine(flag);
+    }
     Ok(FreeScaleFit {
         estimate,
         lambda,
         q,
         misfit,
         judge_rms,
-        converged: ok_l && ok_f,
+        converged,
+        identified: None,
     })
+}
+
+/// A variance below this share of K is on the boundary of the model.
+pub const BOUNDARY: f64 = 1e-6;
+
+/// The flags that leave no admissible free-scale solution: a judge loading |λ_j| ≥ 1
+/// (Heywood), σ_t² or σ_c² at the boundary, or an optimiser that did not converge.
+fn admissibility(lambda: &[f64], sigma_t2: f64, sigma_c2: f64, converged: bool) -> Vec<Flag> {
+    let mut flags: Vec<Flag> = lambda
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| l.abs() >= 1.0)
+        .map(|(j, &l)| Flag {
+            anchor: Some(j),
+            ..Flag::new(FlagCode::HeywoodJudge, l)
+        })
+        .collect();
+    let k = sigma_t2 + sigma_c2;
+    if sigma_c2 < BOUNDARY * k {
+        flags.push(Flag::new(FlagCode::Boundary, sigma_c2 / k));
+    } else if sigma_t2 < BOUNDARY * k {
+        flags.push(Flag::new(FlagCode::Boundary, -sigma_t2 / k));
+    }
+    if !converged {
+        flags.push(Flag::new(FlagCode::NotConverged, f64::NAN));
+    }
+    flags
+}
+
+/// Whether a flag of this code leaves the fit without a readable ρ̂ as a whole.
+#[must_use]
+pub fn undefines(code: FlagCode) -> bool {
+    matches!(
+        code,
+        FlagCode::NotConverged
+            | FlagCode::HeywoodJudge
+            | FlagCode::Boundary
+            | FlagCode::Ridge
+            | FlagCode::AnchorsMisfit
+    )
 }
 
 fn check_shapes(
@@ -198,7 +247,37 @@ pub fn fit_panel(panel: &Panel) -> Result<(FreeScaleFit, Correlations), String> 
     let r_ja = corr.r.view((0, p), (p, m)).into_owned();
     let anchor_cov =
         crate::moments::covariance(&panel.data[p * panel.n..], panel.n, m, &mut Vec::new());
-    Ok((fit(&r_judges, &r_ja, &anchor_cov)?, corr))
+    let mut fit = fit(&r_judges, &r_ja, &anchor_cov)?;
+    identify(&mut fit, panel, &anchor_cov);
+    Ok((fit, corr))
+}
+
+/// Adds the identified set to a panel's fit and, where the set is not a point, makes every ρ̂
+/// undefined with the reason (SPEC §7). A Heywood judge leaves q, and so the set, undefined.
+fn identify(fit: &mut FreeScaleFit, panel: &Panel, anchor_cov: &DMatrix<f64>) {
+    if fit.estimate.has_flag(FlagCode::HeywoodJudge) {
+        return;
+    }
+    let mom = identified::moments_of(fit, anchor_cov);
+    let Some(set) = identified::of_panel(panel, &mom) else {
+        return;
+    };
+    if set.is_empty() {
+        fit.estimate
+            .undefine(Flag::new(FlagCode::AnchorsMisfit, f64::NAN));
+    } else if !set.is_point() {
+        let width = if set.unbounded {
+            f64::INFINITY
+        } else {
+            set.rho
+                .iter()
+                .flatten()
+                .map(|(lo, hi)| hi - lo)
+                .fold(0.0, f64::max)
+        };
+        fit.estimate.undefine(Flag::new(FlagCode::Ridge, width));
+    }
+    fit.identified = Some(set);
 }
 
 /// The free-scale estimate of one bootstrap resample: `data` holds the resampled items in

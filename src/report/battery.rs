@@ -34,6 +34,7 @@ pub fn json(
             obj["misfit"] = num(fs.misfit);
             obj["judge_rms"] = num(fs.judge_rms);
             obj["converged"] = json!(fs.converged);
+            obj["identified_set"] = super::estimate::identified_json(anchors, fs);
             obj["bootstrap"] = bootstrap_json(&f.boot);
         }
         doc[f.estimator.key()] = obj;
@@ -124,7 +125,11 @@ pub fn text(
             anchors,
         ));
         if let Detail::FreeScale(fs) = &f.detail {
-            out.push_str(&super::estimate::free_scale_lines(&panel.judges, fs));
+            out.push_str(&super::estimate::free_scale_lines(
+                &panel.judges,
+                &panel.anchors,
+                fs,
+            ));
         }
     }
     out.push_str(&super::neff::text(&r.n_eff, &panel.judges));

@@ -44,6 +44,7 @@ pub fn json(r: &EstimateReport<'_>) -> Value {
                 obj["misfit"] = num(fs.misfit);
                 obj["judge_rms"] = num(fs.judge_rms);
                 obj["converged"] = json!(fs.converged);
+                obj["identified_set"] = identified_json(&panel.anchors, fs);
                 if let Some(b) = r.bias {
                     obj["bias_correction"] = bias_json(b);
                 }
@@ -134,16 +135,17 @@ fn bias_text(
     )
 }
 
-/// The free-scale fit's own lines: λ per judge, the anchor misfit and the judge RMS.
+/// The free-scale fit's own lines: λ per judge, the anchor misfit, the judge RMS and the
+/// identified set.
 #[must_use]
-pub fn free_scale_lines(judges: &[String], fs: &FreeScaleFit) -> String {
+pub fn free_scale_lines(judges: &[String], anchors: &[String], fs: &FreeScaleFit) -> String {
     let lambda: Vec<String> = judges
         .iter()
         .zip(&fs.lambda)
         .map(|(j, l)| format!("{j} {}", fmt_num(*l)))
         .collect();
     format!(
-        "  judge loadings λ: {}\n  anchor misfit {} · judge one-factor RMS {}{}\n",
+        "  judge loadings λ: {}\n  anchor misfit {} · judge one-factor RMS {}{}\n{}",
         lambda.join(", "),
         fmt_num(fs.misfit),
         fmt_num(fs.judge_rms),
@@ -151,8 +153,66 @@ pub fn free_scale_lines(judges: &[String], fs: &FreeScaleFit) -> String {
             ""
         } else {
             " · NOT converged"
+        },
+        identified_text(anchors, fs)
+    )
+}
+
+/// The identified-set line: each anchor's range of ρ the data cannot reject.
+fn identified_text(anchors: &[String], fs: &FreeScaleFit) -> String {
+    let Some(set) = &fs.identified else {
+        return "  identified set: not computed (no admissible judge loadings, or a jackknife sample could not be fitted)\n".into();
+    };
+    if set.is_empty() {
+        return "  identified set: empty at 95 % — no (σ_t², σ_c²) fits the anchors' covariances within sampling error\n".into();
+    }
+    let rows: Vec<String> = anchors
+        .iter()
+        .zip(&set.rho)
+        .map(|(a, r)| {
+            let (lo, hi) = r.unwrap_or((f64::NAN, f64::NAN));
+            format!(
+                "{} [{}, {}]",
+                crate::error::sanitize(a),
+                fmt_num(lo),
+                fmt_num(hi)
+            )
+        })
+        .collect();
+    let (slo, shi) = set.sigma_t2.unwrap_or((f64::NAN, f64::NAN));
+    format!(
+        "  identified set of ρ (95 %, {}): {}; σ_t² in [{}, {}]{}\n",
+        if set.is_point() {
+            "a point is reported: the set is bounded"
+        } else {
+            "NOT a point: no ρ̂ is reported"
+        },
+        rows.join(", "),
+        fmt_num(slo),
+        fmt_num(shi),
+        if set.unbounded {
+            ", reaching the edge of the parameter space"
+        } else {
+            ""
         }
     )
+}
+
+/// The `identified_set` object of a free-scale fit (`null` when it was not computed).
+#[must_use]
+pub fn identified_json(anchors: &[String], fs: &FreeScaleFit) -> Value {
+    fs.identified.as_ref().map_or(Value::Null, |set| {
+        let pair = |r: Option<(f64, f64)>| r.map_or(Value::Null, |(lo, hi)| json!([num(lo), num(hi)]));
+        json!({
+            "level": crate::estimate::identified::LEVEL,
+            "jackknife_groups": set.groups,
+            "point": set.is_point(),
+            "empty": set.is_empty(),
+            "unbounded": set.unbounded,
+            "sigma_t2": pair(set.sigma_t2),
+            "rho": anchors.iter().zip(&set.rho).map(|(a, r)| json!({"name": a, "set": pair(*r)})).collect::<Vec<_>>(),
+        })
+    })
 }
 
 /// The `ml` object: the estimate's shape plus convergence and standard errors.
@@ -201,7 +261,7 @@ pub fn text(r: &EstimateReport<'_>) -> String {
                     None,
                     anchors,
                 ));
-                out.push_str(&free_scale_lines(&panel.judges, fs));
+                out.push_str(&free_scale_lines(&panel.judges, &panel.anchors, fs));
                 if let Some(b) = r.bias {
                     out.push_str(&bias_text(b, &fit.estimate, &panel.anchors));
                 }
