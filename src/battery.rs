@@ -394,11 +394,13 @@ pub struct BatteryReport {
 }
 
 impl BatteryReport {
-    /// Whether any test fires or the weak-identification flag is raised.
+    /// Whether any test fires, the weak-identification flag is raised, or no estimate can be
+    /// read (ρ not identified, or every estimate undefined or flagged): `--fail-on-diagnostic`.
     #[must_use]
     pub fn any_alarm(&self) -> bool {
         self.tests.values().any(|t| t.verdict == Verdict::Fires)
             || self.weak_id.is_some_and(|w| w.flag)
+            || self.route.read.is_none()
     }
 
     /// One estimator's fit and intervals, if it ran.
@@ -498,14 +500,16 @@ pub fn run(
         estimate,
         [(Some(&nulls), &null_model), (Some(&fs_nulls), &fs_null)],
     );
+    let estimates: Vec<(Estimator, &Estimate)> = inferred
+        .iter()
+        .map(|f| (f.estimator, &f.estimate))
+        .collect();
     let route = route(
         &config,
         &decision,
         &tests,
-        inferred
-            .iter()
-            .find(|f| f.estimator == Estimator::FreeScale)
-            .map(|f| &f.estimate),
+        &estimates,
+        weak_id.is_some_and(|w| w.flag),
         free_refused.as_deref(),
     );
     Some(BatteryReport {

@@ -90,13 +90,21 @@ Columns named J1, J2, … or judge… are judges and A1, A2, … or anchor… ar
 --judges / --anchors say otherwise (names or 1-based indices). Items with a missing value in
 any selected column are dropped (complete-case) and counted.
 
+One common scale (Assumption 1): the closed form, ML, blocked and designated-clean estimators
+read judges and anchors on ONE scale. Ordinal (Likert) judges and judges coded on another
+range than the anchors (1–10 against 1–5) break it, and their ρ̂ are flagged or undefined;
+the free-scale estimator frees every judge's scale (≥ 3 judges, ≥ 3 continuous anchors).
+The free-scale fit also reports its identified set: where the anchors look equally
+contaminated (every one clean, say) only a range of ρ is identified, and no ρ̂ is printed.
+
 Worked example:
   rhoscope simulate --preset families --n 2000 --seed 7 -o fam.csv   # also writes fam.families.csv
   rhoscope estimate fam.csv --blocked --designated-clean A1
   rhoscope estimate ratings.csv --long 'Story ID,Worker ID,Coherence' \\
       --judges W1,W2,W3 --anchors W4,W5
 
-Exit codes: 0 ok, 2 bad arguments, 65 bad data, 66 missing or unreadable file.";
+Exit codes: 0 ok, 2 bad arguments, 3 ρ not identified on this panel (every column ordinal,
+or ordinal judges with < 3 continuous anchors), 65 bad data, 66 missing or unreadable file.";
 
 const EXPLORE_HELP: &str = "\
 Keys: ? shows them all. q quits, Tab/1–5 move focus, h/l/H/L move the selected slider,
@@ -126,8 +134,8 @@ Worked example:
   rhoscope battery assets/families.csv
   rhoscope battery hanna_coherence_panel.csv --judges 2,3,4        # Test A on a real panel
 
-Exit codes: 0 ran, 1 a test fired or weak-ID flagged (with --fail-on-diagnostic),
-2 bad arguments, 65 bad data, 66 missing or unreadable file.";
+Exit codes: 0 ran, 1 a test fired, weak-ID flagged or no estimate can be read (with
+--fail-on-diagnostic), 2 bad arguments, 65 bad data, 66 missing or unreadable file.";
 
 const VALIDATE_HELP: &str = "\
 Section 7's protocol on your panel: synthetic judges built on its real judges (each resamples
@@ -174,8 +182,9 @@ Worked example:
   Rscript refit.R
   rhoscope estimate assets/three-anchor.csv --method ml     # the same ρ
 
-Exit codes: 0 ok, 2 bad arguments (or an existing -o FILE without --force), 65 bad data,
-66 missing or unreadable file, 74 the script could not be written.";
+Exit codes: 0 ok, 2 bad arguments (or an existing -o FILE without --force), 3 ρ not
+identified on this panel, 65 bad data, 66 missing or unreadable file, 74 the script could not
+be written.";
 
 const PLAN_HELP: &str = "\
 Targets:
@@ -357,7 +366,8 @@ pub struct BatteryArgs {
     /// Print JSON (schema in the README) instead of text.
     #[arg(long)]
     pub json: bool,
-    /// Exit 1 when any test fires or the weak-identification flag is raised.
+    /// Exit 1 when any test fires, the weak-identification flag is raised, or no estimate can
+    /// be read (ρ not identified, every estimate undefined, flagged or on a ridge).
     #[arg(long)]
     pub fail_on_diagnostic: bool,
 }

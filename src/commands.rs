@@ -140,9 +140,20 @@ pub fn load_panel(a: &PanelArgs, min_anchors: usize) -> Result<Loaded, Error> {
     Ok(loaded)
 }
 
+/// Refuses a panel on which ρ is not identified (Section 7's ordinal hierarchy).
+fn identified(path: &std::path::Path, panel: &crate::panel::Panel) -> Result<(), Error> {
+    crate::decision::refusal(panel).map_or(Ok(()), |reason| {
+        Err(Error::NotIdentified {
+            path: path.to_path_buf(),
+            reason,
+        })
+    })
+}
+
 fn estimate(a: &EstimateArgs) -> Result<(), Error> {
     let loaded = load_panel(&a.panel, 2)?;
     let panel = &loaded.panel;
+    identified(&a.panel.panel, panel)?;
     let s = panel.covariance();
     let clean = match &a.designated_clean {
         Some(name) => Some(anchor_index(&panel.anchors, name, "--designated-clean")?),
@@ -537,6 +548,7 @@ fn export_cmd(a: &crate::cli::ExportArgs) -> Result<(), Error> {
         ));
     }
     let loaded = load_panel(&a.panel, 2)?;
+    identified(&a.panel.panel, &loaded.panel)?;
     let path = a.panel.panel.display().to_string();
     let src = crate::export::Source {
         path: &path,

@@ -4,7 +4,7 @@
 //! modes left unguarded.
 
 use crate::battery::{Layout, PerTest, TestId, TestResult, Verdict};
-use crate::estimate::Estimator;
+use crate::estimate::{Estimate, Estimator};
 use crate::families::JudgeFamilies;
 use crate::panel::Panel;
 
@@ -122,6 +122,15 @@ pub struct Decision {
     pub refusal: Option<String>,
 }
 
+/// The ordinal hierarchy of Section 7 as one rule for every command (`estimate`, `battery`,
+/// `export`, the explorer): why ρ must not be estimated on this panel, or `None`.
+#[must_use]
+pub fn refusal(panel: &Panel) -> Option<String> {
+    decide(&Configuration::of(panel))
+        .refusal
+        .map(|r| format!("{r}; `rhoscope identify` shows why"))
+}
+
 /// Looks a configuration up in the table.
 #[must_use]
 pub fn decide(c: &Configuration) -> Decision {
@@ -220,26 +229,44 @@ pub struct Route {
     pub why: String,
 }
 
-/// Routes a panel to the estimate to read, from its configuration and the battery's verdicts:
-/// continuous judges and Test A silent → Theorem 1 (the free-scale estimate beside it as a
-/// check when it ran); Test A firing or ordinal judges, with the free-scale estimate available
-/// → the free-scale estimate; ordinal judges without it → none, with the reason; every column
-/// ordinal → none (ρ is not identified; `rhoscope identify` shows why). A free-scale fit out
-/// of range, and Test J firing, are added to the reason: then no estimate here holds.
+/// Whether an estimate can be read as points: every ρ̂ defined and no flag raised.
+fn readable(e: Option<&Estimate>) -> bool {
+    e.is_some_and(|e| e.flags.is_empty() && e.anchors.iter().all(|a| a.rho.is_some()))
+}
+
+/// Why an estimate cannot be read, in a clause, or `None` when it can.
+fn unreadable(e: Option<&Estimate>, refused: Option<&str>) -> Option<String> {
+    match e {
+        None => Some(format!(
+            "it did not run ({})",
+            refused.unwrap_or("not applicable")
+        )),
+        Some(e) if readable(Some(e)) => None,
+        Some(e) => Some(format!(
+            "its fit is flagged ({})",
+            e.flags
+                .iter()
+                .map(|f| f.code.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )),
+    }
+}
+
+/// Routes a panel to the estimate to read, in one place, from its configuration, the
+/// battery's verdicts and every fit's flags. It never names an estimate whose ρ̂ are
+/// undefined or flagged, nor one a firing test guards against: Tests A and B guard the closed
+/// form (C too, which the blocked estimate answers), Tests J and O the free-scale estimate,
+/// and the weak-identification screen every point estimate of the closed form.
 #[must_use]
 pub fn route(
     c: &Configuration,
     d: &Decision,
     tests: &PerTest<TestResult>,
-    free_scale: Option<&crate::estimate::Estimate>,
+    fits: &[(Estimator, &Estimate)],
+    weak_id: bool,
     free_refused: Option<&str>,
 ) -> Route {
-    let out_of_range = if free_scale.is_some_and(|e| !e.flags.is_empty()) {
-        " Its fit is out of range on this panel, though (see its flags): report no ρ̂ from it."
-    } else {
-        ""
-    };
-    let free_scale = free_scale.is_some();
     if let Some(r) = &d.refusal {
         let all_ordinal = c.layout.p == c.ordinal_judges && c.continuous_anchors == 0;
         return Route {
@@ -253,60 +280,90 @@ pub fn route(
             },
         };
     }
+    let get = |e: Estimator| fits.iter().find(|(k, _)| *k == e).map(|(_, f)| *f);
     let fires = |t: TestId| tests[t].verdict == Verdict::Fires;
-    let j = if fires(TestId::J) {
-        " Test J fires, though: the judges need more than one factor even on their own scales, so no estimate here holds exactly."
-    } else {
-        ""
+    // The free-scale estimate, if nothing guards against it.
+    let free = {
+        let guard = [TestId::J, TestId::O].into_iter().find(|&t| fires(t));
+        match (unreadable(get(Estimator::FreeScale), free_refused), guard) {
+            (Some(why), _) => Err(format!("the free-scale estimate cannot be read: {why}")),
+            (None, Some(t)) => Err(format!(
+                "Test {} fires against the free-scale estimate ({})",
+                t.name(),
+                if t == TestId::J {
+                    "the judges need more than one factor even on their own scales"
+                } else {
+                    "its anchors' covariances reject the model"
+                }
+            )),
+            (None, None) => Ok(()),
+        }
     };
-    let unavailable = free_refused.unwrap_or("it did not run");
+    let free_route = |reason: &str| Route {
+        read: Some(Estimator::FreeScale),
+        why: format!(
+            "Read the free-scale estimate: {reason}; it frees every judge's scale and reads their correlations (Section 7)."
+        ),
+    };
+    let none = |reason: String| Route {
+        read: None,
+        why: format!(
+            "No ρ̂ to read: {reason}. Report the intervals and identified sets only, and see the flags."
+        ),
+    };
     if c.ordinal_judges > 0 {
-        return if free_scale {
-            Route {
-                read: Some(Estimator::FreeScale),
-                why: format!(
-                    "Read the free-scale estimate: the judges are ordinal, their codes share no scale, and the closed form on codes is erratic across discretisations (Section 7); the free-scale estimate reads their polychoric and polyserial correlations.{out_of_range}{j}"
-                ),
-            }
-        } else {
-            Route {
-                read: None,
-                why: format!(
-                    "No ρ̂ to read: the judges are ordinal, so only the free-scale estimate applies, and it cannot run here ({unavailable})."
-                ),
-            }
+        return match free {
+            Ok(()) => free_route(
+                "the judges are ordinal, and their codes share no scale with the anchors",
+            ),
+            Err(why) => none(format!(
+                "the judges are ordinal, so only the free-scale estimate applies, and {why}"
+            )),
         };
     }
-    if fires(TestId::A) {
-        return if free_scale {
-            Route {
-                read: Some(Estimator::FreeScale),
-                why: format!(
-                    "Read the free-scale estimate: Test A fires, so the judges load unequally (for instance, each on its own scale), which biases the closed form; the free-scale estimate frees every judge's scale (SPEC §7).{out_of_range}{j}"
-                ),
+    // The closed form, unless a test or a flag guards against it. Only Test A's alarm (the
+    // judges' scales differ) is answered by freeing the scales; a range flag with Test A
+    // silent, Test B or weak identification concerns what the free-scale fit reads too.
+    let guard = [TestId::A, TestId::B].into_iter().find(|&t| fires(t));
+    let closed = match (unreadable(get(Estimator::ClosedForm), None), guard) {
+        (_, Some(TestId::A)) => Err((true, "Test A fires: the judges load unequally (for instance, each on its own scale), which biases the closed form".to_string())),
+        (Some(why), _) => Err((false, format!("the closed form cannot be read: {why}"))),
+        (None, Some(t)) => Err((false, format!("Test {} fires: the anchors disagree on σ_t², so the closed form's point estimates do not hold", t.name()))),
+        (None, None) if weak_id => Err((false, "the weak-identification screen flags the closed form (T < 4): report its intervals, not its points".to_string())),
+        (None, None) => Ok(()),
+    };
+    match closed {
+        Ok(()) if fires(TestId::C) => {
+            if readable(get(Estimator::Blocked)) {
+                Route {
+                    read: Some(Estimator::Blocked),
+                    why: "Read the family-blocked estimate: Test C fires, so judges of one family share a residual that inflates the closed form's K; the blocked estimate takes K from cross-family pairs only (Section 5).".into(),
+                }
+            } else {
+                none("Test C fires (a family residual biases the closed form), and the family-blocked estimate cannot be read".into())
             }
-        } else {
+        }
+        Ok(()) => {
+            let a = if tests[TestId::A].verdict == Verdict::Pass {
+                "Test A does not fire"
+            } else {
+                "Test A cannot run here"
+            };
+            let beside = if free.is_ok() {
+                "; the free-scale estimate is shown beside it as a check"
+            } else {
+                ""
+            };
             Route {
                 read: Some(Estimator::ClosedForm),
-                why: format!(
-                    "Test A fires and the free-scale fallback cannot run ({unavailable}): the closed form is all there is, so treat every ρ̂ as unverified.{j}"
-                ),
+                why: format!("Read the closed form (Theorem 1): {a}{beside}."),
             }
-        };
-    }
-    let beside = if free_scale {
-        "; the free-scale estimate is shown beside it as a check (they agree when judges share one scale)"
-    } else {
-        ""
-    };
-    let a = if tests[TestId::A].verdict == Verdict::Pass {
-        "Test A does not fire"
-    } else {
-        "Test A cannot run here"
-    };
-    Route {
-        read: Some(Estimator::ClosedForm),
-        why: format!("Read the closed form (Theorem 1): {a}{beside}.{j}"),
+        }
+        Err((true, closed_why)) => match free {
+            Ok(()) => free_route(&closed_why),
+            Err(free_why) => none(format!("{closed_why}; and {free_why}")),
+        },
+        Err((false, closed_why)) => none(closed_why),
     }
 }
 

@@ -16,6 +16,8 @@ pub const EXIT_DIAGNOSTIC: i32 = 1;
 pub const EXIT_IO: i32 = 74;
 /// Exit code when the operating system refuses a resource, e.g. worker threads (`EX_OSERR`).
 pub const EXIT_OS: i32 = 71;
+/// ρ is not identified on this panel (the ordinal hierarchy of Section 7): nothing to estimate.
+pub const EXIT_NOT_IDENTIFIED: i32 = 3;
 
 /// Where in an input file a problem sits. Rows are 1-based line numbers of the file
 /// (the header is line 1), so an editor's "go to line" lands on the culprit.
@@ -46,6 +48,8 @@ pub enum Error {
     },
     /// `--fail-on-diagnostic`: a test fired or the weak-ID flag was raised (exit 1).
     Diagnostic,
+    /// ρ is not identified on this panel's configuration, and why (exit 3).
+    NotIdentified { path: PathBuf, reason: String },
     /// The operating system refused a resource, such as the worker threads (exit 71).
     System(String),
     /// The explorer was ended by a signal (exit 128 + the signal's number, as a shell
@@ -63,6 +67,7 @@ impl Error {
             Error::Data { .. } => EXIT_DATA,
             Error::Output { .. } => EXIT_IO,
             Error::Diagnostic => EXIT_DIAGNOSTIC,
+            Error::NotIdentified { .. } => EXIT_NOT_IDENTIFIED,
             Error::System(_) => EXIT_OS,
             Error::Signal(n) => 128 + n,
         }
@@ -113,10 +118,18 @@ impl fmt::Display for Error {
                 None => write!(f, "cannot write output: {}", sanitize(reason)),
             },
             Error::Signal(n) => write!(f, "stopped by signal {n}; the terminal was restored"),
+            Error::NotIdentified { path, reason } => {
+                write!(
+                    f,
+                    "{}: ρ is not identified: {}",
+                    show_path(path),
+                    sanitize(reason)
+                )
+            }
             Error::Diagnostic => {
                 write!(
                     f,
-                    "a diagnostic fired or weak identification was flagged (--fail-on-diagnostic)"
+                    "a diagnostic fired, weak identification was flagged, or no estimate can be read (--fail-on-diagnostic)"
                 )
             }
         }

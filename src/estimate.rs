@@ -9,6 +9,7 @@ pub mod fits;
 pub mod free_scale;
 pub mod identified;
 pub mod ml;
+pub mod scale;
 
 pub use fits::{Context, Detail, Estimator, Fit, Fits};
 
@@ -81,6 +82,10 @@ pub enum FlagCode {
     Ridge,
     /// No free-scale parameters fit the anchors' moments within sampling error.
     AnchorsMisfit,
+    /// Ordinal judges read as numbers by an estimator that needs one common scale.
+    OrdinalCodes,
+    /// Judges and anchors coded on integer ranges of different widths (Assumption 1).
+    ScaleMismatch,
 }
 
 impl FlagCode {
@@ -99,6 +104,8 @@ impl FlagCode {
             FlagCode::Boundary => "boundary",
             FlagCode::Ridge => "ridge",
             FlagCode::AnchorsMisfit => "anchors_misfit",
+            FlagCode::OrdinalCodes => "ordinal_codes",
+            FlagCode::ScaleMismatch => "scale_mismatch",
         }
     }
 }
@@ -183,6 +190,11 @@ impl Flag {
                     self.value
                 )
             },
+            FlagCode::OrdinalCodes => "the judges are ordinal, and this estimator reads their codes as numbers on the anchors' scale, which Likert codes do not share (Assumption 1; Section 7), so every ρ̂ is undefined; read the free-scale estimate (`--method free-scale`, ≥ 3 judges and ≥ 3 continuous anchors).".to_string(),
+            FlagCode::ScaleMismatch => format!(
+                "the judges' scores span {:.1}× the range of the anchors' (e.g. 1–10 against 1–5), but Assumption 1 needs judges and anchors on one scale: these ρ̂ are biased by an unknown amount; put the judges on the anchors' scale, or read the free-scale estimate (it needs ≥ 3 continuous anchors).",
+                self.value
+            ),
             FlagCode::AnchorsMisfit => "no free-scale parameters fit the anchors' covariances within sampling error: the model is rejected here (Test O asks the same), so every ρ̂ is undefined.".to_string(),
         }
     }

@@ -75,6 +75,10 @@ pub struct Identification {
     pub all_ordinal: AllOrdinalIdentification,
     /// The positive result, for contrast.
     pub mixed: MixedContrast,
+    /// On a panel with ≥ 3 judges and ≥ 3 continuous anchors: its free-scale fit's identified
+    /// set, by the rule the estimator uses (a Jacobian of full rank at a point does not make
+    /// the data identify it: on the equal-β ridge they do not).
+    pub data: Option<crate::estimate::identified::IdentifiedSet>,
 }
 
 /// The check at the paper's base design (p = 6, m = 2), where Section 7 exhibits its two
@@ -111,7 +115,14 @@ pub fn at_panel(panel: &Panel) -> Result<Identification, String> {
             .map(|id| (pm, id))
             .map_err(|e| format!("the panel's point does not reach both targets: {e}"))
     });
-    match own {
+    let data = on_data(panel);
+    let with_data = |id: Result<Identification, String>| {
+        id.map(|mut id| {
+            id.data = data.clone();
+            id
+        })
+    };
+    with_data(match own {
         Ok((point, id)) => finish(point, PointSource::PanelFit, id),
         Err(reason) => {
             let point = paper_design(p, m);
@@ -124,7 +135,14 @@ pub fn at_panel(panel: &Panel) -> Result<Identification, String> {
                 id,
             )
         }
-    }
+    })
+}
+
+/// The panel's free-scale identified set, where the estimator runs.
+fn on_data(panel: &Panel) -> Option<crate::estimate::identified::IdentifiedSet> {
+    crate::estimate::free_scale::fit_panel_identified(panel)
+        .ok()
+        .and_then(|(f, _)| f.identified)
 }
 
 fn finish(
@@ -147,6 +165,7 @@ fn finish(
             same_point,
             rank,
         },
+        data: None,
     })
 }
 

@@ -49,6 +49,17 @@ pub fn correct(
     streams: Streams,
     progress: &(dyn Fn(Progress) -> Flow + Sync),
 ) -> Result<Option<BiasCorrection>, String> {
+    if let Some(f) = fit
+        .estimate
+        .flags
+        .iter()
+        .find(|f| super::free_scale::undefines(f.code))
+    {
+        return Err(format!(
+            "the free-scale ρ̂ is undefined ({}), so there is nothing to correct; read its identified set",
+            f.code.as_str()
+        ));
+    }
     let model = NullModel::free_scale(panel, fit)?;
     let m = panel.m();
     let refits: Vec<Option<Vec<Option<f64>>>> = (0..reps)

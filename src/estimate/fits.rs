@@ -176,7 +176,7 @@ impl Estimator {
         let (p, n) = (panel.p(), panel.n);
         self.applicable(ctx, s.nrows().saturating_sub(p))?;
         if self == Estimator::FreeScale {
-            let (fit, _) = free_scale::fit_panel(panel)?;
+            let (fit, _) = free_scale::fit_panel_identified(panel)?;
             return Ok(Fit {
                 estimator: self,
                 estimate: fit.estimate.clone(),
@@ -185,9 +185,11 @@ impl Estimator {
         }
         if self == Estimator::Ml {
             let fit = ml::fit(s, p, n)?;
+            let mut estimate = fit.estimate.clone();
+            common_scale(&mut estimate, panel);
             return Ok(Fit {
                 estimator: self,
-                estimate: fit.estimate.clone(),
+                estimate,
                 detail: Detail::Ml(Box::new(fit)),
             });
         }
@@ -195,9 +197,11 @@ impl Estimator {
             Estimator::Blocked => blocked::NotApplicable::OneFamily.to_string(),
             _ => "needs at least 2 judges".to_string(),
         })?;
+        let mut estimate = self.on_moments(&mom, ctx);
+        common_scale(&mut estimate, panel);
         Ok(Fit {
             estimator: self,
-            estimate: self.on_moments(&mom, ctx),
+            estimate,
             detail: Detail::None,
         })
     }
@@ -226,6 +230,18 @@ impl Estimator {
         match (self, ctx.clean) {
             (Estimator::DesignatedClean, Some(d)) => clean::designated_clean(mom, d),
             _ => closed_form(mom),
+        }
+    }
+}
+
+/// Assumption 1's common scale on a fit that needs it ([`super::scale`]): ordinal judges
+/// leave every ρ̂ undefined; a range mismatch is flagged beside the numbers.
+fn common_scale(estimate: &mut Estimate, panel: &Panel) {
+    for flag in super::scale::flags(panel) {
+        if flag.code == super::FlagCode::OrdinalCodes {
+            estimate.undefine(flag);
+        } else {
+            estimate.flags.push(flag);
         }
     }
 }
@@ -267,7 +283,7 @@ impl Fits {
     /// when ρ is not identified (fewer than 2 anchors).
     #[must_use]
     pub fn explorer(panel: &Panel) -> Option<Fits> {
-        if panel.m() < 2 {
+        if panel.m() < 2 || crate::decision::refusal(panel).is_some() {
             return None;
         }
         let ctx = Context {

@@ -247,7 +247,19 @@ pub fn fit_panel(panel: &Panel) -> Result<(FreeScaleFit, Correlations), String> 
     let r_ja = corr.r.view((0, p), (p, m)).into_owned();
     let anchor_cov =
         crate::moments::covariance(&panel.data[p * panel.n..], panel.n, m, &mut Vec::new());
-    let mut fit = fit(&r_judges, &r_ja, &anchor_cov)?;
+    Ok((fit(&r_judges, &r_ja, &anchor_cov)?, corr))
+}
+
+/// [`fit_panel`] with the identified set (SPEC §7): what a panel's own fit reports; resamples,
+/// refits and null draws use the point fit alone.
+///
+/// # Errors
+/// As [`fit_panel`].
+pub fn fit_panel_identified(panel: &Panel) -> Result<(FreeScaleFit, Correlations), String> {
+    let (mut fit, corr) = fit_panel(panel)?;
+    let (p, m) = (panel.p(), panel.m());
+    let anchor_cov =
+        crate::moments::covariance(&panel.data[p * panel.n..], panel.n, m, &mut Vec::new());
     identify(&mut fit, panel, &anchor_cov);
     Ok((fit, corr))
 }

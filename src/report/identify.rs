@@ -132,6 +132,14 @@ pub fn json(r: &IdentifyReport<'_>) -> Value {
         "description": point_sentence(id),
         "params": params_json(&id.point),
     });
+    doc["data_identification"] = id.data.as_ref().map_or(Value::Null, |set| {
+        json!({
+            "point": set.is_point(),
+            "empty": set.is_empty(),
+            "unbounded": set.unbounded,
+            "rho": set.rho.iter().map(|r| r.map_or(Value::Null, |(lo, hi)| json!([lo, hi]))).collect::<Vec<_>>(),
+        })
+    });
     doc["all_ordinal"] = json!({
         "n_params": ao.n_params,
         "n_correlations": ao.n_correlations,
@@ -278,8 +286,10 @@ pub fn text(r: &IdentifyReport<'_>) -> String {
         out,
         "  null space dimension {}: ρ is {}",
         mr.null_dim,
-        if mr.null_dim == 0 {
-            "locally identified; the free-scale estimator (`estimate --method free-scale`) applies"
+        if mr.null_dim == 0 && id.data.as_ref().is_some_and(|d| !d.is_point()) {
+            "locally identified at this point, but see the data below".to_string()
+        } else if mr.null_dim == 0 {
+            "locally identified at this point; the free-scale estimator (`estimate --method free-scale`) applies"
                 .to_string()
         } else {
             format!(
@@ -288,5 +298,32 @@ pub fn text(r: &IdentifyReport<'_>) -> String {
             )
         }
     );
+    if let Some(set) = &id.data {
+        let _ = writeln!(out, "  on this panel's data: {}", data_sentence(set));
+    }
     out
+}
+
+/// What the panel's data identify, by the free-scale estimator's own rule.
+fn data_sentence(set: &crate::estimate::identified::IdentifiedSet) -> String {
+    if set.is_empty() {
+        "no free-scale parameters fit the anchors' covariances within sampling error (the model is rejected)".into()
+    } else if set.is_point() {
+        "the identified set is bounded and narrow, so ρ is point-identified (`estimate --method free-scale` gives it with the set)".into()
+    } else {
+        let widest = set
+            .rho
+            .iter()
+            .flatten()
+            .map(|(lo, hi)| hi - lo)
+            .fold(0.0, f64::max);
+        format!(
+            "NOT point-identified: the anchors' β look equal (or N is too small to tell them apart), so the fit slides along a ridge; the identified sets of ρ are up to {widest:.2} wide{} (`estimate --method free-scale` lists them)",
+            if set.unbounded {
+                " and reach the edge of the parameter space"
+            } else {
+                ""
+            }
+        )
+    }
 }

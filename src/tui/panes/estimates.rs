@@ -34,9 +34,9 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
         .and_then(|f| f.closed_form().map(|e| (f, e)))
     else {
         let why = app
-            .battery
+            .panel
             .as_ref()
-            .and_then(|b| b.decision.refusal.clone())
+            .and_then(|p| crate::decision::refusal(p))
             .unwrap_or_else(|| "no estimate yet (ρ needs ≥ 2 judges and ≥ 2 anchors)".into());
         frame.render_widget(
             Paragraph::new(why).block(block).wrap(Wrap { trim: true }),
@@ -96,7 +96,9 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
     };
     for e in crate::estimate::fits::EXPLORER {
         let hidden = e == Estimator::FreeScale && fits.estimate(e).is_none();
-        if e != Estimator::ClosedForm && !hidden {
+        if e == Estimator::FreeScale && !hidden {
+            lines.push(free_scale_line(&e.label(&ctx, &names), fits, &names));
+        } else if e != Estimator::ClosedForm && !hidden {
             lines.push(compare_line(&e.label(&ctx, &names), fits.estimate(e)));
         }
     }
@@ -193,6 +195,43 @@ fn anchor_lines(
         lines.push(Line::from(spans));
     }
     lines
+}
+
+/// The free-scale line: ρ̂ with each anchor's identified set as its interval, or, where the
+/// set is not a point, the sets alone and the flag that says why.
+fn free_scale_line(label: &str, fits: &crate::estimate::Fits, names: &[String]) -> Line<'static> {
+    let (Some(e), Some(fs)) = (fits.estimate(Estimator::FreeScale), fits.free_scale()) else {
+        return Line::raw(format!("{label}: n/a"));
+    };
+    let sets: Vec<String> = fs
+        .identified
+        .iter()
+        .flat_map(|s| s.rho.iter().zip(names))
+        .filter_map(|(r, n)| {
+            r.map(|(lo, hi)| format!("{} [{lo:.2}, {hi:.2}]", crate::error::sanitize(n)))
+        })
+        .collect();
+    let flag = e
+        .flags
+        .iter()
+        .find(|f| crate::estimate::free_scale::undefines(f.code))
+        .map(|f| f.code.as_str());
+    match flag {
+        Some(code) if sets.is_empty() => Line::raw(format!("{label}: ρ̂ undefined ({code})")),
+        Some(code) => Line::raw(format!(
+            "{label}: no point ρ̂ ({code}); identified sets {}",
+            sets.join(", ")
+        )),
+        None => {
+            let rhos: Vec<String> = e.rho().iter().map(|r| num(*r)).collect();
+            let tail = if sets.is_empty() {
+                String::new()
+            } else {
+                format!("; 95 % sets {}", sets.join(", "))
+            };
+            Line::raw(format!("{label}: ρ̂ = ({}){tail}", rhos.join(", ")))
+        }
+    }
 }
 
 fn compare_line(label: &str, est: Option<&Estimate>) -> Line<'static> {
