@@ -186,7 +186,8 @@ impl Flag {
                 "the anchors' moments do not bound σ_t²: their β look equal (every anchor clean, or all equally contaminated) or N is too small to tell them apart, so shared contamination cannot be told from σ_t² and only a set of ρ is identified, not a point; a designated-clean anchor, or an anchor with a clearly different ρ, would identify it.".to_string()
             } else {
                 format!(
-                    "the identified set of ρ is {:.2} wide, more than half of [−1, 1]: the data cannot place the anchors' contamination, so no point ρ̂ is reported; read the set, or add items or an anchor with a clearly different ρ.",
+                    "the identified set of ρ for anchor {} is {:.2} wide, more than half of [−1, 1]: the data cannot place its contamination, so its ρ̂ is undefined; read its set, or add items.",
+                    name(self.anchor.unwrap_or(0)),
                     self.value
                 )
             },

@@ -321,7 +321,8 @@ fn replicate(
         families: panel.judge_families(),
         clean: None,
     };
-    let fits = Fits::of(&panel, &panel.covariance(), &ctx, which);
+    // The estimators' own recovery: point fits, without the free-scale identified set.
+    let fits = Fits::of_points(&panel, &panel.covariance(), &ctx, which);
     let ran: Vec<Estimator> = fits.fits.iter().map(|f| f.estimator).collect();
     let boots = (opts.bootstrap > 0)
         .then(|| {

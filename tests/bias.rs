@@ -70,7 +70,8 @@ fn the_command_line_reports_the_correction_and_refuses_it_without_free_scale() {
     let mut pm = Params::three_anchor();
     pm.violations.judge_scale = vec![0.6, 0.8, 1.0, 1.2, 1.5, 1.8];
     let mut out = Vec::new();
-    panel(&pm, 800, 3).write_csv(&mut out).unwrap();
+    // N = 20 000 identifies the free-scale point; at N = 800 only a set is identified.
+    panel(&pm, 20_000, 3).write_csv(&mut out).unwrap();
     std::fs::write(&file, out).unwrap();
     let bin = env!("CARGO_BIN_EXE_rhoscope");
     let run = |args: &[&str]| {
@@ -98,6 +99,19 @@ fn the_command_line_reports_the_correction_and_refuses_it_without_free_scale() {
     let bc = &doc["free_scale"]["bias_correction"];
     assert_eq!(bc["reps"], 20);
     assert_eq!(bc["corrected"].as_array().unwrap().len(), 3);
+    let mut small = Vec::new();
+    panel(&pm, 800, 3).write_csv(&mut small).unwrap();
+    std::fs::write(&file, small).unwrap();
+    let ridge = run(&[
+        "--method",
+        "free-scale",
+        "--bias-correct",
+        "--bias-reps",
+        "20",
+    ]);
+    assert!(ridge.status.success());
+    let text = String::from_utf8_lossy(&ridge.stdout);
+    assert!(text.contains("bias correction not possible"), "{text}");
     let bad = run(&["--bias-correct"]);
     assert_eq!(bad.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("--method free-scale"));

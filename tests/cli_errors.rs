@@ -331,7 +331,10 @@ fn integer_columns_can_be_forced_continuous() {
         assert_eq!(r.code, 0, "{}", r.stderr);
         serde_json::from_str::<serde_json::Value>(&r.stdout).unwrap()
     };
-    assert_eq!(json(&[])["columns"][0]["scale"], "ordinal");
+    // Every column ordinal: ρ is not identified, so estimate refuses (exit 3) and names why.
+    let r = run(dir.path(), &["estimate", "i.csv"]);
+    assert_eq!(r.code, 3, "{}", r.stderr);
+    assert!(r.stderr.contains("every column is ordinal"), "{}", r.stderr);
     let all = json(&["--continuous", "all"]);
     assert!(
         all["columns"]
@@ -340,9 +343,9 @@ fn integer_columns_can_be_forced_continuous() {
             .iter()
             .all(|c| c["scale"] == "continuous")
     );
-    let one = json(&["--continuous", "A1"]);
+    let one = json(&["--continuous", "J1,J2,J3,A1"]);
     assert_eq!(one["columns"][3]["scale"], "continuous");
-    assert_eq!(one["columns"][0]["scale"], "ordinal");
+    assert_eq!(one["columns"][4]["scale"], "ordinal");
     expect_error(
         ints.as_bytes(),
         &["--continuous", "Z9"],

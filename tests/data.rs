@@ -104,10 +104,22 @@ fn long_layout_with_default_roles_matches_wide() {
         }
     }
     common::write(dir.path(), "l.tsv", long.as_bytes());
-    let a = run(dir.path(), &["estimate", "w.csv", "--json"]);
+    // Integer codes would be all ordinal (ρ not identified): read them as numbers.
+    let a = run(
+        dir.path(),
+        &["estimate", "w.csv", "--continuous", "all", "--json"],
+    );
     let b = run(
         dir.path(),
-        &["estimate", "l.tsv", "--long", "item,rater,score", "--json"],
+        &[
+            "estimate",
+            "l.tsv",
+            "--long",
+            "item,rater,score",
+            "--continuous",
+            "all",
+            "--json",
+        ],
     );
     assert_eq!(a.code, 0, "{}", a.stderr);
     assert_eq!(b.code, 0, "{}", b.stderr);

@@ -99,7 +99,11 @@ fn undefined_rho_is_null_with_a_flag() {
     let dir = tempfile::tempdir().unwrap();
     let rows = "J1,J2,A1,A2\n1,0,1,1\n0,1,1,1\n2,2,2,2.5\n-1,-1,-1,-1.2\n0,0,0.5,0.1\n";
     common::write(dir.path(), "h.csv", rows.as_bytes());
-    let r = run(dir.path(), &["estimate", "h.csv", "--json"]);
+    // Integer judges would be ordinal (ρ then not identified with one continuous anchor).
+    let r = run(
+        dir.path(),
+        &["estimate", "h.csv", "--continuous", "all", "--json"],
+    );
     assert_eq!(r.code, 0, "{}", r.stderr);
     let v: Value = serde_json::from_str(&r.stdout).unwrap();
     let flags: Vec<&str> = v["estimate"]["flags"]

@@ -213,7 +213,14 @@ fn threads_are_bounded_by_the_cores() {
     }
     let r = common::run(
         dir.path(),
-        &["--threads", &max.to_string(), "estimate", "p.csv"],
+        &[
+            "--threads",
+            &max.to_string(),
+            "estimate",
+            "p.csv",
+            "--continuous",
+            "all",
+        ],
     );
     assert_eq!(r.code, 0, "{}", r.stderr);
     // The environment variable rayon reads is held to the same bound; the flag wins over it.

@@ -173,10 +173,29 @@ impl Estimator {
     /// # Errors
     /// Why the estimator cannot run on this panel.
     pub fn fit(self, panel: &Panel, s: &DMatrix<f64>, ctx: &Context) -> Result<Fit, String> {
+        self.fit_with(panel, s, ctx, true)
+    }
+
+    /// [`Estimator::fit`], with the free-scale identified set only when `identify` is set:
+    /// a recovery study measures the point estimator itself.
+    ///
+    /// # Errors
+    /// Why the estimator cannot run on this panel.
+    pub fn fit_with(
+        self,
+        panel: &Panel,
+        s: &DMatrix<f64>,
+        ctx: &Context,
+        identify: bool,
+    ) -> Result<Fit, String> {
         let (p, n) = (panel.p(), panel.n);
         self.applicable(ctx, s.nrows().saturating_sub(p))?;
         if self == Estimator::FreeScale {
-            let (fit, _) = free_scale::fit_panel_identified(panel)?;
+            let (fit, _) = if identify {
+                free_scale::fit_panel_identified(panel)?
+            } else {
+                free_scale::fit_panel(panel)?
+            };
             return Ok(Fit {
                 estimator: self,
                 estimate: fit.estimate.clone(),
@@ -268,9 +287,26 @@ impl Fits {
     /// Fits `which` on a sample covariance matrix.
     #[must_use]
     pub fn of(panel: &Panel, s: &DMatrix<f64>, ctx: &Context, which: &[Estimator]) -> Fits {
+        Self::of_with(panel, s, ctx, which, true)
+    }
+
+    /// [`Fits::of`] with point fits only (no free-scale identified set): what a recovery
+    /// study of the estimators themselves measures.
+    #[must_use]
+    pub fn of_points(panel: &Panel, s: &DMatrix<f64>, ctx: &Context, which: &[Estimator]) -> Fits {
+        Self::of_with(panel, s, ctx, which, false)
+    }
+
+    fn of_with(
+        panel: &Panel,
+        s: &DMatrix<f64>,
+        ctx: &Context,
+        which: &[Estimator],
+        identify: bool,
+    ) -> Fits {
         let mut out = Fits::default();
         for &e in which {
-            match e.fit(panel, s, ctx) {
+            match e.fit_with(panel, s, ctx, identify) {
                 Ok(f) => out.fits.push(f),
                 Err(why) => out.refused.push((e, why)),
             }

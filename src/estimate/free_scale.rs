@@ -277,17 +277,21 @@ fn identify(fit: &mut FreeScaleFit, panel: &Panel, anchor_cov: &DMatrix<f64>) {
     if set.is_empty() {
         fit.estimate
             .undefine(Flag::new(FlagCode::AnchorsMisfit, f64::NAN));
-    } else if !set.is_point() {
-        let width = if set.unbounded {
-            f64::INFINITY
-        } else {
-            set.rho
-                .iter()
-                .flatten()
-                .map(|(lo, hi)| hi - lo)
-                .fold(0.0, f64::max)
-        };
-        fit.estimate.undefine(Flag::new(FlagCode::Ridge, width));
+    } else if set.unbounded {
+        fit.estimate
+            .undefine(Flag::new(FlagCode::Ridge, f64::INFINITY));
+    } else {
+        // A bounded set too wide to place one anchor leaves that anchor's ρ̂ undefined only.
+        for (k, r) in set.rho.iter().enumerate() {
+            let width = r.map_or(f64::INFINITY, |(lo, hi)| hi - lo);
+            if width > identified::WIDE_SET {
+                fit.estimate.anchors[k].rho = None;
+                fit.estimate.flags.push(Flag {
+                    anchor: Some(k),
+                    ..Flag::new(FlagCode::Ridge, width)
+                });
+            }
+        }
     }
     fit.identified = Some(set);
 }
@@ -416,7 +420,7 @@ pub fn one_factor_uls(r: &DMatrix<f64>) -> Result<(Vec<f64>, f64, bool), String>
             mu *= 10.0;
         }
         if !accepted {
-            converged = g.amax() <= 1e-9;
+            converged = g.amax() <= STALL_TOL;
             break;
         }
         if converged {
@@ -675,11 +679,17 @@ fn levenberg_marquardt(
         }
         if !accepted {
             // No decrease at any damping: a minimum to rounding, if the gradient is small.
-            let ok = amax(&g) <= 1e-9 * (1.0 + f.sqrt());
+            let ok = amax(&g) <= STALL_TOL * (1.0 + f.sqrt());
             return (th, f, ok);
         }
     }
-    (th, f, false)
+    // Out of iterations: a minimum all the same when the gradient is far below what moves ρ.
+    residuals(&th, q, pa, &mut e, Some(&mut jac));
+    let g_max = (0..n)
+        .map(|c| (0..n_res).map(|r| jac[r * n + c] * e[r]).sum::<f64>().abs())
+        .fold(0.0, f64::max);
+    let ok = g_max <= STALL_TOL * (1.0 + f.sqrt());
+    (th, f, ok)
 }
 
 /// Buffers for [`newton_hessian`].
@@ -811,6 +821,9 @@ const SAME_BASIN: f64 = 1e-2;
 const MAX_DAMP: usize = 12;
 const GRAD_TOL: f64 = 1e-14;
 const STEP_TOL: f64 = 1e-13;
+/// A run that can no longer decrease the misfit is at a minimum when its gradient is below
+/// this: a θ moved by 1e-7 changes ρ far below its sampling error at any N.
+const STALL_TOL: f64 = 1e-7;
 
 #[cfg(test)]
 mod tests {

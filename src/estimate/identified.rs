@@ -12,8 +12,8 @@
 //!    whether or not the point is identified (an Anderson–Rubin test), Cov(R) = D Γ Dᵀ by the
 //!    delta method. The points with T at or below its 95 % quantile form the confidence set.
 //! 3. Each ρ_k = β_k / √((V_k − σ_t²) σ_c²) over that set is its identified set (a
-//!    conservative 95 % projection). The estimate is a point only when the set is non-empty,
-//!    bounded away from the edges of the parameter space, and no wider than [`WIDE_SET`].
+//!    conservative 95 % projection). ρ̂_k is a point only when the set is non-empty, bounded
+//!    away from the edges of the parameter space, and no wider than [`WIDE_SET`] for anchor k.
 
 use nalgebra::DMatrix;
 use statrs::distribution::{ChiSquared, ContinuousCDF};
@@ -29,8 +29,8 @@ pub const LEVEL: f64 = 0.95;
 /// A set wider than half of [−1, 1] says next to nothing about the anchor: no point.
 pub const WIDE_SET: f64 = 1.0;
 /// Grid points per axis (σ_t² linear, σ_c² logarithmic), fewer for many anchors.
-const GRID: usize = 120;
-const GRID_MANY: usize = 60;
+const GRID: usize = 96;
+const GRID_MANY: usize = 48;
 /// σ_c² spans this factor either side of the largest anchor variance.
 const C_SPAN: f64 = 1e3;
 
@@ -48,15 +48,18 @@ pub struct IdentifiedSet {
 }
 
 impl IdentifiedSet {
-    /// Whether the data identify a point: the set is non-empty, bounded and narrow.
+    /// Whether the data identify a point for every anchor: the set is non-empty, bounded and
+    /// narrow.
     #[must_use]
     pub fn is_point(&self) -> bool {
-        !self.unbounded
-            && !self.is_empty()
-            && self
-                .rho
-                .iter()
-                .all(|r| r.is_some_and(|(lo, hi)| hi - lo <= WIDE_SET))
+        (0..self.rho.len()).all(|k| self.is_point_for(k))
+    }
+
+    /// Whether the data identify anchor k's ρ as a point: a non-empty, bounded set no wider
+    /// than [`WIDE_SET`] for it.
+    #[must_use]
+    pub fn is_point_for(&self, k: usize) -> bool {
+        !self.unbounded && self.rho[k].is_some_and(|(lo, hi)| hi - lo <= WIDE_SET)
     }
 
     /// No (σ_t², σ_c²) passes: the free-scale model is rejected on these moments.
@@ -229,41 +232,106 @@ fn jackknife_cov(draws: &[Vec<f64>]) -> DMatrix<f64> {
     })
 }
 
-/// The Anderson–Rubin statistic at (σ_t², σ_c²) = (s, c) with its residuals' ρ per anchor;
+/// Buffers of [`ar_at`], reused over the grid.
+struct Scratch {
+    beta: Vec<f64>,
+    rho: Vec<f64>,
+    resid: Vec<f64>,
+    cov: Vec<f64>,
+    /// Per pair row: the moment indices (q_k, q_l, P_kl) and their derivatives.
+    idx: Vec<[usize; 3]>,
+    der: Vec<[f64; 3]>,
+}
+
+impl Scratch {
+    fn new(m: usize) -> Self {
+        let np = m * m.saturating_sub(1) / 2;
+        let mut idx = Vec::with_capacity(np);
+        for k in 0..m {
+            for l in k + 1..m {
+                idx.push([k, l, m + idx.len()]);
+            }
+        }
+        Scratch {
+            beta: vec![0.0; m],
+            rho: vec![0.0; m],
+            resid: vec![0.0; np],
+            cov: vec![0.0; np * np],
+            idx,
+            der: vec![[0.0; 3]; np],
+        }
+    }
+}
+
+/// The Anderson–Rubin statistic at (σ_t², σ_c²) = (s, c), the ρ_k there left in `w.rho`;
 /// `None` where the point is inadmissible (σ_ak² ≤ 0 or |ρ_k| ≥ 1) or Cov(R) is singular.
-fn ar_at(mom: &AnchorMoments, gamma: &DMatrix<f64>, s: f64, c: f64) -> Option<(f64, Vec<f64>)> {
+/// Cov(R) = D Γ Dᵀ uses that each residual depends on three moments only.
+fn ar_at(
+    mom: &AnchorMoments,
+    gamma: &DMatrix<f64>,
+    s: f64,
+    c: f64,
+    w: &mut Scratch,
+) -> Option<f64> {
     let m = mom.q.len();
     let root = (s + c).sqrt();
-    let beta: Vec<f64> = mom.q.iter().map(|q| q * root - s).collect();
-    let mut rho = Vec::with_capacity(m);
     for k in 0..m {
+        w.beta[k] = mom.q[k] * root - s;
         let a2 = mom.v[k] - s;
         if a2 <= 0.0 {
             return None;
         }
-        let r = beta[k] / (a2 * c).sqrt();
+        let r = w.beta[k] / (a2 * c).sqrt();
         if !(r.abs() < 1.0) {
             return None;
         }
-        rho.push(r);
+        w.rho[k] = r;
     }
-    let np = mom.p.len();
-    let mut resid = nalgebra::DVector::zeros(np);
-    let mut d = DMatrix::zeros(np, m + np);
-    let mut row = 0;
-    for k in 0..m {
-        for l in k + 1..m {
-            resid[row] = mom.p[row] - s - beta[k] * beta[l] / c;
-            d[(row, k)] = -root * beta[l] / c;
-            d[(row, l)] = -root * beta[k] / c;
-            d[(row, m + row)] = 1.0;
-            row += 1;
+    let np = w.idx.len();
+    for (r, &[k, l, _]) in w.idx.iter().enumerate() {
+        w.resid[r] = mom.p[r] - s - w.beta[k] * w.beta[l] / c;
+        w.der[r] = [-root * w.beta[l] / c, -root * w.beta[k] / c, 1.0];
+    }
+    for r1 in 0..np {
+        for r2 in 0..=r1 {
+            let mut v = 0.0;
+            for (a, da) in w.idx[r1].iter().zip(w.der[r1]) {
+                for (b, db) in w.idx[r2].iter().zip(w.der[r2]) {
+                    v += da * gamma[(*a, *b)] * db;
+                }
+            }
+            w.cov[r1 * np + r2] = v;
         }
     }
-    let cov = &d * gamma * d.transpose();
-    let chol = cov.cholesky()?;
-    let t = resid.dot(&chol.solve(&resid));
-    t.is_finite().then_some((t, rho))
+    // Cholesky of the lower triangle in place, then Rᵀ Cov⁻¹ R = |L⁻¹ R|².
+    for j in 0..np {
+        let mut d = w.cov[j * np + j];
+        for k in 0..j {
+            d -= w.cov[j * np + k] * w.cov[j * np + k];
+        }
+        if !(d > 0.0) {
+            return None;
+        }
+        let d = d.sqrt();
+        w.cov[j * np + j] = d;
+        for i in j + 1..np {
+            let mut v = w.cov[i * np + j];
+            for k in 0..j {
+                v -= w.cov[i * np + k] * w.cov[j * np + k];
+            }
+            w.cov[i * np + j] = v / d;
+        }
+    }
+    let mut t = 0.0;
+    for i in 0..np {
+        let mut v = w.resid[i];
+        for k in 0..i {
+            v -= w.cov[i * np + k] * w.resid[k];
+        }
+        w.resid[i] = v / w.cov[i * np + i];
+        t += w.resid[i] * w.resid[i];
+    }
+    t.is_finite().then_some(t)
 }
 
 /// The confidence set of (σ_t², σ_c²) on a grid, refined once over its bounding box.
@@ -277,6 +345,7 @@ pub fn set(mom: &AnchorMoments, gamma: &DMatrix<f64>) -> IdentifiedSet {
     let v_max = mom.v.iter().copied().fold(0.0f64, f64::max);
     let (lc_lo, lc_hi) = ((v_max / C_SPAN).ln(), (v_max * C_SPAN).ln());
     let mut out = Accepted::new(m);
+    let mut w = Scratch::new(m);
     // Coarse grid: s over (0, min V_k), ln c over [ln(V/1e3), ln(V·1e3)].
     let s_at = |i: usize| s_max * (i as f64 + 0.5) / n as f64;
     let lc_at = |j: usize| lc_lo + (lc_hi - lc_lo) * j as f64 / (n - 1) as f64;
@@ -284,10 +353,8 @@ pub fn set(mom: &AnchorMoments, gamma: &DMatrix<f64>) -> IdentifiedSet {
     for i in 0..n {
         for j in 0..n {
             let (s, c) = (s_at(i), lc_at(j).exp());
-            if let Some((t, rho)) = ar_at(mom, gamma, s, c)
-                && t <= crit
-            {
-                out.add(s, &rho);
+            if ar_at(mom, gamma, s, c, &mut w).is_some_and(|t| t <= crit) {
+                out.add(s, &w.rho);
                 (i_lo, i_hi) = (i_lo.min(i), i_hi.max(i));
                 (j_lo, j_hi) = (j_lo.min(j), j_hi.max(j));
             }
@@ -302,10 +369,8 @@ pub fn set(mom: &AnchorMoments, gamma: &DMatrix<f64>) -> IdentifiedSet {
             for j in 0..n {
                 let s = s0 + (s1 - s0) * i as f64 / (n - 1) as f64;
                 let c = (c0 + (c1 - c0) * j as f64 / (n - 1) as f64).exp();
-                if let Some((t, rho)) = ar_at(mom, gamma, s, c)
-                    && t <= crit
-                {
-                    out.add(s, &rho);
+                if ar_at(mom, gamma, s, c, &mut w).is_some_and(|t| t <= crit) {
+                    out.add(s, &w.rho);
                 }
             }
         }

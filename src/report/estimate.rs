@@ -184,8 +184,10 @@ fn identified_text(anchors: &[String], fs: &FreeScaleFit) -> String {
         "  identified set of ρ (95 %, {}): {}; σ_t² in [{}, {}]{}\n",
         if set.is_point() {
             "a point is reported: the set is bounded"
-        } else {
+        } else if set.unbounded {
             "NOT a point: no ρ̂ is reported"
+        } else {
+            "ρ̂ only where an anchor's set is narrower than 1"
         },
         rows.join(", "),
         fmt_num(slo),
@@ -210,7 +212,7 @@ pub fn identified_json(anchors: &[String], fs: &FreeScaleFit) -> Value {
             "empty": set.is_empty(),
             "unbounded": set.unbounded,
             "sigma_t2": pair(set.sigma_t2),
-            "rho": anchors.iter().zip(&set.rho).map(|(a, r)| json!({"name": a, "set": pair(*r)})).collect::<Vec<_>>(),
+            "rho": anchors.iter().zip(&set.rho).enumerate().map(|(k, (a, r))| json!({"name": a, "set": pair(*r), "point": set.is_point_for(k)})).collect::<Vec<_>>(),
         })
     })
 }

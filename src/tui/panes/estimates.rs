@@ -211,10 +211,12 @@ fn free_scale_line(label: &str, fits: &crate::estimate::Fits, names: &[String]) 
             r.map(|(lo, hi)| format!("{} [{lo:.2}, {hi:.2}]", crate::error::sanitize(n)))
         })
         .collect();
+    // A flag that leaves every anchor without a point; one anchor's wide set is shown in line.
     let flag = e
         .flags
         .iter()
         .find(|f| crate::estimate::free_scale::undefines(f.code))
+        .filter(|_| e.rho().iter().all(Option::is_none))
         .map(|f| f.code.as_str());
     match flag {
         Some(code) if sets.is_empty() => Line::raw(format!("{label}: ρ̂ undefined ({code})")),
