@@ -70,6 +70,14 @@ pub enum FlagCode {
     RhoOutsideUnit,
     /// Fewer than two anchors (or judges): σ_t² is not identified.
     NotIdentified,
+
+    // Trouble of an iterative fit (issue 23): each makes every ρ̂ of the fit undefined.
+    /// The optimiser stopped before its convergence criterion.
+    NotConverged,
+    /// The likelihood has no maximum: it keeps rising as σ_t² and σ_c² run off to ∓∞.
+    NoMlSolution,
+    /// A variance of the ML fit (σ_t², a judge's ψ_j or an anchor's ω_k) is at or below zero.
+    HeywoodVariance,
 }
 
 impl FlagCode {
@@ -83,6 +91,9 @@ impl FlagCode {
             FlagCode::ZeroDenominator => "zero_denominator",
             FlagCode::RhoOutsideUnit => "rho_outside_unit",
             FlagCode::NotIdentified => "not_identified",
+            FlagCode::NotConverged => "not_converged",
+            FlagCode::NoMlSolution => "no_ml_solution",
+            FlagCode::HeywoodVariance => "heywood_variance",
         }
     }
 }
@@ -93,14 +104,15 @@ pub struct Flag {
     pub code: FlagCode,
     /// The anchor concerned, if any.
     pub anchor: Option<usize>,
-    /// The anchor pair concerned (zero denominators).
+    /// The anchor pair concerned (zero denominators); `heywood_variance` of a judge's ψ_j
+    /// carries (j, j).
     pub pair: Option<(usize, usize)>,
     /// The offending value.
     pub value: f64,
 }
 
 impl Flag {
-    fn new(code: FlagCode, value: f64) -> Self {
+    pub(crate) fn new(code: FlagCode, value: f64) -> Self {
         Flag {
             code,
             anchor: None,
@@ -147,6 +159,23 @@ impl Flag {
             FlagCode::NotIdentified => {
                 "σ_t² is not identified: Theorem 1 needs at least 2 judges and 2 anchors with a non-zero denominator; no ρ̂ can be reported.".to_string()
             }
+            FlagCode::NotConverged => format!(
+                "the fit did not converge (largest gradient entry {:.1e}): its values are where the optimiser stopped, not an estimate, so every ρ̂ is undefined; read the closed form and run the battery.",
+                self.value
+            ),
+            FlagCode::NoMlSolution => "no maximum-likelihood solution: the likelihood keeps rising as σ_t² → −∞ and σ_c² → +∞ together (every ρ → ±1), so ML has no estimate and every ρ̂ is undefined; the single-factor model does not fit these data — run the battery and read the closed form's flags.".to_string(),
+            FlagCode::HeywoodVariance => format!(
+                "{} = {:.4} ≤ 0 in the ML fit: a variance at or below zero (a Heywood case) lies outside the model, so every ρ̂ is undefined; a judge or anchor may be a near-copy of the common factor, or the model misspecified — run the battery.",
+                match self.anchor {
+                    Some(a) => format!("the residual variance ω of anchor {}", name(a)),
+                    None if self.pair.is_some() => format!(
+                        "the residual variance ψ of judge number {}",
+                        self.pair.map_or(0, |p| p.0) + 1
+                    ),
+                    None => "σ̂_t²".to_string(),
+                },
+                self.value
+            ),
         }
     }
 }
@@ -341,6 +370,16 @@ impl Estimate {
     #[must_use]
     pub fn rho(&self) -> Vec<Option<f64>> {
         self.anchors.iter().map(|a| a.rho).collect()
+    }
+
+    /// Marks the whole fit unusable: raises `flag` and makes every ρ̂ undefined (a designated
+    /// clean anchor's too), dropping |ρ̂| > 1 flags that described values no longer reported.
+    pub fn undefine(&mut self, flag: Flag) {
+        self.flags.retain(|f| f.code != FlagCode::RhoOutsideUnit);
+        if !self.has_flag(flag.code) {
+            self.flags.push(flag);
+        }
+        self.anchors.iter_mut().for_each(|a| a.rho = None);
     }
 
     /// Whether any flag of this code is raised.
