@@ -134,10 +134,13 @@ impl Flag {
                 "σ̂_c² = {:.4} ≤ 0: no common-mode variance is left once quality is removed, so every ρ̂ is undefined; this out-of-range (Heywood-type) fit signals misspecification or weak identification — run the battery and report intervals only.",
                 self.value
             ),
-            FlagCode::SigmaT2Outside0K => format!(
-                "σ̂_t² = {:.4} lies outside (0, K = {:.4}): an out-of-range (Heywood-type) fit that signals misspecification or weak identification; do not interpret the point estimates.",
-                self.value, est.k
-            ),
+            FlagCode::SigmaT2Outside0K => {
+                let d = apart(self.value, est.k).max(apart(self.value, 0.0));
+                format!(
+                    "σ̂_t² = {:.d$} lies outside (0, K = {:.d$}): an out-of-range (Heywood-type) fit that signals misspecification or weak identification; do not interpret the point estimates.",
+                    self.value, est.k
+                )
+            }
             FlagCode::SigmaA2Nonpositive => format!(
                 "σ̂_a² = {:.4} ≤ 0 for anchor {}: its error variance came out non-positive, so its ρ̂ is undefined; the anchor may be nearly error-free or the model misspecified.",
                 self.value,
@@ -152,9 +155,10 @@ impl Flag {
                 )
             }
             FlagCode::RhoOutsideUnit => format!(
-                "|ρ̂| = {:.4} > 1 for anchor {}: impossible under the model, so this is evidence of misspecification or weak identification (Section 3); gate it behind the battery before using it.",
+                "|ρ̂| = {:.d$} > 1 for anchor {}: impossible under the model, so this is evidence of misspecification or weak identification (Section 3); gate it behind the battery before using it.",
                 self.value.abs(),
-                name(self.anchor.unwrap_or(0))
+                name(self.anchor.unwrap_or(0)),
+                d = apart(self.value.abs(), 1.0)
             ),
             FlagCode::NotIdentified => {
                 "σ_t² is not identified: Theorem 1 needs at least 2 judges and 2 anchors with a non-zero denominator; no ρ̂ can be reported.".to_string()
@@ -178,6 +182,14 @@ impl Flag {
             ),
         }
     }
+}
+
+/// Decimals (4 to 15) that print `x` and `bound` differently, so a flag never shows
+/// "|ρ̂| = 1.0000 > 1": the fewest that tell them apart, or 15 when they are that close.
+fn apart(x: f64, bound: f64) -> usize {
+    (4..=15)
+        .find(|&d| format!("{x:.d$}") != format!("{bound:.d$}"))
+        .unwrap_or(15)
 }
 
 /// A quantity is treated as zero when it is below this fraction of the moments it is made
@@ -455,6 +467,28 @@ mod tests {
         let est = finish(&mom, 1.0, 0.5, Vec::new(), None, Vec::new());
         assert!(est.has_flag(FlagCode::SigmaC2Nonpositive));
         assert!(est.rho().iter().all(Option::is_none));
+    }
+
+    /// Issue 23: "|ρ̂| = 1.0000 > 1" contradicted itself; the value shows the digits that
+    /// put it above 1.
+    #[test]
+    fn a_flagged_value_is_printed_with_the_digits_that_flag_it() {
+        let est = closed_form(&population(&Params::default()));
+        let names = vec!["A1".to_string(), "A2".to_string()];
+        let flag = Flag {
+            anchor: Some(0),
+            ..Flag::new(FlagCode::RhoOutsideUnit, -1.000_04)
+        };
+        let msg = flag.message(&est, &names);
+        assert!(msg.starts_with("|ρ̂| = 1.00004 > 1"), "{msg}");
+        let flag = Flag::new(FlagCode::RhoOutsideUnit, 1.25);
+        assert!(flag.message(&est, &names).starts_with("|ρ̂| = 1.2500 > 1"));
+        let flag = Flag::new(FlagCode::SigmaT2Outside0K, est.k + 3e-7);
+        let msg = flag.message(&est, &names);
+        assert!(
+            msg.contains("1.8000003 lies outside (0, K = 1.8000000)"),
+            "{msg}"
+        );
     }
 
     #[test]
