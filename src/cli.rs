@@ -622,7 +622,7 @@ pub struct PlanArgs {
     pub null_draws: u32,
     /// Bootstrap resamples per replicate (ci-width targets).
     #[arg(long, value_name = "B", default_value_t = 100,
-          value_parser = clap::value_parser!(u32).range(20..=10_000))]
+          value_parser = resamples::<10_000>)]
     pub bootstrap: u32,
     /// The largest N to try.
     #[arg(long, value_name = "N", default_value_t = 200_000,

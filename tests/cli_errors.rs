@@ -695,6 +695,7 @@ fn too_few_resamples_for_an_interval_are_refused() {
         ],
         vec!["validate", "p.csv", "--bootstrap", "2"],
         vec!["plot", "rho", "--bootstrap", "2", "-o", "x.svg"],
+        vec!["plan", "--target", "ci-width=0.3", "--bootstrap", "20"],
     ] {
         let r = run(dir.path(), &args);
         assert_eq!(r.code, 2, "{args:?}: {}", r.stderr);
