@@ -91,6 +91,9 @@ pub struct WeakId {
     pub flag: bool,
     pub denominator: f64,
     pub sd_boot: f64,
+    /// The fit carries a range or identification flag: T then gives no verdict ("ok" would
+    /// vouch for an estimate that is already out of range).
+    pub out_of_range: bool,
 }
 
 impl WeakId {
@@ -104,6 +107,12 @@ impl WeakId {
             flag: t.is_nan() || t < WEAK_ID_T,
             denominator: est.denominator,
             sd_boot: boot.sd_denominator,
+            // A zero-denominator pair is left out of the mean; it is what T measures, not a
+            // range violation.
+            out_of_range: est
+                .flags
+                .iter()
+                .any(|f| f.code != crate::estimate::FlagCode::ZeroDenominator),
         }
     }
 }
