@@ -167,7 +167,7 @@ impl Flag {
                 "the fit did not converge (largest gradient entry {:.1e}): its values are where the optimiser stopped, not an estimate, so every ρ̂ is undefined; read the closed form and run the battery.",
                 self.value
             ),
-            FlagCode::NoMlSolution => "no maximum-likelihood solution: the likelihood keeps rising as σ_t² → −∞ and σ_c² → +∞ together (every ρ → ±1), so ML has no estimate and every ρ̂ is undefined; the single-factor model does not fit these data — run the battery and read the closed form's flags.".to_string(),
+            FlagCode::NoMlSolution => "no maximum-likelihood solution: the likelihood keeps rising as σ_t² and σ_c² run off to ∓∞ together (every ρ → ±1), so the values above are where the optimiser gave up, not estimates, and every ρ̂ is undefined; the single-factor model does not fit these data — run the battery and read the closed form's flags.".to_string(),
             FlagCode::HeywoodVariance => format!(
                 "{} = {:.4} ≤ 0 in the ML fit: a variance at or below zero (a Heywood case) lies outside the model, so every ρ̂ is undefined; a judge or anchor may be a near-copy of the common factor, or the model misspecified — run the battery.",
                 match self.anchor {

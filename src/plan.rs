@@ -159,7 +159,7 @@ pub fn plan(
         test.applicable(&crate::battery::Layout::of_params(&layout_base))
             .map_err(|why| {
                 format!(
-                    "Test {} cannot run on this scenario ({why}), so no N reaches its power; choose a scenario it applies to (e.g. --preset {})",
+                    "Test {} cannot run on this scenario: it {why}. No N reaches its power; choose a scenario it applies to (e.g. --preset {})",
                     test.name(),
                     if test.spec().violation.three_anchors {
                         "three-anchor"

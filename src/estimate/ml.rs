@@ -54,8 +54,9 @@ pub struct MlSe {
 pub const MAX_ITER: usize = 200;
 /// Most judge + anchor columns ML accepts. Each scoring step forms the expected information,
 /// (p + 2m + 2)² traces of q × q products, so a fit costs about q⁴ (see
-/// [`crate::cost::ml_seconds`]): 122 columns take about 2.6 s on a 2-core machine, 300 took
-/// two minutes. Above this the closed form (Theorem 1) still answers at once.
+/// [`crate::cost::ml_seconds`]): 122 columns take about 2.6 s per start on a 2-core machine
+/// (two starts above 40 columns), 300 took two minutes. Above this the closed form (Theorem 1)
+/// still answers at once.
 pub const MAX_VARIABLES: usize = 128;
 /// Convergence: the largest |gradient| entry below this.
 pub const GRAD_TOL: f64 = 1e-9;
@@ -239,8 +240,16 @@ fn grid_start(s: &DMatrix<f64>, l: Layout, share: f64, moment_beta: bool) -> DVe
     th
 }
 
-/// Columns above which the start grid shrinks to two points: each start costs a fit (about q⁴).
-const FULL_GRID_COLUMNS: usize = 40;
+/// Columns above which the grid is left out (the closed-form and neutral starts and the
+/// check at infinity remain): each start costs a fit of about q⁴.
+pub const FULL_GRID_COLUMNS: usize = 40;
+
+/// How many starts a fit of `q` columns makes (for cost estimates): the closed form, the
+/// neutral start, and the grid up to [`FULL_GRID_COLUMNS`].
+#[must_use]
+pub fn starts(q: usize) -> usize {
+    if q <= FULL_GRID_COLUMNS { 7 } else { 2 }
+}
 
 /// The starts after the closed form's: the neutral one, then a small grid over the split of K
 /// and the anchors' contamination, so a local optimum is not taken for the global one.
@@ -255,7 +264,7 @@ fn more_starts(s: &DMatrix<f64>, l: Layout) -> Vec<(DVector<f64>, &'static str)>
             (0.8, false),
         ]
     } else {
-        &[(0.2, true), (0.8, true)]
+        &[]
     };
     v.extend(
         grid.iter()
@@ -450,6 +459,8 @@ fn fit_starts(
     let mut fit = assemble(&o, l, n, start);
     let est = &mut fit.estimate;
     if no_solution {
+        // Range flags would describe values that are only where the optimiser gave up.
+        est.flags.clear();
         est.undefine(Flag::new(FlagCode::NoMlSolution, o.f));
     } else if !o.converged {
         est.undefine(Flag::new(FlagCode::NotConverged, o.grad));
