@@ -175,9 +175,11 @@ fn hanna_llm_coherence() -> (DMatrix<f64>, usize, usize) {
     (DMatrix::from_fn(8, 8, |r, c| s[r][c]), 5, 1040)
 }
 
-/// Issue 23: on the HANNA-LLM coherence panel the likelihood has no maximum (lavaan on the
-/// exported model: "solution has NOT been found"); ML used to print "converged" with
-/// σ̂_t² = −161 794, σ̂_c² = +161 794 and ρ̂ = 1.0000 × 3.
+/// Issue 23: on the HANNA-LLM coherence panel the likelihood has no maximum; ML used to print
+/// "converged" with σ̂_t² = −161 794, σ̂_c² = +161 794 and ρ̂ = 1.0000 × 3. lavaan 0.6-14 on
+/// `rhoscope export hanna_llm_coherence.csv --judges … --anchors human1,human2,human3
+/// --continuous all` (`sem(model, data = d, likelihood = "wishart")`) warns "the optimizer warns
+/// that a solution has NOT been found!" and stops at σ_t² = −27 655, σ_c² = 27 655, ρ = 1 × 3.
 #[test]
 fn ml_says_there_is_no_solution_where_the_likelihood_has_no_maximum() {
     use rhoscope::estimate::FlagCode;
