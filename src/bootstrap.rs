@@ -26,6 +26,9 @@ pub const DEFAULT_RESAMPLES: usize = 300;
 /// An interval is reported only when at least this share of the resamples gives an
 /// admissible (defined) value for it; otherwise it is "undefined (k of B admissible)".
 pub const MIN_ADMISSIBLE: f64 = 0.8;
+/// Fewest resamples for a percentile interval or the weak-ID screen: at 100 each 2.5 % tail
+/// holds 2.5 resamples and SD_boot(den̂) has a relative SE of about 7 % (1/√(2(B − 1))).
+pub const MIN_RESAMPLES: usize = 100;
 /// The weak-identification screen flags T below this (Section 6).
 pub const WEAK_ID_T: f64 = 4.0;
 
@@ -88,6 +91,9 @@ pub struct WeakId {
     pub flag: bool,
     pub denominator: f64,
     pub sd_boot: f64,
+    /// The fit carries a range or identification flag: T then gives no verdict ("ok" would
+    /// vouch for an estimate that is already out of range).
+    pub out_of_range: bool,
 }
 
 impl WeakId {
@@ -101,6 +107,12 @@ impl WeakId {
             flag: t.is_nan() || t < WEAK_ID_T,
             denominator: est.denominator,
             sd_boot: boot.sd_denominator,
+            // A zero-denominator pair is left out of the mean; it is what T measures, not a
+            // range violation.
+            out_of_range: est
+                .flags
+                .iter()
+                .any(|f| f.code != crate::estimate::FlagCode::ZeroDenominator),
         }
     }
 }

@@ -354,7 +354,7 @@ pub struct BatteryArgs {
     pub panel: PanelArgs,
     /// Bootstrap resamples B for the CIs and the weak-ID screen.
     #[arg(long, value_name = "B", default_value_t = 300,
-          value_parser = clap::value_parser!(u32).range(2..=1_000_000))]
+          value_parser = resamples::<1_000_000>)]
     pub bootstrap: u32,
     /// Null draws per test for thresholds and p-values.
     #[arg(long, value_name = "D", default_value_t = 1000,
@@ -398,7 +398,7 @@ pub struct ValidateArgs {
     pub seed: u64,
     /// Item-bootstrap resamples per replicate for CI coverage (default 0: off, for speed).
     #[arg(long, value_name = "B", default_value_t = 0,
-          value_parser = clap::value_parser!(u32).range(0..=100_000))]
+          value_parser = resamples_or_off::<100_000>)]
     pub bootstrap: u32,
     /// Null draws per test in each replicate's battery (0: battery off).
     #[arg(long, value_name = "D", default_value_t = 40,
@@ -502,7 +502,7 @@ pub struct PowerArgs {
           value_parser = clap::value_parser!(u32).range(20..=10_000_000))]
     pub null_draws: u32,
     /// Bootstrap resamples per replicate for CI coverage and width (off by default).
-    #[arg(long, value_name = "B", value_parser = clap::value_parser!(u32).range(2..=100_000))]
+    #[arg(long, value_name = "B", value_parser = resamples::<100_000>)]
     pub coverage: Option<u32>,
     /// Seed of every stream.
     #[arg(long, value_name = "S", default_value_t = 1)]
@@ -563,7 +563,7 @@ pub struct PlotArgs {
     pub reps: u32,
     /// Bootstrap resamples B (rho, bootstrap, battery).
     #[arg(long, value_name = "B", default_value_t = 300,
-          value_parser = clap::value_parser!(u32).range(2..=1_000_000))]
+          value_parser = resamples::<1_000_000>)]
     pub bootstrap: u32,
     /// Null draws per test (battery, power).
     #[arg(long, value_name = "D", default_value_t = 500,
@@ -578,6 +578,33 @@ pub struct PlotArgs {
     /// Replace an existing output file.
     #[arg(long)]
     pub force: bool,
+}
+
+/// A resample count B for percentile intervals and the weak-ID screen: from
+/// [`MIN_RESAMPLES`](crate::bootstrap::MIN_RESAMPLES) to `MAX`, refused below with the reason.
+fn resamples<const MAX: u32>(s: &str) -> Result<u32, String> {
+    let b: u32 = s
+        .parse()
+        .map_err(|_| format!("'{s}' is not a whole number of resamples"))?;
+    let floor = crate::bootstrap::MIN_RESAMPLES;
+    if (b as usize) < floor {
+        return Err(format!(
+            "B = {b} < {floor} resamples: a 95 % percentile interval needs at least {floor} (2.5 in each tail) and the weak-ID screen an SD from as many"
+        ));
+    }
+    if b > MAX {
+        return Err(format!("B = {b} is above the limit of {MAX} resamples"));
+    }
+    Ok(b)
+}
+
+/// As [`resamples`], with 0 switching the bootstrap off.
+fn resamples_or_off<const MAX: u32>(s: &str) -> Result<u32, String> {
+    if s.trim() == "0" {
+        Ok(0)
+    } else {
+        resamples::<MAX>(s)
+    }
 }
 
 fn plot_kinds() -> clap::builder::PossibleValuesParser {
@@ -605,7 +632,7 @@ pub struct PlanArgs {
     pub null_draws: u32,
     /// Bootstrap resamples per replicate (ci-width targets).
     #[arg(long, value_name = "B", default_value_t = 100,
-          value_parser = clap::value_parser!(u32).range(20..=10_000))]
+          value_parser = resamples::<10_000>)]
     pub bootstrap: u32,
     /// The largest N to try.
     #[arg(long, value_name = "N", default_value_t = 200_000,

@@ -86,6 +86,12 @@ pub enum FlagCode {
     OrdinalCodes,
     /// Judges and anchors coded on integer ranges of different widths (Assumption 1).
     ScaleMismatch,
+
+    // Trouble of an iterative fit (issue 23): each makes every ρ̂ of the fit undefined.
+    /// The likelihood has no maximum: it keeps rising as σ_t² and σ_c² run off to ∓∞.
+    NoMlSolution,
+    /// A variance of the ML fit (σ_t², a judge's ψ_j or an anchor's ω_k) is at or below zero.
+    HeywoodVariance,
 }
 
 impl FlagCode {
@@ -106,6 +112,8 @@ impl FlagCode {
             FlagCode::AnchorsMisfit => "anchors_misfit",
             FlagCode::OrdinalCodes => "ordinal_codes",
             FlagCode::ScaleMismatch => "scale_mismatch",
+            FlagCode::NoMlSolution => "no_ml_solution",
+            FlagCode::HeywoodVariance => "heywood_variance",
         }
     }
 }
@@ -116,7 +124,8 @@ pub struct Flag {
     pub code: FlagCode,
     /// The anchor concerned, if any.
     pub anchor: Option<usize>,
-    /// The anchor pair concerned (zero denominators).
+    /// The anchor pair concerned (zero denominators); `heywood_variance` of a judge's ψ_j
+    /// carries (j, j).
     pub pair: Option<(usize, usize)>,
     /// The offending value.
     pub value: f64,
@@ -147,10 +156,13 @@ impl Flag {
                 "σ̂_c² = {:.4} ≤ 0: no common-mode variance is left once quality is removed, so every ρ̂ is undefined; this out-of-range (Heywood-type) fit signals misspecification or weak identification — run the battery and report intervals only.",
                 self.value
             ),
-            FlagCode::SigmaT2Outside0K => format!(
-                "σ̂_t² = {:.4} lies outside (0, K = {:.4}): an out-of-range (Heywood-type) fit that signals misspecification or weak identification; do not interpret the point estimates.",
-                self.value, est.k
-            ),
+            FlagCode::SigmaT2Outside0K => {
+                let d = apart(self.value, est.k).max(apart(self.value, 0.0));
+                format!(
+                    "σ̂_t² = {:.d$} lies outside (0, K = {:.d$}): an out-of-range (Heywood-type) fit that signals misspecification or weak identification; do not interpret the point estimates.",
+                    self.value, est.k
+                )
+            }
             FlagCode::SigmaA2Nonpositive => format!(
                 "σ̂_a² = {:.4} ≤ 0 for anchor {}: its error variance came out non-positive, so its ρ̂ is undefined; the anchor may be nearly error-free or the model misspecified.",
                 self.value,
@@ -165,14 +177,14 @@ impl Flag {
                 )
             }
             FlagCode::RhoOutsideUnit => format!(
-                "|ρ̂| = {:.4} > 1 for anchor {}: impossible under the model, so this is evidence of misspecification or weak identification (Section 3); gate it behind the battery before using it.",
+                "|ρ̂| = {:.d$} > 1 for anchor {}: impossible under the model, so this is evidence of misspecification or weak identification (Section 3); gate it behind the battery before using it.",
                 self.value.abs(),
-                name(self.anchor.unwrap_or(0))
+                name(self.anchor.unwrap_or(0)),
+                d = apart(self.value.abs(), 1.0)
             ),
             FlagCode::NotIdentified => {
                 "σ_t² is not identified: Theorem 1 needs at least 2 judges and 2 anchors with a non-zero denominator; no ρ̂ can be reported.".to_string()
             }
-            FlagCode::NotConverged => "the fit did not converge: no minimum was found, so every ρ̂ is undefined; report none, and check the panel with `rhoscope battery`.".to_string(),
             FlagCode::HeywoodJudge => format!(
                 "judge {} has a one-factor loading λ = {:.4}, at or beyond 1 (a Heywood case: a negative error variance), so the judges' common factor and every ρ̂ are undefined; look for a judge that duplicates another or a second judge factor (Test J).",
                 self.anchor.map_or(0, |j| j + 1),
@@ -197,8 +209,33 @@ impl Flag {
                 self.value
             ),
             FlagCode::AnchorsMisfit => "no free-scale parameters fit the anchors' covariances within sampling error: the model is rejected here (Test O asks the same), so every ρ̂ is undefined.".to_string(),
+            FlagCode::NotConverged => format!(
+                "the fit did not converge{}: its values are where the optimiser stopped, not an estimate, so every ρ̂ is undefined; report none, and run the battery.",
+                if self.value.is_finite() { format!(" (largest gradient entry {:.1e})", self.value) } else { String::new() }
+            ),
+            FlagCode::NoMlSolution => "no maximum-likelihood solution: the likelihood keeps rising as σ_t² and σ_c² run off to ∓∞ together (every ρ → ±1), so the values above are where the optimiser gave up, not estimates, and every ρ̂ is undefined; the single-factor model does not fit these data — run the battery and read the closed form's flags.".to_string(),
+            FlagCode::HeywoodVariance => format!(
+                "{} = {:.4} ≤ 0 in the ML fit: a variance at or below zero (a Heywood case) lies outside the model, so every ρ̂ is undefined; a judge or anchor may be a near-copy of the common factor, or the model misspecified — run the battery.",
+                match self.anchor {
+                    Some(a) => format!("the residual variance ω of anchor {}", name(a)),
+                    None if self.pair.is_some() => format!(
+                        "the residual variance ψ of judge number {}",
+                        self.pair.map_or(0, |p| p.0) + 1
+                    ),
+                    None => "σ̂_t²".to_string(),
+                },
+                self.value
+            ),
         }
     }
+}
+
+/// Decimals (4 to 15) that print `x` and `bound` differently, so a flag never shows
+/// "|ρ̂| = 1.0000 > 1": the fewest that tell them apart, or 15 when they are that close.
+fn apart(x: f64, bound: f64) -> usize {
+    (4..=15)
+        .find(|&d| format!("{x:.d$}") != format!("{bound:.d$}"))
+        .unwrap_or(15)
 }
 
 /// A quantity is treated as zero when it is below this fraction of the moments it is made
@@ -387,18 +424,24 @@ impl Estimate {
 }
 
 impl Estimate {
-    /// Raises `flag` and makes every ρ̂ undefined: the fit as a whole cannot be read.
-    pub fn undefine(&mut self, flag: Flag) {
-        self.flags.push(flag);
-        for a in &mut self.anchors {
-            a.rho = None;
-        }
-    }
-
     /// ρ̂ of every anchor (`None` where undefined).
     #[must_use]
     pub fn rho(&self) -> Vec<Option<f64>> {
         self.anchors.iter().map(|a| a.rho).collect()
+    }
+
+    /// Marks the whole fit unusable: raises `flag` and makes every ρ̂ undefined (a designated
+    /// clean anchor's too), dropping |ρ̂| > 1 flags that described values no longer reported.
+    pub fn undefine(&mut self, flag: Flag) {
+        self.flags.retain(|f| f.code != FlagCode::RhoOutsideUnit);
+        if !self
+            .flags
+            .iter()
+            .any(|f| f.code == flag.code && f.anchor == flag.anchor)
+        {
+            self.flags.push(flag);
+        }
+        self.anchors.iter_mut().for_each(|a| a.rho = None);
     }
 
     /// Whether any flag of this code is raised.
@@ -474,6 +517,28 @@ mod tests {
         let est = finish(&mom, 1.0, 0.5, Vec::new(), None, Vec::new());
         assert!(est.has_flag(FlagCode::SigmaC2Nonpositive));
         assert!(est.rho().iter().all(Option::is_none));
+    }
+
+    /// Issue 23: "|ρ̂| = 1.0000 > 1" contradicted itself; the value shows the digits that
+    /// put it above 1.
+    #[test]
+    fn a_flagged_value_is_printed_with_the_digits_that_flag_it() {
+        let est = closed_form(&population(&Params::default()));
+        let names = vec!["A1".to_string(), "A2".to_string()];
+        let flag = Flag {
+            anchor: Some(0),
+            ..Flag::new(FlagCode::RhoOutsideUnit, -1.000_04)
+        };
+        let msg = flag.message(&est, &names);
+        assert!(msg.starts_with("|ρ̂| = 1.00004 > 1"), "{msg}");
+        let flag = Flag::new(FlagCode::RhoOutsideUnit, 1.25);
+        assert!(flag.message(&est, &names).starts_with("|ρ̂| = 1.2500 > 1"));
+        let flag = Flag::new(FlagCode::SigmaT2Outside0K, est.k + 3e-7);
+        let msg = flag.message(&est, &names);
+        assert!(
+            msg.contains("1.8000003 lies outside (0, K = 1.8000000)"),
+            "{msg}"
+        );
     }
 
     #[test]

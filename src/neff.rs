@@ -27,11 +27,12 @@ pub struct Neff {
     pub p: usize,
     /// Mean off-diagonal judge correlation r̄ (`None` with fewer than 2 judges).
     pub r_bar: Option<f64>,
-    /// n_eff = p / (1 + (p − 1) r̄); 1 for a single judge; `None` when 1 + (p − 1) r̄ ≤ 0
-    /// (impossible for a valid correlation matrix) or a judge is constant.
+    /// n_eff = p / (1 + (p − 1) r̄); 1 for a single judge; `None` when r̄ < 0 (see [`n_eff`])
+    /// or a judge is constant.
     pub n_eff: Option<f64>,
     /// Each judge's squared one-factor loading λ_j² (needs 3 judges: with 2, one
-    /// correlation cannot say how the shared part splits).
+    /// correlation cannot say how the shared part splits); ≥ 1 marks a Heywood judge
+    /// ([`is_heywood`]).
     pub shares: Option<Vec<f64>>,
     /// The bootstrap, when run.
     pub boot: Option<NeffBoot>,
@@ -48,15 +49,23 @@ pub struct NeffBoot {
     pub seed: u64,
 }
 
-/// The design effect n_eff = p / (1 + (p − 1) r̄). `None` when the denominator is not
-/// positive or r̄ is not finite.
+/// The design effect n_eff = p / (1 + (p − 1) r̄). `None` when r̄ < 0 (it would claim more
+/// independent votes than judges: the judges are negatively correlated on average) or r̄ is
+/// not finite, so n_eff always lies in [1, p].
 #[must_use]
 pub fn n_eff(p: usize, r_bar: f64) -> Option<f64> {
     if p == 1 {
         return Some(1.0);
     }
     let den = 1.0 + (p as f64 - 1.0) * r_bar;
-    (den > 0.0 && r_bar.is_finite()).then(|| p as f64 / den)
+    (r_bar >= 0.0 && r_bar.is_finite()).then(|| p as f64 / den)
+}
+
+/// A shared share (squared one-factor loading) of 1 or more leaves the judge no variance of
+/// its own: a Heywood judge, reported in words, never as a share above 1.
+#[must_use]
+pub fn is_heywood(share: f64) -> bool {
+    share >= 1.0
 }
 
 /// The mean off-diagonal correlation of a covariance matrix; `None` with fewer than 2
@@ -311,5 +320,30 @@ mod tests {
         // A denominator that is not positive (r̄ ≤ −1/(p − 1)) has no n_eff.
         assert_eq!(n_eff(3, -0.5), None);
         assert_eq!(n_eff(3, f64::NAN), None);
+    }
+
+    /// Issue 23: judges negatively correlated on average gave "6 judges ≈ 6.39 independent
+    /// votes"; n_eff never exceeds p.
+    #[test]
+    fn negatively_correlated_judges_have_no_n_eff_above_p() {
+        assert_eq!(n_eff(6, -0.0125), None);
+        let n = from_cov(6, &equicorrelated(6, -0.0125));
+        assert!(n.r_bar.unwrap() < 0.0);
+        assert_eq!(n.n_eff, None);
+        for r in [0.0, 0.01, 0.5, 1.0] {
+            let v = n_eff(6, r).unwrap();
+            assert!((1.0..=6.0).contains(&v), "{r}: {v}");
+        }
+    }
+
+    /// Correlations .85/.85/.60 force λ_1² = .85²/.60 ≈ 1.20: a Heywood judge.
+    #[test]
+    fn a_loading_above_one_is_a_heywood_judge() {
+        let mut c = equicorrelated(3, 0.85);
+        c[(1, 2)] = 0.6 * (c[(1, 1)] * c[(2, 2)]).sqrt();
+        c[(2, 1)] = c[(1, 2)];
+        let s = from_cov(3, &c).shares.unwrap();
+        assert!((s[0] - 0.85 * 0.85 / 0.6).abs() < 1e-6, "{s:?}");
+        assert!(is_heywood(s[0]) && !is_heywood(s[1]) && !is_heywood(s[2]));
     }
 }

@@ -115,6 +115,7 @@ pub struct Evaluation {
     pub n: usize,
     /// `None` when undefined at this N (an anchor with no interval in most replicates).
     pub value: Option<f64>,
+    /// `NaN` when `value` is undefined (JSON `null`, text "undefined").
     pub mc_se: f64,
     pub reached: bool,
 }
@@ -148,12 +149,25 @@ pub fn plan(
     if opts.reps < 2 || opts.max_n < 10 {
         return Err("--reps must be at least 2 and --max-n at least 10".into());
     }
-    if let Target::Power { test, .. } = target {
+    if let Target::Power { test, strength, .. } = target {
         let design = PowerDesign::Test(test);
-        let layout_base = design.apply(base, 0.0);
+        let layout_base = design.apply(base, strength);
         if layout_base.m() < 2 {
             return Err("the scenario needs at least 2 anchors".into());
         }
+        // A test that cannot run never reaches any power: say so rather than search to max_n.
+        test.applicable(&crate::battery::Layout::of_params(&layout_base))
+            .map_err(|why| {
+                format!(
+                    "Test {} cannot run on this scenario: it {why}. No N reaches its power; choose a scenario it applies to (e.g. --preset {})",
+                    test.name(),
+                    if test.spec().violation.three_anchors {
+                        "three-anchor"
+                    } else {
+                        "mid"
+                    }
+                )
+            })?;
     }
     let mut evaluations: Vec<Evaluation> = Vec::new();
     let mut eval = |n: usize| -> Result<Option<Evaluation>, String> {
@@ -268,11 +282,11 @@ fn evaluate(
                 return Ok(None);
             };
             let value = cells[1].rates[test];
-            let p = value.unwrap_or(0.0);
             Ok(Some(Evaluation {
                 n,
                 value,
-                mc_se: (p * (1.0 - p) / opts.reps as f64).sqrt(),
+                // An undefined rate has no Monte-Carlo error either (text: "undefined").
+                mc_se: value.map_or(f64::NAN, |p| (p * (1.0 - p) / opts.reps as f64).sqrt()),
                 reached: value.is_some_and(|v| v >= power),
             }))
         }
@@ -337,7 +351,7 @@ fn ci_width(
     Ok(Some(Evaluation {
         n,
         value,
-        mc_se: worst.map_or(f64::NAN, |x| x.1),
+        mc_se: worst.filter(|_| !undefined).map_or(f64::NAN, |x| x.1),
         reached: value.is_some_and(|v| v <= w),
     }))
 }

@@ -135,3 +135,50 @@ fn n_eff_read_from_the_free_scale_moments_is_its_own_passes() {
     assert!(close(a.lo, b.lo) && close(a.hi, b.hi), "{a:?} {b:?}");
     assert_eq!(shared.n_eff, own.n_eff);
 }
+
+/// Issue 23: the weak-ID screen printed "T = 5.82 → ok" for a closed form with σ̂_c² ≤ 0
+/// (σ_c² = 0.0001, N = 2000, seed 1). T screens an in-range fit only: on a flagged one it
+/// gives no verdict and says why, in text and JSON.
+#[cfg(feature = "cli")]
+#[test]
+fn the_weak_id_screen_gives_no_verdict_on_an_out_of_range_fit() {
+    let dir = tempfile::tempdir().unwrap();
+    let bin = env!("CARGO_BIN_EXE_rhoscope");
+    let run = |args: &[&str]| {
+        let out = std::process::Command::new(bin)
+            .current_dir(dir.path())
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    run(&[
+        "simulate",
+        "--set",
+        "sigma_c2=0.0001",
+        "--n",
+        "2000",
+        "--seed",
+        "1",
+        "-o",
+        "p.csv",
+    ]);
+    let text = run(&["battery", "p.csv", "--null-draws", "50"]);
+    assert!(text.contains("FLAG sigma_c2_nonpositive"), "{text}");
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("Weak-identification screen"))
+        .expect("weak-ID line");
+    assert!(
+        !line.contains("ok (T ≥ 4)") && line.contains("no verdict"),
+        "{line}"
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(&run(&["battery", "p.csv", "--null-draws", "50", "--json"])).unwrap();
+    assert_eq!(json["weak_id"]["out_of_range"], true, "{}", json["weak_id"]);
+}

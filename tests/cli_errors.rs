@@ -625,13 +625,13 @@ fn a_hostile_file_name_never_reaches_the_terminal_raw() {
     for args in [
         vec!["estimate", name],
         vec!["estimate", name, "--families", families, "--blocked"],
-        vec!["battery", name, "--bootstrap", "20", "--null-draws", "20"],
+        vec!["battery", name, "--bootstrap", "100", "--null-draws", "20"],
         vec![
             "battery",
             name,
             "--json",
             "--bootstrap",
-            "20",
+            "100",
             "--null-draws",
             "20",
         ],
@@ -672,4 +672,53 @@ fn method_both_shows_the_closed_form_when_ml_cannot_run() {
         "{}",
         r.stderr
     );
+}
+
+/// Issue 23: two resamples gave "95 % CIs" that excluded the estimate and a weak-ID "ok" from
+/// two values. Below `bootstrap::MIN_RESAMPLES` every command that prints a percentile
+/// interval or the weak-ID screen refuses the count (exit 2, one line saying why).
+#[test]
+fn too_few_resamples_for_an_interval_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "p.csv", GOOD.as_bytes());
+    let floor = rhoscope::bootstrap::MIN_RESAMPLES.to_string();
+    for args in [
+        vec!["battery", "p.csv", "--bootstrap", "2"],
+        vec!["battery", "p.csv", "--bootstrap", "99"],
+        vec![
+            "power",
+            "--design",
+            "test-a",
+            "--strength",
+            "0.4",
+            "--n",
+            "500",
+            "--coverage",
+            "2",
+        ],
+        vec!["validate", "p.csv", "--bootstrap", "2"],
+        vec!["plot", "rho", "--bootstrap", "2", "-o", "x.svg"],
+        vec!["plan", "--target", "ci-width=0.3", "--bootstrap", "20"],
+    ] {
+        let r = run(dir.path(), &args);
+        assert_eq!(r.code, 2, "{args:?}: {}", r.stderr);
+        let err = r.stderr.trim_end();
+        assert_eq!(err.lines().count(), 1, "one line: {err}");
+        assert!(err.contains(&floor) && err.contains("resamples"), "{err}");
+    }
+    // 0 still switches validate's bootstrap off.
+    let r = run(
+        dir.path(),
+        &[
+            "validate",
+            "p.csv",
+            "--bootstrap",
+            "0",
+            "--reps",
+            "1",
+            "--null-draws",
+            "0",
+        ],
+    );
+    assert_ne!(r.code, 2, "{}", r.stderr);
 }

@@ -272,7 +272,7 @@ fn a_thread_pool_the_os_refuses_is_an_error_not_a_panic() {
                 "--null-draws",
                 "20",
                 "--bootstrap",
-                "10",
+                "100",
             ],
         );
         // Near the limit the standard library itself can run out of memory while starting a

@@ -155,3 +155,81 @@ fn ml_raises_the_closed_forms_out_of_range_flags() {
         fit.estimate.flags
     );
 }
+
+/// The sample covariance (divisor N − 1) of `../shared/data/hanna-llm/hanna_llm_coherence.csv`,
+/// judges beluga_13b, orca_platypus_13b, mistral_7b, llama2_13b_chat, chatgpt and anchors
+/// human1–3, complete cases (N = 1040).
+fn hanna_llm_coherence() -> (DMatrix<f64>, usize, usize) {
+    #[rustfmt::skip]
+    #[allow(clippy::unreadable_literal)]
+    let s = [
+        [0.6721830011203864, 0.45819272012186896, 0.36037329746946994, 0.27260424159669633, 0.43329808887514115, 0.3553406065743686, 0.28082336899385424, 0.35140363549455933],
+        [0.45819272012186896, 0.5542865318215359, 0.36613851453540935, 0.2773038103452777, 0.4110176180519938, 0.288563801436292, 0.2912008817650108, 0.32506631805730374],
+        [0.36037329746946994, 0.36613851453540935, 0.4692829186745903, 0.21662647590932987, 0.3708655987800616, 0.26353511897534604, 0.26699727400607204, 0.24687769497297773],
+        [0.27260424159669633, 0.2773038103452777, 0.21662647590932987, 0.48819750895267516, 0.24997891217311505, 0.2240320457540517, 0.20431394536166358, 0.20938826726882453],
+        [0.43329808887514115, 0.4110176180519938, 0.3708655987800616, 0.24997891217311505, 0.6975558987973444, 0.35246789723846866, 0.36233680017768016, 0.3105846972125571],
+        [0.3553406065743686, 0.288563801436292, 0.26353511897534604, 0.2240320457540517, 0.35246789723846866, 1.8674168949433714, -0.04323684015695534, -0.11652476493669942],
+        [0.28082336899385424, 0.2912008817650108, 0.26699727400607204, 0.20431394536166358, 0.36233680017768016, -0.04323684015695534, 1.973495224698281, -0.16757977345080427],
+        [0.35140363549455933, 0.32506631805730374, 0.24687769497297773, 0.20938826726882453, 0.3105846972125571, -0.11652476493669942, -0.16757977345080427, 1.8538896498111996],
+    ];
+    (DMatrix::from_fn(8, 8, |r, c| s[r][c]), 5, 1040)
+}
+
+/// Issue 23: on the HANNA-LLM coherence panel the likelihood has no maximum; ML used to print
+/// "converged" with σ̂_t² = −161 794, σ̂_c² = +161 794 and ρ̂ = 1.0000 × 3. lavaan 0.6-14 on
+/// `rhoscope export hanna_llm_coherence.csv --judges … --anchors human1,human2,human3
+/// --continuous all` (`sem(model, data = d, likelihood = "wishart")`) warns "the optimizer warns
+/// that a solution has NOT been found!" and stops at σ_t² = −27 655, σ_c² = 27 655, ρ = 1 × 3.
+#[test]
+fn ml_says_there_is_no_solution_where_the_likelihood_has_no_maximum() {
+    use rhoscope::estimate::FlagCode;
+    let (s, p, n) = hanna_llm_coherence();
+    let fit = ml::fit(&s, p, n).expect("ML runs");
+    assert!(!fit.converged);
+    assert!(
+        fit.estimate.has_flag(FlagCode::NoMlSolution),
+        "{:?}",
+        fit.estimate.flags
+    );
+    assert!(fit.estimate.rho().iter().all(Option::is_none));
+    assert!(!fit.estimate.has_flag(FlagCode::RhoOutsideUnit));
+}
+
+/// A fit at a variance below zero is a Heywood case: flagged, and no ρ̂ is read off it.
+#[test]
+fn ml_heywood_fit_leaves_every_rho_undefined() {
+    use rhoscope::estimate::FlagCode;
+    let (p, st, sc, beta, psi, omega) = (4, -0.4, 1.5, [0.3, 0.6], 1.0, 1.0);
+    let q = p + 2;
+    let s = DMatrix::from_fn(q, q, |r, c| match (r < p, c < p) {
+        (true, true) => st + sc + if r == c { psi } else { 0.0 },
+        (true, false) => st + beta[c - p],
+        (false, true) => st + beta[r - p],
+        (false, false) => st + beta[r - p] * beta[c - p] / sc + if r == c { omega } else { 0.0 },
+    });
+    let fit = ml::fit(&s, p, 1000).expect("ML runs");
+    assert!(fit.estimate.has_flag(FlagCode::HeywoodVariance));
+    assert!(fit.estimate.rho().iter().all(Option::is_none));
+}
+
+/// A judge whose residual variance comes out negative (it correlates with the others beyond
+/// what one factor allows) is named by the Heywood flag.
+#[test]
+fn ml_flags_a_negative_judge_residual_variance() {
+    use rhoscope::estimate::FlagCode;
+    let pm = Params::default();
+    let mut s = pm.population_cov();
+    // Judge 1 with ψ_1 = 1 − 1.05 < 0, still positive definite: the model fits it exactly.
+    s[(0, 0)] -= 1.05;
+    assert!(s.clone().cholesky().is_some());
+    let fit = ml::fit(&s, pm.p, 2000).expect("ML runs");
+    assert!(fit.converged, "{:?}", fit.estimate.flags);
+    let f = fit
+        .estimate
+        .flags
+        .iter()
+        .find(|f| f.code == FlagCode::HeywoodVariance)
+        .expect("Heywood flag");
+    assert_eq!(f.pair, Some((0, 0)));
+    assert!(fit.estimate.rho().iter().all(Option::is_none));
+}

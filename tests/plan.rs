@@ -133,7 +133,7 @@ fn the_command_line_gives_a_table_json_and_one_line_errors() {
             "--reps",
             "20",
         ])
-        .args(["--bootstrap", "40", "--json"])
+        .args(["--bootstrap", "100", "--json"])
         .output()
         .unwrap();
     assert!(
@@ -152,4 +152,43 @@ fn the_command_line_gives_a_table_json_and_one_line_errors() {
     assert_eq!(bad.status.code(), Some(2));
     let err = String::from_utf8_lossy(&bad.stderr);
     assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+}
+
+/// Issue 23: `plan --target power=test-b:…` on two anchors searched to N = 200 000 for a test
+/// that cannot run; it is refused at once, saying why.
+#[test]
+fn a_test_that_cannot_run_on_the_scenario_is_refused_before_any_search() {
+    let target = Target::parse("power=test-b:0.8@0.4").unwrap();
+    let counted = std::sync::atomic::AtomicUsize::new(0);
+    let progress = |_| {
+        counted.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        rhoscope::progress::Flow::Continue
+    };
+    let e = plan(&Params::default(), target, &opts(), &progress).unwrap_err();
+    assert!(e.contains("Test B") && e.contains("3 anchors"), "{e}");
+    assert_eq!(counted.into_inner(), 0, "nothing simulated");
+}
+
+/// Issue 23: an undefined evaluation printed "MC SE NaN"; text says it in words and JSON
+/// gives null.
+#[test]
+fn an_undefined_evaluation_has_no_nan_in_text_or_json() {
+    use rhoscope::plan::{Evaluation, Plan};
+    let plan = Plan {
+        target: Target::CiWidth(0.2),
+        n: None,
+        evaluations: vec![Evaluation {
+            n: 200,
+            value: None,
+            mc_se: f64::NAN,
+            reached: false,
+        }],
+    };
+    let text = rhoscope::report::plan::text("mid", &plan, &opts());
+    assert!(
+        !text.contains("NaN") && text.contains("undefined"),
+        "{text}"
+    );
+    let json = rhoscope::report::plan::json("mid", &plan, &opts());
+    assert!(json["evaluations"][0]["mc_se"].is_null());
 }

@@ -9,13 +9,17 @@
 //! F = log|Σ| + tr(S Σ⁻¹) − log|S| − q by Fisher scoring (a Newton method on the expected
 //! Hessian H_ij = tr(Σ⁻¹ ∂_iΣ Σ⁻¹ ∂_jΣ)) with the analytic gradient
 //! g_i = tr(Σ⁻¹(Σ − S)Σ⁻¹ ∂_iΣ) and step halving that keeps Σ positive definite. It starts
-//! from the closed form and falls back to a neutral start. Heywood values (negative
-//! residual variances, σ_c² ≤ 0) are reported, never clipped. Standard errors come from
-//! (2/(N − 1)) H⁻¹, and ρ's by the delta method.
+//! from the closed form, a neutral start and a small grid, and keeps the lowest finite
+//! optimum (an admissible one among ties). The likelihood need not have a maximum: it can keep
+//! rising as σ_t² → ∓∞ with σ_c², β_k → ±∞ (every ρ → ±1); a fit that runs off
+//! ([`RUNAWAY`]) or still improves out there is flagged `no_ml_solution`, one that stops short
+//! `not_converged`, and a variance at or below zero `heywood_variance` (values reported, never
+//! clipped); each leaves every ρ̂ undefined. Standard errors come from (2/(N − 1)) H⁻¹, and
+//! ρ's by the delta method.
 
 use nalgebra::{DMatrix, DVector};
 
-use super::{Estimate, PairEstimate, Parts};
+use super::{Estimate, Flag, FlagCode, PairEstimate, Parts};
 use crate::moments::{JudgePairs, Moments};
 
 /// The ML fit and its diagnostics.
@@ -23,6 +27,7 @@ use crate::moments::{JudgePairs, Moments};
 pub struct MlFit {
     /// The fit in the closed form's shape (K is the implied σ_t² + σ_c²).
     pub estimate: Estimate,
+    /// The optimiser met its criterion at a finite point (false when there is no maximum).
     pub converged: bool,
     pub iterations: usize,
     /// The minimised discrepancy F.
@@ -32,7 +37,7 @@ pub struct MlFit {
     /// Judge and anchor residual variances ψ_j, ω_k.
     pub psi: Vec<f64>,
     pub omega: Vec<f64>,
-    /// Where the optimiser started: `closed form` or `fallback`.
+    /// Where the optimiser started: `closed form`, `fallback`, `grid` or `given`.
     pub start: &'static str,
 }
 
@@ -49,8 +54,9 @@ pub struct MlSe {
 pub const MAX_ITER: usize = 200;
 /// Most judge + anchor columns ML accepts. Each scoring step forms the expected information,
 /// (p + 2m + 2)² traces of q × q products, so a fit costs about q⁴ (see
-/// [`crate::cost::ml_seconds`]): 122 columns take about 2.6 s on a 2-core machine, 300 took
-/// two minutes. Above this the closed form (Theorem 1) still answers at once.
+/// [`crate::cost::ml_seconds`]): 122 columns take about 2.6 s per start on a 2-core machine
+/// (two starts above 40 columns), 300 took two minutes. Above this the closed form (Theorem 1)
+/// still answers at once.
 pub const MAX_VARIABLES: usize = 128;
 /// Convergence: the largest |gradient| entry below this.
 pub const GRAD_TOL: f64 = 1e-9;
@@ -201,24 +207,74 @@ fn closed_start(s: &DMatrix<f64>, l: Layout) -> Option<DVector<f64>> {
 
 /// A neutral start: K split evenly between t and c, no contamination.
 fn fallback_start(s: &DMatrix<f64>, l: Layout) -> DVector<f64> {
+    grid_start(s, l, 0.5, false)
+}
+
+/// A start with σ_t² = `share`·K and σ_c² = (1 − share)·K; β_k from the moments
+/// (M_k − σ_t², kept to |ρ| ≤ 0.9) when `moment_beta`, else 0; residual variances what is left
+/// of each variance (at least a tenth of it).
+fn grid_start(s: &DMatrix<f64>, l: Layout, share: f64, moment_beta: bool) -> DVector<f64> {
     let k = crate::moments::mean_judge_cov(s, l.p, JudgePairs::All)
         .unwrap_or(1.0)
         .abs()
         .max(1e-3);
+    let (st, sc) = (share * k, (1.0 - share) * k);
     let mut th = DVector::zeros(l.n_params());
-    th[0] = k / 2.0;
-    th[1] = k / 2.0;
+    th[0] = st;
+    th[1] = sc;
     for j in 0..l.p {
         th[l.psi(j)] = (s[(j, j)] - k).max(0.1 * s[(j, j)]);
     }
     for kk in 0..l.m {
-        th[Layout::beta(kk)] = 0.0;
-        th[l.omega(kk)] = (s[(l.p + kk, l.p + kk)] - k / 2.0).max(0.1 * s[(l.p + kk, l.p + kk)]);
+        let v = s[(l.p + kk, l.p + kk)];
+        let beta = if moment_beta {
+            let mk = (0..l.p).map(|j| s[(j, l.p + kk)]).sum::<f64>() / l.p as f64;
+            let cap = 0.9 * (sc * (v - st).max(0.1 * v)).sqrt();
+            (mk - st).clamp(-cap, cap)
+        } else {
+            0.0
+        };
+        th[Layout::beta(kk)] = beta;
+        th[l.omega(kk)] = (v - st - beta * beta / sc).max(0.1 * v);
     }
     th
 }
 
+/// Columns above which the grid is left out (the closed-form and neutral starts and the
+/// check at infinity remain): each start costs a fit of about q⁴.
+pub const FULL_GRID_COLUMNS: usize = 40;
+
+/// How many starts a fit of `q` columns makes (for cost estimates): the closed form, the
+/// neutral start, and the grid up to [`FULL_GRID_COLUMNS`].
+#[must_use]
+pub fn starts(q: usize) -> usize {
+    if q <= FULL_GRID_COLUMNS { 7 } else { 2 }
+}
+
+/// The starts after the closed form's: the neutral one, then a small grid over the split of K
+/// and the anchors' contamination, so a local optimum is not taken for the global one.
+fn more_starts(s: &DMatrix<f64>, l: Layout) -> Vec<(DVector<f64>, &'static str)> {
+    let mut v = vec![(fallback_start(s, l), "fallback")];
+    let grid: &[(f64, bool)] = if l.p + l.m <= FULL_GRID_COLUMNS {
+        &[
+            (0.2, true),
+            (0.5, true),
+            (0.8, true),
+            (0.2, false),
+            (0.8, false),
+        ]
+    } else {
+        &[]
+    };
+    v.extend(
+        grid.iter()
+            .map(|&(share, b)| (grid_start(s, l, share, b), "grid")),
+    );
+    v
+}
+
 /// Where Fisher scoring stopped.
+#[derive(Clone)]
 struct Optimum {
     th: DVector<f64>,
     f: f64,
@@ -226,6 +282,8 @@ struct Optimum {
     iterations: usize,
     /// The expected Hessian at θ.
     h: DMatrix<f64>,
+    /// The largest |gradient| entry at θ.
+    grad: f64,
 }
 
 /// Fisher scoring from `th`.
@@ -233,12 +291,14 @@ fn optimise(mut th: DVector<f64>, l: Layout, s: &DMatrix<f64>, logdet_s: f64) ->
     let (mut f, mut inv) = discrepancy(&th, l, s, logdet_s)?;
     for it in 0..MAX_ITER {
         let (g, h) = score(&th, l, s, &inv);
+        let grad = g.amax();
         let done = |th, f, converged, h| Optimum {
             th,
             f,
             converged,
             iterations: it,
             h,
+            grad,
         };
         if g.amax() < GRAD_TOL {
             return Some(done(th, f, true, h));
@@ -265,13 +325,14 @@ fn optimise(mut th: DVector<f64>, l: Layout, s: &DMatrix<f64>, logdet_s: f64) ->
             }
         }
     }
-    let (_, h) = score(&th, l, s, &inv);
+    let (g, h) = score(&th, l, s, &inv);
     Some(Optimum {
         th,
         f,
         converged: false,
         iterations: MAX_ITER,
         h,
+        grad: g.amax(),
     })
 }
 
@@ -353,24 +414,119 @@ fn fit_starts(
         .ok_or("the sample covariance is not positive definite")?;
     let logdet_s: f64 = chol_s.l().diagonal().iter().map(|d| 2.0 * d.ln()).sum();
     let mut starts = first;
-    starts.push((fallback_start(s, l), "fallback"));
-    let mut best: Option<(Optimum, &'static str)> = None;
-    for (th0, label) in starts {
-        if let Some(o) = optimise(th0, l, s, logdet_s) {
-            let better = best.as_ref().is_none_or(|(b, _)| {
-                (o.converged && !b.converged) || (o.converged == b.converged && o.f < b.f)
-            });
-            let done = o.converged;
-            if better {
-                best = Some((o, label));
+    if let Some(th) = closed_start(s, l).filter(|_| !starts.iter().any(|x| x.1 == "closed form")) {
+        starts.push((th, "closed form"));
+    }
+    starts.extend(more_starts(s, l));
+    let runs: Vec<(Optimum, &'static str)> = starts
+        .into_iter()
+        .filter_map(|(th0, label)| optimise(th0, l, s, logdet_s).map(|o| (o, label)))
+        .collect();
+    let bound = RUNAWAY * s.trace();
+    let runaway = |o: &Optimum| o.th.iter().any(|x| x.is_nan() || x.abs() > bound);
+    let lowest = |it: &mut dyn Iterator<Item = &(Optimum, &'static str)>| {
+        it.min_by(|a, b| a.0.f.total_cmp(&b.0.f))
+            .map(|x| (x.0.clone(), x.1))
+    };
+    let finite = lowest(&mut runs.iter().filter(|r| !runaway(&r.0)));
+    let off = lowest(&mut runs.iter().filter(|r| runaway(&r.0)));
+    // Among finite optima that tie with the lowest, an admissible one is preferred.
+    let finite = finite.map(|(best, label)| {
+        runs.iter()
+            .filter(|r| !runaway(&r.0) && r.0.converged && r.0.f <= best.f + F_TIE)
+            .find(|r| admissible(&r.0.th, l))
+            .map_or((best, label), |r| (r.0.clone(), r.1))
+    });
+    // No maximum: only runaway ends, a runaway end below every finite one, or the likelihood
+    // still rising along the one direction where the parameters can leave (σ_t² → ∓∞ with
+    // σ_c², β_k → ±∞, which keeps Σ finite).
+    let no_solution = match (&finite, &off) {
+        (None, None) => return Err("no start gives a positive-definite implied covariance".into()),
+        (None, Some(_)) => true,
+        (Some((o, _)), off) => {
+            off.as_ref().is_some_and(|(r, _)| r.f < o.f - F_TIE)
+                || rises_at_infinity(&o.th, l, s, logdet_s, o.f)
+        }
+    };
+    let (mut o, start) = if no_solution {
+        off.or(finite).expect("a run exists")
+    } else {
+        finite.expect("a finite run exists")
+    };
+    if no_solution {
+        o.converged = false;
+    }
+    let mut fit = assemble(&o, l, n, start);
+    let est = &mut fit.estimate;
+    if no_solution {
+        // Range flags would describe values that are only where the optimiser gave up.
+        est.flags.clear();
+        est.undefine(Flag::new(FlagCode::NoMlSolution, o.f));
+    } else if !o.converged {
+        est.undefine(Flag::new(FlagCode::NotConverged, o.grad));
+    }
+    if !no_solution {
+        if o.th[0] <= 0.0 {
+            est.undefine(Flag::new(FlagCode::HeywoodVariance, o.th[0]));
+        }
+        for j in 0..l.p {
+            if o.th[l.psi(j)] <= 0.0 {
+                est.undefine(Flag {
+                    pair: Some((j, j)),
+                    ..Flag::new(FlagCode::HeywoodVariance, o.th[l.psi(j)])
+                });
             }
-            if done {
-                break;
+        }
+        for k in 0..l.m {
+            if o.th[l.omega(k)] <= 0.0 {
+                est.undefine(Flag {
+                    anchor: Some(k),
+                    ..Flag::new(FlagCode::HeywoodVariance, o.th[l.omega(k)])
+                });
             }
         }
     }
-    let (o, start) = best.ok_or("no start gives a positive-definite implied covariance")?;
-    Ok(assemble(&o, l, n, start))
+    Ok(fit)
+}
+
+/// A fit whose parameters pass this multiple of the data's total variance (trace S) has run
+/// off: under the model σ_t², σ_c², |β_k| and the residual variances are at most the largest
+/// variance, so no finite optimum lies out there.
+pub const RUNAWAY: f64 = 100.0;
+/// Discrepancies closer than this are ties (F is −2 log-likelihood ratio per N − 1 items).
+const F_TIE: f64 = 1e-9;
+
+/// Every variance of θ (σ_t², σ_c², ψ_j, ω_k) positive.
+fn admissible(th: &DVector<f64>, l: Layout) -> bool {
+    th[0] > 0.0
+        && th[1] > 0.0
+        && (0..l.p).all(|j| th[l.psi(j)] > 0.0)
+        && (0..l.m).all(|k| th[l.omega(k)] > 0.0)
+}
+
+/// Whether F falls below `f` far out along σ_t² → ∓s, σ_c² → ±s, β_k → ±s (ψ, ω held): the
+/// only way the parameters can run off with Σ finite, since Σ_JJ holds σ_t² + σ_c² and
+/// Σ_JA holds σ_t² + β_k. Checked up to 10⁶ times the total variance.
+fn rises_at_infinity(
+    th: &DVector<f64>,
+    l: Layout,
+    s: &DMatrix<f64>,
+    logdet_s: f64,
+    f: f64,
+) -> bool {
+    let tv = s.trace();
+    [1.0, -1.0].iter().any(|&sign| {
+        [10.0, 1e3, 1e6].iter().any(|&far| {
+            let step = sign * far * tv;
+            let mut t = th.clone();
+            t[0] -= step;
+            t[1] += step;
+            for k in 0..l.m {
+                t[Layout::beta(k)] += step;
+            }
+            discrepancy(&t, l, s, logdet_s).is_some_and(|(ft, _)| ft < f - F_TIE)
+        })
+    })
 }
 
 fn assemble(o: &Optimum, l: Layout, n: usize, start: &'static str) -> MlFit {

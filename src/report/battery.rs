@@ -49,7 +49,7 @@ pub fn json(
         "why": r.route.why,
     });
     doc["weak_id"] = r.weak_id.map_or(Value::Null, |w| {
-        json!({"T": num(w.t), "flag": w.flag, "denominator": num(w.denominator), "sd_boot": num(w.sd_boot)})
+        json!({"T": num(w.t), "flag": w.flag, "denominator": num(w.denominator), "sd_boot": num(w.sd_boot), "out_of_range": w.out_of_range})
     });
     doc["bootstrap"] = r.boot().map_or(Value::Null, bootstrap_json);
     let mut tests = serde_json::Map::new();
@@ -140,7 +140,9 @@ pub fn text(
             fmt_num(w.denominator.abs()),
             fmt_num(w.sd_boot),
             fmt_num(w.t),
-            if w.flag {
+            if w.out_of_range {
+                "no verdict: the closed form is out of range (see its flags), and T screens only an in-range fit".to_string()
+            } else if w.flag {
                 format!(
                     "FLAGGED (T < {WEAK_ID_T}): the data carry little information about σ_t²; report every ρ as its interval only"
                 )

@@ -282,7 +282,12 @@ fn ml_text(out: &mut String, title: &str, fit: &MlFit, anchors: &[String]) {
     out.push_str(&estimate_text(
         &format!(
             "{title} ({}, {} iterations from the {} start; K = implied σ_t² + σ_c²)",
-            if fit.converged {
+            if fit
+                .estimate
+                .has_flag(crate::estimate::FlagCode::NoMlSolution)
+            {
+                "no maximum-likelihood solution"
+            } else if fit.converged {
                 "converged"
             } else {
                 "NOT converged"

@@ -70,7 +70,11 @@ pub fn text(scenario: &str, plan: &Plan, opts: &PlanOptions) -> String {
                 e.n.to_string(),
                 e.value
                     .map_or_else(|| "undefined".into(), |v| format!("{v:.3}")),
-                format!("{:.3}", e.mc_se),
+                if e.mc_se.is_finite() {
+                    format!("{:.3}", e.mc_se)
+                } else {
+                    "undefined".into()
+                },
                 if e.reached { "yes" } else { "no" }.into(),
             ]
         })
