@@ -92,6 +92,8 @@ pub enum FlagCode {
     NoMlSolution,
     /// A variance of the ML fit (σ_t², a judge's ψ_j or an anchor's ω_k) is at or below zero.
     HeywoodVariance,
+    /// σ̂_c² within 4 of its standard errors of 0: ρ's Wald interval cannot be trusted.
+    WeakIdentification,
 }
 
 impl FlagCode {
@@ -114,6 +116,7 @@ impl FlagCode {
             FlagCode::ScaleMismatch => "scale_mismatch",
             FlagCode::NoMlSolution => "no_ml_solution",
             FlagCode::HeywoodVariance => "heywood_variance",
+            FlagCode::WeakIdentification => "weak_identification",
         }
     }
 }
@@ -214,6 +217,10 @@ impl Flag {
                 if self.value.is_finite() { format!(" (largest gradient entry {:.1e})", self.value) } else { String::new() }
             ),
             FlagCode::NoMlSolution => "no maximum-likelihood solution: the likelihood keeps rising as σ_t² and σ_c² run off to ∓∞ together (every ρ → ±1), so the values above are where the optimiser gave up, not estimates, and every ρ̂ is undefined; the single-factor model does not fit these data — run the battery and read the closed form's flags.".to_string(),
+            FlagCode::WeakIdentification => format!(
+                "σ̂_c² is {:.2} standard errors from 0 (< 4): ρ = β/(σ_a σ_c) is weakly identified and its standard-error interval cannot be trusted; read the battery's bootstrap intervals and weak-identification screen.",
+                self.value
+            ),
             FlagCode::HeywoodVariance => format!(
                 "{} = {:.4} ≤ 0 in the ML fit: a variance at or below zero (a Heywood case) lies outside the model, so every ρ̂ is undefined; a judge or anchor may be a near-copy of the common factor, or the model misspecified — run the battery.",
                 match self.anchor {
