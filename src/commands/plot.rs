@@ -4,7 +4,8 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use super::{load_panel, progress_bar, write_file, write_stdout};
+use super::output::{self, Target};
+use super::{load_panel, note, progress_bar};
 use crate::battery::{self, NullSpec, TestId};
 use crate::cli::{PanelArgs, PlotArgs};
 use crate::error::{Error, sanitize};
@@ -17,7 +18,7 @@ use crate::scenario;
 pub(super) fn plot_cmd(a: &PlotArgs) -> Result<(), Error> {
     let kind =
         Kind::named(&a.kind).ok_or_else(|| Error::Usage(format!("unknown kind {}", a.kind)))?;
-    check_output(&a.output, a.force)?;
+    let out = check_output(&a.output, a.force)?;
     if a.panel.is_some() && matches!(kind, Kind::Power | Kind::Boundary) {
         return Err(Error::Usage(format!(
             "the {} figure is drawn for a scenario (--preset, --set), not a panel file",
@@ -32,22 +33,21 @@ pub(super) fn plot_cmd(a: &PlotArgs) -> Result<(), Error> {
     let svg = figure
         .svg()
         .map_err(|e| Error::Usage(format!("plot {}: {e}", kind.name())))?;
-    if a.output.as_os_str() == "-" {
-        write_stdout(svg.as_bytes())
-    } else {
-        write_file(&a.output, |w| w.write_all(svg.as_bytes()))?;
-        eprintln!(
-            "rhoscope: wrote {}",
+    output::write(&out, |w| w.write_all(svg.as_bytes()))?;
+    if !out.is_stream() {
+        note(&format!(
+            "wrote {}",
             sanitize(&a.output.display().to_string())
-        );
-        Ok(())
+        ));
     }
+    Ok(())
 }
 
-/// An SVG name, not already there unless `--force`.
-fn check_output(out: &Path, force: bool) -> Result<(), Error> {
-    if out.as_os_str() == "-" {
-        return Ok(());
+/// An SVG name, not already there unless `--force`; or a stream (`-`, a FIFO, a device).
+fn check_output(out: &Path, force: bool) -> Result<Target, Error> {
+    let target = output::target(out, force)?;
+    if target.is_stream() {
+        return Ok(target);
     }
     let shown = sanitize(&out.display().to_string());
     let ext = out
@@ -59,12 +59,7 @@ fn check_output(out: &Path, force: bool) -> Result<(), Error> {
             "{shown}: rhoscope writes SVG only (its text needs no font files); name the file .svg and convert it, e.g. rsvg-convert -o fig.png fig.svg"
         )));
     }
-    if !force && std::fs::symlink_metadata(out).is_ok() {
-        return Err(Error::Usage(format!(
-            "{shown} already exists: remove it, or pass --force"
-        )));
-    }
-    Ok(())
+    Ok(target)
 }
 
 /// The scenario of `--preset` and `--set`, validated.
