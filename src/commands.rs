@@ -7,6 +7,7 @@ use clap::CommandFactory;
 
 mod output;
 mod plot;
+mod stages;
 
 use crate::battery::{self, NullSpec};
 use crate::cli::{
@@ -259,14 +260,10 @@ fn battery_cmd(a: &BatteryArgs) -> Result<(), Error> {
         opts.null_draws
     );
     warn_cost(crate::cost::battery_seconds(&shape), &what);
-    let bar = progress_bar((opts.resamples + opts.null_draws) as u64, !a.json);
-    let tick = |_: Progress| {
-        bar.inc(1);
-        Flow::Continue
-    };
-    let report = battery::run(panel, &NullSpec::Matched, &opts, &tick)
+    let bars = stages::StageBars::new(&opts, !a.json);
+    let report = battery::run(panel, &NullSpec::Matched, &opts, &|p| bars.tick(p))
         .expect("a progress bar never stops the run");
-    bar.finish_and_clear();
+    bars.finish();
     let source = a.panel.panel.display().to_string();
     let fam = loaded.families_source.as_deref();
     if a.json {

@@ -111,14 +111,10 @@ fn battery_figure(a: &PlotArgs, kind: Kind) -> Result<Figure, Error> {
         let source = format!("simulated ({desc}, N = {n}, seed {})", a.seed);
         (panel, NullSpec::Scenario(Box::new(pm)), truth, source)
     };
-    let bar = progress_bar((opts.resamples + opts.null_draws) as u64, true);
-    let tick = |_: Progress| {
-        bar.inc(1);
-        Flow::Continue
-    };
-    let report =
-        battery::run(&panel, &spec, &opts, &tick).expect("a progress bar never stops the run");
-    bar.finish_and_clear();
+    let bars = super::stages::StageBars::new(&opts, true);
+    let report = battery::run(&panel, &spec, &opts, &|p| bars.tick(p))
+        .expect("a progress bar never stops the run");
+    bars.finish();
     Ok(match kind {
         Kind::Battery => Figure::Battery(plot::battery_figure(
             &format!("Diagnostic battery: {source}"),
