@@ -240,6 +240,9 @@ FILE.families.csv beside it (judge,family), which `rhoscope estimate FILE` picks
     s
 }
 
+/// `battery`'s null draws per test, which `plot` uses too, so a figure and the report agree.
+pub const BATTERY_NULL_DRAWS: u32 = 1000;
+
 /// How to read a panel: the file and its options.
 #[derive(Debug, Args, Clone)]
 pub struct PanelArgs {
@@ -349,7 +352,7 @@ pub struct BatteryArgs {
           value_parser = clap::value_parser!(u32).range(2..=1_000_000))]
     pub bootstrap: u32,
     /// Null draws per test for thresholds and p-values.
-    #[arg(long, value_name = "D", default_value_t = 1000,
+    #[arg(long, value_name = "D", default_value_t = BATTERY_NULL_DRAWS,
           value_parser = clap::value_parser!(u32).range(20..=10_000_000))]
     pub null_draws: u32,
     /// Seed of the bootstrap and null streams.
@@ -559,10 +562,11 @@ pub struct PlotArgs {
     #[arg(long, value_name = "B", default_value_t = 300,
           value_parser = clap::value_parser!(u32).range(2..=1_000_000))]
     pub bootstrap: u32,
-    /// Null draws per test (battery, power).
-    #[arg(long, value_name = "D", default_value_t = 500,
+    /// Null draws per test (default: as `rhoscope battery` for rho, bootstrap and battery, so
+    /// a figure shows the report's numbers; 500 for power).
+    #[arg(long, value_name = "D",
           value_parser = clap::value_parser!(u32).range(20..=10_000_000))]
-    pub null_draws: u32,
+    pub null_draws: Option<u32>,
     /// Seed of the simulation, the bootstrap and the nulls.
     #[arg(long, value_name = "S", default_value_t = 1)]
     pub seed: u64,

@@ -88,7 +88,7 @@ fn n_of(a: &PlotArgs, default: usize) -> Result<usize, Error> {
 fn battery_figure(a: &PlotArgs, kind: Kind) -> Result<Figure, Error> {
     let opts = battery::Options {
         resamples: a.bootstrap as usize,
-        null_draws: a.null_draws as usize,
+        null_draws: a.null_draws.unwrap_or(crate::cli::BATTERY_NULL_DRAWS) as usize,
         seed: a.seed,
     };
     let (panel, spec, truth, source) = if let Some(path) = &a.panel {
@@ -116,10 +116,12 @@ fn battery_figure(a: &PlotArgs, kind: Kind) -> Result<Figure, Error> {
         .expect("a progress bar never stops the run");
     bars.finish();
     Ok(match kind {
-        Kind::Battery => Figure::Battery(plot::battery_figure(
-            &format!("Diagnostic battery: {source}"),
-            &report,
-        )),
+        Kind::Battery => {
+            let mut f = plot::battery_figure(&format!("Diagnostic battery: {source}"), &report);
+            // The figure names what reproduces it, as `rhoscope battery --seed S` does.
+            let _ = write!(f.null, ", seed {}", a.seed);
+            Figure::Battery(f)
+        }
         Kind::Bootstrap => Figure::Bootstrap(plot::rho_figure(
             &format!("Bootstrap distribution of ρ̂: {source}"),
             &panel.anchors,
@@ -154,7 +156,7 @@ fn power_figure(a: &PlotArgs) -> Result<Figure, Error> {
             .collect(),
         strengths: vec![a.strength],
         reps: a.reps as usize,
-        null_draws: a.null_draws as usize,
+        null_draws: a.null_draws.unwrap_or(500) as usize,
         seed: a.seed,
         coverage: None,
     };
@@ -204,14 +206,14 @@ fn boundary_figure(a: &PlotArgs) -> Result<Figure, Error> {
         .iter()
         .enumerate()
         .fold(String::new(), |mut acc, (k, r)| {
-            let _ = write!(acc, ", ρ_{} = {r}", k + 2);
+            let _ = write!(acc, ", ρ{} = {r}", subscript(k + 2));
             acc
         });
     let sa = opts.base.sigma_a_full();
     let sa: Vec<String> = sa.iter().map(|v| format!("{v}")).collect();
     Ok(Figure::Boundary(BoundaryFigure {
         title: format!(
-            "Approaching the boundary: σ_c² = {}, σ_a = ({}){others}",
+            "Approaching the boundary: Var(c) = {}, SD(A) = ({}){others}",
             opts.base.sigma_c2,
             sa.join(", ")
         ),
@@ -219,4 +221,12 @@ fn boundary_figure(a: &PlotArgs) -> Result<Figure, Error> {
         reps: opts.reps,
         points,
     }))
+}
+
+/// `k` in subscript digits (ρ₂), since a figure's text has no markup for an underscore.
+fn subscript(k: usize) -> String {
+    k.to_string()
+        .chars()
+        .map(|d| char::from_u32(0x2080 + d.to_digit(10).unwrap_or(0)).unwrap_or(d))
+        .collect()
 }
