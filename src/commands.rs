@@ -466,6 +466,12 @@ fn reproduce_cmd(a: &ReproduceArgs) -> Result<(), Error> {
     // Both files are checked before the tables run, so a refusal costs nothing.
     let outs = match &a.out {
         Some(dir) => {
+            if std::fs::metadata(dir).is_ok_and(|m| !m.is_dir()) {
+                return Err(Error::Usage(format!(
+                    "--out {}: is a file; --out names a folder for report.md and results.json",
+                    crate::error::sanitize(&dir.display().to_string())
+                )));
+            }
             std::fs::create_dir_all(dir).map_err(|e| output_error(Some(dir), &e))?;
             Some((
                 output::target(&dir.join("report.md"), a.force)?,

@@ -51,7 +51,7 @@ pub(crate) fn target(path: &Path, force: bool) -> Result<Target, Error> {
             Ok(m) => (fs::canonicalize(path).ok(), m),
             Err(_) => {
                 return usage(
-                    "is a symbolic link to a missing file; rhoscope writes through links, not over them: fix the link or give another name",
+                    "is a symbolic link that leads nowhere (a missing target or a loop); rhoscope writes through links, not over them: fix the link or give another name",
                 );
             }
         }
