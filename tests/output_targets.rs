@@ -257,3 +257,33 @@ fn reproduce_out_keeps_existing_files_without_force() {
         "{through}"
     );
 }
+
+#[test]
+fn a_link_loop_and_a_file_as_out_folder_are_one_line_refusals() {
+    let dir = tempfile::tempdir().unwrap();
+    symlink("loop2", dir.path().join("loop1")).unwrap();
+    symlink("loop1", dir.path().join("loop2")).unwrap();
+    let r = run(
+        dir.path(),
+        &["simulate", "--n", "5", "--seed", "1", "-o", "loop1"],
+    );
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("leads nowhere"), "{}", r.stderr);
+    std::fs::write(dir.path().join("afile"), "mine\n").unwrap();
+    let args = [
+        "reproduce",
+        "--quick",
+        "--table",
+        "asymmetry",
+        "--out",
+        "afile",
+    ];
+    let r = run(dir.path(), &args);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("--out names a folder"), "{}", r.stderr);
+    assert_eq!(r.stderr.lines().count(), 1);
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("afile")).unwrap(),
+        "mine\n"
+    );
+}
