@@ -21,7 +21,7 @@ use crate::estimate::{Context, Estimate, Estimator, Fits};
 use crate::families::JudgeFamilies;
 use crate::model::Params;
 use crate::panel::Panel;
-use crate::progress::{Flow, Progress};
+use crate::progress::{Flow, Progress, Stage};
 use crate::rng::{Purpose, Streams};
 use crate::stats::percentile;
 use null::NullModel;
@@ -455,10 +455,11 @@ pub fn run(
     };
     let which: Vec<Estimator> = fits.fits.iter().map(|f| f.estimator).collect();
     let free_refused = fits.refusal(Estimator::FreeScale).map(String::from);
+    let boot = |p: Progress| progress(p.of(Stage::Bootstrap)); // stages run side by side
     let (boots, (nulls, fs_nulls)) = rayon::join(
         || {
             let streams = Streams::of(opts.seed);
-            bootstrap_with_neff(panel, &which, &ctx, opts.resamples, streams, true, progress)
+            bootstrap_with_neff(panel, &which, &ctx, opts.resamples, streams, true, &boot)
         },
         || {
             rayon::join(
@@ -619,7 +620,12 @@ fn calibrate_on(
         seed: opts.seed,
         base,
     };
-    calibrate(m, n, &null_layout, tests, draws, progress)
+    let stage = if base == 0 {
+        Stage::Null
+    } else {
+        Stage::FreeScaleNull
+    };
+    calibrate(m, n, &null_layout, tests, draws, &|p| progress(p.of(stage)))
 }
 
 /// The null of the free-scale tests (SPEC §7), and a sentence on it: for a scenario, the

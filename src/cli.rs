@@ -40,40 +40,41 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Open the explorer (interactive terminal UI), on a panel file or the default scenario
-    #[command(after_help = EXPLORE_HELP)]
+    #[command(after_help = EXPLORE_HELP, allow_negative_numbers = true)]
     Explore(ExploreArgs),
     /// Talk mode: the explorer stepping through scenes that demo each failure mode
-    #[command(after_help = DEMO_HELP)]
+    #[command(after_help = DEMO_HELP, allow_negative_numbers = true)]
     Demo(DemoArgs),
     /// Estimate every anchor's ρ from a panel file (Theorem 1)
-    #[command(after_help = ESTIMATE_HELP)]
+    #[command(after_help = ESTIMATE_HELP, allow_negative_numbers = true)]
     Estimate(EstimateArgs),
     /// Run the diagnostic battery: CIs, weak-ID screen, Tests A/B/C and J/O against calibrated nulls
-    #[command(after_help = BATTERY_HELP)]
+    #[command(after_help = BATTERY_HELP, allow_negative_numbers = true)]
     Battery(BatteryArgs),
     /// Show Section 7's identification hierarchy: ρ is not identified when every column is ordinal
-    #[command(after_help = IDENTIFY_HELP)]
+    #[command(after_help = IDENTIFY_HELP, allow_negative_numbers = true)]
     Identify(IdentifyArgs),
     /// Operating characteristics: each test's false-positive rate and power by simulation
-    #[command(after_help = POWER_HELP)]
+    #[command(after_help = POWER_HELP, allow_negative_numbers = true)]
     Power(PowerArgs),
     /// Would this work on a panel like mine? Recovery of injected ρ on synthetic panels built on its judges' own textures
-    #[command(after_help = VALIDATE_HELP)]
+    #[command(after_help = VALIDATE_HELP, allow_negative_numbers = true)]
     Validate(ValidateArgs),
     /// Regenerate the paper's simulation tables, each cell beside the published number
-    #[command(after_help = REPRODUCE_HELP)]
+    #[command(after_help = REPRODUCE_HELP, allow_negative_numbers = true)]
     Reproduce(ReproduceArgs),
     /// Write the model as an R lavaan or Python semopy script that refits the panel
-    #[command(after_help = EXPORT_HELP)]
+    #[command(after_help = EXPORT_HELP, allow_negative_numbers = true)]
     Export(ExportArgs),
     /// How many items do I need? The smallest N reaching a CI width or a test's power
-    #[command(after_help = PLAN_HELP)]
+    #[command(after_help = PLAN_HELP, allow_negative_numbers = true)]
     Plan(PlanArgs),
     /// Write a figure for slides or a paper (SVG): ρ̂ with CIs, bootstrap, battery, power, boundary
-    #[command(after_help = PLOT_HELP)]
+    #[command(after_help = PLOT_HELP, allow_negative_numbers = true)]
     Plot(PlotArgs),
     /// Write a simulated panel CSV from one of the paper's designs, with any violation switched on
-    #[command(after_long_help = simulate_help(), after_help = SIMULATE_SHORT)]
+    #[command(after_long_help = simulate_help(), after_help = SIMULATE_SHORT,
+              allow_negative_numbers = true)]
     Simulate(SimulateArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell)
     #[command(
@@ -248,6 +249,9 @@ FILE.families.csv beside it (judge,family), which `rhoscope estimate FILE` picks
     s
 }
 
+/// `battery`'s null draws per test, which `plot` uses too, so a figure and the report agree.
+pub const BATTERY_NULL_DRAWS: u32 = 1000;
+
 /// How to read a panel: the file and its options.
 #[derive(Debug, Args, Clone)]
 pub struct PanelArgs {
@@ -357,7 +361,7 @@ pub struct BatteryArgs {
           value_parser = resamples::<1_000_000>)]
     pub bootstrap: u32,
     /// Null draws per test for thresholds and p-values.
-    #[arg(long, value_name = "D", default_value_t = 1000,
+    #[arg(long, value_name = "D", default_value_t = BATTERY_NULL_DRAWS,
           value_parser = clap::value_parser!(u32).range(20..=10_000_000))]
     pub null_draws: u32,
     /// Seed of the bootstrap and null streams.
@@ -424,9 +428,12 @@ pub struct ReproduceArgs {
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,
-    /// Also write report.md and results.json into this folder.
+    /// Also write report.md and results.json into this folder (existing ones only with --force).
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
+    /// Replace an existing report.md or results.json in --out DIR.
+    #[arg(long)]
+    pub force: bool,
 }
 
 #[derive(Debug, Args)]
@@ -565,10 +572,11 @@ pub struct PlotArgs {
     #[arg(long, value_name = "B", default_value_t = 300,
           value_parser = resamples::<1_000_000>)]
     pub bootstrap: u32,
-    /// Null draws per test (battery, power).
-    #[arg(long, value_name = "D", default_value_t = 500,
+    /// Null draws per test (default: as `rhoscope battery` for rho, bootstrap and battery, so
+    /// a figure shows the report's numbers; 500 for power).
+    #[arg(long, value_name = "D",
           value_parser = clap::value_parser!(u32).range(20..=10_000_000))]
-    pub null_draws: u32,
+    pub null_draws: Option<u32>,
     /// Seed of the simulation, the bootstrap and the nulls.
     #[arg(long, value_name = "S", default_value_t = 1)]
     pub seed: u64,
@@ -660,12 +668,12 @@ pub struct SimulateArgs {
     /// Seed of the random stream (ChaCha8, replicate 0).
     #[arg(long, value_name = "S")]
     pub seed: u64,
-    /// Output file (default: standard output). Written atomically (a temporary file in the
-    /// same folder, then renamed).
+    /// Output file (default: standard output; also - or a FIFO). Written atomically (a
+    /// temporary file in the same folder, then moved into place).
     #[arg(short = 'o', long, value_name = "FILE")]
     pub output: Option<PathBuf>,
-    /// Replace (or, for a design without families, delete) an existing FILE.families.csv
-    /// sidecar beside the output; without it such a file is never touched.
+    /// Replace an existing FILE, and replace (or, for a design without families, delete) an
+    /// existing FILE.families.csv sidecar; without it neither is ever touched.
     #[arg(long)]
     pub force: bool,
 }

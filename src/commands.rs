@@ -1,12 +1,13 @@
 //! Runs each subcommand: core calls in, text or JSON out (through [`crate::report`]).
 
-use std::fs::File;
 use std::io::{self, Write};
 use std::path::Path;
 
 use clap::CommandFactory;
 
+mod output;
 mod plot;
+mod stages;
 
 use crate::battery::{self, NullSpec};
 use crate::cli::{
@@ -135,7 +136,7 @@ pub fn load_panel(a: &PanelArgs, min_anchors: usize) -> Result<Loaded, Error> {
                 loaded.panel.n + loaded.panel.n_dropped
             ),
         );
-        eprintln!("rhoscope: {e}");
+        note(&e.to_string());
     }
     Ok(loaded)
 }
@@ -270,14 +271,10 @@ fn battery_cmd(a: &BatteryArgs) -> Result<(), Error> {
         opts.null_draws
     );
     warn_cost(crate::cost::battery_seconds(&shape), &what);
-    let bar = progress_bar((opts.resamples + opts.null_draws) as u64, !a.json);
-    let tick = |_: Progress| {
-        bar.inc(1);
-        Flow::Continue
-    };
-    let report = battery::run(panel, &NullSpec::Matched, &opts, &tick)
+    let bars = stages::StageBars::new(&opts, !a.json);
+    let report = battery::run(panel, &NullSpec::Matched, &opts, &|p| bars.tick(p))
         .expect("a progress bar never stops the run");
-    bar.finish_and_clear();
+    bars.finish();
     let source = a.panel.panel.display().to_string();
     let fam = loaded.families_source.as_deref();
     if a.json {
@@ -477,6 +474,23 @@ fn reproduce_cmd(a: &ReproduceArgs) -> Result<(), Error> {
     } else {
         a.tables.len()
     };
+    // Both files are checked before the tables run, so a refusal costs nothing.
+    let outs = match &a.out {
+        Some(dir) => {
+            if std::fs::metadata(dir).is_ok_and(|m| !m.is_dir()) {
+                return Err(Error::Usage(format!(
+                    "--out {}: is a file; --out names a folder for report.md and results.json",
+                    crate::error::sanitize(&dir.display().to_string())
+                )));
+            }
+            std::fs::create_dir_all(dir).map_err(|e| output_error(Some(dir), &e))?;
+            Some((
+                output::target(&dir.join("report.md"), a.force)?,
+                output::target(&dir.join("results.json"), a.force)?,
+            ))
+        }
+        None => None,
+    };
     let bar = progress_bar(n_tables as u64, !a.json);
     let tick = |_: Progress| {
         bar.inc(1);
@@ -487,15 +501,14 @@ fn reproduce_cmd(a: &ReproduceArgs) -> Result<(), Error> {
     let tables = crate::reproduce::run(&a.tables, budget, &tick).map_err(Error::Usage)?;
     bar.finish_and_clear();
     let seconds = start.elapsed().as_secs_f64();
-    if let Some(dir) = &a.out {
-        std::fs::create_dir_all(dir).map_err(|e| output_error(Some(dir), &e))?;
+    if let Some((report_md, results_json)) = &outs {
         let md = report::reproduce::markdown(&tables, a.quick, seconds);
-        write_file(&dir.join("report.md"), |w| w.write_all(md.as_bytes()))?;
+        output::write(report_md, |w| w.write_all(md.as_bytes()))?;
         let mut js =
             serde_json::to_string_pretty(&report::reproduce::json(&tables, a.quick, seconds))
                 .expect("JSON values always serialise");
         js.push('\n');
-        write_file(&dir.join("results.json"), |w| w.write_all(js.as_bytes()))?;
+        output::write(results_json, |w| w.write_all(js.as_bytes()))?;
     }
     if a.json {
         write_json(&report::reproduce::json(&tables, a.quick, seconds))
@@ -547,30 +560,34 @@ fn export_cmd(a: &crate::cli::ExportArgs) -> Result<(), Error> {
             "export reads wide panel files; the script cannot reshape --long tables (write the wide table first)".into(),
         ));
     }
+    if !std::fs::metadata(&a.panel.panel).is_ok_and(|m| m.is_file()) && a.panel.panel.exists()
+        || a.panel.panel.as_os_str() == "-"
+    {
+        return Err(Error::Usage(format!(
+            "{}: export writes a script that reads the panel file again; give a regular file, not standard input, a pipe or a device",
+            crate::error::sanitize(&a.panel.panel.display().to_string())
+        )));
+    }
+    let out = output_target(a.output.as_deref(), a.force)?;
     let loaded = load_panel(&a.panel, 2)?;
     identified(&a.panel.panel, &loaded.panel)?;
     let path = a.panel.panel.display().to_string();
     let src = crate::export::Source {
         path: &path,
-        delimiter: data::delimiter_of(&a.panel.panel),
+        delimiter: loaded.delimiter,
+        columns: &loaded.raw_names,
     };
     let syntax = match a.syntax {
         crate::cli::Syntax::Lavaan => crate::export::Syntax::Lavaan,
         crate::cli::Syntax::Semopy => crate::export::Syntax::Semopy,
     };
     let text = crate::export::script(&loaded.panel, &src, syntax);
-    match &a.output {
-        Some(out) if out.as_os_str() != "-" => {
-            if !a.force && std::fs::symlink_metadata(out).is_ok() {
-                return Err(Error::Usage(format!(
-                    "{} already exists: remove it, or pass --force",
-                    crate::error::sanitize(&out.display().to_string())
-                )));
-            }
-            write_file(out, |w| w.write_all(text.as_bytes()))
-        }
-        _ => write_stdout(text.as_bytes()),
-    }
+    output::write(&out, |w| w.write_all(text.as_bytes()))
+}
+
+/// The checked target of an optional `-o FILE` (standard output without one).
+fn output_target(path: Option<&Path>, force: bool) -> Result<output::Target, Error> {
+    path.map_or(Ok(output::Target::Stdout), |p| output::target(p, force))
 }
 
 fn simulate_cmd(a: &SimulateArgs) -> Result<(), Error> {
@@ -579,108 +596,51 @@ fn simulate_cmd(a: &SimulateArgs) -> Result<(), Error> {
         scenario::apply_set(&mut pm, s).map_err(Error::Usage)?;
     }
     let n = usize::try_from(a.n).map_err(|_| Error::Usage("--n is too large".into()))?;
+    let out = output_target(a.output.as_deref(), a.force)?;
+    let side = match (&out, &a.output) {
+        (output::Target::File { .. }, Some(path)) => Some(data::families_sidecar(path)),
+        _ => None,
+    };
+    let has_families = pm.violations.families != crate::model::Families::None;
+    let stale = match &side {
+        Some(side) => check_sidecar(side, has_families, a.force)?,
+        None => false,
+    };
+    let side_target = match &side {
+        Some(side) if has_families => Some(output::target(side, true)?),
+        _ => None,
+    };
     let panel = simulate::simulate(&pm, n, a.seed)
         .map_err(|e| Error::Usage(format!("invalid design: {e}")))?;
-    match &a.output {
-        Some(path) if path.as_os_str() != "-" => {
-            let side = data::families_sidecar(path);
-            let stale = check_sidecar(&side, panel.families.is_some(), a.force)?;
-            write_file(path, |w| panel.write_csv(w))?;
-            if panel.families.is_some() {
-                write_file(&side, |w| panel.write_families(w))?;
-            } else if stale {
-                std::fs::remove_file(&side).map_err(|e| output_error(Some(&side), &e))?;
-            }
-            Ok(())
-        }
-        _ => {
-            if let Some(f) = &panel.families {
-                let pairs: Vec<String> = panel
-                    .judges
-                    .iter()
-                    .zip(f)
-                    .map(|(j, x)| format!("{j}={x}"))
-                    .collect();
-                eprintln!(
-                    "rhoscope: families (pass to estimate): --families {}",
-                    crate::error::sanitize(&pairs.join(","))
-                );
-            }
-            let mut buf = Vec::new();
-            panel
-                .write_csv(&mut buf)
-                .map_err(|e| output_error(None, &e))?;
-            write_stdout(&buf)
-        }
+    if side.is_none()
+        && let Some(f) = &panel.families
+    {
+        let pairs: Vec<String> = panel
+            .judges
+            .iter()
+            .zip(f)
+            .map(|(j, x)| format!("{j}={x}"))
+            .collect();
+        note(&format!(
+            "families (pass to estimate): --families {}",
+            crate::error::sanitize(&pairs.join(","))
+        ));
     }
-}
-
-/// Writes `path` atomically: into a new temporary file in the same folder, then renamed over
-/// `path`, so an interrupted run never leaves a half-written file under the name (the rename is
-/// atomic; there is no fsync, so a power cut is not covered). The temporary file is removed on
-/// any failure.
-fn write_file(path: &Path, f: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> Result<(), Error> {
-    let err = |e: &io::Error| output_error(Some(path), e);
-    let (mut file, tmp) = create_temp_beside(path).map_err(|e| err(&e))?;
-    let written = {
-        let mut w = io::BufWriter::new(&mut file);
-        f(&mut w).and_then(|()| w.flush())
-    };
-    drop(file);
-    written
-        .and_then(|()| std::fs::rename(&tmp.0, path))
-        .map_err(|e| err(&e))?;
-    tmp.keep();
+    output::write(&out, |w| panel.write_csv(w))?;
+    if let (Some(t), Some(_)) = (&side_target, &panel.families) {
+        output::write(t, |w| panel.write_families(w))?;
+    } else if let (Some(side), true) = (&side, stale) {
+        std::fs::remove_file(side).map_err(|e| output_error(Some(side), &e))?;
+    }
     Ok(())
 }
 
-/// A temporary file deleted on drop unless kept.
-struct TempPath(std::path::PathBuf);
-
-impl TempPath {
-    fn keep(self) {
-        std::mem::forget(self);
-    }
+/// One line on stderr; a stderr that cannot be written is no reason to fail the command.
+pub(crate) fn note(line: &str) {
+    let _ = writeln!(io::stderr(), "rhoscope: {line}");
 }
 
-impl Drop for TempPath {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.0);
-    }
-}
-
-/// A new, exclusively created `.NAME.PID-K.tmp` in `path`'s folder.
-fn create_temp_beside(path: &Path) -> io::Result<(File, TempPath)> {
-    let dir = path
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or_else(|| Path::new("."));
-    let name = path
-        .file_name()
-        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "not a file name"))?
-        .to_string_lossy();
-    let mut last = None;
-    for k in 0..100 {
-        let tmp = dir.join(format!(".{name}.{}-{k}.tmp", std::process::id()));
-        match std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&tmp)
-        {
-            Ok(file) => return Ok((file, TempPath(tmp))),
-            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => last = Some(e),
-            Err(e) => return Err(e),
-        }
-    }
-    Err(last.unwrap_or_else(|| io::Error::other("no temporary file name free")))
-}
-
-fn output_error(path: Option<&Path>, e: &io::Error) -> Error {
-    Error::Output {
-        path: path.map(Path::to_path_buf),
-        reason: e.to_string(),
-    }
-}
+use output::output_error;
 
 /// Writes pretty JSON and a newline to stdout.
 ///
@@ -732,14 +692,14 @@ fn check_sidecar(side: &Path, has_families: bool, force: bool) -> Result<bool, E
 /// [`crate::cost::WARN_SECONDS`] (one line; the estimate comes from the panel's shape).
 fn warn_cost(seconds: f64, what: &str) {
     if let Some(w) = crate::cost::warning(seconds, what) {
-        eprintln!("rhoscope: {w}");
+        note(&w);
     }
 }
 
 /// Prints the loader's one-line notes (sidecar adopted, identical judges) on stderr.
 fn print_notes(loaded: &Loaded) {
-    for note in &loaded.notes {
-        eprintln!("rhoscope: {note}");
+    for line in &loaded.notes {
+        note(line);
     }
 }
 

@@ -92,6 +92,11 @@ pub struct Loaded {
     /// One-line notes for the user (sanitised, each naming the file): a families sidecar
     /// adopted without `--families`, judges with identical columns.
     pub notes: Vec<String>,
+    /// The delimiter the file was read with (sniffed from its header).
+    pub delimiter: u8,
+    /// The judge and anchor columns' names as written in the file, not sanitised (panel
+    /// order), so a script can select them; the long layout's rater ids.
+    pub raw_names: Vec<String>,
 }
 
 /// Every column name of a panel file's header (sanitised).
@@ -143,21 +148,36 @@ fn load_with(path: &Path, opts: &LoadOptions, strategy: Strategy) -> Result<Load
     };
     let mut loaded = finish(path, &mut raw, opts)?;
     loaded.header = src.header;
+    loaded.delimiter = src.delimiter;
+    loaded.raw_names = if raw.written_names.is_empty() {
+        loaded.panel.names()
+    } else {
+        std::mem::take(&mut raw.written_names)
+    };
     Ok(loaded)
 }
 
-/// An opened file with its sniffed delimiter and header line.
+/// An opened input with its sniffed delimiter and header line. The input is opened once (a
+/// FIFO, `<(…)` or `-` for standard input can be read only once); only a regular file is
+/// opened a second time, by the fast reader.
 struct Source {
     path: PathBuf,
-    reader: csv::Reader<std::io::Chain<Cursor<Vec<u8>>, BufReader<File>>>,
+    reader: csv::Reader<std::io::Chain<Cursor<Vec<u8>>, RowGuard>>,
     header: Vec<String>,
+    /// The header's names as in the file (not sanitised), for scripts that select them.
+    raw_header: Vec<String>,
     delimiter: u8,
     /// Byte offset of the first body line; `None` when the header holds a quote (then only
-    /// the `csv` reader knows where the header ends).
+    /// the `csv` reader knows where the header ends) or the input is no regular file.
     body_offset: Option<u64>,
 }
 
 const MAX_HEADER: u64 = 1 << 20;
+
+/// Whether `path` names standard input.
+fn is_stdin(path: &Path) -> bool {
+    path.as_os_str() == "-"
+}
 
 impl Source {
     fn open(path: &Path) -> Result<Source, Error> {
@@ -165,16 +185,25 @@ impl Source {
             path: path.to_path_buf(),
             reason,
         };
-        if path.is_dir() {
-            return Err(no_input("is a directory".into()));
+        let (input, regular): (Box<dyn Read + Send>, bool) = if is_stdin(path) {
+            (Box::new(std::io::stdin()), false)
+        } else {
+            if path.is_dir() {
+                return Err(no_input("is a directory".into()));
+            }
+            let file = File::open(path).map_err(|e| no_input(io_reason(&e)))?;
+            let regular = file.metadata().is_ok_and(|m| m.is_file());
+            (Box::new(file), regular)
+        };
+        let mut buf = BufReader::with_capacity(1 << 16, input);
+        let start = buf.fill_buf().map_err(|e| no_input(io_reason(&e)))?;
+        if looks_utf16(start) {
+            return Err(Error::data(
+                path,
+                "the file is UTF-16: save it as UTF-8 (e.g. iconv -f UTF-16 -t UTF-8)",
+            ));
         }
-        let file = File::open(path).map_err(|e| no_input(io_reason(&e)))?;
-        let mut buf = BufReader::with_capacity(1 << 16, file);
-        let mut first = Vec::new();
-        (&mut buf)
-            .take(MAX_HEADER)
-            .read_until(b'\n', &mut first)
-            .map_err(|e| no_input(io_reason(&e)))?;
+        let (mut first, ended) = read_header_line(&mut buf).map_err(|e| no_input(io_reason(&e)))?;
         let consumed = first.len() as u64;
         if first.strip_prefix(b"\xEF\xBB\xBF").is_some() {
             first.drain(..3);
@@ -182,44 +211,51 @@ impl Source {
         if first.iter().all(u8::is_ascii_whitespace) {
             return Err(Error::data(path, "the file is empty (no header row)"));
         }
-        let truncated = !first.ends_with(b"\n") && first.len() as u64 == MAX_HEADER;
-        if first.contains(&0) || std::str::from_utf8(&first).is_err() || truncated {
+        if !ended && first.len() as u64 >= MAX_HEADER - 3 {
             return Err(Error::data(
                 path,
-                "not a text panel: the header is binary, not UTF-8 or over 1 MiB",
+                "not a text panel: the header is over 1 MiB",
+            ));
+        }
+        if first.contains(&0) || std::str::from_utf8(&first).is_err() {
+            return Err(Error::data(
+                path,
+                "not a text panel: the header is binary or not UTF-8",
             ));
         }
         let delimiter = sniff(&first);
-        let body_offset = (!first.contains(&b'"')).then_some(consumed);
+        let body_offset = (regular && !first.contains(&b'"')).then_some(consumed);
         let mut reader = ReaderBuilder::new()
             .delimiter(delimiter)
             .has_headers(false)
             .flexible(true)
             .trim(Trim::All)
-            .from_reader(Cursor::new(first).chain(buf));
+            .from_reader(Cursor::new(first).chain(RowGuard::new(buf)));
         let mut rec = ByteRecord::new();
         reader
             .read_byte_record(&mut rec)
             .map_err(|e| csv_error(path, &e))?;
-        if rec.iter().any(|f| f.contains(&b'\n')) {
+        if !ended {
             return Err(Error::data_at(
                 path,
                 Location {
                     row: Some(1),
                     ..Location::default()
                 },
-                "unterminated quote in the header: a quoted name does not close on its line",
+                "unterminated quote in the header: a quoted name never closes",
             ));
         }
-        let header: Vec<String> = rec
+        let raw_header: Vec<String> = rec
             .iter()
-            .map(|f| sanitize(&String::from_utf8_lossy(f)))
+            .map(|f| String::from_utf8_lossy(f).into_owned())
             .collect();
+        let header: Vec<String> = raw_header.iter().map(|f| sanitize(f)).collect();
         check_header(path, &header)?;
         Ok(Source {
             path: path.to_path_buf(),
             reader,
             header,
+            raw_header,
             delimiter,
             body_offset,
         })
@@ -235,6 +271,122 @@ impl Source {
     }
 }
 
+/// A byte-order mark of UTF-16, or ASCII text with a zero byte beside every character.
+fn looks_utf16(start: &[u8]) -> bool {
+    if start.starts_with(b"\xFF\xFE") || start.starts_with(b"\xFE\xFF") {
+        return true;
+    }
+    let pairs = start.len().min(64) / 2;
+    pairs >= 2
+        && ((0..pairs).all(|i| start[2 * i + 1] == 0 && start[2 * i] != 0)
+            || (0..pairs).all(|i| start[2 * i] == 0 && start[2 * i + 1] != 0))
+}
+
+/// The header record's bytes with its line end: up to the first `\n`, `\r\n` or bare `\r`
+/// (old Mac files) outside double quotes, so a quoted name may hold a line break. `false` when
+/// the input ended inside quotes or the header passed [`MAX_HEADER`].
+fn read_header_line(buf: &mut impl BufRead) -> std::io::Result<(Vec<u8>, bool)> {
+    let mut line = Vec::new();
+    let mut quoted = false;
+    loop {
+        let chunk = buf.fill_buf()?;
+        if chunk.is_empty() {
+            return Ok((line, !quoted));
+        }
+        let mut used = 0;
+        let mut end = None;
+        for (i, &b) in chunk.iter().enumerate() {
+            used = i + 1;
+            match b {
+                b'"' => quoted = !quoted,
+                b'\n' if !quoted => {
+                    end = Some(false);
+                    break;
+                }
+                b'\r' if !quoted => {
+                    end = Some(true);
+                    break;
+                }
+                _ => {}
+            }
+            if (line.len() + used) as u64 >= MAX_HEADER {
+                break;
+            }
+        }
+        line.extend_from_slice(&chunk[..used]);
+        buf.consume(used);
+        match end {
+            Some(true) => {
+                if buf.fill_buf()?.first() == Some(&b'\n') {
+                    line.push(b'\n');
+                    buf.consume(1);
+                }
+                return Ok((line, true));
+            }
+            Some(false) => return Ok((line, true)),
+            None if line.len() as u64 >= MAX_HEADER => return Ok((line, false)),
+            None => {}
+        }
+    }
+}
+
+/// Refuses a row longer than [`limits::MAX_ROW_BYTES`] as soon as its bytes pass the limit,
+/// for the `csv` reader (the fast reader checks the same while it counts lines).
+struct RowGuard {
+    inner: BufReader<Box<dyn Read + Send>>,
+    /// Bytes since the last line end, and the line number being read (the header is line 1).
+    since: usize,
+    line: u64,
+    prev_cr: bool,
+}
+
+/// The error [`RowGuard`] raises, carried through the `csv` crate's I/O error.
+#[derive(Debug)]
+struct RowTooLong(u64);
+
+impl std::fmt::Display for RowTooLong {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "a row longer than {} MiB", limits::MAX_ROW_BYTES >> 20)
+    }
+}
+
+impl std::error::Error for RowTooLong {}
+
+impl RowGuard {
+    fn new(inner: BufReader<Box<dyn Read + Send>>) -> Self {
+        RowGuard {
+            inner,
+            since: 0,
+            line: 2,
+            prev_cr: false,
+        }
+    }
+}
+
+impl Read for RowGuard {
+    fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+        let k = self.inner.read(out)?;
+        for &b in &out[..k] {
+            match b {
+                b'\n' if self.prev_cr => self.since = 0,
+                b'\n' | b'\r' => {
+                    self.since = 0;
+                    self.line += 1;
+                }
+                _ => self.since += 1,
+            }
+            self.prev_cr = b == b'\r';
+            if self.since > limits::MAX_ROW_BYTES {
+                return Err(std::io::Error::new(
+                    std::io::ErrorKind::InvalidData,
+                    RowTooLong(self.line),
+                ));
+            }
+        }
+        Ok(k)
+    }
+}
+
 fn io_reason(e: &std::io::Error) -> String {
     match e.kind() {
         std::io::ErrorKind::NotFound => "no such file".into(),
@@ -246,6 +398,20 @@ fn io_reason(e: &std::io::Error) -> String {
 
 fn csv_error(path: &Path, e: &csv::Error) -> Error {
     let row = e.position().map(csv::Position::line);
+    let too_long = match e.kind() {
+        csv::ErrorKind::Io(io) => io.get_ref().and_then(|r| r.downcast_ref::<RowTooLong>()),
+        _ => None,
+    };
+    if let Some(RowTooLong(line)) = too_long {
+        return Error::data_at(
+            path,
+            Location {
+                row: Some(*line),
+                ..Location::default()
+            },
+            format!("a row longer than {} MiB", limits::MAX_ROW_BYTES >> 20),
+        );
+    }
     match e.kind() {
         csv::ErrorKind::Io(io) => Error::NoInput {
             path: path.to_path_buf(),
@@ -262,28 +428,25 @@ fn csv_error(path: &Path, e: &csv::Error) -> Error {
     }
 }
 
-/// The delimiter a wide panel file is read with (sniffed from its first line as [`load`]
-/// does): comma, tab or semicolon; comma when the file cannot be read.
-#[must_use]
-pub fn delimiter_of(path: &Path) -> u8 {
-    let mut first = Vec::new();
-    if let Ok(f) = std::fs::File::open(path) {
-        let _ = BufReader::new(f)
-            .take(limits::MAX_ROW_BYTES as u64)
-            .read_until(b'\n', &mut first);
-    }
-    sniff(&first)
-}
-
-/// The delimiter with the most occurrences in the header: comma, tab or semicolon.
+/// The delimiter with the most occurrences in the header outside double quotes: comma, tab
+/// or semicolon.
 fn sniff(header: &[u8]) -> u8 {
-    #[expect(clippy::naive_bytecount, reason = "one short header line")]
-    let count = |d: u8| header.iter().filter(|b| **b == d).count();
-    [b',', b'\t', b';']
+    let mut counts = [0usize; 3];
+    let mut quoted = false;
+    for &b in header {
+        match b {
+            b'"' => quoted = !quoted,
+            b',' if !quoted => counts[0] += 1,
+            b'\t' if !quoted => counts[1] += 1,
+            b';' if !quoted => counts[2] += 1,
+            _ => {}
+        }
+    }
+    [(b',', counts[0]), (b'\t', counts[1]), (b';', counts[2])]
         .into_iter()
-        .max_by_key(|d| (count(*d), u8::MAX - *d))
-        .filter(|d| count(*d) > 0)
-        .unwrap_or(b',')
+        .max_by_key(|(d, c)| (*c, u8::MAX - *d))
+        .filter(|(_, c)| *c > 0)
+        .map_or(b',', |(d, _)| d)
 }
 
 /// Empty and duplicate names, in one pass (a hash of the names seen, so a header of
@@ -377,6 +540,8 @@ struct Raw {
     lines: Vec<u64>,
     judges_given: bool,
     anchors_given: bool,
+    /// Wide layout: the selected columns' names as written (judges then anchors).
+    written_names: Vec<String>,
 }
 
 /// SPEC §6 default roles: `judge…` or `J<digits>` is a judge; `anchor…` or `A<digits>` an anchor.
@@ -572,6 +737,11 @@ fn read_wide(src: &mut Source, opts: &LoadOptions, strategy: Strategy) -> Result
         lines: Vec::new(),
         judges_given: opts.judges.is_some(),
         anchors_given: opts.anchors.is_some(),
+        written_names: judges
+            .iter()
+            .chain(&anchors)
+            .map(|&i| src.raw_header[i].clone())
+            .collect(),
     };
     // Role counts are checked after the rows (as before: a bad row is reported first); the
     // column limit before them, since it guards the allocation.
@@ -646,7 +816,7 @@ mod fast {
         file.seek(SeekFrom::Start(offset)).map_err(io)?;
         // One buffer for both passes.
         let mut buf: Vec<u8> = vec![0u8; BLOCK];
-        let Some(rows) = count_lines(&mut file, &mut buf).map_err(io)? else {
+        let Some(rows) = count_lines(w, &mut file, &mut buf)? else {
             return Ok(None);
         };
         let q = w.selected.len();
@@ -676,10 +846,14 @@ mod fast {
 
     /// Pass 1: the number of lines of the body, or `None` when it holds a quote or a carriage
     /// return that does not end a line (the `csv` reader handles both).
-    fn count_lines(file: &mut File, buf: &mut [u8]) -> std::io::Result<Option<usize>> {
-        let (mut lines, mut last, mut prev_cr) = (0usize, b'\n', false);
+    fn count_lines(w: &Wide, file: &mut File, buf: &mut [u8]) -> Result<Option<usize>, Error> {
+        let io = |e: std::io::Error| Error::NoInput {
+            path: w.path.to_path_buf(),
+            reason: super::io_reason(&e),
+        };
+        let (mut lines, mut last, mut prev_cr, mut since) = (0usize, b'\n', false, 0usize);
         loop {
-            let k = fill(file, buf)?;
+            let k = fill(file, buf).map_err(io)?;
             if k == 0 {
                 break;
             }
@@ -690,6 +864,12 @@ mod fast {
             if memchr::memchr_iter(b'\r', b).any(|i| i + 1 < k && b[i + 1] != b'\n') {
                 return Ok(None);
             }
+            // A row over the limit is refused when its bytes pass it, not at the end of the file.
+            let first = memchr::memchr(b'\n', b).unwrap_or(k);
+            if since + first > MAX_ROW_BYTES {
+                return Err(too_long(w, lines as u64 + 2));
+            }
+            since = memchr::memrchr(b'\n', b).map_or(since + k, |i| k - i - 1);
             prev_cr = b[k - 1] == b'\r';
             last = b[k - 1];
             lines += memchr::memchr_iter(b'\n', b).count();
@@ -701,6 +881,17 @@ mod fast {
             lines += 1;
         }
         Ok(Some(lines))
+    }
+
+    fn too_long(w: &Wide, row: u64) -> Error {
+        Error::data_at(
+            w.path,
+            Location {
+                row: Some(row),
+                ..Location::default()
+            },
+            format!("a row longer than {} MiB", MAX_ROW_BYTES >> 20),
+        )
     }
 
     /// One parallel task: a run of whole lines, where its rows start, and how many.
@@ -774,14 +965,7 @@ mod fast {
             } else if let Some(i) = memchr::memrchr(b'\n', &buf[..len]) {
                 i + 1
             } else if len > MAX_ROW_BYTES {
-                return Err(Error::data_at(
-                    w.path,
-                    Location {
-                        row: Some(first_line),
-                        ..Location::default()
-                    },
-                    format!("a row longer than {} MiB", MAX_ROW_BYTES >> 20),
-                ));
+                return Err(too_long(w, first_line));
             } else {
                 carry = len;
                 continue;
@@ -1113,6 +1297,7 @@ fn read_long(src: &mut Source, spec: &[String], opts: &LoadOptions) -> Result<Ra
         lines,
         judges_given: opts.judges.is_some(),
         anchors_given: opts.anchors.is_some(),
+        written_names: Vec::new(),
     })
 }
 
@@ -1264,6 +1449,8 @@ fn finish(path: &Path, raw: &mut Raw, opts: &LoadOptions) -> Result<Loaded, Erro
         first_dropped,
         header: Vec::new(),
         notes,
+        delimiter: b',',
+        raw_names: Vec::new(),
     })
 }
 
@@ -1483,6 +1670,7 @@ fn load_families(
                         })
                 })
                 .collect::<Result<Vec<_>, _>>()?;
+            check_inline_families(&pairs)?;
             (pairs, FamilyOrigin::Inline)
         }
         Some(file) => {
@@ -1491,7 +1679,7 @@ fn load_families(
         }
         None => {
             let side = families_sidecar(panel_path);
-            if !side.is_file() {
+            if is_stdin(panel_path) || !side.is_file() {
                 return Ok((None, None, Vec::new()));
             }
             (
@@ -1534,6 +1722,35 @@ fn load_families(
         }
     };
     Ok((Some(labels), source, notes))
+}
+
+/// `--families` names each judge once, each with a family: a repeated judge would silently
+/// keep its last family, an empty one would form a family named "".
+fn check_inline_families(pairs: &[(String, String, u64)]) -> Result<(), Error> {
+    let mut seen: HashMap<&str, &str> = HashMap::new();
+    for (name, family, _) in pairs {
+        if name.is_empty() {
+            return Err(Error::Usage(format!(
+                "--families: '={}' names no judge (write NAME=FAMILY)",
+                sanitize(family)
+            )));
+        }
+        if family.is_empty() {
+            return Err(Error::Usage(format!(
+                "--families: judge '{}' has an empty family (write NAME=FAMILY)",
+                sanitize(name)
+            )));
+        }
+        if let Some(before) = seen.insert(name, family) {
+            return Err(Error::Usage(format!(
+                "--families names judge '{}' twice ({} and {}); give each judge one family",
+                sanitize(name),
+                sanitize(before),
+                sanitize(family)
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// A family entry naming no judge: a usage error for `--families` lists, a data error naming

@@ -28,6 +28,21 @@ pub struct Source<'a> {
     pub path: &'a str,
     /// Its delimiter (`,`, tab or `;`).
     pub delimiter: u8,
+    /// The judge and anchor columns' names as written in the file (panel order): the
+    /// script selects these, while comments show the sanitised names.
+    pub columns: &'a [String],
+}
+
+impl Source<'_> {
+    /// The string literals that select the columns in the file.
+    fn column_literals(&self, panel: &Panel) -> Vec<String> {
+        let names = if self.columns.len() == panel.p() + panel.m() {
+            self.columns.to_vec()
+        } else {
+            panel.names()
+        };
+        names.iter().map(|n| quoted(n)).collect()
+    }
 }
 
 /// Safe identifiers for the variables, in panel order (judges then anchors): the name with
@@ -68,7 +83,8 @@ fn quoted(s: &str) -> String {
             '"' => out.push_str("\\\""),
             '\n' => out.push_str("\\n"),
             '\t' => out.push_str("\\t"),
-            c if c.is_control() => {
+            // Control and bidi characters as escapes, so the script reads safely on screen.
+            c if c.is_control() || crate::error::sanitize(&c.to_string()).is_empty() => {
                 let _ = write!(out, "\\u{:04x}", u32::from(c));
             }
             c => out.push(c),
@@ -192,7 +208,7 @@ pub fn lavaan(panel: &Panel, src: &Source<'_>) -> String {
         quoted(&char::from(src.delimiter).to_string()),
         na.join(", ")
     );
-    let cols: Vec<String> = names.iter().map(|n| quoted(n)).collect();
+    let cols = src.column_literals(panel);
     let _ = writeln!(out, "d <- d[, c({})]", cols.join(", "));
     out.push_str("d <- d[complete.cases(d), ]\n");
     let new: Vec<String> = ids.iter().map(|n| quoted(n)).collect();
@@ -234,7 +250,7 @@ pub fn semopy(panel: &Panel, src: &Source<'_>) -> String {
         quoted(&char::from(src.delimiter).to_string()),
         na.join(", ")
     );
-    let cols: Vec<String> = names.iter().map(|n| quoted(n)).collect();
+    let cols = src.column_literals(panel);
     let _ = writeln!(out, "d = d[[{}]].dropna()", cols.join(", "));
     let new: Vec<String> = ids.iter().map(|n| quoted(n)).collect();
     let _ = writeln!(out, "d.columns = [{}]", new.join(", "));

@@ -1,6 +1,7 @@
 //! rhoscope's entry point: parse, dispatch, and print any error after the terminal is
 //! restored, with its exit code. Nothing else lives here.
 
+use std::io::Write as _;
 use std::process::ExitCode;
 
 use clap::error::ErrorKind;
@@ -17,9 +18,22 @@ fn main() -> ExitCode {
                 ErrorKind::DisplayHelp
                 | ErrorKind::DisplayVersion
                 | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
-                    let _ = e.print();
+                    // Help goes to stdout (stderr when shown for a missing subcommand); a
+                    // failed write of it is a failed command (EX_IOERR), as for any output.
+                    let written = e.print().and_then(|()| {
+                        std::io::stdout().flush()?;
+                        std::io::stderr().flush()
+                    });
+                    if let Err(w) = written
+                        && w.kind() != std::io::ErrorKind::BrokenPipe
+                    {
+                        let _ = writeln!(std::io::stderr(), "rhoscope: cannot write output: {w}");
+                        return ExitCode::from(74); // EX_IOERR, as rhoscope::error::EXIT_IO
+                    }
                 }
-                _ => eprintln!("{}", usage_line(&e)),
+                _ => {
+                    let _ = writeln!(std::io::stderr(), "{}", usage_line(&e));
+                }
             }
             return ExitCode::from(code);
         }
@@ -27,7 +41,7 @@ fn main() -> ExitCode {
     match rhoscope::commands::run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("rhoscope: {e}");
+            let _ = writeln!(std::io::stderr(), "rhoscope: {e}");
             ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(1))
         }
     }

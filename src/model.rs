@@ -287,6 +287,12 @@ impl Params {
             Families::Blocks(k) if *k > MAX_COLUMNS => {
                 return Err(format!("families={k}: at most {MAX_COLUMNS} families"));
             }
+            // Block j·k/p would skip labels and index past the k-th family when k > p.
+            Families::Blocks(k) if *k > p => {
+                return Err(format!(
+                    "families = {k} exceeds p = {p} judges (at most one family per judge)"
+                ));
+            }
             Families::Labels(l) => {
                 if let Some(bad) = l
                     .iter()

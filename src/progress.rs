@@ -7,6 +7,40 @@
 pub enum Progress {
     /// One unit of work (a resample, a null draw, a replicate) is being taken.
     Step,
+    /// One unit of work of a named stage, for runs whose stages go on side by side (the
+    /// battery's bootstrap and its null calibrations), so a listener can count each.
+    StageStep(Stage),
+}
+
+/// The stages of a battery run, which rayon runs at the same time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Stage {
+    /// The item bootstrap (B resamples).
+    Bootstrap,
+    /// The single-factor null of Tests A, B and C (D draws).
+    Null,
+    /// The free-scale null of Tests J and O (D more draws, when those tests run).
+    FreeScaleNull,
+}
+
+impl Progress {
+    /// This step, attributed to `stage`.
+    #[must_use]
+    pub fn of(self, stage: Stage) -> Progress {
+        Progress::StageStep(stage)
+    }
+}
+
+impl Stage {
+    /// What a progress line calls the stage.
+    #[must_use]
+    pub fn label(self) -> &'static str {
+        match self {
+            Stage::Bootstrap => "bootstrap",
+            Stage::Null => "null (A/B/C)",
+            Stage::FreeScaleNull => "null (J/O)",
+        }
+    }
 }
 
 /// The callback's answer: go on, or stop as soon as possible.

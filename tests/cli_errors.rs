@@ -468,7 +468,10 @@ fn identical_judges_are_warned_in_one_line() {
     assert!(r.stderr.is_empty(), "{}", r.stderr);
 }
 
+/// `simulate -o x.csv` with x.csv itself removed first: these runs test the sidecar rule
+/// (an existing x.csv is refused on its own without --force).
 fn simulate_to(dir: &std::path::Path, extra: &[&str]) -> common::Run {
+    let _ = std::fs::remove_file(dir.join("x.csv"));
     let mut args = vec!["simulate", "--n", "30", "--seed", "4", "-o", "x.csv"];
     args.extend_from_slice(extra);
     run(dir, &args)
@@ -567,7 +570,7 @@ fn a_failed_write_leaves_no_file_behind() {
         "{}",
         r.stderr
     );
-    // Writing over an existing output replaces it whole.
+    // Writing over an existing output (with --force) replaces it whole.
     std::fs::write(
         dir.path().join("x.csv"),
         "old contents that are longer than the new ones ".repeat(1000),
@@ -575,7 +578,9 @@ fn a_failed_write_leaves_no_file_behind() {
     .unwrap();
     let r = run(
         dir.path(),
-        &["simulate", "--n", "3", "--seed", "4", "-o", "x.csv"],
+        &[
+            "simulate", "--n", "3", "--seed", "4", "-o", "x.csv", "--force",
+        ],
     );
     assert_eq!(r.code, 0, "{}", r.stderr);
     let text = std::fs::read_to_string(dir.path().join("x.csv")).unwrap();

@@ -4,7 +4,8 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use super::{load_panel, progress_bar, write_file, write_stdout};
+use super::output::{self, Target};
+use super::{load_panel, note, progress_bar};
 use crate::battery::{self, NullSpec, TestId};
 use crate::cli::{PanelArgs, PlotArgs};
 use crate::error::{Error, sanitize};
@@ -17,7 +18,7 @@ use crate::scenario;
 pub(super) fn plot_cmd(a: &PlotArgs) -> Result<(), Error> {
     let kind =
         Kind::named(&a.kind).ok_or_else(|| Error::Usage(format!("unknown kind {}", a.kind)))?;
-    check_output(&a.output, a.force)?;
+    let out = check_output(&a.output, a.force)?;
     if a.panel.is_some() && matches!(kind, Kind::Power | Kind::Boundary) {
         return Err(Error::Usage(format!(
             "the {} figure is drawn for a scenario (--preset, --set), not a panel file",
@@ -32,22 +33,21 @@ pub(super) fn plot_cmd(a: &PlotArgs) -> Result<(), Error> {
     let svg = figure
         .svg()
         .map_err(|e| Error::Usage(format!("plot {}: {e}", kind.name())))?;
-    if a.output.as_os_str() == "-" {
-        write_stdout(svg.as_bytes())
-    } else {
-        write_file(&a.output, |w| w.write_all(svg.as_bytes()))?;
-        eprintln!(
-            "rhoscope: wrote {}",
+    output::write(&out, |w| w.write_all(svg.as_bytes()))?;
+    if !out.is_stream() {
+        note(&format!(
+            "wrote {}",
             sanitize(&a.output.display().to_string())
-        );
-        Ok(())
+        ));
     }
+    Ok(())
 }
 
-/// An SVG name, not already there unless `--force`.
-fn check_output(out: &Path, force: bool) -> Result<(), Error> {
-    if out.as_os_str() == "-" {
-        return Ok(());
+/// An SVG name, not already there unless `--force`; or a stream (`-`, a FIFO, a device).
+fn check_output(out: &Path, force: bool) -> Result<Target, Error> {
+    let target = output::target(out, force)?;
+    if target.is_stream() {
+        return Ok(target);
     }
     let shown = sanitize(&out.display().to_string());
     let ext = out
@@ -59,12 +59,7 @@ fn check_output(out: &Path, force: bool) -> Result<(), Error> {
             "{shown}: rhoscope writes SVG only (its text needs no font files); name the file .svg and convert it, e.g. rsvg-convert -o fig.png fig.svg"
         )));
     }
-    if !force && std::fs::symlink_metadata(out).is_ok() {
-        return Err(Error::Usage(format!(
-            "{shown} already exists: remove it, or pass --force"
-        )));
-    }
-    Ok(())
+    Ok(target)
 }
 
 /// The scenario of `--preset` and `--set`, validated.
@@ -93,7 +88,7 @@ fn n_of(a: &PlotArgs, default: usize) -> Result<usize, Error> {
 fn battery_figure(a: &PlotArgs, kind: Kind) -> Result<Figure, Error> {
     let opts = battery::Options {
         resamples: a.bootstrap as usize,
-        null_draws: a.null_draws as usize,
+        null_draws: a.null_draws.unwrap_or(crate::cli::BATTERY_NULL_DRAWS) as usize,
         seed: a.seed,
     };
     let (panel, spec, truth, source) = if let Some(path) = &a.panel {
@@ -116,19 +111,17 @@ fn battery_figure(a: &PlotArgs, kind: Kind) -> Result<Figure, Error> {
         let source = format!("simulated ({desc}, N = {n}, seed {})", a.seed);
         (panel, NullSpec::Scenario(Box::new(pm)), truth, source)
     };
-    let bar = progress_bar((opts.resamples + opts.null_draws) as u64, true);
-    let tick = |_: Progress| {
-        bar.inc(1);
-        Flow::Continue
-    };
-    let report =
-        battery::run(&panel, &spec, &opts, &tick).expect("a progress bar never stops the run");
-    bar.finish_and_clear();
+    let bars = super::stages::StageBars::new(&opts, true);
+    let report = battery::run(&panel, &spec, &opts, &|p| bars.tick(p))
+        .expect("a progress bar never stops the run");
+    bars.finish();
     Ok(match kind {
-        Kind::Battery => Figure::Battery(plot::battery_figure(
-            &format!("Diagnostic battery: {source}"),
-            &report,
-        )),
+        Kind::Battery => {
+            let mut f = plot::battery_figure(&format!("Diagnostic battery: {source}"), &report);
+            // The figure names what reproduces it, as `rhoscope battery --seed S` does.
+            let _ = write!(f.null, ", seed {}", a.seed);
+            Figure::Battery(f)
+        }
         Kind::Bootstrap => Figure::Bootstrap(plot::rho_figure(
             &format!("Bootstrap distribution of ρ̂: {source}"),
             &panel.anchors,
@@ -163,7 +156,7 @@ fn power_figure(a: &PlotArgs) -> Result<Figure, Error> {
             .collect(),
         strengths: vec![a.strength],
         reps: a.reps as usize,
-        null_draws: a.null_draws as usize,
+        null_draws: a.null_draws.unwrap_or(500) as usize,
         seed: a.seed,
         coverage: None,
     };
@@ -213,14 +206,14 @@ fn boundary_figure(a: &PlotArgs) -> Result<Figure, Error> {
         .iter()
         .enumerate()
         .fold(String::new(), |mut acc, (k, r)| {
-            let _ = write!(acc, ", ρ_{} = {r}", k + 2);
+            let _ = write!(acc, ", ρ{} = {r}", subscript(k + 2));
             acc
         });
     let sa = opts.base.sigma_a_full();
     let sa: Vec<String> = sa.iter().map(|v| format!("{v}")).collect();
     Ok(Figure::Boundary(BoundaryFigure {
         title: format!(
-            "Approaching the boundary: σ_c² = {}, σ_a = ({}){others}",
+            "Approaching the boundary: Var(c) = {}, SD(A) = ({}){others}",
             opts.base.sigma_c2,
             sa.join(", ")
         ),
@@ -228,4 +221,12 @@ fn boundary_figure(a: &PlotArgs) -> Result<Figure, Error> {
         reps: opts.reps,
         points,
     }))
+}
+
+/// `k` in subscript digits (ρ₂), since a figure's text has no markup for an underscore.
+fn subscript(k: usize) -> String {
+    k.to_string()
+        .chars()
+        .map(|d| char::from_u32(0x2080 + d.to_digit(10).unwrap_or(0)).unwrap_or(d))
+        .collect()
 }

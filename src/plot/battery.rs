@@ -6,7 +6,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::style::{self, Dash, Entry, Marker};
-use super::{BatteryFigure, TestPanel, num};
+use super::{BatteryFigure, TestPanel};
 use crate::stats::percentile;
 
 const BINS: usize = 30;
@@ -24,10 +24,7 @@ pub(super) fn draw<DB: DrawingBackend>(
     }
     let area = style::canvas(root, &f.title)?;
     let (body, strip) = area.split_vertically(area.dim_in_pixel().1.saturating_sub(90));
-    let t = f.tests.len();
-    let cols = t.min(3);
-    let rows = t.div_ceil(cols);
-    for (panel, test) in body.split_evenly((rows, cols)).iter().zip(&f.tests) {
+    for (panel, test) in style::grid(&body, f.tests.len(), 3).iter().zip(&f.tests) {
         draw_test(panel, test)?;
     }
     style::legend_strip(
@@ -101,7 +98,7 @@ fn draw_test<DB: DrawingBackend>(
         .disable_mesh()
         .x_labels(4)
         .y_labels(4)
-        .x_label_formatter(&|x: &f64| num(*x))
+        .x_label_formatter(&style::tick_format(lo, hi))
         .y_label_formatter(&|y: &f64| format!("{y:.0}"))
         .x_desc(desc)
         .y_desc("null draws")

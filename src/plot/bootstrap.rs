@@ -1,4 +1,5 @@
-//! The bootstrap distribution of each ρ̂_k: one panel per anchor, each estimator's resampled
+//! The bootstrap distribution of each ρ̂ₖ: one panel per anchor on one shared axis (so anchors
+//! can be compared at a glance), each estimator's resampled
 //! ρ̂ as an outline histogram (colour and dash), its 95 % percentile interval as a capped bar
 //! above the histograms with ρ̂ marked on it, and the truth of a simulated panel as a black
 //! vertical line.
@@ -13,8 +14,8 @@ use super::style::Entry;
 use super::style::{self, Dash, Marker};
 use crate::stats::percentile;
 
-/// Histogram bins per panel.
-const BINS: usize = 30;
+/// Histogram bins across the shared axis.
+const BINS: usize = 60;
 
 pub(super) fn draw<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
@@ -29,12 +30,12 @@ pub(super) fn draw<DB: DrawingBackend>(
     }
     let area = style::canvas(root, &f.title)?;
     let (body, strip) = area.split_vertically(area.dim_in_pixel().1.saturating_sub(90));
-    let cols = m.min(3);
-    let rows = m.div_ceil(cols);
-    let panels = body.split_evenly((rows, cols));
+    let sorted: Vec<Vec<f64>> = (0..m).map(|k| sorted_draws(f, k, &with_draws)).collect();
+    let axes = shared_axes(f, &with_draws, &sorted);
+    let panels = style::grid(&body, m, if m <= 3 { 1 } else { 2 });
     let mut outside = 0usize;
     for (k, panel) in panels.iter().enumerate().take(m) {
-        outside += draw_anchor(panel, f, k, &with_draws)?;
+        outside += draw_anchor(panel, f, k, &with_draws, &sorted[k], axes)?;
     }
     let mut entries: Vec<Entry> = with_draws
         .iter()
@@ -106,19 +107,56 @@ fn densities(
     (hists, outside)
 }
 
-/// One anchor's panel; returns how many draws fell outside the binned range.
-fn draw_anchor<DB: DrawingBackend>(
-    panel: &DrawingArea<DB, Shift>,
-    f: &BootstrapFigure,
-    k: usize,
-    which: &[usize],
-) -> Result<usize, String> {
+/// Anchor `k`'s finite draws of every estimator in `which`, sorted.
+fn sorted_draws(f: &BootstrapFigure, k: usize, which: &[usize]) -> Vec<f64> {
     let mut all: Vec<f64> = which
         .iter()
         .flat_map(|&i| f.series[i].draws.get(k).into_iter().flatten().copied())
         .filter(|v| v.is_finite())
         .collect();
     all.sort_by(f64::total_cmp);
+    all
+}
+
+/// The axes every panel shares: the union of the anchors' binned ranges, and the highest
+/// density of any anchor's histogram.
+#[derive(Debug, Clone, Copy)]
+struct Axes {
+    lo: f64,
+    hi: f64,
+    top: f64,
+}
+
+fn shared_axes(f: &BootstrapFigure, which: &[usize], sorted: &[Vec<f64>]) -> Axes {
+    let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+    for (k, all) in sorted.iter().enumerate().filter(|(_, a)| !a.is_empty()) {
+        let (a, b) = x_range(f, k, which, all);
+        lo = lo.min(a);
+        hi = hi.max(b);
+    }
+    let (lo, hi) = if lo < hi {
+        (lo, hi)
+    } else {
+        style::padded(lo, hi, 0.05)
+    };
+    let width = (hi - lo) / BINS as f64;
+    let top = (0..sorted.len())
+        .flat_map(|k| densities(f, k, which, lo, width).0)
+        .flatten()
+        .fold(0.0f64, f64::max)
+        .max(1e-9);
+    Axes { lo, hi, top }
+}
+
+/// One anchor's panel on the shared axes; returns how many draws fell outside them.
+fn draw_anchor<DB: DrawingBackend>(
+    panel: &DrawingArea<DB, Shift>,
+    f: &BootstrapFigure,
+    k: usize,
+    which: &[usize],
+    all: &[f64],
+    Axes { lo, hi, top }: Axes,
+) -> Result<usize, String> {
     if all.is_empty() {
         panel
             .titled(
@@ -128,14 +166,8 @@ fn draw_anchor<DB: DrawingBackend>(
             .map_err(|e| e.to_string())?;
         return Ok(0);
     }
-    let (lo, hi) = x_range(f, k, which, &all);
     let width = (hi - lo) / BINS as f64;
     let (hists, outside) = densities(f, k, which, lo, width);
-    let top = hists
-        .iter()
-        .flatten()
-        .fold(0.0f64, |a, &b| a.max(b))
-        .max(1e-9);
     // Room above the histograms for one interval bar per estimator.
     let bar_y = |j: usize| top * (1.08 + 0.1 * j as f64);
     let y_hi = bar_y(which.len()) + 0.02 * top;
@@ -151,9 +183,9 @@ fn draw_anchor<DB: DrawingBackend>(
         .disable_mesh()
         .x_labels(5)
         .y_labels(4)
-        .x_label_formatter(&|x: &f64| format!("{x:.2}"))
-        .y_label_formatter(&|y: &f64| format!("{y:.1}"))
-        .x_desc("ρ̂_k over resamples")
+        .x_label_formatter(&style::tick_format(lo, hi))
+        .y_label_formatter(&|y: &f64| format!("{y:.0}"))
+        .x_desc("ρ̂ₖ over resamples")
         .y_desc("density")
         .label_style(style::font(style::TICK))
         .axis_desc_style(style::font(style::TICK))

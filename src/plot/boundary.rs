@@ -136,21 +136,24 @@ pub(super) fn draw<DB: DrawingBackend>(
         .filter(|p| p.quantiles[2].is_finite())
         .collect();
     if pts.is_empty() {
-        return Err("nothing to plot: no admissible ρ̂_1 at any ρ_1".into());
+        return Err("nothing to plot: no admissible ρ̂₁ at any ρ₁".into());
     }
     let area = style::canvas(root, &f.title)?;
-    let (top, rest) = area.split_vertically(area.dim_in_pixel().1 * 60 / 100);
-    let (bottom, strip) = rest.split_vertically(rest.dim_in_pixel().1.saturating_sub(80));
+    let (top, rest) = area.split_vertically(area.dim_in_pixel().1 * 46 / 100);
+    let (lower, strip) = rest.split_vertically(rest.dim_in_pixel().1.saturating_sub(80));
+    // The denominator and the inadmissible share are different quantities: one axis each.
+    let (middle, bottom) = lower.split_vertically(lower.dim_in_pixel().1 * 42 / 100);
     let x_lo = pts.iter().map(|p| p.rho1).fold(f64::INFINITY, f64::min);
     let x_hi = pts.iter().map(|p| p.rho1).fold(f64::NEG_INFINITY, f64::max);
     let (x_lo, x_hi) = style::padded(x_lo, x_hi, 0.03);
     draw_spread(&top, &pts, (x_lo, x_hi))?;
-    draw_denominator(&bottom, f, &pts, (x_lo, x_hi))?;
+    draw_denominator(&middle, &pts, (x_lo, x_hi))?;
+    draw_inadmissible(&bottom, f, (x_lo, x_hi))?;
     style::legend_strip(
         &strip,
         &[
             Entry {
-                label: "median ρ̂_1 (bands: 25–75 %, 5–95 %)".into(),
+                label: "median ρ̂₁ (bands: 25–75 %, 5–95 %)".into(),
                 colour: BLUE,
                 dash: Some(Dash::Solid),
                 marker: Some(Marker::Circle),
@@ -162,13 +165,13 @@ pub(super) fn draw<DB: DrawingBackend>(
                 marker: None,
             },
             Entry {
-                label: "denominator".into(),
+                label: "Cor. 1 denominator".into(),
                 colour: ORANGE,
                 dash: Some(Dash::Dotted),
                 marker: Some(Marker::Square),
             },
             Entry {
-                label: "share of ρ̂_1 inadmissible".into(),
+                label: "share of ρ̂₁ inadmissible".into(),
                 colour: RED,
                 dash: Some(Dash::Dashed),
                 marker: Some(Marker::Triangle),
@@ -178,7 +181,7 @@ pub(super) fn draw<DB: DrawingBackend>(
     style::footnote(
         root,
         &format!(
-            "N = {}, {} replicates per point, closed form; bands over the admissible ρ̂_1 (an inadmissible one has no value)",
+            "N = {}, {} replicates per point, closed form; bands over the admissible ρ̂₁ (an inadmissible one has no value)",
             f.n, f.reps
         ),
     )
@@ -201,16 +204,17 @@ fn draw_spread<DB: DrawingBackend>(
     let (y_lo, y_hi) = style::padded(y_lo.min(x_lo).max(-2.0), y_hi.max(x_hi).min(2.0), 0.05);
     let mut chart = ChartBuilder::on(area)
         .margin(16)
-        .x_label_area_size(40)
+        .margin_bottom(6)
+        .x_label_area_size(8)
         .y_label_area_size(90)
         .build_cartesian_2d(x_lo..x_hi, y_lo..y_hi)
         .map_err(|e| e.to_string())?;
     chart
         .configure_mesh()
         .light_line_style(WHITE)
-        .x_label_formatter(&|x: &f64| format!("{x:.2}"))
+        .x_label_formatter(&|_: &f64| String::new())
         .y_label_formatter(&|y: &f64| format!("{y:.1}"))
-        .y_desc("ρ̂_1 over replicates")
+        .y_desc("ρ̂₁ over replicates")
         .label_style(style::font(style::TICK))
         .axis_desc_style(style::font(style::LABEL))
         .draw()
@@ -255,14 +259,12 @@ fn draw_spread<DB: DrawingBackend>(
     Ok(())
 }
 
-/// The bottom panel: the population denominator and the share of inadmissible ρ̂_1.
+/// The middle panel: Corollary 1's population denominator, which reaches 0 at the boundary.
 fn draw_denominator<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
-    f: &BoundaryFigure,
     pts: &[&BoundaryPoint],
     (x_lo, x_hi): (f64, f64),
 ) -> Result<(), String> {
-    let share = |p: &BoundaryPoint| p.undefined as f64 / f.reps.max(1) as f64;
     let d_lo = pts
         .iter()
         .map(|p| p.denominator)
@@ -270,54 +272,88 @@ fn draw_denominator<DB: DrawingBackend>(
         .min(0.0);
     let d_hi = pts
         .iter()
-        .map(|p| p.denominator.max(share(p)))
+        .map(|p| p.denominator)
         .fold(f64::NEG_INFINITY, f64::max);
     let (d_lo, d_hi) = style::padded(d_lo, d_hi, 0.08);
-    let mut lower = ChartBuilder::on(area)
+    let mut chart = ChartBuilder::on(area)
+        .caption(
+            "Corollary 1's denominator (population): 0 at the boundary",
+            style::font(style::TICK),
+        )
         .margin(16)
-        .x_label_area_size(60)
+        .margin_top(2)
+        .margin_bottom(2)
+        .x_label_area_size(8)
         .y_label_area_size(90)
         .build_cartesian_2d(x_lo..x_hi, d_lo..d_hi)
         .map_err(|e| e.to_string())?;
-    lower
+    chart
         .configure_mesh()
         .light_line_style(WHITE)
         .y_labels(3)
-        .x_label_formatter(&|x: &f64| format!("{x:.2}"))
-        .y_label_formatter(&|y: &f64| format!("{y:.2}"))
-        .x_desc("true ρ_1")
-        .y_desc("Cor. 1")
+        .x_label_formatter(&|_: &f64| String::new())
+        .y_label_formatter(&style::tick_format(d_lo, d_hi))
         .label_style(style::font(style::TICK))
-        .axis_desc_style(style::font(style::LABEL))
+        .axis_desc_style(style::font(style::TICK))
         .draw()
         .map_err(|e| e.to_string())?;
-    let orange = ORANGE;
-    let den: Vec<(f64, f64)> = pts.iter().map(|p| (p.rho1, p.denominator)).collect();
     style::path(
-        &mut lower,
+        &mut chart,
         Dash::Solid,
         vec![(x_lo, 0.0), (x_hi, 0.0)],
         style::GREY.stroke_width(1),
     )?;
+    let den: Vec<(f64, f64)> = pts.iter().map(|p| (p.rho1, p.denominator)).collect();
     style::path(
-        &mut lower,
+        &mut chart,
         Dash::Dotted,
         den.clone(),
-        orange.stroke_width(style::STROKE),
+        ORANGE.stroke_width(style::STROKE),
     )?;
     for &c in &den {
-        style::marker(&mut lower, Marker::Square, c, 7, orange, true)?;
+        style::marker(&mut chart, Marker::Square, c, 7, ORANGE, true)?;
     }
-    let red = RED;
+    Ok(())
+}
+
+/// The bottom panel: the share of replicates whose ρ̂₁ is inadmissible, on a 0–1 axis.
+fn draw_inadmissible<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    f: &BoundaryFigure,
+    (x_lo, x_hi): (f64, f64),
+) -> Result<(), String> {
+    let share = |p: &BoundaryPoint| p.undefined as f64 / f.reps.max(1) as f64;
+    let mut chart = ChartBuilder::on(area)
+        .caption(
+            "share of replicates with ρ̂₁ inadmissible",
+            style::font(style::TICK),
+        )
+        .margin(16)
+        .margin_top(2)
+        .x_label_area_size(60)
+        .y_label_area_size(90)
+        .build_cartesian_2d(x_lo..x_hi, -0.05..1.05)
+        .map_err(|e| e.to_string())?;
+    chart
+        .configure_mesh()
+        .light_line_style(WHITE)
+        .y_labels(3)
+        .x_label_formatter(&|x: &f64| format!("{x:.2}"))
+        .y_label_formatter(&|y: &f64| format!("{y:.1}"))
+        .x_desc("true ρ₁")
+        .label_style(style::font(style::TICK))
+        .axis_desc_style(style::font(style::TICK))
+        .draw()
+        .map_err(|e| e.to_string())?;
     let undefined: Vec<(f64, f64)> = f.points.iter().map(|p| (p.rho1, share(p))).collect();
     style::path(
-        &mut lower,
+        &mut chart,
         Dash::Dashed,
         undefined.clone(),
-        red.stroke_width(style::STROKE),
+        RED.stroke_width(style::STROKE),
     )?;
     for &c in &undefined {
-        style::marker(&mut lower, Marker::Triangle, c, 6, red, true)?;
+        style::marker(&mut chart, Marker::Triangle, c, 6, RED, true)?;
     }
     Ok(())
 }

@@ -42,7 +42,7 @@ pub(super) fn draw<DB: DrawingBackend>(
         .x_label_formatter(&anchor_name)
         .y_label_formatter(&|y: &f64| format!("{:.1}", if y.abs() < 1e-9 { 0.0 } else { *y }))
         .x_desc("anchor")
-        .y_desc("ρ̂_k (95 % bootstrap CI)")
+        .y_desc("ρ̂ₖ (95 % bootstrap CI)")
         .label_style(style::font(style::TICK))
         .axis_desc_style(style::font(style::LABEL))
         .draw()

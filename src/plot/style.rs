@@ -317,6 +317,62 @@ pub fn padded(lo: f64, hi: f64, pad: f64) -> (f64, f64) {
     (lo - pad * w, hi + pad * w)
 }
 
+/// One tick format for a whole axis over `[lo, hi]` (never "0.000" beside "5.00e-4"): fixed
+/// decimals enough to tell ticks about a quarter of the range apart, or scientific notation
+/// for every tick when the values are all tiny or huge.
+pub fn tick_format(lo: f64, hi: f64) -> impl Fn(&f64) -> String {
+    let span = (hi - lo).abs();
+    let step = if span > 0.0 && span.is_finite() {
+        span / 4.0
+    } else {
+        1.0
+    };
+    let big = lo.abs().max(hi.abs());
+    let scientific = big >= 1e5 || (big > 0.0 && big < 1e-2);
+    #[expect(
+        clippy::cast_possible_truncation,
+        clippy::cast_sign_loss,
+        reason = "clamped to 0..=6 first"
+    )]
+    let decimals = (-step.log10().floor()).clamp(0.0, 6.0) as usize;
+    move |x: &f64| {
+        // A tick at zero reached through rounding is shown as 0, not -0.
+        let x = if x.abs() < step * 1e-9 { 0.0 } else { *x };
+        if scientific && x != 0.0 {
+            format!("{x:.1e}")
+        } else if scientific {
+            "0".into()
+        } else {
+            format!("{x:.decimals$}")
+        }
+    }
+}
+
+/// `count` panels of equal size in a balanced grid on `area` (at most `max_cols` a row), the
+/// last row's panels centred, so no row is mostly empty.
+#[must_use]
+pub fn grid<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    count: usize,
+    max_cols: usize,
+) -> Vec<DrawingArea<DB, Shift>> {
+    if count == 0 {
+        return Vec::new();
+    }
+    let rows = count.div_ceil(max_cols.max(1));
+    let cols = count.div_ceil(rows);
+    let mut out = Vec::with_capacity(count);
+    for (r, row) in area.split_evenly((rows, 1)).into_iter().enumerate() {
+        let here = (count - r * cols).min(cols);
+        let width = row.dim_in_pixel().0;
+        let empty = (cols - here) as u64;
+        let side = i32::try_from(u64::from(width) * empty / cols as u64 / 2).unwrap_or(0);
+        let row = row.margin(0, 0, side, side);
+        out.extend(row.split_evenly((1, here)));
+    }
+    out
+}
+
 /// One entry of a legend strip: label, colour, dash and marker.
 pub struct Entry {
     pub label: String,

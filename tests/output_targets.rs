@@ -1,0 +1,289 @@
+//! Nothing the user owns is lost: every writer refuses an existing file without --force,
+//! writes through FIFOs, devices and links, and never renames over a non-regular file.
+
+#![cfg(all(feature = "cli", unix))]
+
+mod common;
+
+use std::os::unix::fs::{FileTypeExt, symlink};
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+use common::run;
+
+fn mkfifo(path: &Path) {
+    let ok = Command::new("mkfifo")
+        .arg(path)
+        .status()
+        .expect("mkfifo runs");
+    assert!(ok.success());
+}
+
+#[test]
+fn simulate_refuses_an_existing_output_without_force() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("x.csv"), "precious\n").unwrap();
+    let r = run(
+        dir.path(),
+        &["simulate", "--n", "5", "--seed", "1", "-o", "x.csv"],
+    );
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("x.csv already exists"), "{}", r.stderr);
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("x.csv")).unwrap(),
+        "precious\n"
+    );
+    let r = run(
+        dir.path(),
+        &[
+            "simulate", "--n", "5", "--seed", "1", "-o", "x.csv", "--force",
+        ],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        std::fs::read_to_string(dir.path().join("x.csv"))
+            .unwrap()
+            .starts_with("J1,")
+    );
+}
+
+#[test]
+fn a_read_only_file_is_refused_too() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("ro.csv");
+    std::fs::write(&p, "keep\n").unwrap();
+    let mut perm = std::fs::metadata(&p).unwrap().permissions();
+    perm.set_readonly(true);
+    std::fs::set_permissions(&p, perm).unwrap();
+    let r = run(
+        dir.path(),
+        &["simulate", "--n", "5", "--seed", "1", "-o", "ro.csv"],
+    );
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert_eq!(std::fs::read_to_string(&p).unwrap(), "keep\n");
+}
+
+#[test]
+fn a_symlink_is_written_through_not_replaced() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("real.csv"), "old\n").unwrap();
+    symlink("real.csv", dir.path().join("link.csv")).unwrap();
+    let r = run(
+        dir.path(),
+        &["simulate", "--n", "5", "--seed", "1", "-o", "link.csv"],
+    );
+    assert_eq!(r.code, 2, "an existing target needs --force: {}", r.stderr);
+    let r = run(
+        dir.path(),
+        &[
+            "simulate", "--n", "5", "--seed", "1", "-o", "link.csv", "--force",
+        ],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let link = std::fs::symlink_metadata(dir.path().join("link.csv")).unwrap();
+    assert!(link.file_type().is_symlink(), "the link itself survives");
+    assert!(
+        std::fs::read_to_string(dir.path().join("real.csv"))
+            .unwrap()
+            .starts_with("J1,")
+    );
+}
+
+#[test]
+fn a_dangling_symlink_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    symlink("nowhere/x.csv", dir.path().join("dead.csv")).unwrap();
+    let r = run(
+        dir.path(),
+        &["simulate", "--n", "5", "--seed", "1", "-o", "dead.csv"],
+    );
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("symbolic link"), "{}", r.stderr);
+    assert!(
+        std::fs::symlink_metadata(dir.path().join("dead.csv"))
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+}
+
+#[test]
+fn a_fifo_is_written_through_and_stays_a_fifo() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("out.csv");
+    mkfifo(&fifo);
+    let reader = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || std::fs::read_to_string(fifo).unwrap())
+    };
+    let r = run(
+        dir.path(),
+        &["simulate", "--n", "5", "--seed", "1", "-o", "out.csv"],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let got = reader.join().unwrap();
+    assert!(got.starts_with("J1,"), "{got}");
+    assert_eq!(got.lines().count(), 6);
+    assert!(
+        std::fs::symlink_metadata(&fifo)
+            .unwrap()
+            .file_type()
+            .is_fifo()
+    );
+}
+
+/// Runs `args` in `dir` while a thread reads the FIFO `name`; what the reader got.
+fn through_fifo(dir: &Path, name: &str, args: &[&str]) -> String {
+    let fifo = dir.join(name);
+    mkfifo(&fifo);
+    let reader = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || std::fs::read_to_string(fifo).unwrap())
+    };
+    let r = run(dir, args);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    // Checked before joining: a FIFO renamed over would leave the reader waiting.
+    let ft = std::fs::symlink_metadata(&fifo).unwrap().file_type();
+    assert!(ft.is_fifo(), "{name} is still a FIFO, not renamed over");
+    reader.join().unwrap()
+}
+
+#[test]
+fn export_and_plot_with_force_write_through_a_fifo() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = common::root().join("assets/three-anchor.csv");
+    let base = base.to_str().unwrap();
+    let got = through_fifo(
+        dir.path(),
+        "refit.R",
+        &["export", base, "-o", "refit.R", "--force"],
+    );
+    assert!(got.contains("library(lavaan)"), "{got}");
+    let got = through_fifo(
+        dir.path(),
+        "fig.svg",
+        &[
+            "plot",
+            "rho",
+            "--n",
+            "60",
+            "--bootstrap",
+            "20",
+            "--null-draws",
+            "20",
+            "-o",
+            "fig.svg",
+            "--force",
+        ],
+    );
+    assert!(got.starts_with("<svg") || got.contains("<svg"), "{got}");
+}
+
+#[test]
+fn dev_stdout_is_standard_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_rhoscope"))
+        .args(["simulate", "--n", "5", "--seed", "1", "-o", "/dev/stdout"])
+        .current_dir(dir.path())
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("J1,"));
+}
+
+#[test]
+fn a_folder_is_refused_as_an_output() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("d.csv")).unwrap();
+    let r = run(
+        dir.path(),
+        &[
+            "simulate", "--n", "5", "--seed", "1", "-o", "d.csv", "--force",
+        ],
+    );
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("folder"), "{}", r.stderr);
+    assert!(dir.path().join("d.csv").is_dir());
+}
+
+#[test]
+fn reproduce_out_keeps_existing_files_without_force() {
+    let dir = tempfile::tempdir().unwrap();
+    let rep = dir.path().join("rep");
+    std::fs::create_dir(&rep).unwrap();
+    std::fs::write(rep.join("report.md"), "notes\n").unwrap();
+    std::fs::write(dir.path().join("mine.json"), "{}\n").unwrap();
+    symlink("../mine.json", rep.join("results.json")).unwrap();
+    let args = [
+        "reproduce",
+        "--quick",
+        "--table",
+        "asymmetry",
+        "--out",
+        "rep",
+    ];
+    let r = run(dir.path(), &args);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("report.md already exists"),
+        "{}",
+        r.stderr
+    );
+    assert_eq!(
+        std::fs::read_to_string(rep.join("report.md")).unwrap(),
+        "notes\n"
+    );
+    let mut forced = args.to_vec();
+    forced.push("--force");
+    let r = run(dir.path(), &forced);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_ne!(
+        std::fs::read_to_string(rep.join("report.md")).unwrap(),
+        "notes\n"
+    );
+    let link = std::fs::symlink_metadata(rep.join("results.json")).unwrap();
+    assert!(
+        link.file_type().is_symlink(),
+        "results.json is written through its link"
+    );
+    let through = std::fs::read_to_string(dir.path().join("mine.json")).unwrap();
+    assert!(
+        through.len() > 10 && through.contains("asymmetry"),
+        "{through}"
+    );
+}
+
+#[test]
+fn a_link_loop_and_a_file_as_out_folder_are_one_line_refusals() {
+    let dir = tempfile::tempdir().unwrap();
+    symlink("loop2", dir.path().join("loop1")).unwrap();
+    symlink("loop1", dir.path().join("loop2")).unwrap();
+    let r = run(
+        dir.path(),
+        &["simulate", "--n", "5", "--seed", "1", "-o", "loop1"],
+    );
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("leads nowhere"), "{}", r.stderr);
+    std::fs::write(dir.path().join("afile"), "mine\n").unwrap();
+    let args = [
+        "reproduce",
+        "--quick",
+        "--table",
+        "asymmetry",
+        "--out",
+        "afile",
+    ];
+    let r = run(dir.path(), &args);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("--out names a folder"), "{}", r.stderr);
+    assert_eq!(r.stderr.lines().count(), 1);
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("afile")).unwrap(),
+        "mine\n"
+    );
+}
