@@ -30,6 +30,9 @@ pub struct FileState {
     /// The last load's notes (dropped items, adopted sidecar, identical judges), shown in the
     /// data pane under the file's path.
     pub notes: Vec<String>,
+    /// Roles, families and generation of the last load that succeeded: a reload that fails
+    /// for a reason no role can cure (the file was deleted) puts them back.
+    pub last_good: Option<(Vec<Role>, Vec<Option<String>>, u64)>,
 }
 
 /// What the screen showed before a file was opened ([`App::failed`] puts it back).
@@ -99,6 +102,7 @@ impl App {
         let state = FileState {
             path: file.path,
             header: file.header,
+            last_good: Some((roles.clone(), families.clone(), self.generation)),
             roles,
             families,
             family_file: file.family_file,
@@ -153,6 +157,22 @@ impl App {
             self.load_error = Some(format!("error (your panel stays open): {message}"));
             return Vec::new();
         }
+        if let Source::File(f) = &mut self.source
+            && !failure.fixable_by_roles
+            && let Some((roles, families, generation)) = f.last_good.clone()
+        {
+            // A reload of the file on screen failed (the file is gone, say): the roles go back
+            // to the ones its panel was loaded with, and so does the generation, so the
+            // estimates, the battery and `r` all speak of what is shown.
+            f.roles = roles;
+            f.families = families;
+            f.loading = false;
+            self.generation = generation;
+            self.load_error = Some(format!(
+                "error (your panel and its roles stay as they were): {message}"
+            ));
+            return Vec::new();
+        }
         self.load_error = Some(format!("error: {message}"));
         let first_column = self.entries.len();
         if let Source::File(f) = &mut self.source {
@@ -199,6 +219,7 @@ impl App {
             family_file: Vec::new(),
             loading: true,
             notes: Vec::new(),
+            last_good: None,
         });
         self.panel = None;
         self.fit = None;
