@@ -334,6 +334,7 @@ mod tests {
                 m,
                 families,
                 ordinal_anchors: 0,
+                ordinal_judges: 0,
             },
             n: 500,
             ordinal_judges: 0,
