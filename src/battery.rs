@@ -25,7 +25,9 @@ use crate::progress::{Flow, Progress, Stage};
 use crate::rng::{Purpose, Streams};
 use crate::stats::percentile;
 use null::NullModel;
-pub use registry::{COUNT, Diagnostic, NullKind, PerTest, Reading, TestId, Violation};
+pub use registry::{
+    COUNT, Diagnostic, NullKind, OnOrdinal, PerTest, Reading, Scales, TestId, Violation,
+};
 
 /// Default number of null draws per test (SPEC §3).
 pub const DEFAULT_NULL_DRAWS: usize = 1000;
@@ -47,6 +49,9 @@ pub struct Layout {
     pub families: Option<JudgeFamilies>,
     /// Anchors observed on an ordinal scale (the free-scale fit needs none).
     pub ordinal_anchors: usize,
+    /// Judges observed on an ordinal scale (Likert): their scales are not observed, so each
+    /// test answers for them only as its registry entry says ([`Scales`]).
+    pub ordinal_judges: usize,
 }
 
 impl Layout {
@@ -58,6 +63,7 @@ impl Layout {
             m: panel.m(),
             families: panel.judge_families(),
             ordinal_anchors: panel.scales[p..].iter().filter(|s| s.is_ordinal()).count(),
+            ordinal_judges: panel.scales[..p].iter().filter(|s| s.is_ordinal()).count(),
         }
     }
 
@@ -73,6 +79,12 @@ impl Layout {
                 .ordinal
                 .iter()
                 .filter(|(c, _)| *c >= pm.p)
+                .count(),
+            ordinal_judges: pm
+                .violations
+                .ordinal
+                .iter()
+                .filter(|(c, _)| *c < pm.p)
                 .count(),
         }
     }
@@ -258,8 +270,10 @@ pub fn calibrate(
 ) -> Option<NullDistribution> {
     let Draws { count, seed, base } = draws;
     let streams = Streams { seed, base };
-    let correlations = tests.iter().any(|t| t.spec().null == NullKind::FreeScale);
-    let shared_judge_fit = shares_judge_fit(|t| tests.contains(&t), layout.p);
+    let correlations = tests
+        .iter()
+        .any(|t| t.null_kind(layout) == NullKind::FreeScale);
+    let shared_judge_fit = shares_judge_fit(|t| tests.contains(&t), layout);
     let rows: Vec<Option<PerTest<f64>>> = (0..count)
         .into_par_iter()
         .map_init(Vec::new, |scratch, d| {
@@ -300,9 +314,11 @@ pub fn calibrate(
 }
 
 /// Whether a sample's judge one-factor fit is worth making once for several tests: Tests J
-/// and O both start from it (`runs` says which tests run).
-pub(crate) fn shares_judge_fit(runs: impl Fn(TestId) -> bool, p: usize) -> bool {
-    runs(TestId::J) && runs(TestId::O) && p >= 3
+/// and O, and Test C on ordinal judges, start from it (`runs` says which tests run).
+pub(crate) fn shares_judge_fit(runs: impl Fn(TestId) -> bool, layout: &Layout) -> bool {
+    let c_latent = layout.ordinal_judges > 0 && runs(TestId::C);
+    let users = usize::from(runs(TestId::J)) + usize::from(runs(TestId::O)) + usize::from(c_latent);
+    users >= 2 && layout.p >= 3
 }
 
 /// Which null calibrates the tests.
@@ -422,12 +438,33 @@ impl BatteryReport {
     }
 }
 
+/// Conventions a run may be asked to follow besides the model's own rules.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Conventions {
+    /// Test A on ordinal judges with their codes read as numbers, calibrated by the plug-in
+    /// null of the paper's HANNA computation (Section 7): a labelled convention, since on
+    /// Likert judges Test A has no testable content (SPEC §3) and is otherwise N/A.
+    pub codes_as_numbers: bool,
+}
+
 /// Runs the whole battery on a panel. Returns `None` when `progress` stops the run.
 #[must_use]
 pub fn run(
     panel: &Panel,
     spec: &NullSpec,
     opts: &Options,
+    progress: &(dyn Fn(Progress) -> Flow + Sync),
+) -> Option<BatteryReport> {
+    run_with(panel, spec, opts, Conventions::default(), progress)
+}
+
+/// [`run`], following `conventions`. Returns `None` when `progress` stops the run.
+#[must_use]
+pub fn run_with(
+    panel: &Panel,
+    spec: &NullSpec,
+    opts: &Options,
+    conventions: Conventions,
     progress: &(dyn Fn(Progress) -> Flow + Sync),
 ) -> Option<BatteryReport> {
     let layout = Layout::of(panel);
@@ -447,12 +484,10 @@ pub fn run(
     let (null_model, null_note) = null_for(panel, &s, estimate, spec);
     let corr = observed_correlations(panel);
     let (fs_null, fs_note) = free_scale_null(panel, &s, corr.as_ref(), fits.free_scale(), spec);
-    let single = calibrated(NullKind::SingleFactor, &layout, &null_model);
-    let free = if corr.is_ok() {
-        calibrated(NullKind::FreeScale, &layout, &fs_null)
-    } else {
-        Vec::new()
-    };
+    let single = calibrated(NullKind::SingleFactor, &layout, &null_model, true);
+    let free = calibrated(NullKind::FreeScale, &layout, &fs_null, corr.is_ok());
+    let codes = conventions.codes_as_numbers && single.is_empty();
+    let (null_note, fs_note) = notes(&layout, (&single, &free, codes), null_note, fs_note);
     let which: Vec<Estimator> = fits.fits.iter().map(|f| f.estimator).collect();
     let free_refused = fits.refusal(Estimator::FreeScale).map(String::from);
     let boot = |p: Progress| progress(p.of(Stage::Bootstrap)); // stages run side by side
@@ -494,12 +529,17 @@ pub fn run(
         corr: corr.as_ref().ok().and_then(Option::as_ref),
         judges: None,
     };
-    let tests = judge_all(
+    let calibrations = Calibrations {
+        single: (&nulls, &null_model),
+        free: (&fs_nulls, &fs_null),
+    };
+    let (tests, null_stats) = results(
+        panel,
         &layout,
-        &sample,
-        &corr,
+        (&sample, &corr),
         estimate,
-        [(Some(&nulls), &null_model), (Some(&fs_nulls), &fs_null)],
+        &calibrations,
+        (opts, codes),
     );
     let estimates: Vec<(Estimator, &Estimate)> = inferred
         .iter()
@@ -528,11 +568,126 @@ pub fn run(
         },
         refused: fits.refused,
         route,
-        null_stats: PerTest::from_fn(|t| match t.spec().null {
-            NullKind::SingleFactor => nulls.stats[t].clone(),
-            NullKind::FreeScale => fs_nulls.stats[t].clone(),
-        }),
+        null_stats,
     })
+}
+
+/// The null draws and null model of the single-factor tests, and of the latent ones.
+struct Calibrations<'a> {
+    single: (&'a NullDistribution, &'a Result<NullModel, String>),
+    free: (&'a NullDistribution, &'a Result<NullModel, String>),
+}
+
+/// Every test's result and its null statistics; with `codes` (and Likert judges), Test A read
+/// as the paper's codes-as-numbers convention ([`Conventions::codes_as_numbers`]).
+fn results(
+    panel: &Panel,
+    layout: &Layout,
+    (sample, corr): (&Sample<'_>, &Result<Option<DMatrix<f64>>, String>),
+    estimate: Option<&Estimate>,
+    c: &Calibrations<'_>,
+    (opts, codes): (&Options, bool),
+) -> (PerTest<TestResult>, PerTest<Vec<f64>>) {
+    let mut tests = judge_all(
+        layout,
+        sample,
+        corr,
+        estimate,
+        [(Some(c.single.0), c.single.1), (Some(c.free.0), c.free.1)],
+    );
+    let mut null_stats = PerTest::from_fn(|t| match t.null_kind(layout) {
+        NullKind::SingleFactor => c.single.0.stats[t].clone(),
+        NullKind::FreeScale => c.free.0.stats[t].clone(),
+    });
+    if codes
+        && let Some((a, stats)) =
+            codes_as_numbers(panel, layout, sample, estimate, c.single.1, opts)
+    {
+        (tests[TestId::A], null_stats[TestId::A]) = (a, stats);
+    }
+    (tests, null_stats)
+}
+
+/// The two null notes as the report shows them: the single-factor null's (a sentence on
+/// Likert judges when no test reads it), and the latent null's with the tests it calibrates.
+fn notes(
+    layout: &Layout,
+    (single, free, codes): (&[TestId], &[TestId], bool),
+    null_note: String,
+    fs_note: Option<String>,
+) -> (String, Option<String>) {
+    let fs_note = fs_note
+        .filter(|_| !free.is_empty())
+        .map(|n| name_tests(free, &n));
+    if layout.ordinal_judges > 0 && codes {
+        return (
+            format!("Test A with codes as numbers (the paper's convention): {null_note}"),
+            fs_note,
+        );
+    }
+    if layout.ordinal_judges > 0 && single.is_empty() {
+        return ("Likert judges: Tests A and B are N/A on them (SPEC §3); every test that runs is calibrated on the latent null".into(), fs_note);
+    }
+    (null_note, fs_note)
+}
+
+/// "Tests J and O: …" (or "Test J not calibrated: …") for the tests a null calibrates.
+fn name_tests(tests: &[TestId], note: &str) -> String {
+    let names: Vec<&str> = tests.iter().map(|t| t.name()).collect();
+    let who = match names.as_slice() {
+        [] => return note.to_string(),
+        [one] => format!("Test {one}"),
+        [init @ .., last] => format!("Tests {} and {last}", init.join(", ")),
+    };
+    if note.starts_with("not calibrated") {
+        format!("{who} {note}")
+    } else {
+        format!("{who}: {note}")
+    }
+}
+
+/// Test A on ordinal judges with their codes read as numbers (the paper's HANNA
+/// computation, [`Conventions::codes_as_numbers`]), calibrated by the plug-in null of SPEC
+/// §3's first rule on its own null streams; the result says it is a convention and states
+/// the null's latent judge correlations. `None` when no judge is ordinal.
+fn codes_as_numbers(
+    panel: &Panel,
+    layout: &Layout,
+    sample: &Sample<'_>,
+    estimate: Option<&Estimate>,
+    null_model: &Result<NullModel, String>,
+    opts: &Options,
+) -> Option<(TestResult, Vec<f64>)> {
+    if layout.ordinal_judges == 0 {
+        return None;
+    }
+    let codes = Layout {
+        ordinal_judges: 0,
+        ..layout.clone()
+    };
+    let silent = |_: Progress| Flow::Continue;
+    let nd = calibrate_on(null_model, &[TestId::A], panel.n, &codes, opts, 0, &silent)?;
+    let mut a = judge(TestId::A, &codes, sample, estimate, Some(&nd), null_model);
+    if let Ok(m) = null_model {
+        let p = layout.p;
+        let mut r: Vec<f64> = Vec::new();
+        for i in 0..p {
+            for j in i + 1..p {
+                r.push(m.cov[(i, j)] / (m.cov[(i, i)] * m.cov[(j, j)]).sqrt());
+            }
+        }
+        let (lo, hi) = r
+            .iter()
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), x| {
+                (l.min(*x), h.max(*x))
+            });
+        a.message = format!(
+            "Codes as numbers (the paper's convention, not a test of the latent model: {}). {} The threshold comes from the plug-in null (one common factor of variance K̂ on the codes' scale, error variances Var(J_j) − K̂, each judge cut at its own empirical thresholds), whose latent judge correlations are {lo:.3}–{hi:.3}; a null with other latent correlations gives another threshold (the paper reports 0.247 on HANNA without stating its null's), so read the verdict as the paper's convention.",
+            test_a::ORDINAL_JUDGES.split(';').next().unwrap_or_default(),
+            a.message
+        );
+    }
+    Some((a, nd.stats[TestId::A].clone()))
 }
 
 /// How the single-factor null draws its samples: Wishart, rows, or not at all.
@@ -564,11 +719,11 @@ fn judge_all(
     calibrations: [(Option<&NullDistribution>, &Result<NullModel, String>); 2],
 ) -> PerTest<TestResult> {
     PerTest::from_fn(|t| {
-        let (nulls, model) = match t.spec().null {
+        let (nulls, model) = match t.null_kind(layout) {
             NullKind::SingleFactor => calibrations[0],
             NullKind::FreeScale => calibrations[1],
         };
-        match (corr, t.spec().null) {
+        match (corr, t.null_kind(layout)) {
             (Err(why), NullKind::FreeScale) if t.applicable(layout).is_ok() => {
                 TestResult::not_applicable(
                     t,
@@ -581,11 +736,17 @@ fn judge_all(
 }
 
 /// The tests of one null kind that run here and that `model` can calibrate (a test reading the
-/// anchors needs a null that models them).
-fn calibrated(kind: NullKind, layout: &Layout, model: &Result<NullModel, String>) -> Vec<TestId> {
+/// anchors needs a null that models them); none unless `defined` (the panel's correlations).
+fn calibrated(
+    kind: NullKind,
+    layout: &Layout,
+    model: &Result<NullModel, String>,
+    defined: bool,
+) -> Vec<TestId> {
     TestId::ALL
         .into_iter()
-        .filter(|t| t.spec().null == kind && t.applicable(layout).is_ok())
+        .filter(|_| defined)
+        .filter(|t| t.null_kind(layout) == kind && t.applicable(layout).is_ok())
         .filter(|t| !t.spec().uses_anchors || model.as_ref().is_ok_and(|m| m.q() > layout.p))
         .collect()
 }
@@ -659,14 +820,11 @@ fn free_scale_null(
             Ok(m) => (
                 Ok(m),
                 Some(format!(
-                    "Tests J and O: matched free-scale null (the free-scale model fitted to this panel: λ̂, σ̂_t², σ̂_c², β̂) at N = {}{marginals}",
+                    "matched free-scale null (the free-scale model fitted to this panel: λ̂, σ̂_t², σ̂_c², β̂) at N = {}{marginals}",
                     panel.n
                 )),
             ),
-            Err(why) => (
-                Err(why.clone()),
-                Some(format!("Tests J and O not calibrated: {why}")),
-            ),
+            Err(why) => (Err(why.clone()), Some(format!("not calibrated: {why}"))),
         };
     }
     let r = match corr {
@@ -681,14 +839,11 @@ fn free_scale_null(
         Ok(m) => (
             Ok(m),
             Some(format!(
-                "Test J: matched one-factor null of the judges (free loadings λ̂ of their correlations) at N = {}{marginals}",
+                "matched one-factor null of the judges (free loadings λ̂ of their correlations) at N = {}{marginals}",
                 panel.n
             )),
         ),
-        Err(why) => (
-            Err(why.clone()),
-            (p >= 4).then(|| format!("Test J not calibrated: {why}")),
-        ),
+        Err(why) => (Err(why.clone()), Some(format!("not calibrated: {why}"))),
     }
 }
 

@@ -374,6 +374,10 @@ pub struct BatteryArgs {
     /// be read (ρ not identified, every estimate undefined, flagged or on a ridge).
     #[arg(long)]
     pub fail_on_diagnostic: bool,
+    /// Run Test A on Likert judges with their codes read as numbers (the paper's HANNA
+    /// convention, labelled as such); without it Test A is N/A on ordinal judges.
+    #[arg(long)]
+    pub codes_as_numbers: bool,
 }
 
 #[derive(Debug, Args)]
@@ -517,6 +521,13 @@ pub struct PowerArgs {
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,
+    /// Observe every judge on L ordinal levels (Likert), equal-probability cuts unless
+    /// --skewed; the table then lists every test that runs.
+    #[arg(long, value_name = "L", value_parser = clap::value_parser!(u32).range(2..=10))]
+    pub ordinal: Option<u32>,
+    /// With --ordinal: each judge its own skewed marginals, one category under 2 %.
+    #[arg(long, requires = "ordinal")]
+    pub skewed: bool,
 }
 
 const PLOT_HELP: &str = "\

@@ -272,8 +272,13 @@ fn battery_cmd(a: &BatteryArgs) -> Result<(), Error> {
     );
     warn_cost(crate::cost::battery_seconds(&shape), &what);
     let bars = stages::StageBars::new(&opts, !a.json);
-    let report = battery::run(panel, &NullSpec::Matched, &opts, &|p| bars.tick(p))
-        .expect("a progress bar never stops the run");
+    let conventions = battery::Conventions {
+        codes_as_numbers: a.codes_as_numbers,
+    };
+    let report = battery::run_with(panel, &NullSpec::Matched, &opts, conventions, &|p| {
+        bars.tick(p)
+    })
+    .expect("a progress bar never stops the run");
     bars.finish();
     let source = a.panel.panel.display().to_string();
     let fam = loaded.families_source.as_deref();
@@ -359,12 +364,25 @@ fn power_cmd(a: &PowerArgs) -> Result<(), Error> {
         bar.inc(1);
         Flow::Continue
     };
-    let cells = power::operating_characteristics(design, &opts, &tick)
+    let base = match a.ordinal {
+        Some(l) => power::with_ordinal_judges(&design.base(), l as usize, a.skewed),
+        None => design.base(),
+    };
+    let cells = power::characteristics_on(design, &base, &opts, &tick)
         .map_err(|e| Error::Usage(format!("power: {e}")))?
         .expect("a progress bar never stops the run");
     bar.finish_and_clear();
     if a.json {
-        write_json(&report::power::json(design, &opts, &cells))
+        let mut doc = report::power::json(design, &opts, &cells);
+        if let Some(l) = a.ordinal {
+            doc["ordinal_judges"] = serde_json::json!({"levels": l, "skewed": a.skewed});
+        }
+        write_json(&doc)
+    } else if let Some(l) = a.ordinal {
+        let mut out = report::power::text(design, &opts, &cells);
+        out.push_str(&report::power::ordinal_line(l, a.skewed));
+        out.push_str(&report::power::all_tests_text(&cells));
+        write_stdout(out.as_bytes())
     } else {
         write_stdout(report::power::text(design, &opts, &cells).as_bytes())
     }

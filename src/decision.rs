@@ -391,6 +391,7 @@ mod tests {
                 m,
                 families,
                 ordinal_anchors: 0,
+                ordinal_judges: 0,
             },
             n: 500,
             ordinal_judges: 0,

@@ -108,6 +108,48 @@ impl PowerDesign {
     }
 }
 
+/// Skewed marginals of judge `j` with L levels: one rare category (1.5 %, under 2 %), the rest
+/// rising linearly, every other judge mirrored and the slope shifted by judge, so each judge cuts
+/// its own categories.
+#[must_use]
+pub fn skewed_cum_probs(levels: usize, j: usize) -> Vec<f64> {
+    let rest: Vec<f64> = (1..levels).map(|k| (k + j % 3) as f64).collect();
+    let total: f64 = rest.iter().sum();
+    let mut probs: Vec<f64> = std::iter::once(0.015)
+        .chain(rest.iter().map(|w| 0.985 * w / total))
+        .collect();
+    if j % 2 == 1 {
+        probs.reverse();
+    }
+    let mut cum = 0.0;
+    probs[..levels - 1]
+        .iter()
+        .map(|p| {
+            cum += p;
+            cum
+        })
+        .collect()
+}
+
+/// `base` with every judge observed on L levels: equal-probability cuts, or each judge's own
+/// skewed marginals ([`skewed_cum_probs`]). The ordinal power designs of the README.
+#[must_use]
+pub fn with_ordinal_judges(base: &Params, levels: usize, skewed: bool) -> Params {
+    let mut pm = base.clone();
+    pm.violations.ordinal.retain(|(c, _)| *c >= pm.p);
+    for j in 0..pm.p {
+        let d = if skewed {
+            crate::model::Discretise {
+                cum_probs: skewed_cum_probs(levels, j),
+            }
+        } else {
+            crate::model::Discretise::equal_probability(levels)
+        };
+        pm.violations.ordinal.push((j, d));
+    }
+    pm
+}
+
 /// What to simulate.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PowerOptions {
@@ -202,14 +244,14 @@ pub fn characteristics_on(
         // Each test against its own null: the free-scale tests' keeps the judges' scales.
         let (single, free): (Vec<TestId>, Vec<TestId>) = tests
             .iter()
-            .partition(|t| t.spec().null == NullKind::SingleFactor);
+            .partition(|t| t.null_kind(&layout) == NullKind::SingleFactor);
         let Some(nulls) = calibrate(&null, n, &layout, &single, draws, progress) else {
             return Ok(None);
         };
         let Some(free_nulls) = calibrate(&free_null, n, &layout, &free, draws, progress) else {
             return Ok(None);
         };
-        let thresholds = PerTest::from_fn(|t| match t.spec().null {
+        let thresholds = PerTest::from_fn(|t| match t.null_kind(&layout) {
             NullKind::SingleFactor => nulls.threshold(t),
             NullKind::FreeScale => free_nulls.threshold(t),
         });
@@ -254,7 +296,7 @@ fn replicate_outcomes(
     let mixed = !params.violations.ordinal.is_empty()
         && thresholds
             .iter()
-            .any(|(t, th)| th.is_some() && t.spec().null == NullKind::FreeScale);
+            .any(|(t, th)| th.is_some() && t.null_kind(layout) == NullKind::FreeScale);
     let outcomes: Vec<Option<Outcome>> = (0..opts.reps)
         .into_par_iter()
         .map_init(
@@ -274,7 +316,7 @@ fn replicate_outcomes(
                     crate::ordinal::correlation_matrix(&panel)
                         .map_or_else(|_| DMatrix::from_element(q, q, f64::NAN), |c| c.r)
                 });
-                let share = shares_judge_fit(|t| thresholds[t].is_some(), layout.p);
+                let share = shares_judge_fit(|t| thresholds[t].is_some(), layout);
                 let sample = Sample {
                     cov: &s,
                     corr: corr.as_ref(),

@@ -130,6 +130,28 @@ pub struct Texture {
 }
 
 impl Texture {
+    /// The largest |skewness| and the largest excess kurtosis of the judges' residuals: the
+    /// textures a Gaussian-latent null does not carry (heavy tails, asymmetry).
+    #[must_use]
+    pub fn shape(&self) -> (f64, f64) {
+        let mut skew = 0.0f64;
+        let mut kurt = f64::NEG_INFINITY;
+        for j in &self.judges {
+            let r = &j.residuals;
+            let n = r.len() as f64;
+            let mean = r.iter().sum::<f64>() / n;
+            let m2 = r.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / n;
+            if m2 <= 0.0 {
+                continue;
+            }
+            let m3 = r.iter().map(|x| (x - mean).powi(3)).sum::<f64>() / n;
+            let m4 = r.iter().map(|x| (x - mean).powi(4)).sum::<f64>() / n;
+            skew = skew.max((m3 / m2.powf(1.5)).abs());
+            kurt = kurt.max(m4 / (m2 * m2) - 3.0);
+        }
+        (skew, kurt)
+    }
+
     /// The textures of `panel`'s judges.
     ///
     /// # Errors
@@ -514,6 +536,8 @@ fn summarise(n: usize, opts: &Options, which: &[Estimator], reps: &[Replicate]) 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Study {
     pub estimators: Vec<Estimator>,
+    /// [`Texture::shape`] of the real judges: largest |skewness|, largest excess kurtosis.
+    pub shape: (f64, f64),
     pub cells: Vec<Cell>,
     /// The real panel's N.
     pub panel_n: usize,
@@ -568,6 +592,7 @@ pub fn run(
         cells,
         panel_n: tex.n,
         any_ordinal: tex.any_ordinal(),
+        shape: tex.shape(),
     }))
 }
 

@@ -26,6 +26,7 @@ fn base_design_test_a_threshold_is_near_the_papers_0_064() {
         m: 2,
         families: None,
         ordinal_anchors: 0,
+        ordinal_judges: 0,
     };
     let draws = Draws {
         count: 20_000,
@@ -75,6 +76,7 @@ fn statistics_on_a_fixed_covariance_equal_hand_computation() {
         m: 3,
         families: Some(JudgeFamilies::from_index(vec![0, 0, 1, 1])),
         ordinal_anchors: 0,
+        ordinal_judges: 0,
     };
     // Test A: off-diagonals (1.0, 0.8, 0.8, 0.8, 0.8, 1.2): mean 0.9, squared deviations
     // 0.01 + 4·0.01 + 0.09 = 0.14, SD (divisor 6) √(0.14/6), CV = SD/0.9.
@@ -99,6 +101,7 @@ fn wishart_and_row_simulation_agree_in_distribution() {
         m: 3,
         families: None,
         ordinal_anchors: 0,
+        ordinal_judges: 0,
     };
     let n = 200;
     let draws = 3000;
@@ -256,34 +259,39 @@ const WORKERS: &str = "A1IZ4NX41GKU4X,A2VE5IV9OD2SK1,A3CFNUD7VR2E1E";
 
 #[cfg(feature = "cli")]
 #[test]
-fn hanna_test_a_fires_against_the_matched_null_from_both_layouts() {
+fn hanna_test_a_is_na_on_likert_judges_and_the_papers_convention_fires() {
     let data = shared().join("hanna");
     let wide = data.join("hanna_coherence_panel.csv");
     let long = data.join("hanna_ratings_with_workers.csv");
-    let a = battery_json(&[
-        "battery",
-        wide.to_str().unwrap(),
-        "--judges",
-        WORKERS,
-        "--json",
-    ]);
-    let b = battery_json(&[
-        "battery",
-        long.to_str().unwrap(),
-        "--long",
-        "Story ID,Worker ID,Coherence",
-        "--judges",
-        WORKERS,
-        "--json",
-    ]);
+    let wide = wide.to_str().unwrap();
+    let long = long.to_str().unwrap();
+    let layouts = |extra: &[&str]| {
+        let w: Vec<&str> = ["battery", wide, "--judges", WORKERS, "--json"]
+            .into_iter()
+            .chain(extra.iter().copied())
+            .collect();
+        let l: Vec<&str> = [
+            "battery",
+            long,
+            "--long",
+            "Story ID,Worker ID,Coherence",
+            "--judges",
+            WORKERS,
+            "--json",
+        ]
+        .into_iter()
+        .chain(extra.iter().copied())
+        .collect();
+        (battery_json(&w), battery_json(&l))
+    };
+    // By default Test A has nothing to test on Likert judges (SPEC §3), and says why.
+    let (a, b) = layouts(&[]);
     for v in [&a, &b] {
         assert_eq!(v["n_items"], 431);
         let t = &v["tests"]["A"];
-        let stat = t["statistic"].as_f64().unwrap();
-        assert_eq!(format!("{stat:.3}"), "0.589");
-        assert_eq!(t["verdict"], "fires");
-        assert!(t["p_value"].as_f64().unwrap() < 0.005);
-        eprintln!("HANNA Test A threshold (matched null): {}", t["threshold"]);
+        assert_eq!(t["verdict"], "n/a");
+        assert!(t["message"].as_str().unwrap().contains("Likert judge"));
+        assert!(t["message"].as_str().unwrap().contains("Test J"));
         // Not identified (no anchors) is a result, not an error.
         assert!(v["estimate"].is_null());
         assert!(
@@ -294,6 +302,26 @@ fn hanna_test_a_fires_against_the_matched_null_from_both_layouts() {
         );
         assert_eq!(v["tests"]["B"]["verdict"], "n/a");
         assert_eq!(v["tests"]["C"]["verdict"], "n/a");
+    }
+    assert_eq!(a["tests"], b["tests"]);
+    // The paper's computation, codes as numbers, stays available and labelled.
+    let (a, b) = layouts(&["--codes-as-numbers"]);
+    for v in [&a, &b] {
+        let t = &v["tests"]["A"];
+        let stat = t["statistic"].as_f64().unwrap();
+        assert_eq!(format!("{stat:.3}"), "0.589");
+        assert_eq!(t["verdict"], "fires");
+        assert!(t["p_value"].as_f64().unwrap() < 0.005);
+        assert!(
+            t["message"]
+                .as_str()
+                .unwrap()
+                .contains("the paper's convention")
+        );
+        eprintln!(
+            "HANNA Test A threshold (codes as numbers, plug-in null): {}",
+            t["threshold"]
+        );
     }
     assert_eq!(a["tests"], b["tests"]);
 }

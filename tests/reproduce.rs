@@ -235,4 +235,14 @@ fn hanna_real_texture_table_sets_the_paper_beside_ours() {
     let ordered =
         find("N = 431, own thresholds: runs with strict ordering ρ̂_1 < ρ̂_2 < ρ̂_3 (paper 8/24)");
     assert!((ordered["paper"].as_f64().unwrap() - 8.0 / 24.0).abs() < 1e-12);
+    // Test A on the raters' codes (the paper's convention), and where its threshold stands.
+    let stat = find(
+        "Test A on the real panel, codes as numbers: statistic (sd/mean of the rater covariances)",
+    );
+    assert_eq!(format!("{:.3}", stat["ours"].as_f64().unwrap()), "0.589");
+    let th = find(
+        "Test A on the real panel, codes as numbers: 95th-percentile threshold of the plug-in null (latent correlations unstated in the paper)",
+    );
+    assert_eq!(th["paper"].as_f64().unwrap(), 0.247);
+    assert!(design.contains("latent rater correlations are 0.288–0.362"));
 }

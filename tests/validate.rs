@@ -195,5 +195,7 @@ fn json_has_one_cell_per_n_and_the_battery_rates() {
     let est = cells[0]["estimators"].as_array().unwrap();
     assert_eq!(est[1]["estimator"], "free_scale");
     assert!(est[1]["anchors"][2]["mean"].as_f64().is_some());
-    assert!(cells[0]["false_positives"]["A"]["runs"].as_u64() == Some(4));
+    // Likert raters: Test A is N/A (SPEC §3); Test O runs on the free-scale fit.
+    assert!(cells[0]["false_positives"]["A"].is_null());
+    assert!(cells[0]["false_positives"]["O"]["runs"].as_u64() == Some(4));
 }

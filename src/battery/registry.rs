@@ -27,8 +27,10 @@ pub struct Diagnostic {
     /// Whether the statistic looks at the anchors: such a test is offered only when ρ is
     /// identified, and calibrated only by a null that models the anchors.
     pub uses_anchors: bool,
-    /// Whether the test can run on a layout, and if not, why.
+    /// Whether the test can run on a layout's shape (counts, families), and if not, why.
     pub applicable: fn(&Layout) -> Result<(), String>,
+    /// The scales of judges and anchors it can answer for (SPEC §3); elsewhere it is N/A.
+    pub scales: Scales,
     /// The statistic of a sample's second moments (judges first).
     pub statistic: fn(&Sample<'_>, &Layout) -> f64,
     /// Which null calibrates it: the single-factor model of Assumption 1, or the fitted
@@ -40,13 +42,34 @@ pub struct Diagnostic {
     pub violation: Violation,
 }
 
+/// What a test does with the columns of one role (judges or anchors) when they are ordinal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OnOrdinal {
+    /// The test does not read these columns, so their scale does not matter to it.
+    NotRead,
+    /// It asks its question on the latent scale (polychoric/polyserial correlations), and is
+    /// calibrated by the latent null (SPEC §3).
+    Latent,
+    /// Its question has no answer there: N/A, with one sentence of why and what to read.
+    NotApplicable(&'static str),
+}
+
+/// The scales a test can answer for (SPEC §3, "What each test can ask of Likert judges").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Scales {
+    pub ordinal_judges: OnOrdinal,
+    pub ordinal_anchors: OnOrdinal,
+}
+
 /// The model a test's null distribution is simulated from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum NullKind {
-    /// Assumption 1's single common factor with unit judge loadings (Tests A, B, C).
+    /// Assumption 1's single common factor with unit judge loadings (Tests A, B, C on
+    /// continuous judges).
     SingleFactor,
-    /// The fitted free-scale model (SPEC §7): free judge loadings, ordinal judges at their
-    /// own empirical thresholds.
+    /// The standardised latent model fitted to the panel's correlations (SPEC §3, §7): free
+    /// judge loadings, ordinal columns cut at their own empirical thresholds (Tests J and O,
+    /// and Test C on ordinal judges).
     FreeScale,
 }
 
@@ -158,7 +181,31 @@ impl TestId {
     /// # Errors
     /// The reason it cannot run.
     pub fn applicable(self, layout: &Layout) -> Result<(), String> {
-        (self.spec().applicable)(layout)
+        (self.spec().applicable)(layout)?;
+        let scales = self.spec().scales;
+        if layout.ordinal_judges > 0
+            && let OnOrdinal::NotApplicable(why) = scales.ordinal_judges
+        {
+            return Err(why.into());
+        }
+        if layout.ordinal_anchors > 0
+            && let OnOrdinal::NotApplicable(why) = scales.ordinal_anchors
+        {
+            return Err(why.into());
+        }
+        Ok(())
+    }
+
+    /// The null that calibrates the test on this layout: its own, or the latent null when it
+    /// asks its question on the latent scale of ordinal judges.
+    #[must_use]
+    pub fn null_kind(self, layout: &Layout) -> NullKind {
+        let spec = self.spec();
+        if layout.ordinal_judges > 0 && spec.scales.ordinal_judges == OnOrdinal::Latent {
+            NullKind::FreeScale
+        } else {
+            spec.null
+        }
     }
 
     /// The test statistic of a covariance matrix (correlations, where a test needs them,

@@ -5,7 +5,7 @@
 use nalgebra::DMatrix;
 
 use super::Layout;
-use super::registry::{Diagnostic, NullKind, Reading, Violation};
+use super::registry::{Diagnostic, NullKind, OnOrdinal, Reading, Scales, Violation};
 use crate::model::Params;
 use crate::moments::judge_offdiag;
 use crate::stats::mean_sd_pop;
@@ -34,6 +34,9 @@ pub fn statistic(s: &DMatrix<f64>, layout: &Layout) -> f64 {
     sd / mean.abs()
 }
 
+/// Why Test A is N/A on Likert judges (SPEC §3), and what to read instead.
+pub const ORDINAL_JUDGES: &str = "each Likert judge cuts its own categories, so the judges' scales are not observed and 'one shared scale' has no testable content; the free-scale estimator does not need it, and Test J checks the one-factor structure (`battery --codes-as-numbers` gives the paper's codes-as-numbers computation, a convention, not a test of the latent model)";
+
 /// Test A's entry in the registry.
 pub const SPEC: Diagnostic = Diagnostic {
     name: "A",
@@ -42,6 +45,10 @@ pub const SPEC: Diagnostic = Diagnostic {
     unguarded: "non-uniform judge loadings (no Test A with 2 judges)",
     uses_anchors: false,
     applicable,
+    scales: Scales {
+        ordinal_judges: OnOrdinal::NotApplicable(ORDINAL_JUDGES),
+        ordinal_anchors: OnOrdinal::NotRead,
+    },
     statistic: |x, l| statistic(x.cov, l),
     null: NullKind::SingleFactor,
     meaning,

@@ -5,7 +5,7 @@
 use nalgebra::DMatrix;
 
 use super::Layout;
-use super::registry::{Diagnostic, NullKind, Reading, Violation};
+use super::registry::{Diagnostic, NullKind, OnOrdinal, Reading, Scales, Violation};
 use crate::estimate::pair_estimate;
 use crate::model::Params;
 use crate::moments::{JudgePairs, Moments};
@@ -59,6 +59,14 @@ pub const SPEC: Diagnostic = Diagnostic {
     unguarded: "anchor-side violations: non-uniform anchor loadings (no Test B with < 3 anchors)",
     uses_anchors: true,
     applicable,
+    scales: Scales {
+        ordinal_judges: OnOrdinal::NotApplicable(
+            "Test B reads the closed form, which is not the estimator for Likert judges (their scales are not observed); Test O asks its question on the free-scale fit",
+        ),
+        ordinal_anchors: OnOrdinal::NotApplicable(
+            "Test B reads the closed form's anchor moments, which have no scale on ordinal anchors (Section 7); score the anchors continuously",
+        ),
+    },
     statistic: |x, l| statistic(x.cov, l),
     null: NullKind::SingleFactor,
     meaning,

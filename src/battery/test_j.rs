@@ -5,7 +5,7 @@
 //! first leaves a residual no choice of λ removes. Unlike Test A it does not fire on judges
 //! that merely use different scales, so it is the check the free-scale estimator rests on.
 
-use super::registry::{Diagnostic, NullKind, Reading, Violation};
+use super::registry::{Diagnostic, NullKind, OnOrdinal, Reading, Scales, Violation};
 use super::{Layout, Sample};
 
 /// Test J needs at least 4 judges (at p = 3 one factor fits any correlations exactly).
@@ -42,6 +42,10 @@ pub const SPEC: Diagnostic = Diagnostic {
     unguarded: "a judge-side second factor hidden by free loadings (no Test J with < 4 judges)",
     uses_anchors: false,
     applicable,
+    scales: Scales {
+        ordinal_judges: OnOrdinal::Latent,
+        ordinal_anchors: OnOrdinal::NotRead,
+    },
     statistic,
     null: NullKind::FreeScale,
     meaning,

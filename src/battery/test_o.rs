@@ -8,11 +8,12 @@ use std::borrow::Cow;
 
 use nalgebra::DMatrix;
 
-use super::registry::{Diagnostic, NullKind, Reading, Violation};
+use super::registry::{Diagnostic, NullKind, OnOrdinal, Reading, Scales, Violation};
 use super::{Layout, Sample};
 use crate::estimate::free_scale::{MIN_ANCHORS, MIN_JUDGES, fit_with_judges};
 
-/// Test O needs the free-scale estimator: ≥ 3 judges and ≥ 3 anchors, all continuous.
+/// Test O needs the free-scale estimator: ≥ 3 judges and ≥ 3 anchors (continuous: its
+/// registry scales).
 ///
 /// # Errors
 /// Why it cannot run.
@@ -27,11 +28,6 @@ pub fn applicable(layout: &Layout) -> Result<(), String> {
             "needs the free-scale fit: ≥ {MIN_ANCHORS} continuous anchors for an over-identifying restriction (this panel has {})",
             layout.m
         ))
-    } else if layout.ordinal_anchors > 0 {
-        Err(
-            "needs the free-scale fit, which needs continuous anchors (some anchors are ordinal)"
-                .into(),
-        )
     } else {
         Ok(())
     }
@@ -58,6 +54,12 @@ pub const SPEC: Diagnostic = Diagnostic {
     unguarded: "anchor-side violations under free judge scales (no Test O without ≥ 3 continuous anchors)",
     uses_anchors: true,
     applicable,
+    scales: Scales {
+        ordinal_judges: OnOrdinal::Latent,
+        ordinal_anchors: OnOrdinal::NotApplicable(
+            "needs the free-scale fit, which needs continuous anchors (some anchors are ordinal)",
+        ),
+    },
     statistic,
     null: NullKind::FreeScale,
     meaning,

@@ -94,3 +94,52 @@ pub fn text(design: PowerDesign, opts: &PowerOptions, cells: &[PowerCell]) -> St
     }
     out
 }
+
+/// Every running test's firing rate per (N, strength) (the false-positive rate at s = 0): what
+/// `power --ordinal` adds, since on Likert judges the tests that run differ from the design's.
+#[must_use]
+pub fn all_tests_text(cells: &[PowerCell]) -> String {
+    let mut out = String::from(
+        "\nEvery test that runs (rate of firing; s = 0 is the false-positive rate):\n",
+    );
+    let running: Vec<crate::battery::TestId> = crate::battery::TestId::ALL
+        .into_iter()
+        .filter(|t| cells.iter().any(|c| c.rates[*t].is_some()))
+        .collect();
+    let mut header = vec!["N".to_string(), "s".to_string()];
+    header.extend(running.iter().map(|t| format!("Test {}", t.name())));
+    let rows: Vec<Vec<String>> = cells
+        .iter()
+        .map(|c| {
+            let mut row = vec![c.n.to_string(), c.strength.to_string()];
+            row.extend(
+                running
+                    .iter()
+                    .map(|t| c.rates[*t].map_or_else(|| "n/a".into(), |r| format!("{r:.3}"))),
+            );
+            row
+        })
+        .collect();
+    let hdr: Vec<&str> = header.iter().map(String::as_str).collect();
+    out.push_str(&table(&hdr, &rows));
+    let na: Vec<&str> = crate::battery::TestId::ALL
+        .into_iter()
+        .filter(|t| !running.contains(t))
+        .map(crate::battery::TestId::name)
+        .collect();
+    if !na.is_empty() {
+        let _ = writeln!(out, "N/A on this design: Test {}", na.join(", Test "));
+    }
+    out
+}
+
+/// The line that says how `power --ordinal` observes the judges.
+#[must_use]
+pub fn ordinal_line(levels: u32, skewed: bool) -> String {
+    let marginals = if skewed {
+        "each judge its own skewed marginals, one category at 1.5 %"
+    } else {
+        "equal-probability cuts"
+    };
+    format!("Judges observed on {levels} ordinal levels ({marginals}).\n")
+}
