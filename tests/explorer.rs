@@ -275,11 +275,11 @@ fn every_talk_scene_shows_what_its_caption_claims() {
             8 => {
                 assert_eq!(app.scenes[i].setup, Setup::Hanna);
                 assert!(matches!(app.source, Source::File(_)));
-                // Test A is N/A on Likert raters (SPEC §3): their scales are not observed.
-                // The paper's 0.5888 is `battery --codes-as-numbers` (tests/battery.rs).
-                let a = &r.tests[TestId::A];
-                assert!(!a.applicable, "{title}");
-                assert!(a.message.contains("Likert"), "{title}");
+                // The scene reads the 1–5 codes as numbers (the paper's convention), so Test A
+                // runs there and fires with the paper's statistic.
+                assert!(fires(TestId::A), "{title}");
+                let a = r.tests[TestId::A].statistic.unwrap();
+                assert!((a - 0.5888).abs() < 1e-4);
             }
             _ => panic!("a scene without a check: {title}"),
         }

@@ -213,6 +213,9 @@ impl App {
                         path,
                         LoadOptions {
                             judges: Some(HANNA_RATERS.iter().map(|s| (*s).to_string()).collect()),
+                            // The paper's convention: the 1–5 codes read as numbers, so Test A
+                            // asks its question (on Likert codes it is N/A).
+                            continuous: Some(vec!["all".into()]),
                             min_anchors: 0,
                             ..LoadOptions::default()
                         },
