@@ -71,11 +71,11 @@ fn axis_text_has_no_literal_underscores() {
     for (kind, extra) in [
         (
             "rho",
-            &["--n", "200", "--bootstrap", "20", "--null-draws", "20"][..],
+            &["--n", "200", "--bootstrap", "100", "--null-draws", "20"][..],
         ),
         (
             "bootstrap",
-            &["--n", "200", "--bootstrap", "20", "--null-draws", "20"],
+            &["--n", "200", "--bootstrap", "100", "--null-draws", "20"],
         ),
         ("boundary", &["--reps", "4", "--n", "200"]),
     ] {

@@ -232,7 +232,7 @@ fn threads_are_bounded_by_the_cores() {
     refused(&r, 2, &["RAYON_NUM_THREADS=4000", "at most"]);
     let r = common::run_env(
         dir.path(),
-        &["--threads", "1", "estimate", "p.csv"],
+        &["--threads", "1", "estimate", "p.csv", "--continuous", "all"],
         &[("RAYON_NUM_THREADS", "4000")],
     );
     assert_eq!(r.code, 0, "{}", r.stderr);

@@ -5,8 +5,9 @@
 //! than its interval.
 //!
 //! The default suite runs a small version; the full table (N = 500, 2000 and 10⁵, every
-//! design) is `cargo test --release --test recovery_harness -- --ignored --nocapture`, and
-//! its output is the table in docs/recovery.md. Tolerances are Monte-Carlo: a coverage rate
+//! design) is `cargo test --release --test recovery_harness -- --ignored --nocapture`
+//! (`RECOVERY_REPS`, default 100 replicates, a quarter of them at 10⁵; `RECOVERY_DESIGN`, a
+//! part of a design's name, to run one), and its output is the table in docs/recovery.md. Tolerances are Monte-Carlo: a coverage rate
 //! over n unguarded intervals must reach 0.95 − 3·√(0.95·0.05/n).
 
 use std::collections::BTreeMap;
