@@ -541,16 +541,12 @@ pub fn run_with(
         &calibrations,
         (opts, codes),
     );
-    let estimates: Vec<(Estimator, &Estimate)> = inferred
-        .iter()
-        .map(|f| (f.estimator, &f.estimate))
-        .collect();
-    let route = route(
+    let route = route_of(
         &config,
         &decision,
         &tests,
-        &estimates,
-        weak_id.is_some_and(|w| w.flag),
+        &inferred,
+        weak_id,
         free_refused.as_deref(),
     );
     Some(BatteryReport {
@@ -688,6 +684,23 @@ fn codes_as_numbers(
         );
     }
     Some((a, nd.stats[TestId::A].clone()))
+}
+
+/// [`route`] from the fits with their intervals and the weak-identification screen.
+fn route_of(
+    config: &Configuration,
+    decision: &Decision,
+    tests: &PerTest<TestResult>,
+    inferred: &[Inferred],
+    weak_id: Option<WeakId>,
+    free_refused: Option<&str>,
+) -> Route {
+    let estimates: Vec<_> = inferred
+        .iter()
+        .map(|f| (f.estimator, &f.estimate))
+        .collect();
+    let weak = weak_id.is_some_and(|w| w.flag);
+    route(config, decision, tests, &estimates, weak, free_refused)
 }
 
 /// How the single-factor null draws its samples: Wishart, rows, or not at all.

@@ -118,7 +118,7 @@ pub fn at_panel(panel: &Panel) -> Result<Identification, String> {
     let data = on_data(panel);
     let with_data = |id: Result<Identification, String>| {
         id.map(|mut id| {
-            id.data = data.clone();
+            id.data.clone_from(&data);
             id
         })
     };

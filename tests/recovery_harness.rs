@@ -69,7 +69,7 @@ impl Design {
     /// Draws N items: column-major judges then anchors.
     fn draw(&self, n: usize, seed: u64) -> Panel {
         let (p, m) = (self.p(), self.rho.len());
-        let mut rng = ChaCha20Rng::seed_from_u64(seed ^ 0x5eed_0f_4a11);
+        let mut rng = ChaCha20Rng::seed_from_u64(seed ^ 0x5e_ed0f_4a11);
         let mut z = || -> f64 { StandardNormal.sample(&mut rng) };
         let beta: Vec<f64> = (0..m)
             .map(|k| self.rho[k] * self.sigma_a[k] * self.sigma_c2.sqrt())
@@ -97,7 +97,9 @@ impl Design {
             cut(&mut data[(p + k) * n..(p + k + 1) * n], 5);
         }
         if self.round {
-            data.iter_mut().for_each(|x| *x = x.round());
+            for x in &mut data {
+                *x = x.round();
+            }
         }
         let judges = (1..=p).map(|j| format!("J{j}")).collect();
         let anchors = (1..=m).map(|k| format!("A{k}")).collect();

@@ -7,6 +7,7 @@ mod common;
 
 use common::{run, write};
 use serde_json::Value;
+use std::fmt::Write as _;
 
 fn json(dir: &std::path::Path, args: &[&str]) -> Value {
     let r = run(dir, args);
@@ -252,7 +253,7 @@ fn judges_on_another_range_than_the_anchors_are_flagged_and_not_routed() {
         let a2 = (3.0 + 0.8 * (t + 0.5 * c + 0.5 * z()))
             .round()
             .clamp(1.0, 5.0);
-        csv.push_str(&format!("{},{},{},{a1},{a2}\n", j[0], j[1], j[2]));
+        writeln!(csv, "{},{},{},{a1},{a2}", j[0], j[1], j[2]).unwrap();
     }
     let dir = tempfile::tempdir().unwrap();
     write(dir.path(), "scale.csv", csv.as_bytes());

@@ -282,7 +282,7 @@ fn ar_at(
             return None;
         }
         let r = w.beta[k] / (a2 * c).sqrt();
-        if !(r.abs() < 1.0) {
+        if r.is_nan() || r.abs() >= 1.0 {
             return None;
         }
         w.rho[k] = r;
@@ -309,7 +309,7 @@ fn ar_at(
         for k in 0..j {
             d -= w.cov[j * np + k] * w.cov[j * np + k];
         }
-        if !(d > 0.0) {
+        if d.is_nan() || d <= 0.0 {
             return None;
         }
         let d = d.sqrt();

@@ -6,7 +6,7 @@
 //! covariances at all, so these checks are all there is.
 
 use super::{Flag, FlagCode};
-use crate::panel::Panel;
+use crate::panel::{Panel, Scale};
 
 /// Integer ranges differing by this factor or more are different scales.
 pub const RANGE_RATIO: f64 = 1.5;
@@ -16,7 +16,7 @@ pub const RANGE_RATIO: f64 = 1.5;
 pub fn flags(panel: &Panel) -> Vec<Flag> {
     let p = panel.p();
     let mut out = Vec::new();
-    if panel.scales[..p].iter().any(|s| s.is_ordinal()) {
+    if panel.scales[..p].iter().any(Scale::is_ordinal) {
         out.push(Flag::new(FlagCode::OrdinalCodes, f64::NAN));
     }
     if let Some(ratio) = range_ratio(panel) {

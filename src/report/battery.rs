@@ -16,6 +16,25 @@ fn bootstrap_json(b: &BootstrapResult) -> Value {
     json!({"resamples": b.resamples, "dropped": b.dropped, "seed": b.seed})
 }
 
+/// The weak-identification screen's line (Section 6).
+fn weak_id_text(w: &crate::bootstrap::WeakId) -> String {
+    format!(
+        "\nWeak-identification screen: T = |den| / SD_boot(den) = {} / {} = {} → {}\n",
+        fmt_num(w.denominator.abs()),
+        fmt_num(w.sd_boot),
+        fmt_num(w.t),
+        if w.out_of_range {
+            "no verdict: the closed form is out of range (see its flags), and T screens only an in-range fit".to_string()
+        } else if w.flag {
+            format!(
+                "FLAGGED (T < {WEAK_ID_T}): the data carry little information about σ_t²; report every ρ as its interval only"
+            )
+        } else {
+            format!("ok (T ≥ {WEAK_ID_T})")
+        }
+    )
+}
+
 /// The `battery --json` document (schema in the README).
 #[must_use]
 pub fn json(
@@ -134,22 +153,7 @@ pub fn text(
     }
     out.push_str(&super::neff::text(&r.n_eff, &panel.judges));
     if let Some(w) = r.weak_id {
-        let _ = writeln!(
-            out,
-            "\nWeak-identification screen: T = |den| / SD_boot(den) = {} / {} = {} → {}",
-            fmt_num(w.denominator.abs()),
-            fmt_num(w.sd_boot),
-            fmt_num(w.t),
-            if w.out_of_range {
-                "no verdict: the closed form is out of range (see its flags), and T screens only an in-range fit".to_string()
-            } else if w.flag {
-                format!(
-                    "FLAGGED (T < {WEAK_ID_T}): the data carry little information about σ_t²; report every ρ as its interval only"
-                )
-            } else {
-                format!("ok (T ≥ {WEAK_ID_T})")
-            }
-        );
+        out.push_str(&weak_id_text(&w));
     }
     let _ = writeln!(
         out,

@@ -15,6 +15,9 @@ pub enum Role {
     Ignored,
 }
 
+/// Roles, families and generation of a load that succeeded.
+pub type GoodLoad = (Vec<Role>, Vec<Option<String>>, u64);
+
 /// A loaded (or loading) file and its editable column roles and families.
 #[derive(Debug, Clone, PartialEq)]
 pub struct FileState {
@@ -32,7 +35,7 @@ pub struct FileState {
     pub notes: Vec<String>,
     /// Roles, families and generation of the last load that succeeded: a reload that fails
     /// for a reason no role can cure (the file was deleted) puts them back.
-    pub last_good: Option<(Vec<Role>, Vec<Option<String>>, u64)>,
+    pub last_good: Option<Box<GoodLoad>>,
 }
 
 /// What the screen showed before a file was opened ([`App::failed`] puts it back).
@@ -102,7 +105,7 @@ impl App {
         let state = FileState {
             path: file.path,
             header: file.header,
-            last_good: Some((roles.clone(), families.clone(), self.generation)),
+            last_good: Some(Box::new((roles.clone(), families.clone(), self.generation))),
             roles,
             families,
             family_file: file.family_file,
@@ -159,7 +162,7 @@ impl App {
         }
         if let Source::File(f) = &mut self.source
             && !failure.fixable_by_roles
-            && let Some((roles, families, generation)) = f.last_good.clone()
+            && let Some((roles, families, generation)) = f.last_good.as_deref().cloned()
         {
             // A reload of the file on screen failed (the file is gone, say): the roles go back
             // to the ones its panel was loaded with, and so does the generation, so the
