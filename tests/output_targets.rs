@@ -168,7 +168,7 @@ fn export_and_plot_with_force_write_through_a_fifo() {
             "--n",
             "60",
             "--bootstrap",
-            "20",
+            "100",
             "--null-draws",
             "20",
             "-o",

@@ -109,9 +109,9 @@ fn weak_id(r: &BatteryReport) -> [String; 2] {
             ),
             "The estimate sits near the identification boundary: report intervals only.".into(),
         ],
-        Some(w) if r.estimate().is_some_and(|e| e.rho().iter().all(Option::is_none)) => [
+        Some(w) if w.out_of_range || r.estimate().is_some_and(|e| e.rho().iter().all(Option::is_none)) => [
             format!(
-                "The denominator ({:.3}) is {:.1} bootstrap SDs from zero, but every ρ̂ is undefined.",
+                "The denominator ({:.3}) is {:.1} bootstrap SDs from zero, but the fit is out of range.",
                 w.denominator, w.t
             ),
             "The fit is out of range (see its flags): the model does not fit this panel, so there is no estimate to screen.".into(),

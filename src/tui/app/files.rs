@@ -36,6 +36,8 @@ pub struct FileState {
     /// Roles, families and generation of the last load that succeeded: a reload that fails
     /// for a reason no role can cure (the file was deleted) puts them back.
     pub last_good: Option<Box<GoodLoad>>,
+    /// `--continuous` as given: kept for every reload with edited roles.
+    pub continuous: Option<Vec<String>>,
 }
 
 /// What the screen showed before a file was opened ([`App::failed`] puts it back).
@@ -73,6 +75,10 @@ impl App {
             _ => None,
         };
         let first = kept.is_none();
+        let continuous = match &self.source {
+            Source::File(f) if f.path == file.path => f.continuous.clone(),
+            _ => None,
+        };
         let (roles, families) = kept.unwrap_or_else(|| {
             let roles: Vec<Role> = file
                 .header
@@ -111,6 +117,7 @@ impl App {
             family_file: file.family_file,
             loading: false,
             notes: file.notes,
+            continuous,
         };
         // Say so when a load brings notes the screen did not have (a first load, or the first
         // that succeeds once roles are set by hand), not on every reload.
@@ -223,6 +230,7 @@ impl App {
             loading: true,
             notes: Vec::new(),
             last_good: None,
+            continuous: options.continuous.clone(),
         });
         self.panel = None;
         self.fit = None;
@@ -328,6 +336,7 @@ fn reload_options(file: &FileState) -> LoadOptions {
         judges: Some(named(Role::Judge)),
         anchors: Some(named(Role::Anchor)),
         families: (!families.is_empty()).then(|| families.join(",")),
+        continuous: file.continuous.clone(),
         min_anchors: 0,
         ..LoadOptions::default()
     }

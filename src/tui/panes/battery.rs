@@ -89,6 +89,8 @@ fn verdicts(app: &App, theme: Theme, width: usize) -> Vec<Line<'static>> {
     }
     // The weak-identification screen and the range flags share one line.
     let (weak_v, weak_t) = match r.weak_id {
+        // No verdict on an out-of-range fit: "PASS" would vouch for it.
+        Some(w) if w.out_of_range => (Verdict::NotApplicable, " out of range ".into()),
         Some(w) => (
             if w.flag {
                 Verdict::Fires

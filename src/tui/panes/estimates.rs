@@ -212,10 +212,12 @@ fn free_scale_line(label: &str, fits: &crate::estimate::Fits, names: &[String]) 
         })
         .collect();
     // A flag that leaves every anchor without a point; one anchor's wide set is shown in line.
+    // The reason that says most: a ridge or a misfit before a stalled optimiser.
     let flag = e
         .flags
         .iter()
-        .find(|f| crate::estimate::free_scale::undefines(f.code))
+        .filter(|f| crate::estimate::free_scale::undefines(f.code))
+        .min_by_key(|f| f.code == crate::estimate::FlagCode::NotConverged)
         .filter(|_| e.rho().iter().all(Option::is_none))
         .map(|f| f.code.as_str());
     match flag {
