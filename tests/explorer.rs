@@ -1912,3 +1912,61 @@ fn each_talk_scene_opens_with_its_panes_at_their_tops() {
     assert!(matches!(app.mode, Mode::Demo(1)));
     assert_eq!(app.scroll, [0; 5]);
 }
+
+/// A copy of the HANNA-LLM panel opened through the prompt, roles set, in `dir`.
+fn llm_copy_assigned(dir: &std::path::Path) -> App {
+    let src = common::shared().join("hanna-llm/hanna_llm_coherence.csv");
+    let copy = dir.join("copy.csv");
+    std::fs::copy(&src, &copy).unwrap();
+    let mut app = started(Start::Default);
+    act(&mut app, Action::OpenPrompt);
+    type_text(&mut app, &copy.display().to_string());
+    act(&mut app, Action::Prompt(PromptEdit::Submit));
+    let base = app.entries.len();
+    for c in 2..7 {
+        app.cursor = base + c;
+        act(&mut app, Action::CycleRole);
+    }
+    for c in 7..10 {
+        app.cursor = base + c;
+        act(&mut app, Action::CycleRole);
+        act(&mut app, Action::CycleRole);
+    }
+    app
+}
+
+#[test]
+fn a_failed_reload_puts_the_roles_back_and_clears_recomputing() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = llm_copy_assigned(dir.path());
+    assert!(
+        app.panel.is_some() && !app.battery_stale(),
+        "{:?}",
+        app.load_error
+    );
+    let roles = file_state(&app).roles.clone();
+    let generation = app.generation;
+    std::fs::remove_file(dir.path().join("copy.csv")).unwrap();
+    app.cursor = app.entries.len() + 2;
+    act(&mut app, Action::CycleRole);
+    assert_eq!(file_state(&app).roles, roles, "the roles go back");
+    assert_eq!(app.generation, generation);
+    assert!(!app.battery_stale(), "no 'recomputing…' for ever");
+    assert!(
+        app.load_error
+            .as_deref()
+            .is_some_and(|e| e.contains("stay as they were")),
+        "{:?}",
+        app.load_error
+    );
+}
+
+#[test]
+fn a_new_seed_on_a_file_says_why_and_keeps_the_panel() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = llm_copy_assigned(dir.path());
+    let panel = app.panel.clone();
+    act(&mut app, Action::NewSeed);
+    assert_eq!(app.panel, panel, "the file's panel stays");
+    assert!(app.status.contains("simulated scenario"), "{}", app.status);
+}

@@ -373,6 +373,12 @@ impl App {
             Action::ResetSlider => self.reset_slider(),
             Action::ResetAll => self.reset_all(),
             Action::Rerun => self.battery_job().into_iter().collect(),
+            Action::NewSeed if self.source != Source::Scenario => {
+                // A file has no seed: redrawing would put a simulated panel under its name.
+                self.status =
+                    "a new seed draws a simulated scenario: open a preset in the data pane".into();
+                Vec::new()
+            }
             Action::NewSeed => {
                 self.seed = self.seed.wrapping_add(1);
                 self.touched();
