@@ -426,17 +426,22 @@ fn llm_unassigned() -> App {
 /// …and assigns the five LLM columns as judges and the three human columns as anchors.
 fn llm_assigned() -> App {
     let mut app = llm_unassigned();
+    assign_llm_roles(&mut app);
+    app
+}
+
+/// Space on the HANNA-LLM columns: the five LLMs judges, the three humans anchors.
+fn assign_llm_roles(app: &mut App) {
     let base = app.entries.len();
     for c in 2..7 {
         app.cursor = base + c;
-        act(&mut app, Action::CycleRole);
+        act(app, Action::CycleRole);
     }
     for c in 7..10 {
         app.cursor = base + c;
-        act(&mut app, Action::CycleRole);
-        act(&mut app, Action::CycleRole);
+        act(app, Action::CycleRole);
+        act(app, Action::CycleRole);
     }
-    app
 }
 
 fn file_state(app: &App) -> &rhoscope::tui::app::FileState {
@@ -1922,16 +1927,7 @@ fn llm_copy_assigned(dir: &std::path::Path) -> App {
     act(&mut app, Action::OpenPrompt);
     type_text(&mut app, &copy.display().to_string());
     act(&mut app, Action::Prompt(PromptEdit::Submit));
-    let base = app.entries.len();
-    for c in 2..7 {
-        app.cursor = base + c;
-        act(&mut app, Action::CycleRole);
-    }
-    for c in 7..10 {
-        app.cursor = base + c;
-        act(&mut app, Action::CycleRole);
-        act(&mut app, Action::CycleRole);
-    }
+    assign_llm_roles(&mut app);
     app
 }
 

@@ -321,6 +321,19 @@ pub fn fit_resample(panel: &Panel, data: Vec<f64>) -> Option<Estimate> {
 /// covariance's). `None` when the fit is undefined (a column without variance, say).
 #[must_use]
 pub fn fit_covariance(p: usize, m: usize, cov: &DMatrix<f64>) -> Option<Estimate> {
+    let (r_judges, r_ja, anchor_cov) = inputs_of_covariance(p, m, cov)?;
+    fit(&r_judges, &r_ja, &anchor_cov).ok().map(|f| f.estimate)
+}
+
+/// The fit's inputs from a covariance of p judges then m continuous anchors: the judge
+/// correlations, the judge–anchor correlations and the anchor covariances. `None` when a
+/// column has no variance.
+#[must_use]
+pub fn inputs_of_covariance(
+    p: usize,
+    m: usize,
+    cov: &DMatrix<f64>,
+) -> Option<(DMatrix<f64>, DMatrix<f64>, DMatrix<f64>)> {
     let sd: Vec<f64> = (0..p + m).map(|c| cov[(c, c)].sqrt()).collect();
     if sd.iter().any(|s| !(s.is_finite() && *s > 0.0)) {
         return None;
@@ -332,10 +345,11 @@ pub fn fit_covariance(p: usize, m: usize, cov: &DMatrix<f64>) -> Option<Estimate
             cov[(a, b)] / (sd[a] * sd[b])
         }
     });
-    let r_judges = r.view((0, 0), (p, p)).into_owned();
-    let r_ja = r.view((0, p), (p, m)).into_owned();
-    let anchor_cov = cov.view((p, p), (m, m)).into_owned();
-    fit(&r_judges, &r_ja, &anchor_cov).ok().map(|f| f.estimate)
+    Some((
+        r.view((0, 0), (p, p)).into_owned(),
+        r.view((0, p), (p, m)).into_owned(),
+        cov.view((p, p), (m, m)).into_owned(),
+    ))
 }
 
 /// One-factor ULS of a correlation matrix's off-diagonal: λ minimising Σ_{i<j}(R_ij − λ_iλ_j)²,

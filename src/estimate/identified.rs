@@ -186,20 +186,7 @@ fn jackknife_continuous(panel: &Panel, groups: usize) -> Option<Vec<Vec<f64>>> {
                 let s = total2[a * q + b] - s2[g * q * q + a * q + b];
                 (s - k * mean(a) * mean(b)) / (k - 1.0)
             });
-            let sd: Vec<f64> = (0..q).map(|c| cov[(c, c)].sqrt()).collect();
-            if sd.iter().any(|s| !(s.is_finite() && *s > 0.0)) {
-                return None;
-            }
-            let r = DMatrix::from_fn(q, q, |a, b| {
-                if a == b {
-                    1.0
-                } else {
-                    cov[(a, b)] / (sd[a] * sd[b])
-                }
-            });
-            let r_judges = r.view((0, 0), (p, p)).into_owned();
-            let r_ja = r.view((0, p), (p, m)).into_owned();
-            let anchor_cov = cov.view((p, p), (m, m)).into_owned();
+            let (r_judges, r_ja, anchor_cov) = free_scale::inputs_of_covariance(p, m, &cov)?;
             vector_of(&r_judges, &r_ja, &anchor_cov)
         })
         .collect()
