@@ -373,17 +373,7 @@ impl App {
             Action::ResetSlider => self.reset_slider(),
             Action::ResetAll => self.reset_all(),
             Action::Rerun => self.battery_job().into_iter().collect(),
-            Action::NewSeed if self.source != Source::Scenario => {
-                // A file has no seed: redrawing would put a simulated panel under its name.
-                self.status =
-                    "a new seed draws a simulated scenario: open a preset in the data pane".into();
-                Vec::new()
-            }
-            Action::NewSeed => {
-                self.seed = self.seed.wrapping_add(1);
-                self.touched();
-                self.regenerate()
-            }
+            Action::NewSeed => self.new_seed(),
             Action::Freeze => self.toggle_freeze(),
             Action::Next => self.step(1),
             Action::Prev => self.step(-1),
@@ -644,6 +634,19 @@ impl App {
 
     /// New data from the sliders: simulate, fit at once, and queue the battery and, for a
     /// configuration not studied yet, its power study.
+    /// `s`: the scenario drawn again with the next seed. A file has no seed: redrawing would
+    /// put a simulated panel under its name.
+    fn new_seed(&mut self) -> Vec<Effect> {
+        if self.source != Source::Scenario {
+            self.status =
+                "a new seed draws a simulated scenario: open a preset in the data pane".into();
+            return Vec::new();
+        }
+        self.seed = self.seed.wrapping_add(1);
+        self.touched();
+        self.regenerate()
+    }
+
     fn regenerate(&mut self) -> Vec<Effect> {
         self.generation += 1;
         let params = self.scenario.params();
