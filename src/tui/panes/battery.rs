@@ -90,7 +90,7 @@ fn verdicts(app: &App, theme: Theme, width: usize) -> Vec<Line<'static>> {
     // The weak-identification screen and the range flags share one line.
     let (weak_v, weak_t) = match r.weak_id {
         // No verdict on an out-of-range fit: "PASS" would vouch for it.
-        Some(w) if w.out_of_range => (Verdict::NotApplicable, " out of range ".into()),
+        Some(w) if w.out_of_range => (Verdict::NotApplicable, " no verdict, out of range ".into()),
         Some(w) => (
             if w.flag {
                 Verdict::Fires
@@ -123,7 +123,7 @@ fn verdicts(app: &App, theme: Theme, width: usize) -> Vec<Line<'static>> {
     if cells(&weak) + 2 + cells(&range) <= width {
         let mut one = weak;
         // The N/A badge ends in its own dot.
-        let sep = if weak_v == Verdict::NotApplicable {
+        let sep = if weak_v == Verdict::NotApplicable && r.weak_id.is_none_or(|w| !w.out_of_range) {
             " "
         } else {
             "· "
