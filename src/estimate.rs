@@ -189,8 +189,8 @@ impl Flag {
                 "σ_t² is not identified: Theorem 1 needs at least 2 judges and 2 anchors with a non-zero denominator; no ρ̂ can be reported.".to_string()
             }
             FlagCode::HeywoodJudge => format!(
-                "judge {} has a one-factor loading λ = {:.4}, at or beyond 1 (a Heywood case: a negative error variance), so the judges' common factor and every ρ̂ are undefined; look for a judge that duplicates another or a second judge factor (Test J).",
-                self.anchor.map_or(0, |j| j + 1),
+                "judge number {} has a one-factor loading λ = {:.4}, at or beyond 1 (a Heywood case: a negative error variance), so the judges' common factor and every ρ̂ are undefined; look for a judge that duplicates another or a second judge factor (Test J).",
+                self.pair.map_or(0, |p| p.0) + 1,
                 self.value
             ),
             FlagCode::Boundary => format!(
@@ -444,7 +444,7 @@ impl Estimate {
         if !self
             .flags
             .iter()
-            .any(|f| f.code == flag.code && f.anchor == flag.anchor)
+            .any(|f| f.code == flag.code && f.anchor == flag.anchor && f.pair == flag.pair)
         {
             self.flags.push(flag);
         }

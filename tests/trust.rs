@@ -318,3 +318,27 @@ fn the_gate_fails_when_nothing_can_be_read() {
     assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
     assert!(r.stdout.contains("No ρ̂ to read"), "{}", r.stdout);
 }
+
+#[test]
+fn a_heywood_judge_after_the_anchors_count_is_named_without_a_panic() {
+    // Judge 4 (index 3 ≥ m = 3) loads 1.1: R_i4 = 0.6 · 1.1 for the three others.
+    use nalgebra::DMatrix;
+    let lam = [0.6, 0.6, 0.6, 1.1];
+    let r = DMatrix::from_fn(4, 4, |i, j| if i == j { 1.0 } else { lam[i] * lam[j] });
+    let r_ja = DMatrix::from_element(4, 3, 0.3);
+    let pa = DMatrix::from_fn(3, 3, |i, j| if i == j { 1.5 } else { 0.8 });
+    let fit = rhoscope::estimate::free_scale::fit(&r, &r_ja, &pa).unwrap();
+    let flag = fit
+        .estimate
+        .flags
+        .iter()
+        .find(|f| f.code == rhoscope::estimate::FlagCode::HeywoodJudge)
+        .expect("a Heywood flag");
+    let anchors: Vec<String> = ["A1", "A2", "A3"].map(String::from).to_vec();
+    assert!(
+        flag.message(&fit.estimate, &anchors)
+            .contains("judge number 4")
+    );
+    let json = rhoscope::report::estimate_json(&fit.estimate, &anchors);
+    assert!(json["flags"][0]["anchor"].is_null(), "{json}");
+}

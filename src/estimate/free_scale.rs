@@ -148,8 +148,9 @@ fn admissibility(lambda: &[f64], sigma_t2: f64, sigma_c2: f64, converged: bool) 
         .iter()
         .enumerate()
         .filter(|(_, l)| l.abs() >= 1.0)
+        // A judge is not an anchor: its index rides in `pair`, as ML's judge flags do.
         .map(|(j, &l)| Flag {
-            anchor: Some(j),
+            pair: Some((j, j)),
             ..Flag::new(FlagCode::HeywoodJudge, l)
         })
         .collect();

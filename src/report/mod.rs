@@ -108,7 +108,7 @@ pub fn estimate_json(est: &Estimate, anchors: &[String]) -> Value {
         })).collect::<Vec<_>>(),
         "flags": est.flags.iter().map(|f| json!({
             "code": f.code.as_str(),
-            "anchor": f.anchor.map(|i| anchors[i].clone()),
+            "anchor": f.anchor.and_then(|i| anchors.get(i).cloned()),
             "message": f.message(est, anchors),
         })).collect::<Vec<_>>(),
     })
