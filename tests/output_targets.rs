@@ -7,7 +7,7 @@ mod common;
 
 use std::os::unix::fs::{FileTypeExt, symlink};
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 use common::run;
 
@@ -182,18 +182,12 @@ fn export_and_plot_with_force_write_through_a_fifo() {
 #[test]
 fn dev_stdout_is_standard_output() {
     let dir = tempfile::tempdir().unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_rhoscope"))
-        .args(["simulate", "--n", "5", "--seed", "1", "-o", "/dev/stdout"])
-        .current_dir(dir.path())
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let r = run(
+        dir.path(),
+        &["simulate", "--n", "5", "--seed", "1", "-o", "/dev/stdout"],
     );
-    assert!(String::from_utf8_lossy(&out.stdout).starts_with("J1,"));
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.starts_with("J1,"), "{}", r.stdout);
 }
 
 #[test]

@@ -226,6 +226,11 @@ fn check_shapes(
 /// Fewer than 3 judges, fewer than 3 anchors, an ordinal anchor (its covariances need its own
 /// scale), or a correlation error (a column with one level, a constant column).
 pub fn fit_panel(panel: &Panel) -> Result<(FreeScaleFit, Correlations), String> {
+    fit_panel_with_cov(panel).map(|(fit, corr, _)| (fit, corr))
+}
+
+/// [`fit_panel`] and the anchor covariance it was fitted to, which the identified set reads.
+fn fit_panel_with_cov(panel: &Panel) -> Result<(FreeScaleFit, Correlations, DMatrix<f64>), String> {
     let (p, m) = (panel.p(), panel.m());
     if p < MIN_JUDGES {
         return Err(format!(
@@ -248,7 +253,7 @@ pub fn fit_panel(panel: &Panel) -> Result<(FreeScaleFit, Correlations), String> 
     let r_ja = corr.r.view((0, p), (p, m)).into_owned();
     let anchor_cov =
         crate::moments::covariance(&panel.data[p * panel.n..], panel.n, m, &mut Vec::new());
-    Ok((fit(&r_judges, &r_ja, &anchor_cov)?, corr))
+    Ok((fit(&r_judges, &r_ja, &anchor_cov)?, corr, anchor_cov))
 }
 
 /// [`fit_panel`] with the identified set (SPEC §7): what a panel's own fit reports; resamples,
@@ -257,10 +262,7 @@ pub fn fit_panel(panel: &Panel) -> Result<(FreeScaleFit, Correlations), String> 
 /// # Errors
 /// As [`fit_panel`].
 pub fn fit_panel_identified(panel: &Panel) -> Result<(FreeScaleFit, Correlations), String> {
-    let (mut fit, corr) = fit_panel(panel)?;
-    let (p, m) = (panel.p(), panel.m());
-    let anchor_cov =
-        crate::moments::covariance(&panel.data[p * panel.n..], panel.n, m, &mut Vec::new());
+    let (mut fit, corr, anchor_cov) = fit_panel_with_cov(panel)?;
     identify(&mut fit, panel, &anchor_cov);
     Ok((fit, corr))
 }
