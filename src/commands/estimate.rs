@@ -1,0 +1,119 @@
+//! `estimate`: every requested estimator's ρ on one panel, refusals shown after the numbers.
+
+use super::{identified, load_panel, progress_bar, warn_cost, write_json, write_stdout};
+use crate::cli::{EstimateArgs, Method};
+use crate::error::Error;
+use crate::estimate::{Context, Estimator, Fits};
+use crate::progress::{Flow, Progress};
+use crate::report::{self, estimate::EstimateReport};
+
+pub(super) fn estimate(a: &EstimateArgs) -> Result<(), Error> {
+    let loaded = load_panel(&a.panel, 2)?;
+    let panel = &loaded.panel;
+    identified(&a.panel.panel, panel)?;
+    let s = panel.covariance();
+    let clean = match &a.designated_clean {
+        Some(name) => Some(anchor_index(&panel.anchors, name, "--designated-clean")?),
+        None => None,
+    };
+    let ctx = Context {
+        families: panel.judge_families(),
+        clean,
+    };
+    let which: Vec<Estimator> = Estimator::ALL
+        .into_iter()
+        .filter(|e| match e {
+            Estimator::ClosedForm => true,
+            Estimator::Ml => matches!(a.method, Method::Ml | Method::Both | Method::All),
+            Estimator::FreeScale => matches!(a.method, Method::FreeScale | Method::All),
+            Estimator::Blocked => a.blocked,
+            Estimator::DesignatedClean => clean.is_some(),
+        })
+        .collect();
+    if which.contains(&Estimator::Ml) && panel.p() + panel.m() <= crate::estimate::ml::MAX_VARIABLES
+    {
+        let what = format!(
+            "maximum likelihood on {} judges and {} anchors",
+            panel.p(),
+            panel.m()
+        );
+        warn_cost(crate::cost::ml_seconds(panel.p(), panel.m()), &what);
+    }
+    if a.bias_correct && !which.contains(&Estimator::FreeScale) {
+        return Err(Error::Usage(
+            "--bias-correct corrects the free-scale estimate: add --method free-scale (or all)"
+                .into(),
+        ));
+    }
+    let fits = Fits::of(panel, &s, &ctx, &which);
+    let bias = match fits.free_scale().filter(|_| a.bias_correct) {
+        Some(fs) => {
+            let reps = a.bias_reps as usize;
+            let bar = progress_bar(reps as u64, !a.json);
+            let tick = |_: Progress| {
+                bar.inc(1);
+                Flow::Continue
+            };
+            let streams = crate::rng::Streams::of(a.seed);
+            let b = crate::estimate::bias::correct(panel, fs, reps, streams, &tick)
+                .map(|b| b.expect("a progress bar never stops the run"));
+            bar.finish_and_clear();
+            Some(b)
+        }
+        None => None,
+    };
+    // A refused comparison the user asked for is an error; anything else that ran is still
+    // shown first, so one estimator's trouble never hides another's numbers.
+    let refused = fits.refused.first().map(|(e, why)| match e {
+        Estimator::Ml => Error::data(&a.panel.panel, format!("maximum likelihood: {why}")),
+        Estimator::FreeScale => Error::data(&a.panel.panel, format!("free-scale: {why}")),
+        Estimator::Blocked => Error::Usage(format!(
+            "--blocked {why} (give --families NAME=FAMILY,... or a families file)"
+        )),
+        _ => Error::data(&a.panel.panel, why.clone()),
+    });
+    if let Some(Error::Usage(_)) = refused {
+        return Err(refused.expect("matched Some"));
+    }
+    let source = a.panel.panel.display().to_string();
+    let r = EstimateReport {
+        source: &source,
+        panel,
+        families_source: loaded.families_source.as_deref(),
+        fits: &fits,
+        ctx: &ctx,
+        closed: !matches!(a.method, Method::Ml | Method::FreeScale),
+        bias: bias.as_ref(),
+    };
+    let something_to_show = r.closed
+        || fits
+            .fits
+            .iter()
+            .any(|f| f.estimator != Estimator::ClosedForm);
+    if a.json {
+        write_json(&report::estimate::json(&r))?;
+    } else if something_to_show {
+        write_stdout(report::estimate::text(&r).as_bytes())?;
+    }
+    refused.map_or(Ok(()), Err)
+}
+
+/// An anchor by name or 1-based position among the anchors.
+fn anchor_index(anchors: &[String], tok: &str, flag: &str) -> Result<usize, Error> {
+    anchors
+        .iter()
+        .position(|n| n == tok)
+        .or_else(|| {
+            tok.parse::<usize>()
+                .ok()
+                .filter(|i| (1..=anchors.len()).contains(i))
+                .map(|i| i - 1)
+        })
+        .ok_or_else(|| {
+            Error::Usage(format!(
+                "{flag}: '{}' is not an anchor (anchors: {})",
+                crate::error::sanitize(tok),
+                anchors.join(", ")
+            ))
+        })
+}

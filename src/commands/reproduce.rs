@@ -1,0 +1,57 @@
+//! `reproduce`: the paper's tables, on stdout and optionally into a folder.
+
+use super::output::{self, output_error};
+use super::{progress_bar, write_json, write_stdout};
+use crate::cli::ReproduceArgs;
+use crate::error::Error;
+use crate::progress::{Flow, Progress};
+use crate::report;
+
+pub(super) fn reproduce_cmd(a: &ReproduceArgs) -> Result<(), Error> {
+    let n_tables = if a.tables.is_empty() {
+        crate::reproduce::TABLES.len()
+    } else {
+        a.tables.len()
+    };
+    // Both files are checked before the tables run, so a refusal costs nothing.
+    let outs = match &a.out {
+        Some(dir) => {
+            if std::fs::metadata(dir).is_ok_and(|m| !m.is_dir()) {
+                return Err(Error::Usage(format!(
+                    "--out {}: is a file; --out names a folder for report.md and results.json",
+                    crate::error::sanitize(&dir.display().to_string())
+                )));
+            }
+            std::fs::create_dir_all(dir).map_err(|e| output_error(Some(dir), &e))?;
+            Some((
+                output::target(&dir.join("report.md"), a.force)?,
+                output::target(&dir.join("results.json"), a.force)?,
+            ))
+        }
+        None => None,
+    };
+    let bar = progress_bar(n_tables as u64, !a.json);
+    let tick = |_: Progress| {
+        bar.inc(1);
+        Flow::Continue
+    };
+    let budget = crate::reproduce::Budget { quick: a.quick };
+    let start = std::time::Instant::now();
+    let tables = crate::reproduce::run(&a.tables, budget, &tick).map_err(Error::Usage)?;
+    bar.finish_and_clear();
+    let seconds = start.elapsed().as_secs_f64();
+    if let Some((report_md, results_json)) = &outs {
+        let md = report::reproduce::markdown(&tables, a.quick, seconds);
+        output::write(report_md, |w| w.write_all(md.as_bytes()))?;
+        let mut js =
+            serde_json::to_string_pretty(&report::reproduce::json(&tables, a.quick, seconds))
+                .expect("JSON values always serialise");
+        js.push('\n');
+        output::write(results_json, |w| w.write_all(js.as_bytes()))?;
+    }
+    if a.json {
+        write_json(&report::reproduce::json(&tables, a.quick, seconds))
+    } else {
+        write_stdout(report::reproduce::text(&tables, a.quick, seconds).as_bytes())
+    }
+}
