@@ -3,6 +3,7 @@
 //! percentile, each with a verdict and what it means for this panel. The tests themselves
 //! live one per file and are listed in [`registry`]; this module only orchestrates.
 
+pub mod calibration;
 pub mod null;
 pub mod registry;
 pub mod test_a;
@@ -10,24 +11,27 @@ pub mod test_b;
 pub mod test_c;
 pub mod test_j;
 pub mod test_o;
+pub mod types;
+pub mod verdict;
 
 use nalgebra::DMatrix;
-use rayon::prelude::*;
 
 use crate::bootstrap::{BootstrapResult, WeakId, bootstrap_with_neff};
 use crate::decision::{Configuration, Decision, Route, decide, route};
-use crate::estimate::free_scale::{JudgeFit, one_factor_uls};
 use crate::estimate::{Context, Estimate, Estimator, Fits};
-use crate::families::JudgeFamilies;
-use crate::model::Params;
 use crate::panel::Panel;
 use crate::progress::{Flow, Progress, Stage};
-use crate::rng::{Purpose, Streams};
-use crate::stats::percentile;
-use null::NullModel;
-pub use registry::{
-    COUNT, Diagnostic, NullKind, OnOrdinal, PerTest, Reading, Scales, TestId, Violation,
+use crate::rng::Streams;
+pub(crate) use calibration::shares_judge_fit;
+pub use calibration::{Draws, NullDistribution, NullSpec, calibrate};
+use calibration::{
+    calibrate_on, calibrated, free_scale_null, method_of, null_for, observed_correlations,
 };
+use null::NullModel;
+pub use registry::{COUNT, PerTest, TestId};
+pub use types::{Diagnostic, Layout, NullKind, OnOrdinal, Reading, Sample, Scales, Violation};
+pub use verdict::{TestResult, Verdict};
+use verdict::{judge, judge_all};
 
 /// Default number of null draws per test (SPEC §3).
 pub const DEFAULT_NULL_DRAWS: usize = 1000;
@@ -40,306 +44,6 @@ pub const ESTIMATORS: [Estimator; 3] = [
     Estimator::Blocked,
     Estimator::FreeScale,
 ];
-
-/// The shape a test looks at: p judges, m anchors (judges first), the judges' families.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Layout {
-    pub p: usize,
-    pub m: usize,
-    pub families: Option<JudgeFamilies>,
-    /// Anchors observed on an ordinal scale (the free-scale fit needs none).
-    pub ordinal_anchors: usize,
-    /// Judges observed on an ordinal scale (Likert): their scales are not observed, so each
-    /// test answers for them only as its registry entry says ([`Scales`]).
-    pub ordinal_judges: usize,
-}
-
-impl Layout {
-    #[must_use]
-    pub fn of(panel: &Panel) -> Layout {
-        let p = panel.p();
-        Layout {
-            p,
-            m: panel.m(),
-            families: panel.judge_families(),
-            ordinal_anchors: panel.scales[p..].iter().filter(|s| s.is_ordinal()).count(),
-            ordinal_judges: panel.scales[..p].iter().filter(|s| s.is_ordinal()).count(),
-        }
-    }
-
-    /// The layout of the panels a scenario simulates.
-    #[must_use]
-    pub fn of_params(pm: &Params) -> Layout {
-        Layout {
-            p: pm.p,
-            m: pm.m(),
-            families: pm.family_index().map(|(f, _)| JudgeFamilies::from_index(f)),
-            ordinal_anchors: pm
-                .violations
-                .ordinal
-                .iter()
-                .filter(|(c, _)| *c >= pm.p)
-                .count(),
-            ordinal_judges: pm
-                .violations
-                .ordinal
-                .iter()
-                .filter(|(c, _)| *c < pm.p)
-                .count(),
-        }
-    }
-}
-
-/// A sample's second moments as the tests read them (judges first, then anchors).
-#[derive(Debug, Clone)]
-pub struct Sample<'a> {
-    /// The covariance matrix (divisor N − 1).
-    pub cov: &'a DMatrix<f64>,
-    /// The mixed correlation matrix (Pearson, polychoric or polyserial by each column's
-    /// scale, SPEC §7) when some column is ordinal; `None` when every column is continuous,
-    /// so that Pearson's correlations of `cov` are the ones.
-    pub corr: Option<&'a DMatrix<f64>>,
-    /// The judges' one-factor fit of these correlations when it was made once for several
-    /// tests (a null draw of Tests J and O); `None`: each test fits it itself.
-    pub judges: Option<Result<JudgeFit, String>>,
-}
-
-impl<'a> Sample<'a> {
-    /// A sample of continuous columns, known by its covariance.
-    #[must_use]
-    pub fn of_cov(cov: &'a DMatrix<f64>) -> Sample<'a> {
-        Sample {
-            cov,
-            corr: None,
-            judges: None,
-        }
-    }
-
-    /// The correlations the free-scale model reads: the mixed matrix, or Pearson's.
-    #[must_use]
-    pub fn correlations(&self) -> std::borrow::Cow<'a, DMatrix<f64>> {
-        if let Some(r) = self.corr {
-            return std::borrow::Cow::Borrowed(r);
-        }
-        let d: Vec<f64> = (0..self.cov.nrows())
-            .map(|i| self.cov[(i, i)].sqrt())
-            .collect();
-        std::borrow::Cow::Owned(DMatrix::from_fn(
-            self.cov.nrows(),
-            self.cov.ncols(),
-            |i, j| {
-                if i == j {
-                    1.0
-                } else {
-                    self.cov[(i, j)] / (d[i] * d[j])
-                }
-            },
-        ))
-    }
-
-    /// The judges' one-factor ULS fit of [`Sample::correlations`] (SPEC §7): the shared one
-    /// when given, else fitted here.
-    #[must_use]
-    pub fn judge_fit(&self, p: usize) -> std::borrow::Cow<'_, Result<JudgeFit, String>> {
-        if let Some(f) = &self.judges {
-            return std::borrow::Cow::Borrowed(f);
-        }
-        let r = self.correlations();
-        std::borrow::Cow::Owned(one_factor_uls(&r.view((0, 0), (p, p)).into_owned()))
-    }
-
-    /// The sample with the judges' one-factor fit made once, when `share` says several tests
-    /// start from it ([`shares_judge_fit`]: Tests J and O), so they do not each fit it.
-    #[must_use]
-    pub fn sharing_judge_fit(mut self, share: bool, p: usize) -> Sample<'a> {
-        if share && self.judges.is_none() {
-            self.judges = Some(self.judge_fit(p).into_owned());
-        }
-        self
-    }
-}
-
-/// A test's verdict. Shown as a word and a symbol, never colour alone.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Verdict {
-    Pass,
-    Fires,
-    NotApplicable,
-}
-
-impl Verdict {
-    #[must_use]
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Verdict::Pass => "pass",
-            Verdict::Fires => "fires",
-            Verdict::NotApplicable => "n/a",
-        }
-    }
-
-    /// Word and symbol for text output.
-    #[must_use]
-    pub fn badge(self) -> &'static str {
-        match self {
-            Verdict::Pass => "PASS ✓",
-            Verdict::Fires => "FIRES ✗",
-            Verdict::NotApplicable => "N/A ·",
-        }
-    }
-}
-
-/// One test's outcome.
-#[derive(Debug, Clone, PartialEq)]
-pub struct TestResult {
-    pub test: TestId,
-    pub applicable: bool,
-    pub statistic: Option<f64>,
-    /// The null's 95th percentile.
-    pub threshold: Option<f64>,
-    /// (1 + #{null ≥ observed}) / (1 + draws).
-    pub p_value: Option<f64>,
-    pub verdict: Verdict,
-    /// What the verdict means for this panel (Sections 5 and 8).
-    pub message: String,
-}
-
-impl TestResult {
-    /// A test that cannot run here, and why.
-    #[must_use]
-    pub fn not_applicable(test: TestId, message: String) -> TestResult {
-        TestResult {
-            test,
-            applicable: false,
-            statistic: None,
-            threshold: None,
-            p_value: None,
-            verdict: Verdict::NotApplicable,
-            message,
-        }
-    }
-}
-
-/// Null draws of every test statistic, sorted ascending (non-finite draws dropped).
-#[derive(Debug, Clone, PartialEq)]
-pub struct NullDistribution {
-    pub draws: usize,
-    /// Per test; empty when the test was not calibrated.
-    pub stats: PerTest<Vec<f64>>,
-}
-
-impl NullDistribution {
-    /// The 95th percentile of a test's null statistic.
-    #[must_use]
-    pub fn threshold(&self, t: TestId) -> Option<f64> {
-        let v = &self.stats[t];
-        (!v.is_empty()).then(|| percentile(v, 0.95))
-    }
-
-    /// Monte-Carlo p-value of an observed statistic (SPEC §3).
-    #[must_use]
-    pub fn p_value(&self, t: TestId, observed: f64) -> Option<f64> {
-        let v = &self.stats[t];
-        if v.is_empty() {
-            return None;
-        }
-        let at_least = v.len() - v.partition_point(|x| *x < observed);
-        Some((1 + at_least) as f64 / (1 + v.len()) as f64)
-    }
-}
-
-/// Which null draws to make: `count` draws on streams `base..base + count` of `seed`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Draws {
-    pub count: usize,
-    pub seed: u64,
-    pub base: u64,
-}
-
-/// Draws null samples at N = `n` and computes the statistics of `tests` on each (with the
-/// mixed correlations of every draw when a free-scale test reads them). Draw d
-/// uses stream `base + d` of the null purpose, so thresholds are reproducible at any thread
-/// count. Returns `None` when `progress` stops the run.
-#[must_use]
-pub fn calibrate(
-    null: &NullModel,
-    n: usize,
-    layout: &Layout,
-    tests: &[TestId],
-    draws: Draws,
-    progress: &(dyn Fn(Progress) -> Flow + Sync),
-) -> Option<NullDistribution> {
-    let Draws { count, seed, base } = draws;
-    let streams = Streams { seed, base };
-    let correlations = tests
-        .iter()
-        .any(|t| t.null_kind(layout) == NullKind::FreeScale);
-    let shared_judge_fit = shares_judge_fit(|t| tests.contains(&t), layout);
-    let rows: Vec<Option<PerTest<f64>>> = (0..count)
-        .into_par_iter()
-        .map_init(Vec::new, |scratch, d| {
-            if progress(Progress::Step) == Flow::Stop {
-                return None;
-            }
-            let mut rng = streams.rng(Purpose::Null, d as u64);
-            let (cov, corr) = null.draw_sample(n, &mut rng, scratch, correlations);
-            let sample = Sample {
-                cov: &cov,
-                corr: corr.as_ref(),
-                judges: None,
-            }
-            .sharing_judge_fit(shared_judge_fit, layout.p);
-            Some(PerTest::from_fn(|t| {
-                if tests.contains(&t) {
-                    t.statistic_of(&sample, layout)
-                } else {
-                    f64::NAN
-                }
-            }))
-        })
-        .collect();
-    let rows: Vec<PerTest<f64>> = rows.into_iter().collect::<Option<_>>()?;
-    let stats = PerTest::from_fn(|t| {
-        let mut v: Vec<f64> = rows
-            .iter()
-            .map(|r| r[t])
-            .filter(|x| x.is_finite())
-            .collect();
-        v.sort_by(f64::total_cmp);
-        v
-    });
-    Some(NullDistribution {
-        draws: count,
-        stats,
-    })
-}
-
-/// Whether a sample's judge one-factor fit is worth making once for several tests: Tests J
-/// and O, and Test C on ordinal judges, start from it (`runs` says which tests run).
-pub(crate) fn shares_judge_fit(runs: impl Fn(TestId) -> bool, layout: &Layout) -> bool {
-    let c_latent = layout.ordinal_judges > 0 && runs(TestId::C);
-    let users = usize::from(runs(TestId::J)) + usize::from(runs(TestId::O)) + usize::from(c_latent);
-    users >= 2 && layout.p >= 3
-}
-
-/// Which null calibrates the tests.
-#[derive(Debug, Clone, PartialEq)]
-pub enum NullSpec {
-    /// A real panel: the single-factor model fitted to it, at its N, with its marginals.
-    Matched,
-    /// A simulated scenario: its own parameters with every violation switched off.
-    Scenario(Box<Params>),
-}
-
-impl NullSpec {
-    /// `matched` or `scenario`.
-    #[must_use]
-    pub fn kind(&self) -> &'static str {
-        match self {
-            NullSpec::Matched => "matched",
-            NullSpec::Scenario(_) => "scenario",
-        }
-    }
-}
 
 /// Settings of a battery run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -357,6 +61,17 @@ impl Default for Options {
             resamples: crate::bootstrap::DEFAULT_RESAMPLES,
             null_draws: DEFAULT_NULL_DRAWS,
             seed: 1,
+        }
+    }
+}
+
+impl Options {
+    /// The null draws of one calibration, on the streams from `base`.
+    fn draws(&self, base: u64) -> Draws {
+        Draws {
+            count: self.null_draws,
+            seed: self.seed,
+            base,
         }
     }
 }
@@ -490,24 +205,9 @@ pub fn run_with(
     let (null_note, fs_note) = notes(&layout, (&single, &free, codes), null_note, fs_note);
     let which: Vec<Estimator> = fits.fits.iter().map(|f| f.estimator).collect();
     let free_refused = fits.refusal(Estimator::FreeScale).map(String::from);
-    let boot = |p: Progress| progress(p.of(Stage::Bootstrap)); // stages run side by side
-    let (boots, (nulls, fs_nulls)) = rayon::join(
-        || {
-            let streams = Streams::of(opts.seed);
-            bootstrap_with_neff(panel, &which, &ctx, opts.resamples, streams, true, &boot)
-        },
-        || {
-            rayon::join(
-                || calibrate_on(&null_model, &single, panel.n, &layout, opts, 0, progress),
-                // Its own block of streams, after the single-factor null's.
-                || {
-                    let base = opts.null_draws as u64;
-                    calibrate_on(&fs_null, &free, panel.n, &layout, opts, base, progress)
-                },
-            )
-        },
-    );
-    let ((boots, n_eff), nulls, fs_nulls) = (boots?, nulls?, fs_nulls?);
+    let calibrations = [(&null_model, &single[..]), (&fs_null, &free[..])];
+    let ((boots, n_eff), nulls, fs_nulls) =
+        resample_and_calibrate(panel, &layout, &ctx, &which, calibrations, opts, progress)?;
     let inferred: Vec<Inferred> = fits
         .fits
         .into_iter()
@@ -566,6 +266,41 @@ pub fn run_with(
         route,
         null_stats,
     })
+}
+
+/// The bootstrap and the two null calibrations (single-factor, then latent), run side by
+/// side; `None` when `progress` stops the run.
+fn resample_and_calibrate(
+    panel: &Panel,
+    layout: &Layout,
+    ctx: &Context,
+    which: &[Estimator],
+    [(null_model, single), (fs_null, free)]: [(&Result<NullModel, String>, &[TestId]); 2],
+    opts: &Options,
+    progress: &(dyn Fn(Progress) -> Flow + Sync),
+) -> Option<(
+    (Vec<BootstrapResult>, crate::neff::Neff),
+    NullDistribution,
+    NullDistribution,
+)> {
+    let boot = |p: Progress| progress(p.of(Stage::Bootstrap)); // stages run side by side
+    let (boots, (nulls, fs_nulls)) = rayon::join(
+        || {
+            let streams = Streams::of(opts.seed);
+            bootstrap_with_neff(panel, which, ctx, opts.resamples, streams, true, &boot)
+        },
+        || {
+            rayon::join(
+                || calibrate_on(null_model, single, panel.n, layout, opts.draws(0), progress),
+                // Its own block of streams, after the single-factor null's.
+                || {
+                    let base = opts.null_draws as u64;
+                    calibrate_on(fs_null, free, panel.n, layout, opts.draws(base), progress)
+                },
+            )
+        },
+    );
+    Some((boots?, nulls?, fs_nulls?))
 }
 
 /// The null draws and null model of the single-factor tests, and of the latent ones.
@@ -662,7 +397,14 @@ fn codes_as_numbers(
         ..layout.clone()
     };
     let silent = |_: Progress| Flow::Continue;
-    let nd = calibrate_on(null_model, &[TestId::A], panel.n, &codes, opts, 0, &silent)?;
+    let nd = calibrate_on(
+        null_model,
+        &[TestId::A],
+        panel.n,
+        &codes,
+        opts.draws(0),
+        &silent,
+    )?;
     let mut a = judge(TestId::A, &codes, sample, estimate, Some(&nd), null_model);
     if let Ok(m) = null_model {
         let p = layout.p;
@@ -701,272 +443,4 @@ fn route_of(
         .collect();
     let weak = weak_id.is_some_and(|w| w.flag);
     route(config, decision, tests, &estimates, weak, free_refused)
-}
-
-/// How the single-factor null draws its samples: Wishart, rows, or not at all.
-fn method_of(null: &Result<NullModel, String>, n: usize) -> &'static str {
-    match null {
-        Ok(m) if m.wishart_ok(n) => "wishart",
-        Ok(_) => "rows",
-        Err(_) => "none",
-    }
-}
-
-/// The observed mixed correlations when some column is ordinal (SPEC §7); `None` when every
-/// column is continuous (Pearson's, from the covariance, are the ones).
-fn observed_correlations(panel: &Panel) -> Result<Option<DMatrix<f64>>, String> {
-    if panel.scales.iter().any(crate::panel::Scale::is_ordinal) {
-        crate::ordinal::correlation_matrix(panel).map(|c| Some(c.r))
-    } else {
-        Ok(None)
-    }
-}
-
-/// Every test's result: `calibrations` holds the null draws and the null model of the
-/// single-factor tests, then of the free-scale tests.
-fn judge_all(
-    layout: &Layout,
-    sample: &Sample<'_>,
-    corr: &Result<Option<DMatrix<f64>>, String>,
-    estimate: Option<&Estimate>,
-    calibrations: [(Option<&NullDistribution>, &Result<NullModel, String>); 2],
-) -> PerTest<TestResult> {
-    PerTest::from_fn(|t| {
-        let (nulls, model) = match t.null_kind(layout) {
-            NullKind::SingleFactor => calibrations[0],
-            NullKind::FreeScale => calibrations[1],
-        };
-        match (corr, t.null_kind(layout)) {
-            (Err(why), NullKind::FreeScale) if t.applicable(layout).is_ok() => {
-                TestResult::not_applicable(
-                    t,
-                    format!("the panel's correlations are undefined: {why}"),
-                )
-            }
-            _ => judge(t, layout, sample, estimate, nulls, model),
-        }
-    })
-}
-
-/// The tests of one null kind that run here and that `model` can calibrate (a test reading the
-/// anchors needs a null that models them); none unless `defined` (the panel's correlations).
-fn calibrated(
-    kind: NullKind,
-    layout: &Layout,
-    model: &Result<NullModel, String>,
-    defined: bool,
-) -> Vec<TestId> {
-    TestId::ALL
-        .into_iter()
-        .filter(|_| defined)
-        .filter(|t| t.null_kind(layout) == kind && t.applicable(layout).is_ok())
-        .filter(|t| !t.spec().uses_anchors || model.as_ref().is_ok_and(|m| m.q() > layout.p))
-        .collect()
-}
-
-/// Calibrates `tests` against `model` on the null streams from `base` (an empty distribution
-/// when there is nothing to calibrate); `None` when `progress` stops the run.
-fn calibrate_on(
-    model: &Result<NullModel, String>,
-    tests: &[TestId],
-    n: usize,
-    layout: &Layout,
-    opts: &Options,
-    base: u64,
-    progress: &(dyn Fn(Progress) -> Flow + Sync),
-) -> Option<NullDistribution> {
-    let empty = NullDistribution {
-        draws: 0,
-        stats: PerTest::default(),
-    };
-    let Ok(m) = model else {
-        return Some(empty);
-    };
-    if tests.is_empty() {
-        return Some(empty);
-    }
-    let null_layout = Layout {
-        m: m.q() - layout.p,
-        ..layout.clone()
-    };
-    let draws = Draws {
-        count: opts.null_draws,
-        seed: opts.seed,
-        base,
-    };
-    let stage = if base == 0 {
-        Stage::Null
-    } else {
-        Stage::FreeScaleNull
-    };
-    calibrate(m, n, &null_layout, tests, draws, &|p| progress(p.of(stage)))
-}
-
-/// The null of the free-scale tests (SPEC §7), and a sentence on it: for a scenario, the
-/// scenario's own null with its judges' scales kept; for a real panel, the
-/// fitted free-scale model, or the judges' one-factor fit alone when no free-scale fit of the
-/// anchors exists (Test J needs only the judges).
-fn free_scale_null(
-    panel: &Panel,
-    s: &DMatrix<f64>,
-    corr: Result<&Option<DMatrix<f64>>, &String>,
-    fit: Option<&crate::estimate::free_scale::FreeScaleFit>,
-    spec: &NullSpec,
-) -> (Result<NullModel, String>, Option<String>) {
-    let p = panel.p();
-    if p < 3 {
-        return (Err("fewer than 3 judges".into()), None);
-    }
-    if let NullSpec::Scenario(params) = spec {
-        return (NullModel::scenario_free_scale(params), None);
-    }
-    let ordinal = panel.scales[..p]
-        .iter()
-        .any(crate::panel::Scale::is_ordinal);
-    let marginals = if ordinal {
-        ", ordinal judges discretised at their own empirical thresholds"
-    } else {
-        ""
-    };
-    if let Some(f) = fit {
-        return match NullModel::free_scale(panel, f) {
-            Ok(m) => (
-                Ok(m),
-                Some(format!(
-                    "matched free-scale null (the free-scale model fitted to this panel: λ̂, σ̂_t², σ̂_c², β̂) at N = {}{marginals}",
-                    panel.n
-                )),
-            ),
-            Err(why) => (Err(why.clone()), Some(format!("not calibrated: {why}"))),
-        };
-    }
-    let r = match corr {
-        Ok(Some(r)) => r.clone(),
-        Ok(None) => Sample::of_cov(s).correlations().into_owned(),
-        Err(why) => return (Err(why.clone()), None),
-    };
-    let judges = r.view((0, 0), (p, p)).into_owned();
-    let built = crate::estimate::free_scale::one_factor_uls(&judges)
-        .and_then(|(lambda, _, _)| NullModel::free_scale_judges(panel, &lambda));
-    match built {
-        Ok(m) => (
-            Ok(m),
-            Some(format!(
-                "matched one-factor null of the judges (free loadings λ̂ of their correlations) at N = {}{marginals}",
-                panel.n
-            )),
-        ),
-        Err(why) => (Err(why.clone()), Some(format!("not calibrated: {why}"))),
-    }
-}
-
-/// The null model for a panel, and a sentence on it.
-fn null_for(
-    panel: &Panel,
-    s: &DMatrix<f64>,
-    est: Option<&Estimate>,
-    spec: &NullSpec,
-) -> (Result<NullModel, String>, String) {
-    match spec {
-        NullSpec::Scenario(params) => (
-            NullModel::scenario(params),
-            "scenario null: the simulated design with every violation switched off".into(),
-        ),
-        NullSpec::Matched => {
-            let marginals = if panel.scales.iter().any(crate::panel::Scale::is_ordinal) {
-                ", ordinal columns discretised at their own empirical thresholds"
-            } else {
-                ""
-            };
-            let judges_only = match est.map(|e| NullModel::matched_full(panel, s, e)) {
-                Some(Ok(m)) => {
-                    return (
-                        Ok(m),
-                        format!(
-                            "matched null: the single-factor model fitted to this panel (plug-in σ̂_t², σ̂_c², ρ̂, error variances) at N = {}{marginals}",
-                            panel.n
-                        ),
-                    );
-                }
-                Some(Err(why)) => format!("matched null for the judges only ({why}; Test B is not calibrated)"),
-                None => "matched null for the judges: one common factor of variance K̂ with error variances Var(J_j) − K̂,".into(),
-            };
-            (
-                NullModel::matched_judges(panel, s),
-                format!("{judges_only} at N = {}{marginals}", panel.n),
-            )
-        }
-    }
-}
-
-/// One test's result with its meaning.
-fn judge(
-    t: TestId,
-    layout: &Layout,
-    sample: &Sample<'_>,
-    est: Option<&Estimate>,
-    nulls: Option<&NullDistribution>,
-    null_model: &Result<NullModel, String>,
-) -> TestResult {
-    let na = |message: String| TestResult::not_applicable(t, message);
-    if let Err(why) = t.applicable(layout) {
-        return na(why);
-    }
-    if let Err(why) = null_model {
-        return na(format!("no null to calibrate against: {why}"));
-    }
-    let observed = t.statistic_of(sample, layout);
-    let (Some(threshold), Some(nulls)) = (nulls.and_then(|n| n.threshold(t)), nulls) else {
-        return na(
-            "not calibrated: the fit is out of range, so there is no matched null for the anchors"
-                .into(),
-        );
-    };
-    if !observed.is_finite() {
-        return na(
-            "the statistic is undefined on this panel (no anchor pair has a usable denominator)"
-                .into(),
-        );
-    }
-    let verdict = if observed > threshold {
-        Verdict::Fires
-    } else {
-        Verdict::Pass
-    };
-    TestResult {
-        test: t,
-        applicable: true,
-        statistic: Some(observed),
-        threshold: Some(threshold),
-        p_value: nulls.p_value(t, observed),
-        verdict,
-        message: t.meaning(&Reading {
-            fires: verdict == Verdict::Fires,
-            observed,
-            estimate: est,
-            layout,
-        }),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn p_value_counts_null_at_or_above() {
-        let nd = NullDistribution {
-            draws: 4,
-            stats: PerTest::from_fn(|t| {
-                if t == TestId::A {
-                    vec![1.0, 2.0, 3.0, 4.0]
-                } else {
-                    Vec::new()
-                }
-            }),
-        };
-        assert_eq!(nd.p_value(TestId::A, 3.0), Some(3.0 / 5.0));
-        assert_eq!(nd.p_value(TestId::A, 10.0), Some(1.0 / 5.0));
-        assert_eq!(nd.p_value(TestId::B, 1.0), None);
-    }
 }

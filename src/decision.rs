@@ -3,7 +3,9 @@
 //! this finds the matching row, the estimators and diagnostics available, and the failure
 //! modes left unguarded.
 
-use crate::battery::{Layout, PerTest, TestId, TestResult, Verdict};
+use crate::battery::registry::{PerTest, TestId};
+use crate::battery::types::Layout;
+use crate::battery::verdict::{TestResult, Verdict};
 use crate::estimate::{Estimate, Estimator};
 use crate::families::JudgeFamilies;
 use crate::panel::Panel;

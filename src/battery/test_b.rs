@@ -4,8 +4,7 @@
 
 use nalgebra::DMatrix;
 
-use super::Layout;
-use super::registry::{Diagnostic, NullKind, OnOrdinal, Reading, Scales, Violation};
+use super::types::{Diagnostic, Layout, NullKind, OnOrdinal, Reading, Scales, Violation};
 use crate::estimate::pair_estimate;
 use crate::model::Params;
 use crate::moments::{JudgePairs, Moments};

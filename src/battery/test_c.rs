@@ -6,8 +6,7 @@
 
 use nalgebra::DMatrix;
 
-use super::registry::{Diagnostic, NullKind, OnOrdinal, Reading, Scales, Violation};
-use super::{Layout, Sample};
+use super::types::{Diagnostic, Layout, NullKind, OnOrdinal, Reading, Sample, Scales, Violation};
 use crate::model::{Families, Params};
 
 /// Test C needs ≥ 2 families and one family with ≥ 2 judges.

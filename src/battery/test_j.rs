@@ -5,8 +5,7 @@
 //! first leaves a residual no choice of λ removes. Unlike Test A it does not fire on judges
 //! that merely use different scales, so it is the check the free-scale estimator rests on.
 
-use super::registry::{Diagnostic, NullKind, OnOrdinal, Reading, Scales, Violation};
-use super::{Layout, Sample};
+use super::types::{Diagnostic, Layout, NullKind, OnOrdinal, Reading, Sample, Scales, Violation};
 
 /// Test J needs at least 4 judges (at p = 3 one factor fits any correlations exactly).
 ///

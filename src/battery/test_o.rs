@@ -8,8 +8,7 @@ use std::borrow::Cow;
 
 use nalgebra::DMatrix;
 
-use super::registry::{Diagnostic, NullKind, OnOrdinal, Reading, Scales, Violation};
-use super::{Layout, Sample};
+use super::types::{Diagnostic, Layout, NullKind, OnOrdinal, Reading, Sample, Scales, Violation};
 use crate::estimate::free_scale::{MIN_ANCHORS, MIN_JUDGES, fit_with_judges};
 
 /// Test O needs the free-scale estimator: ≥ 3 judges and ≥ 3 anchors (continuous: its
