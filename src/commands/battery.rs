@@ -1,6 +1,8 @@
 //! `battery`: the diagnostic tests on one panel, with a bar per stage.
 
-use super::{load_panel, stages, warn_cost, write_json, write_stdout};
+use super::output::{write_json, write_stdout};
+use super::shared::{load_panel, warn_cost};
+use super::stages;
 use crate::battery::{self, NullSpec};
 use crate::cli::BatteryArgs;
 use crate::error::Error;

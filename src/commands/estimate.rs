@@ -1,6 +1,7 @@
 //! `estimate`: every requested estimator's ρ on one panel, refusals shown after the numbers.
 
-use super::{identified, load_panel, progress_bar, warn_cost, write_json, write_stdout};
+use super::output::{write_json, write_stdout};
+use super::shared::{identified, load_panel, progress_bar, warn_cost};
 use crate::cli::{EstimateArgs, Method};
 use crate::error::Error;
 use crate::estimate::{Context, Estimator, Fits};

@@ -1,7 +1,7 @@
 //! `export`: the model as a lavaan or semopy script.
 
 use super::output;
-use super::{identified, load_panel, output_target};
+use super::shared::{identified, load_panel, output_target};
 use crate::error::Error;
 
 /// `export`: the model as a lavaan or semopy script, on stdout or into `-o FILE` (atomically;

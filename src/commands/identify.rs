@@ -1,6 +1,7 @@
 //! `identify`: where Section 7's identification hierarchy places a design or a panel.
 
-use super::{load_panel, write_json, write_stdout};
+use super::output::{write_json, write_stdout};
+use super::shared::load_panel;
 use crate::cli::{IdentifyArgs, PanelArgs};
 use crate::error::Error;
 use crate::report;

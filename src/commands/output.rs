@@ -108,7 +108,7 @@ pub(crate) fn write(
         Target::Stdout => {
             let mut buf = Vec::new();
             f(&mut buf).map_err(|e| output_error(None, &e))?;
-            super::write_stdout(&buf)
+            write_stdout(&buf)
         }
         Target::Through(path) => {
             let err = |e: &io::Error| output_error(Some(path), e);
@@ -203,5 +203,30 @@ pub(crate) fn output_error(path: Option<&Path>, e: &io::Error) -> Error {
     Error::Output {
         path: path.map(Path::to_path_buf),
         reason: e.to_string(),
+    }
+}
+
+/// Writes pretty JSON and a newline to stdout.
+///
+/// # Panics
+/// Never: a `serde_json::Value` always serialises.
+///
+/// # Errors
+/// A write failure other than a closed pipe.
+pub fn write_json(v: &serde_json::Value) -> Result<(), Error> {
+    let mut s = serde_json::to_string_pretty(v).expect("JSON values always serialise");
+    s.push('\n');
+    write_stdout(s.as_bytes())
+}
+
+/// Writes to stdout; a closed pipe (`rhoscope … | head`) is not an error.
+///
+/// # Errors
+/// Any other write failure.
+pub fn write_stdout(bytes: &[u8]) -> Result<(), Error> {
+    let mut out = io::stdout().lock();
+    match out.write_all(bytes).and_then(|()| out.flush()) {
+        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(output_error(None, &e)),
+        _ => Ok(()),
     }
 }

@@ -1,6 +1,7 @@
 //! `plan`: the smallest N that meets a target on a scenario.
 
-use super::{progress_bar, write_json, write_stdout};
+use super::output::{write_json, write_stdout};
+use super::shared::progress_bar;
 use crate::cli::PlanArgs;
 use crate::error::Error;
 use crate::progress::{Flow, Progress};

@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use super::output::{self, Target};
-use super::{load_panel, note, progress_bar};
+use super::shared::{load_panel, note, progress_bar};
 use crate::battery::{self, NullSpec, TestId};
 use crate::cli::{PanelArgs, PlotArgs};
 use crate::error::{Error, sanitize};

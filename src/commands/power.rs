@@ -1,6 +1,7 @@
 //! `power`: each test's size and power across sample sizes and strengths.
 
-use super::{progress_bar, write_json, write_stdout};
+use super::output::{write_json, write_stdout};
+use super::shared::progress_bar;
 use crate::cli::PowerArgs;
 use crate::error::Error;
 use crate::power::{self, PowerOptions};

@@ -1,7 +1,8 @@
 //! `reproduce`: the paper's tables, on stdout and optionally into a folder.
 
 use super::output::{self, output_error};
-use super::{progress_bar, write_json, write_stdout};
+use super::output::{write_json, write_stdout};
+use super::shared::progress_bar;
 use crate::cli::ReproduceArgs;
 use crate::error::Error;
 use crate::progress::{Flow, Progress};

@@ -3,7 +3,7 @@
 use std::path::Path;
 
 use super::output::{self, output_error};
-use super::{note, output_target};
+use super::shared::{note, output_target};
 use crate::cli::SimulateArgs;
 use crate::data;
 use crate::error::Error;

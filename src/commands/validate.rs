@@ -1,6 +1,7 @@
 //! `validate`: the real-texture protocol on a panel's own judges.
 
-use super::{load_panel, progress_bar, write_json, write_stdout};
+use super::output::{write_json, write_stdout};
+use super::shared::{load_panel, progress_bar};
 use crate::cli::ValidateArgs;
 use crate::error::Error;
 use crate::progress::{Flow, Progress};
