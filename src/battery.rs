@@ -29,7 +29,9 @@ use calibration::{
 };
 use null::NullModel;
 pub use registry::{COUNT, PerTest, TestId};
-pub use types::{Diagnostic, Layout, NullKind, OnOrdinal, Reading, Sample, Scales, Violation};
+pub use types::{
+    Diagnostic, Layout, NotApplicable, NullKind, OnOrdinal, Reading, Sample, Scales, Violation,
+};
 pub use verdict::{TestResult, Verdict};
 use verdict::{judge, judge_all};
 

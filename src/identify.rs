@@ -16,6 +16,33 @@ use crate::ordinal::{
 };
 use crate::panel::Panel;
 
+/// Why the identification check cannot run on a design or a panel.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum IdentifyError {
+    /// Fewer than 2 judges or no anchor: the check has nothing to map.
+    #[error(
+        "the identification check needs at least 2 judges and 1 anchor (the panel has {judges} and {anchors})"
+    )]
+    TooFewColumns { judges: usize, anchors: usize },
+    /// The latent correlations or the Jacobian's rank cannot be computed.
+    #[error("{0}")]
+    Latent(String),
+    /// Theorem 1 gives no interior point on this panel.
+    #[error("{0}")]
+    NoPoint(String),
+}
+
+impl From<IdentifyError> for String {
+    fn from(e: IdentifyError) -> String {
+        e.to_string()
+    }
+}
+
+/// A failure of the latent-scale computations, kept as its message.
+fn latent(e: impl std::fmt::Display) -> IdentifyError {
+    IdentifyError::Latent(e.to_string())
+}
+
 /// The anchor values the paper's designs cycle through when a panel has more anchors than the
 /// three-anchor design (Section 4 and SPEC §4): ρ = (0.3, 0.7, 0.5), σ_a = (0.5, 0.6, 0.7).
 const DESIGN_RHO: [f64; 3] = [0.3, 0.7, 0.5];
@@ -86,9 +113,9 @@ pub struct Identification {
 ///
 /// # Errors
 /// Never for the paper's design; the message of the core check otherwise.
-pub fn at_paper_design() -> Result<Identification, String> {
+pub fn at_paper_design() -> Result<Identification, IdentifyError> {
     let point = Params::default();
-    let all_ordinal = all_ordinal_identification(&point)?;
+    let all_ordinal = all_ordinal_identification(&point).map_err(latent)?;
     finish(
         point,
         PointSource::PaperDesign { reason: None },
@@ -102,21 +129,24 @@ pub fn at_paper_design() -> Result<Identification, String> {
 /// # Errors
 /// Fewer than 2 judges or no anchor, or a column whose latent correlations cannot be
 /// computed (one level, constant): the map to latent correlations needs them all.
-pub fn at_panel(panel: &Panel) -> Result<Identification, String> {
+pub fn at_panel(panel: &Panel) -> Result<Identification, IdentifyError> {
     let (p, m) = (panel.p(), panel.m());
     if p < 2 || m < 1 {
-        return Err(format!(
-            "the identification check needs at least 2 judges and 1 anchor (the panel has {p} and {m})"
-        ));
+        return Err(IdentifyError::TooFewColumns {
+            judges: p,
+            anchors: m,
+        });
     }
-    correlation_matrix(panel)?;
-    let own = panel_point(&panel.covariance(), p).and_then(|pm| {
-        all_ordinal_identification(&pm)
-            .map(|id| (pm, id))
-            .map_err(|e| format!("the panel's point does not reach both targets: {e}"))
-    });
+    correlation_matrix(panel).map_err(latent)?;
+    let own = panel_point(&panel.covariance(), p)
+        .map_err(String::from)
+        .and_then(|pm| {
+            all_ordinal_identification(&pm)
+                .map(|id| (pm, id))
+                .map_err(|e| format!("the panel's point does not reach both targets: {e}"))
+        });
     let data = on_data(panel);
-    let with_data = |id: Result<Identification, String>| {
+    let with_data = |id: Result<Identification, IdentifyError>| {
         id.map(|mut id| {
             id.data.clone_from(&data);
             id
@@ -126,7 +156,7 @@ pub fn at_panel(panel: &Panel) -> Result<Identification, String> {
         Ok((point, id)) => finish(point, PointSource::PanelFit, id),
         Err(reason) => {
             let point = paper_design(p, m);
-            let id = all_ordinal_identification(&point)?;
+            let id = all_ordinal_identification(&point).map_err(latent)?;
             finish(
                 point,
                 PointSource::PaperDesign {
@@ -149,13 +179,13 @@ fn finish(
     point: Params,
     source: PointSource,
     all_ordinal: AllOrdinalIdentification,
-) -> Result<Identification, String> {
+) -> Result<Identification, IdentifyError> {
     let (contrast_point, same_point) = if point.m() >= 3 && point.p >= 3 {
         (point.clone(), true)
     } else {
         (paper_design(point.p.max(3), 3), false)
     };
-    let rank = mixed_scale_identification(&contrast_point)?;
+    let rank = mixed_scale_identification(&contrast_point).map_err(latent)?;
     Ok(Identification {
         point,
         source,
@@ -177,28 +207,34 @@ fn finish(
 /// # Errors
 /// A one-sentence reason when the fit is out of range (any flag of SPEC §1, or a judge error
 /// variance S_jj − K̂ ≤ 0).
-pub fn panel_point(s: &DMatrix<f64>, p: usize) -> Result<Params, String> {
+pub fn panel_point(s: &DMatrix<f64>, p: usize) -> Result<Params, IdentifyError> {
+    let no_point = |why: &str| IdentifyError::NoPoint(why.into());
     let mom = Moments::from_cov(s, p, JudgePairs::All)
-        .ok_or("the panel has fewer than 2 judges, so K is undefined")?;
+        .ok_or_else(|| no_point("the panel has fewer than 2 judges, so K is undefined"))?;
     if mom.n_anchors() < 2 {
-        return Err("Theorem 1 needs 2 anchors to give a point, and the panel has 1".into());
+        return Err(no_point(
+            "Theorem 1 needs 2 anchors to give a point, and the panel has 1",
+        ));
     }
     let est = closed_form(&mom);
     if let Some(f) = est.flags.first() {
-        return Err(format!("Theorem 1 is out of range ({})", f.code.as_str()));
+        return Err(IdentifyError::NoPoint(format!(
+            "Theorem 1 is out of range ({})",
+            f.code.as_str()
+        )));
     }
     let judge_var: Vec<f64> = (0..p).map(|j| s[(j, j)] - est.k).collect();
     if let Some(j) =
         (0..p).find(|&j| judge_var[j].partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater))
     {
-        return Err(format!(
+        return Err(IdentifyError::NoPoint(format!(
             "Theorem 1 leaves judge {} no error variance (Var(J) − K = {:.4})",
             j + 1,
             judge_var[j]
-        ));
+        )));
     }
     let rho: Option<Vec<f64>> = est.anchors.iter().map(|a| a.rho).collect();
-    let rho = rho.ok_or("Theorem 1 leaves a ρ undefined")?;
+    let rho = rho.ok_or_else(|| no_point("Theorem 1 leaves a ρ undefined"))?;
     let pm = Params {
         sigma_t2: est.sigma_t2,
         sigma_c2: est.sigma_c2,
@@ -209,7 +245,7 @@ pub fn panel_point(s: &DMatrix<f64>, p: usize) -> Result<Params, String> {
         ..Params::default()
     };
     pm.validate()
-        .map_err(|e| format!("Theorem 1 is out of range: {e}"))?;
+        .map_err(|e| IdentifyError::NoPoint(format!("Theorem 1 is out of range: {e}")))?;
     Ok(pm)
 }
 
@@ -247,6 +283,11 @@ mod tests {
             r[(i, j)] = 0.5;
             r[(j, i)] = 0.5;
         }
-        assert!(panel_point(&r, 3).unwrap_err().contains("out of range"));
+        assert!(
+            panel_point(&r, 3)
+                .unwrap_err()
+                .to_string()
+                .contains("out of range")
+        );
     }
 }

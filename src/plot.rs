@@ -28,6 +28,23 @@ use crate::battery::{BatteryReport, TestId};
 use crate::bootstrap::Interval;
 use crate::estimate::fits::Context;
 
+/// Why a figure or its study cannot be made.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PlotError {
+    /// The figure has nothing to draw (no anchors, no runnable test), or the SVG backend failed.
+    #[error("{0}")]
+    Draw(String),
+    /// A study's design is invalid at some point of its grid, or too small to study.
+    #[error("{0}")]
+    Design(String),
+}
+
+impl From<PlotError> for String {
+    fn from(e: PlotError) -> String {
+        e.to_string()
+    }
+}
+
 pub use boundary::{
     BoundaryOptions, BoundaryPoint, RHO1_GRID, boundary_study, denominator as boundary_denominator,
 };
@@ -168,18 +185,19 @@ impl Figure {
     ///
     /// # Errors
     /// A figure with nothing to draw (no anchors, no runnable test), or a drawing error.
-    pub fn svg(&self) -> Result<String, String> {
+    pub fn svg(&self) -> Result<String, PlotError> {
         let mut buf = String::new();
         {
             let root = SVGBackend::with_string(&mut buf, style::SIZE).into_drawing_area();
             match self {
-                Figure::Rho(f) => rho::draw(&root, f)?,
-                Figure::Bootstrap(f) => bootstrap::draw(&root, f)?,
-                Figure::Battery(f) => battery::draw(&root, f)?,
-                Figure::Power(f) => power::draw(&root, f)?,
-                Figure::Boundary(f) => boundary::draw(&root, f)?,
+                Figure::Rho(f) => rho::draw(&root, f),
+                Figure::Bootstrap(f) => bootstrap::draw(&root, f),
+                Figure::Battery(f) => battery::draw(&root, f),
+                Figure::Power(f) => power::draw(&root, f),
+                Figure::Boundary(f) => boundary::draw(&root, f),
             }
-            root.present().map_err(|e| e.to_string())?;
+            .map_err(PlotError::Draw)?;
+            root.present().map_err(|e| PlotError::Draw(e.to_string()))?;
         }
         Ok(buf)
     }
@@ -254,7 +272,7 @@ pub fn power_figure(
         .iter()
         .filter(|(t, cells)| cells.iter().all(|c| c.rates[*t].is_none()))
         .map(|(t, _)| {
-            let why = t.applicable(layout).err().unwrap_or_default();
+            let why = t.applicable(layout).err().unwrap_or_default().0;
             let short = why.split(" (").next().unwrap_or("").trim();
             let short = short.split(" for ").next().unwrap_or(short);
             format!("Test {} {short}", t.name()).trim_end().to_string()

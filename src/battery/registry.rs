@@ -10,7 +10,7 @@ use std::ops::{Index, IndexMut};
 use nalgebra::DMatrix;
 
 pub use super::types::{Diagnostic, NullKind, OnOrdinal, Reading, Scales, Violation};
-use super::types::{Layout, Sample};
+use super::types::{Layout, NotApplicable, Sample};
 use super::{test_a, test_b, test_c, test_j, test_o};
 
 macro_rules! registry {
@@ -77,7 +77,7 @@ impl TestId {
     ///
     /// # Errors
     /// The reason it cannot run.
-    pub fn applicable(self, layout: &Layout) -> Result<(), String> {
+    pub fn applicable(self, layout: &Layout) -> Result<(), NotApplicable> {
         (self.spec().applicable)(layout)?;
         let scales = self.spec().scales;
         if layout.ordinal_judges > 0

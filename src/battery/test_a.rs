@@ -4,7 +4,9 @@
 
 use nalgebra::DMatrix;
 
-use super::types::{Diagnostic, Layout, NullKind, OnOrdinal, Reading, Scales, Violation};
+use super::types::{
+    Diagnostic, Layout, NotApplicable, NullKind, OnOrdinal, Reading, Scales, Violation,
+};
 use crate::model::Params;
 use crate::moments::judge_offdiag;
 use crate::stats::mean_sd_pop;
@@ -13,7 +15,7 @@ use crate::stats::mean_sd_pop;
 ///
 /// # Errors
 /// Why it cannot run.
-pub fn applicable(layout: &Layout) -> Result<(), String> {
+pub fn applicable(layout: &Layout) -> Result<(), NotApplicable> {
     if layout.p >= 3 {
         Ok(())
     } else {

@@ -4,7 +4,9 @@
 
 use nalgebra::DMatrix;
 
-use super::types::{Diagnostic, Layout, NullKind, OnOrdinal, Reading, Scales, Violation};
+use super::types::{
+    Diagnostic, Layout, NotApplicable, NullKind, OnOrdinal, Reading, Scales, Violation,
+};
 use crate::estimate::pair_estimate;
 use crate::model::Params;
 use crate::moments::{JudgePairs, Moments};
@@ -14,7 +16,7 @@ use crate::stats::mean_sd_pop;
 ///
 /// # Errors
 /// Why it cannot run.
-pub fn applicable(layout: &Layout) -> Result<(), String> {
+pub fn applicable(layout: &Layout) -> Result<(), NotApplicable> {
     if layout.m >= 3 && layout.p >= 2 {
         Ok(())
     } else {
@@ -25,7 +27,8 @@ pub fn applicable(layout: &Layout) -> Result<(), String> {
             ),
             2 => "needs ≥ 3 anchors (over-identification: with 2 there is one anchor pair)".into(),
             _ => "needs ≥ 2 judges".into(),
-        })
+        }
+        .into())
     }
 }
 

@@ -6,14 +6,16 @@
 
 use nalgebra::DMatrix;
 
-use super::types::{Diagnostic, Layout, NullKind, OnOrdinal, Reading, Sample, Scales, Violation};
+use super::types::{
+    Diagnostic, Layout, NotApplicable, NullKind, OnOrdinal, Reading, Sample, Scales, Violation,
+};
 use crate::model::{Families, Params};
 
 /// Test C needs ≥ 2 families and one family with ≥ 2 judges.
 ///
 /// # Errors
 /// Why it cannot run.
-pub fn applicable(layout: &Layout) -> Result<(), String> {
+pub fn applicable(layout: &Layout) -> Result<(), NotApplicable> {
     let Some(fam) = &layout.families else {
         return Err("needs judge families".into());
     };

@@ -5,13 +5,15 @@
 //! first leaves a residual no choice of λ removes. Unlike Test A it does not fire on judges
 //! that merely use different scales, so it is the check the free-scale estimator rests on.
 
-use super::types::{Diagnostic, Layout, NullKind, OnOrdinal, Reading, Sample, Scales, Violation};
+use super::types::{
+    Diagnostic, Layout, NotApplicable, NullKind, OnOrdinal, Reading, Sample, Scales, Violation,
+};
 
 /// Test J needs at least 4 judges (at p = 3 one factor fits any correlations exactly).
 ///
 /// # Errors
 /// Why it cannot run.
-pub fn applicable(layout: &Layout) -> Result<(), String> {
+pub fn applicable(layout: &Layout) -> Result<(), NotApplicable> {
     if layout.p >= 4 {
         Ok(())
     } else {

@@ -8,7 +8,9 @@ use std::borrow::Cow;
 
 use nalgebra::DMatrix;
 
-use super::types::{Diagnostic, Layout, NullKind, OnOrdinal, Reading, Sample, Scales, Violation};
+use super::types::{
+    Diagnostic, Layout, NotApplicable, NullKind, OnOrdinal, Reading, Sample, Scales, Violation,
+};
 use crate::estimate::free_scale::{MIN_ANCHORS, MIN_JUDGES, fit_with_judges};
 
 /// Test O needs the free-scale estimator: ≥ 3 judges and ≥ 3 anchors (continuous: its
@@ -16,17 +18,18 @@ use crate::estimate::free_scale::{MIN_ANCHORS, MIN_JUDGES, fit_with_judges};
 ///
 /// # Errors
 /// Why it cannot run.
-pub fn applicable(layout: &Layout) -> Result<(), String> {
+pub fn applicable(layout: &Layout) -> Result<(), NotApplicable> {
     if layout.p < MIN_JUDGES {
         Err(format!(
             "needs the free-scale fit: ≥ {MIN_JUDGES} judges (this panel has {})",
             layout.p
-        ))
+        )
+        .into())
     } else if layout.m < MIN_ANCHORS {
         Err(format!(
             "needs the free-scale fit: ≥ {MIN_ANCHORS} continuous anchors for an over-identifying restriction (this panel has {})",
             layout.m
-        ))
+        ).into())
     } else {
         Ok(())
     }

@@ -128,6 +128,29 @@ impl<'a> Sample<'a> {
     }
 }
 
+/// Why a test cannot run on a layout, in one sentence shown beside its N/A.
+#[derive(Debug, Clone, PartialEq, Eq, Default, thiserror::Error)]
+#[error("{0}")]
+pub struct NotApplicable(pub String);
+
+impl From<&str> for NotApplicable {
+    fn from(why: &str) -> Self {
+        NotApplicable(why.into())
+    }
+}
+
+impl From<String> for NotApplicable {
+    fn from(why: String) -> Self {
+        NotApplicable(why)
+    }
+}
+
+impl From<NotApplicable> for String {
+    fn from(why: NotApplicable) -> String {
+        why.0
+    }
+}
+
 /// What one diagnostic is. Each test file defines one as `pub const SPEC`.
 #[derive(Debug, Clone, Copy)]
 pub struct Diagnostic {
@@ -143,7 +166,7 @@ pub struct Diagnostic {
     /// identified, and calibrated only by a null that models the anchors.
     pub uses_anchors: bool,
     /// Whether the test can run on a layout's shape (counts, families), and if not, why.
-    pub applicable: fn(&Layout) -> Result<(), String>,
+    pub applicable: fn(&Layout) -> Result<(), NotApplicable>,
     /// The scales of judges and anchors it can answer for (SPEC §3); elsewhere it is N/A.
     pub scales: Scales,
     /// The statistic of a sample's second moments (judges first).

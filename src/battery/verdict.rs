@@ -106,7 +106,7 @@ pub(super) fn judge(
 ) -> TestResult {
     let na = |message: String| TestResult::not_applicable(t, message);
     if let Err(why) = t.applicable(layout) {
-        return na(why);
+        return na(why.into());
     }
     if let Err(why) = null_model {
         return na(format!("no null to calibrate against: {why}"));

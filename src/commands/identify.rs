@@ -23,7 +23,7 @@ pub(super) fn identify_cmd(a: &IdentifyArgs) -> Result<(), Error> {
                 "{flag} describes a panel file: give the PANEL too, or leave it out for the paper's design"
             )));
         }
-        let id = crate::identify::at_paper_design().map_err(Error::System)?;
+        let id = crate::identify::at_paper_design().map_err(|e| Error::System(e.to_string()))?;
         let r = report::identify::IdentifyReport {
             id: &id,
             panel: None,

@@ -7,8 +7,8 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::BoundaryFigure;
 use super::style::{self, Dash, Entry, Marker};
+use super::{BoundaryFigure, PlotError};
 use crate::estimate::closed_form;
 use crate::model::Params;
 use crate::moments::{JudgePairs, Moments, covariance};
@@ -45,6 +45,11 @@ pub struct BoundaryPoint {
     pub undefined: usize,
 }
 
+/// An invalid design, kept as its message.
+fn invalid(e: impl std::fmt::Display) -> PlotError {
+    PlotError::Design(e.to_string())
+}
+
 /// The default grid of ρ_1: coarse far from the boundary, fine near it.
 pub const RHO1_GRID: [f64; 13] = [
     0.0, 0.2, 0.4, 0.6, 0.7, 0.8, 0.85, 0.9, 0.95, 0.97, 0.98, 0.985, 0.99,
@@ -59,19 +64,24 @@ pub const RHO1_GRID: [f64; 13] = [
 pub fn boundary_study(
     opts: &BoundaryOptions,
     progress: &(dyn Fn(Progress) -> Flow + Sync),
-) -> Result<Option<Vec<BoundaryPoint>>, String> {
+) -> Result<Option<Vec<BoundaryPoint>>, PlotError> {
     if opts.base.m() < 2 {
-        return Err("the boundary needs at least two anchors".into());
+        return Err(PlotError::Design(
+            "the boundary needs at least two anchors".into(),
+        ));
     }
     if opts.reps < 2 {
-        return Err("at least 2 replicates per point are needed".into());
+        return Err(PlotError::Design(
+            "at least 2 replicates per point are needed".into(),
+        ));
     }
     let mut out = Vec::with_capacity(opts.rho1.len());
     for (i, &r1) in opts.rho1.iter().enumerate() {
         let mut pm = opts.base.clone();
         pm.rho[0] = r1;
-        pm.validate().map_err(|e| format!("ρ_1 = {r1}: {e}"))?;
-        let design = Design::new(&pm)?;
+        pm.validate()
+            .map_err(|e| PlotError::Design(format!("ρ_1 = {r1}: {e}")))?;
+        let design = Design::new(&pm).map_err(invalid)?;
         let (n, p) = (opts.n, pm.p);
         let rho: Vec<Option<Option<f64>>> = replicates(
             &design,
