@@ -5,8 +5,8 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
+use super::data::{BatteryFigure, TestPanel};
 use super::style::{self, Dash, Entry, Marker};
-use super::{BatteryFigure, TestPanel};
 use crate::stats::percentile;
 
 const BINS: usize = 30;

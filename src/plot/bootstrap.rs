@@ -9,7 +9,7 @@ use std::fmt::Write as _;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::BootstrapFigure;
+use super::data::BootstrapFigure;
 use super::style::Entry;
 use super::style::{self, Dash, Marker};
 use crate::stats::percentile;

@@ -7,8 +7,8 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
+use super::data::PlotError;
 use super::style::{self, Dash, Entry, Marker};
-use super::{BoundaryFigure, PlotError};
 use crate::estimate::closed_form;
 use crate::model::Params;
 use crate::moments::{JudgePairs, Moments, covariance};
@@ -43,6 +43,14 @@ pub struct BoundaryPoint {
     pub sd: f64,
     /// Replicates whose ρ̂_1 was inadmissible.
     pub undefined: usize,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct BoundaryFigure {
+    pub title: String,
+    pub n: usize,
+    pub reps: usize,
+    pub points: Vec<BoundaryPoint>,
 }
 
 /// An invalid design, kept as its message.

@@ -6,7 +6,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use super::PowerFigure;
+use super::data::PowerFigure;
 use super::style::{self, Dash, Entry, Marker};
 
 pub(super) fn draw<DB: DrawingBackend>(

@@ -7,8 +7,8 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use plotters::coord::CoordTranslate;
 
+use super::data::{RhoFigure, RhoSeries};
 use super::style::{self, Dash, Entry, Marker};
-use super::{RhoFigure, RhoSeries};
 
 /// How far an interval may reach before it is cut at the frame (and the cut marked).
 const LIMIT: f64 = 2.0;
