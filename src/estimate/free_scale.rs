@@ -19,9 +19,47 @@
 use nalgebra::{DMatrix, DVector};
 
 use super::identified::{self, IdentifiedSet};
-use super::{Estimate, Flag, FlagCode, PairEstimate, Parts};
+use super::registry::{Entry, Fitter, MethodValue, Shown};
+use super::{Context, Detail, Estimate, EstimateError, Flag, FlagCode, PairEstimate, Parts};
 use crate::ordinal::{Correlations, correlation_matrix};
 use crate::panel::Panel;
+
+/// The free-scale estimator's registry entry: `estimate --method free-scale`, bootstrapped by
+/// refitting each resample's correlations.
+pub const ENTRY: Entry = Entry {
+    key: "free_scale",
+    title: |_, _| "Free-scale".into(),
+    label: |_, _| "free-scale (judge scales free)".into(),
+    short: "free",
+    basis: "Section 7, SPEC §7; judges on their own scales: λ from judge correlations, ULS fit of σ_t², σ_c², β",
+    applicable: |_, _| Ok(()),
+    fit: Fitter::Panel(fit_entry),
+    bootstrapped: true,
+    shown: Shown {
+        method: Some(MethodValue {
+            name: "free-scale",
+            help: "The free-scale estimator (judges on their own scales, Section 7)",
+        }),
+        explorer: true,
+        battery: true,
+    },
+};
+
+/// A panel's fit, with its identified set when `identify` is set.
+fn fit_entry(
+    panel: &Panel,
+    _: &DMatrix<f64>,
+    _: &Context,
+    identify: bool,
+) -> Result<(Estimate, Detail), EstimateError> {
+    let (fit, _) = if identify {
+        fit_panel_identified(panel)
+    } else {
+        fit_panel(panel)
+    }
+    .map_err(EstimateError::FreeScale)?;
+    Ok((fit.estimate.clone(), Detail::FreeScale(Box::new(fit))))
+}
 
 /// A free-scale fit and its own checks (SPEC §7).
 #[derive(Debug, Clone, PartialEq)]

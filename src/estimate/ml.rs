@@ -19,8 +19,44 @@
 
 use nalgebra::{DMatrix, DVector};
 
-use super::{Estimate, Flag, FlagCode, PairEstimate, Parts};
+use super::registry::{Entry, Fitter, MethodValue, Shown};
+use super::{Context, Detail, Estimate, EstimateError, Flag, FlagCode, PairEstimate, Parts};
 use crate::moments::{JudgePairs, Moments};
+use crate::panel::Panel;
+
+/// The ML fit's registry entry: `estimate --method ml`, never bootstrapped (too slow to refit
+/// B times).
+pub const ENTRY: Entry = Entry {
+    key: "ml",
+    title: |_, _| "Maximum likelihood".into(),
+    label: |_, _| "maximum likelihood".into(),
+    short: "ML",
+    basis: "full-information ML of the same model; K = implied σ_t² + σ_c²",
+    applicable: |_, _| Ok(()),
+    fit: Fitter::Panel(fit_entry),
+    bootstrapped: false,
+    shown: Shown {
+        method: Some(MethodValue {
+            name: "ml",
+            help: "Full-information maximum likelihood (with the closed form in JSON)",
+        }),
+        explorer: false,
+        battery: false,
+    },
+};
+
+/// [`fit`] on a panel, with Assumption 1's common-scale flags.
+fn fit_entry(
+    panel: &Panel,
+    s: &DMatrix<f64>,
+    _: &Context,
+    _: bool,
+) -> Result<(Estimate, Detail), EstimateError> {
+    let fit = fit(s, panel.p(), panel.n).map_err(EstimateError::Ml)?;
+    let mut estimate = fit.estimate.clone();
+    super::fits::common_scale(&mut estimate, panel);
+    Ok((estimate, Detail::Ml(Box::new(fit))))
+}
 
 /// The ML fit and its diagnostics.
 #[derive(Debug, Clone, PartialEq)]
