@@ -12,6 +12,7 @@ pub mod flags;
 pub mod free_scale;
 pub mod identified;
 pub mod ml;
+pub mod null;
 pub mod registry;
 pub mod scale;
 #[cfg(test)]
