@@ -64,8 +64,7 @@ fn fit_entry(
         fit_panel_identified(panel)
     } else {
         fit_panel(panel)
-    }
-    .map_err(EstimateError::FreeScale)?;
+    }?;
     Ok((fit.estimate.clone(), Detail::FreeScale(Box::new(fit))))
 }
 
@@ -271,35 +270,36 @@ fn check_shapes(
 /// # Errors
 /// Fewer than 3 judges, fewer than 3 anchors, an ordinal anchor (its covariances need its own
 /// scale), or a correlation error (a column with one level, a constant column).
-pub fn fit_panel(panel: &Panel) -> Result<(FreeScaleFit, Correlations), String> {
+pub fn fit_panel(panel: &Panel) -> Result<(FreeScaleFit, Correlations), EstimateError> {
     fit_panel_with_cov(panel).map(|(fit, corr, _)| (fit, corr))
 }
 
 /// [`fit_panel`] and the anchor covariance it was fitted to, which the identified set reads.
-fn fit_panel_with_cov(panel: &Panel) -> Result<(FreeScaleFit, Correlations, DMatrix<f64>), String> {
+fn fit_panel_with_cov(
+    panel: &Panel,
+) -> Result<(FreeScaleFit, Correlations, DMatrix<f64>), EstimateError> {
     let (p, m) = (panel.p(), panel.m());
     if p < MIN_JUDGES {
-        return Err(format!(
-            "the free-scale estimator needs at least {MIN_JUDGES} judges (the panel has {p})"
-        ));
+        return Err(EstimateError::FreeScaleJudges(p));
     }
     if let Some(k) = (0..m).find(|&k| panel.scales[p + k].is_ordinal()) {
-        return Err(format!(
-            "anchor '{}' is ordinal: the free-scale estimator needs continuous anchors, whose covariances carry the scale that identifies ρ (Section 7); leave it out of the anchors",
-            panel.anchors[k]
-        ));
+        return Err(EstimateError::OrdinalAnchor(panel.anchors[k].clone()));
     }
     if m < MIN_ANCHORS {
-        return Err(format!(
-            "the free-scale estimator needs at least {MIN_ANCHORS} continuous anchors (the panel has {m}); with fewer, ρ is not identified once judges have their own scales (Section 7)"
-        ));
+        return Err(EstimateError::FreeScaleAnchors(m));
     }
-    let corr = correlation_matrix(panel)?;
+    let corr = correlation_matrix(panel).map_err(correlation_error)?;
     let r_judges = corr.r.view((0, 0), (p, p)).into_owned();
     let r_ja = corr.r.view((0, p), (p, m)).into_owned();
     let anchor_cov =
         crate::moments::covariance(&panel.data[p * panel.n..], panel.n, m, &mut Vec::new());
-    Ok((fit(&r_judges, &r_ja, &anchor_cov)?, corr, anchor_cov))
+    let fit = fit(&r_judges, &r_ja, &anchor_cov).map_err(EstimateError::FreeScale)?;
+    Ok((fit, corr, anchor_cov))
+}
+
+/// Why the judge correlations could not be formed, whatever the correlation layer's error type.
+fn correlation_error(e: impl std::fmt::Display) -> EstimateError {
+    EstimateError::Correlation(e.to_string())
 }
 
 /// [`fit_panel`] with the identified set (SPEC §7): what a panel's own fit reports; resamples,
@@ -307,7 +307,7 @@ fn fit_panel_with_cov(panel: &Panel) -> Result<(FreeScaleFit, Correlations, DMat
 ///
 /// # Errors
 /// As [`fit_panel`].
-pub fn fit_panel_identified(panel: &Panel) -> Result<(FreeScaleFit, Correlations), String> {
+pub fn fit_panel_identified(panel: &Panel) -> Result<(FreeScaleFit, Correlations), EstimateError> {
     let (mut fit, corr, anchor_cov) = fit_panel_with_cov(panel)?;
     identify(&mut fit, panel, &anchor_cov);
     Ok((fit, corr))

@@ -59,7 +59,7 @@ fn fit_entry(
     _: &Context,
     _: bool,
 ) -> Result<(Estimate, Detail), EstimateError> {
-    let fit = fit(s, panel.p(), panel.n).map_err(EstimateError::Ml)?;
+    let fit = fit(s, panel.p(), panel.n)?;
     let mut estimate = fit.estimate.clone();
     super::fits::common_scale(&mut estimate, panel);
     Ok((estimate, Detail::Ml(Box::new(fit))))
@@ -181,7 +181,12 @@ pub struct Start {
 ///
 /// # Errors
 /// As [`fit`].
-pub fn fit_from(s: &DMatrix<f64>, p: usize, n: usize, start: &Start) -> Result<MlFit, String> {
+pub fn fit_from(
+    s: &DMatrix<f64>,
+    p: usize,
+    n: usize,
+    start: &Start,
+) -> Result<MlFit, EstimateError> {
     let l = Layout {
         p,
         m: s.nrows() - p,
@@ -203,7 +208,7 @@ pub fn fit_from(s: &DMatrix<f64>, p: usize, n: usize, start: &Start) -> Result<M
 ///
 /// # Errors
 /// When S is not positive definite or no start gives a positive-definite Σ.
-pub fn fit(s: &DMatrix<f64>, p: usize, n: usize) -> Result<MlFit, String> {
+pub fn fit(s: &DMatrix<f64>, p: usize, n: usize) -> Result<MlFit, EstimateError> {
     let l = Layout {
         p,
         m: s.nrows() - p,
@@ -220,29 +225,26 @@ fn fit_starts(
     l: Layout,
     n: usize,
     first: Vec<(DVector<f64>, &'static str)>,
-) -> Result<MlFit, String> {
+) -> Result<MlFit, EstimateError> {
     let p = l.p;
     if p < 2 || l.m < 2 {
-        return Err("ML needs ≥ 2 judges and ≥ 2 anchors".into());
+        return Err(EstimateError::MlTooSmall);
     }
     if p + l.m > MAX_VARIABLES {
-        return Err(format!(
-            "{} judge and anchor columns, and ML is limited to {MAX_VARIABLES} (its cost grows as the fourth power of the count); use the closed form, or select columns with --judges / --anchors",
-            p + l.m
-        ));
+        return Err(EstimateError::MlTooManyColumns(p + l.m));
     }
     // N items span at most N − 1 dimensions: S is singular whatever rounding lets Cholesky
     // through (6 items of 8 columns used to "fit", without converging).
     if n <= s.nrows() {
-        return Err(format!(
-            "the sample covariance is not positive definite: {n} items for {} columns (ML needs more items than columns)",
-            s.nrows()
-        ));
+        return Err(EstimateError::MlTooFewItems {
+            items: n,
+            columns: s.nrows(),
+        });
     }
     let chol_s = s
         .clone()
         .cholesky()
-        .ok_or("the sample covariance is not positive definite")?;
+        .ok_or(EstimateError::MlNotPositiveDefinite)?;
     let logdet_s: f64 = chol_s.l().diagonal().iter().map(|d| 2.0 * d.ln()).sum();
     let mut starts = first;
     if let Some(th) = closed_start(s, l).filter(|_| !starts.iter().any(|x| x.1 == "closed form")) {
@@ -272,7 +274,7 @@ fn fit_starts(
     // still rising along the one direction where the parameters can leave (σ_t² → ∓∞ with
     // σ_c², β_k → ±∞, which keeps Σ finite).
     let no_solution = match (&finite, &off) {
-        (None, None) => return Err("no start gives a positive-definite implied covariance".into()),
+        (None, None) => return Err(EstimateError::MlNoStart),
         (None, Some(_)) => true,
         (Some((o, _)), off) => {
             off.as_ref().is_some_and(|(r, _)| r.f < o.f - F_TIE)
