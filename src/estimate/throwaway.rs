@@ -34,7 +34,7 @@ pub const ENTRY: Entry = Entry {
 #[test]
 fn a_throwaway_estimator_reaches_every_output() {
     use crate::battery::{self, NullSpec, Options};
-    use crate::estimate::{Context, EXPLORER, Estimator, Fits};
+    use crate::estimate::{EXPLORER, Estimator, Fits};
     use crate::model::Params;
     use crate::progress::silent;
 
@@ -54,7 +54,7 @@ fn a_throwaway_estimator_reaches_every_output() {
         let method = crate::cli::Method::from_str("throwaway", false).unwrap();
         assert_eq!(method, crate::cli::Method::Only(e));
         assert!(crate::cli::Method::All.estimators(&[]).contains(&e));
-        let ctx = Context::default();
+        let ctx = crate::estimate::Context::default();
         let fits = Fits::of(&panel, &panel.covariance(), &ctx, &method.estimators(&[]));
         let r = crate::report::estimate::EstimateReport {
             source: "sim",
