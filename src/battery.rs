@@ -38,14 +38,8 @@ use verdict::{judge, judge_all};
 /// Default number of null draws per test (SPEC §3).
 pub const DEFAULT_NULL_DRAWS: usize = 1000;
 
-/// The estimators the battery fits and bootstraps: the closed form, the family-blocked
-/// estimate where families allow it, and the free-scale estimate (SPEC §7) where ≥ 3 judges
-/// and ≥ 3 continuous anchors allow it.
-pub const ESTIMATORS: [Estimator; 3] = [
-    Estimator::ClosedForm,
-    Estimator::Blocked,
-    Estimator::FreeScale,
-];
+/// The estimators the battery fits and bootstraps: the registry's battery list.
+pub use crate::estimate::BATTERY as ESTIMATORS;
 
 /// Settings of a battery run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -11,6 +11,8 @@ mod values;
 
 use clap::{Args, Parser, Subcommand};
 
+use crate::estimate::Estimator;
+
 use design::{PLAN_HELP, POWER_HELP, REPRODUCE_HELP, SIMULATE_SHORT, simulate_help};
 pub use design::{PlanArgs, PowerArgs, ReproduceArgs, SimulateArgs};
 use diagnose::{BATTERY_HELP, IDENTIFY_HELP, VALIDATE_HELP};
@@ -154,17 +156,77 @@ pub struct EstimateArgs {
     pub json: bool,
 }
 
-/// Which estimator `estimate` runs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+/// Which estimators `estimate` runs: a registered estimator's `--method` value, `both` or
+/// `all`. The values and their help come from the estimator registry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Method {
-    /// Theorem 1's closed form.
-    Closed,
-    /// Full-information maximum likelihood (with the closed form in JSON).
-    Ml,
+    /// One registered estimator (with the closed form in JSON).
+    Only(Estimator),
     /// The closed form and maximum likelihood.
     Both,
-    /// The free-scale estimator (judges on their own scales, Section 7).
-    FreeScale,
-    /// The closed form, maximum likelihood and the free-scale estimator.
+    /// Every estimator that has a `--method` value.
     All,
+}
+
+#[allow(non_upper_case_globals)]
+impl Method {
+    /// Theorem 1's closed form.
+    pub const Closed: Method = Method::Only(Estimator::ClosedForm);
+    /// Full-information maximum likelihood (with the closed form in JSON).
+    pub const Ml: Method = Method::Only(Estimator::Ml);
+    /// The free-scale estimator (judges on their own scales, Section 7).
+    pub const FreeScale: Method = Method::Only(Estimator::FreeScale);
+
+    /// Whether this value asks for `e`.
+    #[must_use]
+    pub fn runs(self, e: Estimator) -> bool {
+        match self {
+            Method::Only(one) => one == e,
+            Method::Both => matches!(e, Estimator::ClosedForm | Estimator::Ml),
+            Method::All => e.method().is_some(),
+        }
+    }
+
+    /// The estimators `estimate` fits, in report order: the closed form always (its JSON
+    /// carries it), those this value asks for, and `flagged` (asked for by their own options).
+    #[must_use]
+    pub fn estimators(self, flagged: &[Estimator]) -> Vec<Estimator> {
+        Estimator::ALL
+            .into_iter()
+            .filter(|&e| e == Estimator::ClosedForm || self.runs(e) || flagged.contains(&e))
+            .collect()
+    }
+}
+
+impl clap::ValueEnum for Method {
+    fn value_variants<'a>() -> &'a [Self] {
+        static VALUES: std::sync::LazyLock<Vec<Method>> = std::sync::LazyLock::new(|| {
+            let mut values = Vec::new();
+            for e in Estimator::ALL.into_iter().filter(|e| e.method().is_some()) {
+                values.push(Method::Only(e));
+                // `both` has always been listed right after `ml`.
+                if e == Estimator::Ml {
+                    values.push(Method::Both);
+                }
+            }
+            values.push(Method::All);
+            values
+        });
+        &VALUES
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        let (name, help) = match self {
+            Method::Only(e) => {
+                let m = e.method()?;
+                (m.name, m.help)
+            }
+            Method::Both => ("both", "The closed form and maximum likelihood"),
+            Method::All => (
+                "all",
+                "The closed form, maximum likelihood and the free-scale estimator",
+            ),
+        };
+        Some(clap::builder::PossibleValue::new(name).help(help))
+    }
 }

@@ -259,17 +259,23 @@ fn fit_panel_refuses_ordinal_anchors_and_small_panels() {
     let mut pm = three_anchor(Vec::new());
     pm.violations.ordinal = vec![(7, Discretise::equal_probability(5))];
     let panel = rhoscope::simulate::simulate(&pm, 500, 1).unwrap();
-    let e = fit_panel(&panel).unwrap_err();
+    let e = fit_panel(&panel).unwrap_err().to_string();
     assert!(e.contains("'A2' is ordinal"), "{e}");
     let mut pm = three_anchor(Vec::new());
     pm.p = 2;
     let panel = rhoscope::simulate::simulate(&pm, 500, 1).unwrap();
-    assert!(fit_panel(&panel).unwrap_err().contains("at least 3 judges"));
+    assert!(
+        fit_panel(&panel)
+            .unwrap_err()
+            .to_string()
+            .contains("at least 3 judges")
+    );
     let pm = Params::default();
     let panel = rhoscope::simulate::simulate(&pm, 500, 1).unwrap();
     assert!(
         fit_panel(&panel)
             .unwrap_err()
+            .to_string()
             .contains("at least 3 continuous anchors")
     );
 }

@@ -1,10 +1,14 @@
 //! Every registered diagnostic reaches every output that lists tests: the battery's text and
 //! JSON, the power study's JSON and design names, the decision table, and (with the explorer)
 //! the walkthrough, the battery and configuration panes and the sparkline histories. A new
-//! test added to the registry fails here if some output leaves it out.
+//! test added to the registry fails here if some output leaves it out. Likewise every
+//! registered estimator reaches `--method`, the estimate report's text and JSON, the explorer
+//! and the battery with its bootstrap (the crate's own tests register a throwaway estimator
+//! and watch it appear in each).
 
 use rhoscope::battery::{self, NullSpec, Options, TestId};
 use rhoscope::decision::{Configuration, decide};
+use rhoscope::estimate::{BATTERY, Context, EXPLORER, Estimator, Fits};
 use rhoscope::model::{Families, Params};
 use rhoscope::power::{PowerDesign, PowerOptions, operating_characteristics};
 use rhoscope::progress::silent;
@@ -87,6 +91,97 @@ fn every_test_has_a_power_design_and_a_rate_in_the_power_json() {
             "power JSON rates name test {}",
             t.name()
         );
+    }
+}
+
+#[test]
+fn every_estimator_appears_in_the_explorer_and_battery_lists_it_asks_for() {
+    for e in Estimator::ALL {
+        let shown = &e.entry().shown;
+        assert_eq!(EXPLORER.contains(&e), shown.explorer, "{}", e.key());
+        assert_eq!(BATTERY.contains(&e), shown.battery, "{}", e.key());
+        assert_eq!(
+            battery::ESTIMATORS.contains(&e),
+            shown.battery,
+            "{}",
+            e.key()
+        );
+    }
+    let panel = rhoscope::simulate::simulate(&full_params(), 400, 3).unwrap();
+    let fits = Fits::explorer(&panel).unwrap();
+    for e in EXPLORER {
+        assert!(fits.estimate(e).is_some(), "the explorer fits {}", e.key());
+    }
+}
+
+#[cfg(feature = "cli")]
+#[test]
+fn every_estimator_appears_in_method_values_and_the_estimate_text_and_json() {
+    use clap::ValueEnum;
+    use rhoscope::cli::Method;
+    for e in Estimator::ALL {
+        if let Some(m) = e.method() {
+            assert_eq!(Method::from_str(m.name, false), Ok(Method::Only(e)));
+            assert!(Method::All.estimators(&[]).contains(&e), "--method all");
+        }
+    }
+    let panel = rhoscope::simulate::simulate(&full_params(), 400, 3).unwrap();
+    let ctx = Context {
+        families: panel.judge_families(),
+        clean: Some(0),
+    };
+    let flagged: Vec<Estimator> = Estimator::ALL
+        .into_iter()
+        .filter(|e| e.method().is_none())
+        .collect();
+    let which = Method::All.estimators(&flagged);
+    assert_eq!(which, Estimator::ALL, "every estimator can be asked for");
+    let fits = Fits::of(&panel, &panel.covariance(), &ctx, &which);
+    assert!(fits.refused.is_empty(), "{:?}", fits.refused);
+    let r = report::estimate::EstimateReport {
+        source: "sim",
+        panel: &panel,
+        families_source: None,
+        fits: &fits,
+        ctx: &ctx,
+        closed: true,
+        bias: None,
+    };
+    let text = report::estimate::text(&r);
+    let json = report::estimate::json(&r);
+    for e in Estimator::ALL {
+        let title = e.title(&ctx, &panel.anchors);
+        assert!(text.contains(&title), "estimate text shows {title}");
+        assert!(json[e.key()].is_object(), "estimate JSON has {}", e.key());
+    }
+}
+
+#[test]
+fn every_battery_estimator_is_fitted_bootstrapped_and_reported() {
+    let pm = full_params();
+    let panel = rhoscope::simulate::simulate(&pm, 400, 3).unwrap();
+    let opts = Options {
+        resamples: 20,
+        null_draws: 40,
+        seed: 1,
+    };
+    let r = battery::run(&panel, &NullSpec::Scenario(Box::new(pm)), &opts, &silent).unwrap();
+    let text = report::battery::text("sim", &panel, None, &r);
+    let json = report::battery::json("sim", &panel, None, &r);
+    for e in BATTERY {
+        let fit = r
+            .fit(e)
+            .unwrap_or_else(|| panic!("the battery fits {}", e.key()));
+        if e.bootstrappable() {
+            assert_eq!(fit.boot.resamples, 20, "{} is bootstrapped", e.key());
+            assert!(json[e.key()]["sigma_t2_ci"].is_array(), "{}", e.key());
+        }
+        let title = e.title(&Context::default(), &panel.anchors);
+        assert!(
+            text.contains(&format!("{title} (")),
+            "battery text shows {title}"
+        );
+        assert!(json[e.key()].is_object(), "battery JSON has {}", e.key());
     }
 }
 

@@ -21,16 +21,12 @@ pub(super) fn estimate(a: &EstimateArgs) -> Result<(), Error> {
         families: panel.judge_families(),
         clean,
     };
-    let which: Vec<Estimator> = Estimator::ALL
-        .into_iter()
-        .filter(|e| match e {
-            Estimator::ClosedForm => true,
-            Estimator::Ml => matches!(a.method, Method::Ml | Method::Both | Method::All),
-            Estimator::FreeScale => matches!(a.method, Method::FreeScale | Method::All),
-            Estimator::Blocked => a.blocked,
-            Estimator::DesignatedClean => clean.is_some(),
-        })
-        .collect();
+    let flagged = [
+        (Estimator::Blocked, a.blocked),
+        (Estimator::DesignatedClean, clean.is_some()),
+    ];
+    let flagged: Vec<Estimator> = flagged.iter().filter(|f| f.1).map(|f| f.0).collect();
+    let which = a.method.estimators(&flagged);
     if which.contains(&Estimator::Ml) && panel.p() + panel.m() <= crate::estimate::ml::MAX_VARIABLES
     {
         let what = format!(

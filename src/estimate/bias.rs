@@ -8,7 +8,7 @@
 use rayon::prelude::*;
 
 use super::free_scale::{FreeScaleFit, fit_panel};
-use crate::battery::null::NullModel;
+use super::null::NullModel;
 use crate::bootstrap::MIN_ADMISSIBLE;
 use crate::panel::Panel;
 use crate::progress::{Flow, Progress};

@@ -3,8 +3,47 @@
 
 use nalgebra::DMatrix;
 
-use super::{Estimate, closed_form};
+use super::registry::{Entry, Fitter, OnMoments, Shown};
+use super::{Context, Estimate, EstimateError, closed_form};
 use crate::moments::{JudgePairs, Moments};
+
+/// The family-blocked estimator's registry entry; `estimate --blocked` asks for it.
+pub const ENTRY: Entry = Entry {
+    key: "blocked",
+    title: |_, _| "Family-blocked".into(),
+    label: |_, _| "blocked (cross-family K)".into(),
+    short: "blocked",
+    basis: "Section 5; K from cross-family judge pairs only",
+    applicable,
+    fit: Fitter::Moments(OnMoments {
+        pairs: cross_family,
+        estimate: |mom, _| closed_form(mom),
+        undefined: EstimateError::OneFamily,
+    }),
+    bootstrapped: true,
+    shown: Shown {
+        method: None,
+        explorer: true,
+        battery: true,
+    },
+};
+
+/// Whether the judges' families allow cross-family pairs.
+fn applicable(ctx: &Context, _: usize) -> Result<(), EstimateError> {
+    match &ctx.families {
+        None => Err(EstimateError::NoFamilies),
+        Some(f) if !f.blockable() => Err(EstimateError::OneFamily),
+        Some(_) => Ok(()),
+    }
+}
+
+/// K from cross-family judge pairs (all pairs when no families are known).
+fn cross_family(ctx: &Context) -> JudgePairs<'_> {
+    match &ctx.families {
+        Some(f) => JudgePairs::CrossFamily(&f.index),
+        None => JudgePairs::All,
+    }
+}
 
 /// Why the blocked estimator (or Test C) cannot run on a panel.
 #[derive(Debug, Clone, PartialEq, Eq)]

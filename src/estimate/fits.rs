@@ -1,30 +1,16 @@
-//! The estimator registry: every estimator rhoscope offers, fitted the same way by the CLI,
-//! the battery and the explorer. A fit is an [`Estimate`] (one shape, one set of range
-//! flags) plus what only that estimator reports; a new estimator is one module plus one
-//! [`Estimator`] variant here.
+//! Fitting the registered estimators, the same way for the CLI, the battery and the
+//! explorer. A fit is an [`Estimate`] (one shape, one set of range flags) plus what only that
+//! estimator reports; what each estimator is lives in [`super::registry`].
 
 use nalgebra::DMatrix;
 
-use super::{Estimate, blocked, clean, closed_form, free_scale, ml};
+use super::registry::{Fitter, OnMoments};
+use super::{Estimate, EstimateError, free_scale, ml};
 use crate::families::JudgeFamilies;
 use crate::moments::{JudgePairs, Moments};
 use crate::panel::Panel;
 
-/// The estimators, in report order.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Estimator {
-    /// Theorem 1 with K from every judge pair (SPEC §1).
-    ClosedForm,
-    /// Full-information maximum likelihood of the same model, for comparison.
-    Ml,
-    /// K from cross-family judge pairs only (Section 5).
-    Blocked,
-    /// One anchor trusted as clean (CT-C(M−1)-style comparison, Section 6).
-    DesignatedClean,
-    /// Judges on their own scales: the free-scale (mixed-scale) estimator of Section 7 and
-    /// SPEC §7, from judge correlations (Pearson, polychoric or polyserial).
-    FreeScale,
-}
+pub use super::registry::{EXPLORER, Estimator};
 
 /// What a fit needs besides the data: the judges' families and the anchor trusted as clean.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -53,126 +39,76 @@ pub struct Fit {
 }
 
 impl Estimator {
-    /// Every estimator, in report order.
-    pub const ALL: [Estimator; 5] = [
-        Estimator::ClosedForm,
-        Estimator::Ml,
-        Estimator::Blocked,
-        Estimator::DesignatedClean,
-        Estimator::FreeScale,
-    ];
-
     /// The JSON key of its object in `estimate --json` and `battery --json`.
     #[must_use]
     pub fn key(self) -> &'static str {
-        match self {
-            Estimator::ClosedForm => "estimate",
-            Estimator::Ml => "ml",
-            Estimator::Blocked => "blocked",
-            Estimator::DesignatedClean => "designated_clean",
-            Estimator::FreeScale => "free_scale",
-        }
+        self.entry().key
     }
 
     /// The heading of its block in text reports.
     #[must_use]
     pub fn title(self, ctx: &Context, anchors: &[String]) -> String {
-        match self {
-            Estimator::ClosedForm => "Closed form".into(),
-            Estimator::Ml => "Maximum likelihood".into(),
-            Estimator::Blocked => "Family-blocked".into(),
-            Estimator::FreeScale => "Free-scale".into(),
-            Estimator::DesignatedClean => format!(
-                "Designated clean anchor {}",
-                ctx.clean
-                    .and_then(|d| anchors.get(d))
-                    .map_or("", String::as_str)
-            ),
-        }
+        (self.entry().title)(ctx, anchors)
     }
 
     /// Where its numbers come from, in one clause (with its section of the paper).
     #[must_use]
     pub fn basis(self) -> &'static str {
-        match self {
-            Estimator::ClosedForm => "Theorem 1; K = mean of all judge-pair covariances",
-            Estimator::Ml => "full-information ML of the same model; K = implied σ_t² + σ_c²",
-            Estimator::Blocked => "Section 5; K from cross-family judge pairs only",
-            Estimator::DesignatedClean => {
-                "CT-C(M−1)-style comparison; σ_t² = M_d, ρ_d fixed at 0 by assumption"
-            }
-            Estimator::FreeScale => {
-                "Section 7, SPEC §7; judges on their own scales: λ from judge correlations, ULS fit of σ_t², σ_c², β"
-            }
-        }
+        self.entry().basis
     }
 
     /// A short label naming the estimator (and the clean anchor), for panes and tables.
     #[must_use]
     pub fn label(self, ctx: &Context, anchors: &[String]) -> String {
-        match self {
-            Estimator::ClosedForm => "closed form".into(),
-            Estimator::Ml => "maximum likelihood".into(),
-            Estimator::Blocked => "blocked (cross-family K)".into(),
-            Estimator::FreeScale => "free-scale (judge scales free)".into(),
-            Estimator::DesignatedClean => format!(
-                "designated clean {}",
-                ctx.clean
-                    .and_then(|d| anchors.get(d))
-                    .map_or("A1", String::as_str)
-            ),
-        }
+        (self.entry().label)(ctx, anchors)
     }
 
-    /// Whether the item bootstrap refits it from count-weighted moments (ML is too slow to
-    /// refit B times; the free-scale estimator needs correlations recomputed per resample,
-    /// which the count-weighted bootstrap does not do yet).
+    /// A name that fits a narrow table column.
+    #[must_use]
+    pub fn short(self) -> &'static str {
+        self.entry().short
+    }
+
+    /// Whether the item bootstrap refits it.
     #[must_use]
     pub fn bootstrappable(self) -> bool {
-        !matches!(self, Estimator::Ml)
+        self.entry().bootstrapped
     }
 
     /// Whether its estimate is a function of the sample's covariance moments alone (so a
-    /// resample needs only count-weighted feature sums); the free-scale estimator reads
-    /// correlations (polychoric for ordinal judges), which a resample recomputes from its items.
+    /// resample needs only count-weighted feature sums).
     #[must_use]
     pub fn from_moments(self) -> bool {
-        !matches!(self, Estimator::Ml | Estimator::FreeScale)
+        self.moments().is_some()
+    }
+
+    /// How it is fitted from moments, if it is.
+    fn moments(self) -> Option<&'static OnMoments> {
+        match &self.entry().fit {
+            Fitter::Moments(on) => Some(on),
+            Fitter::Panel(_) => None,
+        }
     }
 
     /// Whether it can run with this context, and if not, why (concepts, not flags).
     ///
     /// # Errors
     /// The reason it cannot run.
-    pub fn applicable(self, ctx: &Context, m: usize) -> Result<(), String> {
-        match self {
-            Estimator::ClosedForm | Estimator::Ml | Estimator::FreeScale => Ok(()),
-            Estimator::Blocked => match &ctx.families {
-                None => Err(blocked::NotApplicable::NoFamilies.to_string()),
-                Some(f) if !f.blockable() => Err(blocked::NotApplicable::OneFamily.to_string()),
-                Some(_) => Ok(()),
-            },
-            Estimator::DesignatedClean => match ctx.clean {
-                Some(d) if d < m => Ok(()),
-                _ => Err("needs an anchor designated as clean".into()),
-            },
-        }
+    pub fn applicable(self, ctx: &Context, m: usize) -> Result<(), EstimateError> {
+        (self.entry().applicable)(ctx, m)
     }
 
     /// The judge pairs its K is the mean of.
     #[must_use]
     pub fn pairs(self, ctx: &Context) -> JudgePairs<'_> {
-        match (self, &ctx.families) {
-            (Estimator::Blocked, Some(f)) => JudgePairs::CrossFamily(&f.index),
-            _ => JudgePairs::All,
-        }
+        self.moments().map_or(JudgePairs::All, |on| (on.pairs)(ctx))
     }
 
     /// The fit on a panel whose sample covariance matrix is `s` (judges first).
     ///
     /// # Errors
     /// Why the estimator cannot run on this panel.
-    pub fn fit(self, panel: &Panel, s: &DMatrix<f64>, ctx: &Context) -> Result<Fit, String> {
+    pub fn fit(self, panel: &Panel, s: &DMatrix<f64>, ctx: &Context) -> Result<Fit, EstimateError> {
         self.fit_with(panel, s, ctx, true)
     }
 
@@ -187,46 +123,27 @@ impl Estimator {
         s: &DMatrix<f64>,
         ctx: &Context,
         identify: bool,
-    ) -> Result<Fit, String> {
-        let (p, n) = (panel.p(), panel.n);
+    ) -> Result<Fit, EstimateError> {
+        let p = panel.p();
         self.applicable(ctx, s.nrows().saturating_sub(p))?;
-        if self == Estimator::FreeScale {
-            let (fit, _) = if identify {
-                free_scale::fit_panel_identified(panel)?
-            } else {
-                free_scale::fit_panel(panel)?
-            };
-            return Ok(Fit {
-                estimator: self,
-                estimate: fit.estimate.clone(),
-                detail: Detail::FreeScale(Box::new(fit)),
-            });
-        }
-        if self == Estimator::Ml {
-            let fit = ml::fit(s, p, n)?;
-            let mut estimate = fit.estimate.clone();
-            common_scale(&mut estimate, panel);
-            return Ok(Fit {
-                estimator: self,
-                estimate,
-                detail: Detail::Ml(Box::new(fit)),
-            });
-        }
-        let mom = Moments::from_cov(s, p, self.pairs(ctx)).ok_or_else(|| match self {
-            Estimator::Blocked => blocked::NotApplicable::OneFamily.to_string(),
-            _ => "needs at least 2 judges".to_string(),
-        })?;
-        let mut estimate = self.on_moments(&mom, ctx);
-        common_scale(&mut estimate, panel);
+        let (estimate, detail) = match &self.entry().fit {
+            Fitter::Panel(fit) => fit(panel, s, ctx, identify)?,
+            Fitter::Moments(on) => {
+                let mom = Moments::from_cov(s, p, (on.pairs)(ctx)).ok_or(on.undefined.clone())?;
+                let mut estimate = (on.estimate)(&mom, ctx);
+                common_scale(&mut estimate, panel);
+                (estimate, Detail::None)
+            }
+        };
         Ok(Fit {
             estimator: self,
             estimate,
-            detail: Detail::None,
+            detail,
         })
     }
 
     /// The estimate of one bootstrap resample, straight from column-major data; `None` when
-    /// the moments are undefined or the estimator is not bootstrapped.
+    /// the moments are undefined or the estimator is not a function of them.
     #[must_use]
     pub fn fit_sample(
         self,
@@ -236,26 +153,27 @@ impl Estimator {
         ctx: &Context,
         scratch: &mut Vec<f64>,
     ) -> Option<Estimate> {
-        if !self.from_moments() {
-            return None;
-        }
-        Moments::from_data(data, n, p, self.pairs(ctx), scratch)
-            .map(|mom| self.on_moments(&mom, ctx))
+        let on = self.moments()?;
+        Moments::from_data(data, n, p, (on.pairs)(ctx), scratch).map(|mom| (on.estimate)(&mom, ctx))
     }
 
-    /// The estimate from its moments (every bootstrappable estimator is a function of them).
+    /// The estimate from its moments.
+    ///
+    /// # Panics
+    /// If the estimator is not a function of its moments ([`Estimator::from_moments`] says
+    /// which are): a caller's mistake that would otherwise report another estimator's numbers.
     #[must_use]
     pub fn on_moments(self, mom: &Moments, ctx: &Context) -> Estimate {
-        match (self, ctx.clean) {
-            (Estimator::DesignatedClean, Some(d)) => clean::designated_clean(mom, d),
-            _ => closed_form(mom),
-        }
+        let on = self
+            .moments()
+            .unwrap_or_else(|| panic!("{} is not a function of its moments", self.key()));
+        (on.estimate)(mom, ctx)
     }
 }
 
 /// Assumption 1's common scale on a fit that needs it ([`super::scale`]): ordinal judges
 /// leave every ρ̂ undefined; a range mismatch is flagged beside the numbers.
-fn common_scale(estimate: &mut Estimate, panel: &Panel) {
+pub(super) fn common_scale(estimate: &mut Estimate, panel: &Panel) {
     for flag in super::scale::flags(panel) {
         if flag.code == super::FlagCode::OrdinalCodes {
             estimate.undefine(flag);
@@ -264,15 +182,6 @@ fn common_scale(estimate: &mut Estimate, panel: &Panel) {
         }
     }
 }
-
-/// The estimators the explorer shows, in its order: the closed form first, then the
-/// comparisons.
-pub const EXPLORER: [Estimator; 4] = [
-    Estimator::ClosedForm,
-    Estimator::Blocked,
-    Estimator::DesignatedClean,
-    Estimator::FreeScale,
-];
 
 /// The fits of several estimators on one panel, in the order asked, with the reason for
 /// each one that could not run.
@@ -308,7 +217,7 @@ impl Fits {
         for &e in which {
             match e.fit_with(panel, s, ctx, identify) {
                 Ok(f) => out.fits.push(f),
-                Err(why) => out.refused.push((e, why)),
+                Err(why) => out.refused.push((e, why.to_string())),
             }
         }
         out

@@ -16,12 +16,57 @@
 //!
 //! With a_j = 1 and continuous judges it inverts the population moments of Theorem 1 exactly.
 
-use nalgebra::{DMatrix, DVector};
+use nalgebra::DMatrix;
+
+mod joint;
+mod judges;
+
+use joint::fit_anchor_block;
+#[cfg(test)]
+use joint::*;
+pub use judges::one_factor_uls;
 
 use super::identified::{self, IdentifiedSet};
-use super::{Estimate, Flag, FlagCode, PairEstimate, Parts};
+use super::registry::{Entry, Fitter, MethodValue, Shown};
+use super::{Context, Detail, Estimate, EstimateError, Flag, FlagCode, PairEstimate, Parts};
 use crate::ordinal::{Correlations, correlation_matrix};
 use crate::panel::Panel;
+
+/// The free-scale estimator's registry entry: `estimate --method free-scale`, bootstrapped by
+/// refitting each resample's correlations.
+pub const ENTRY: Entry = Entry {
+    key: "free_scale",
+    title: |_, _| "Free-scale".into(),
+    label: |_, _| "free-scale (judge scales free)".into(),
+    short: "free",
+    basis: "Section 7, SPEC §7; judges on their own scales: λ from judge correlations, ULS fit of σ_t², σ_c², β",
+    applicable: |_, _| Ok(()),
+    fit: Fitter::Panel(fit_entry),
+    bootstrapped: true,
+    shown: Shown {
+        method: Some(MethodValue {
+            name: "free-scale",
+            help: "The free-scale estimator (judges on their own scales, Section 7)",
+        }),
+        explorer: true,
+        battery: true,
+    },
+};
+
+/// A panel's fit, with its identified set when `identify` is set.
+fn fit_entry(
+    panel: &Panel,
+    _: &DMatrix<f64>,
+    _: &Context,
+    identify: bool,
+) -> Result<(Estimate, Detail), EstimateError> {
+    let (fit, _) = if identify {
+        fit_panel_identified(panel)
+    } else {
+        fit_panel(panel)
+    }?;
+    Ok((fit.estimate.clone(), Detail::FreeScale(Box::new(fit))))
+}
 
 /// A free-scale fit and its own checks (SPEC §7).
 #[derive(Debug, Clone, PartialEq)]
@@ -225,35 +270,36 @@ fn check_shapes(
 /// # Errors
 /// Fewer than 3 judges, fewer than 3 anchors, an ordinal anchor (its covariances need its own
 /// scale), or a correlation error (a column with one level, a constant column).
-pub fn fit_panel(panel: &Panel) -> Result<(FreeScaleFit, Correlations), String> {
+pub fn fit_panel(panel: &Panel) -> Result<(FreeScaleFit, Correlations), EstimateError> {
     fit_panel_with_cov(panel).map(|(fit, corr, _)| (fit, corr))
 }
 
 /// [`fit_panel`] and the anchor covariance it was fitted to, which the identified set reads.
-fn fit_panel_with_cov(panel: &Panel) -> Result<(FreeScaleFit, Correlations, DMatrix<f64>), String> {
+fn fit_panel_with_cov(
+    panel: &Panel,
+) -> Result<(FreeScaleFit, Correlations, DMatrix<f64>), EstimateError> {
     let (p, m) = (panel.p(), panel.m());
     if p < MIN_JUDGES {
-        return Err(format!(
-            "the free-scale estimator needs at least {MIN_JUDGES} judges (the panel has {p})"
-        ));
+        return Err(EstimateError::FreeScaleJudges(p));
     }
     if let Some(k) = (0..m).find(|&k| panel.scales[p + k].is_ordinal()) {
-        return Err(format!(
-            "anchor '{}' is ordinal: the free-scale estimator needs continuous anchors, whose covariances carry the scale that identifies ρ (Section 7); leave it out of the anchors",
-            panel.anchors[k]
-        ));
+        return Err(EstimateError::OrdinalAnchor(panel.anchors[k].clone()));
     }
     if m < MIN_ANCHORS {
-        return Err(format!(
-            "the free-scale estimator needs at least {MIN_ANCHORS} continuous anchors (the panel has {m}); with fewer, ρ is not identified once judges have their own scales (Section 7)"
-        ));
+        return Err(EstimateError::FreeScaleAnchors(m));
     }
-    let corr = correlation_matrix(panel)?;
+    let corr = correlation_matrix(panel).map_err(correlation_error)?;
     let r_judges = corr.r.view((0, 0), (p, p)).into_owned();
     let r_ja = corr.r.view((0, p), (p, m)).into_owned();
     let anchor_cov =
         crate::moments::covariance(&panel.data[p * panel.n..], panel.n, m, &mut Vec::new());
-    Ok((fit(&r_judges, &r_ja, &anchor_cov)?, corr, anchor_cov))
+    let fit = fit(&r_judges, &r_ja, &anchor_cov).map_err(EstimateError::FreeScale)?;
+    Ok((fit, corr, anchor_cov))
+}
+
+/// Why the judge correlations could not be formed, whatever the correlation layer's error type.
+fn correlation_error(e: impl std::fmt::Display) -> EstimateError {
+    EstimateError::Correlation(e.to_string())
 }
 
 /// [`fit_panel`] with the identified set (SPEC §7): what a panel's own fit reports; resamples,
@@ -261,7 +307,7 @@ fn fit_panel_with_cov(panel: &Panel) -> Result<(FreeScaleFit, Correlations, DMat
 ///
 /// # Errors
 /// As [`fit_panel`].
-pub fn fit_panel_identified(panel: &Panel) -> Result<(FreeScaleFit, Correlations), String> {
+pub fn fit_panel_identified(panel: &Panel) -> Result<(FreeScaleFit, Correlations), EstimateError> {
     let (mut fit, corr, anchor_cov) = fit_panel_with_cov(panel)?;
     identify(&mut fit, panel, &anchor_cov);
     Ok((fit, corr))
@@ -353,480 +399,6 @@ pub fn inputs_of_covariance(
         r.view((0, p), (p, m)).into_owned(),
         cov.view((p, p), (m, m)).into_owned(),
     ))
-}
-
-/// One-factor ULS of a correlation matrix's off-diagonal: λ minimising Σ_{i<j}(R_ij − λ_iλ_j)²,
-/// the RMS of those residuals, and whether Newton converged. Starts from the leading
-/// eigenvector (scaled by √eigenvalue), sign chosen so Σλ ≥ 0.
-///
-/// # Errors
-/// Fewer than 3 variables (the one-factor model is then not identified), a non-square
-/// matrix, or a non-finite entry.
-pub fn one_factor_uls(r: &DMatrix<f64>) -> Result<(Vec<f64>, f64, bool), String> {
-    let p = r.nrows();
-    if p < 3 {
-        return Err(format!(
-            "a one-factor fit needs at least 3 judges (got {p})"
-        ));
-    }
-    if r.ncols() != p || r.iter().any(|x| !x.is_finite()) {
-        return Err("a one-factor fit needs a square matrix of finite correlations".into());
-    }
-    let eig = r.clone().symmetric_eigen();
-    let top = eig.eigenvalues.imax();
-    let mut lam: DVector<f64> = eig.eigenvectors.column(top) * eig.eigenvalues[top].max(0.0).sqrt();
-    if lam.sum() < 0.0 {
-        lam = -lam;
-    }
-    let cost = |l: &DVector<f64>| -> f64 {
-        let mut s = 0.0;
-        for i in 0..p {
-            for j in i + 1..p {
-                let e = r[(i, j)] - l[i] * l[j];
-                s += e * e;
-            }
-        }
-        s
-    };
-    let mut f = cost(&lam);
-    let mut mu = 1e-3;
-    let mut converged = false;
-    let mut g = DVector::zeros(p);
-    let mut h = DMatrix::zeros(p, p);
-    for _ in 0..MAX_ITER {
-        // Gradient and exact Hessian of the cost.
-        g.fill(0.0);
-        h.fill(0.0);
-        for i in 0..p {
-            for j in 0..p {
-                if i == j {
-                    continue;
-                }
-                let e = r[(i, j)] - lam[i] * lam[j];
-                g[i] -= 2.0 * e * lam[j];
-                h[(i, i)] += 2.0 * lam[j] * lam[j];
-                h[(i, j)] = 2.0 * (2.0 * lam[i] * lam[j] - r[(i, j)]);
-            }
-        }
-        if g.amax() <= GRAD_TOL * (1.0 + lam.amax()) {
-            converged = true;
-            break;
-        }
-        let mut accepted = false;
-        for _ in 0..MAX_DAMP {
-            let mut hd = h.clone();
-            for i in 0..p {
-                hd[(i, i)] += mu * (1.0 + h[(i, i)]);
-            }
-            let Some(step) = hd.cholesky().map(|c| c.solve(&(-&g))) else {
-                mu *= 10.0;
-                continue;
-            };
-            let trial = &lam + &step;
-            let ft = cost(&trial);
-            if ft <= f {
-                let small = step.amax() <= STEP_TOL * (1.0 + lam.amax());
-                let stalled = f - ft <= 1e-12 * f;
-                lam = trial;
-                f = ft;
-                mu = (mu / 10.0).max(1e-12);
-                accepted = true;
-                converged = small || stalled;
-                break;
-            }
-            mu *= 10.0;
-        }
-        if !accepted {
-            converged = g.amax() <= STALL_TOL;
-            break;
-        }
-        if converged {
-            break;
-        }
-    }
-    let n_off = (p * (p - 1) / 2) as f64;
-    Ok((lam.iter().copied().collect(), (f / n_off).sqrt(), converged))
-}
-
-/// Residuals of the joint fit at θ = (ln σ_t², ln σ_c², β_1..β_m) into `e`, and, when asked,
-/// their Jacobian into `jac` (row-major, one row per residual); returns Σ e².
-fn residuals(
-    th: &[f64],
-    q: &[f64],
-    pa: &DMatrix<f64>,
-    e: &mut [f64],
-    jac: Option<&mut [f64]>,
-) -> f64 {
-    let m = q.len();
-    let n = m + 2;
-    let (st, sc) = (th[0].exp(), th[1].exp());
-    let k = st + sc;
-    let rk = k.sqrt();
-    let mut jac = jac;
-    if let Some(j) = jac.as_deref_mut() {
-        j.fill(0.0);
-    }
-    for kk in 0..m {
-        let b = th[2 + kk];
-        e[kk] = q[kk] - (st + b) / rk;
-        if let Some(j) = jac.as_deref_mut() {
-            let d_sc = (st + b) / (2.0 * k * rk);
-            let d_st = -1.0 / rk + d_sc;
-            j[kk * n] = d_st * st;
-            j[kk * n + 1] = d_sc * sc;
-            j[kk * n + 2 + kk] = -1.0 / rk;
-        }
-    }
-    let mut row = m;
-    for kk in 0..m {
-        for l in kk + 1..m {
-            let (bk, bl) = (th[2 + kk], th[2 + l]);
-            e[row] = pa[(kk, l)] - st - bk * bl / sc;
-            if let Some(j) = jac.as_deref_mut() {
-                j[row * n] = -st;
-                j[row * n + 1] = bk * bl / sc;
-                j[row * n + 2 + kk] = -bl / sc;
-                j[row * n + 2 + l] = -bk / sc;
-            }
-            row += 1;
-        }
-    }
-    e.iter().map(|x| x * x).sum()
-}
-
-/// Solves (A + μ·diag(A) + μ·1e-12·I) x = b in place of `x` by Cholesky on a copy in `work`;
-/// false when the damped matrix is not positive definite.
-fn damped_solve(a: &[f64], b: &[f64], mu: f64, n: usize, work: &mut [f64], x: &mut [f64]) -> bool {
-    work.copy_from_slice(a);
-    for i in 0..n {
-        work[i * n + i] += mu * (a[i * n + i] + 1e-12);
-    }
-    for j in 0..n {
-        let mut d = work[j * n + j];
-        for k in 0..j {
-            d -= work[j * n + k] * work[j * n + k];
-        }
-        if d.is_nan() || d <= 0.0 {
-            return false;
-        }
-        let d = d.sqrt();
-        work[j * n + j] = d;
-        for i in j + 1..n {
-            let mut v = work[i * n + j];
-            for k in 0..j {
-                v -= work[i * n + k] * work[j * n + k];
-            }
-            work[i * n + j] = v / d;
-        }
-    }
-    for i in 0..n {
-        let mut v = b[i];
-        for k in 0..i {
-            v -= work[i * n + k] * x[k];
-        }
-        x[i] = v / work[i * n + i];
-    }
-    for i in (0..n).rev() {
-        let mut v = x[i];
-        for k in i + 1..n {
-            v -= work[k * n + i] * x[k];
-        }
-        x[i] = v / work[i * n + i];
-    }
-    true
-}
-
-/// Grid on (σ_t², σ_c²) for the start of the joint fit.
-const GRID_T: usize = 16;
-const GRID_C: usize = 24;
-
-/// The joint fit of step 3: θ̂, the minimised misfit, and convergence.
-fn fit_anchor_block(q: &[f64], pa: &DMatrix<f64>) -> (Vec<f64>, f64, bool) {
-    let m = q.len();
-    let vmax = (0..m).map(|k| pa[(k, k)]).fold(0.0f64, f64::max);
-    // Anchor misfit with β from the q equations, on the grid.
-    let mut grid = vec![f64::INFINITY; GRID_T * GRID_C];
-    let st_at = |i: usize| vmax * (i as f64 + 0.5) / GRID_T as f64;
-    let sc_at = |j: usize| vmax * 10f64.powf(-3.0 + 6.0 * j as f64 / (GRID_C - 1) as f64);
-    let sc_axis: Vec<f64> = (0..GRID_C).map(sc_at).collect();
-    let mut beta = vec![0.0; m];
-    for i in 0..GRID_T {
-        for (j, &sc) in sc_axis.iter().enumerate() {
-            let st = st_at(i);
-            let rk = (st + sc).sqrt();
-            for k in 0..m {
-                beta[k] = q[k] * rk - st;
-            }
-            let mut s = 0.0;
-            for k in 0..m {
-                for l in k + 1..m {
-                    let e = pa[(k, l)] - st - beta[k] * beta[l] / sc;
-                    s += e * e;
-                }
-            }
-            grid[i * GRID_C + j] = s;
-        }
-    }
-    // The grid's local minima (no lower one among the 8 neighbours), lowest first. Diagonal
-    // neighbours count: a valley running across the grid's axes otherwise yields a string of
-    // spurious minima that all polish to the same point.
-    let mut minima: Vec<(f64, usize, usize)> = Vec::new();
-    for i in 0..GRID_T {
-        for j in 0..GRID_C {
-            let v = grid[i * GRID_C + j];
-            let is_min = (i.saturating_sub(1)..(i + 2).min(GRID_T)).all(|a| {
-                (j.saturating_sub(1)..(j + 2).min(GRID_C)).all(|b| grid[a * GRID_C + b] >= v)
-            });
-            if is_min && v.is_finite() {
-                minima.push((v, i, j));
-            }
-        }
-    }
-    minima.sort_by(|a, b| a.0.total_cmp(&b.0));
-
-    minima.truncate(3);
-    let mut best: Option<(Vec<f64>, f64, bool)> = None;
-    for (_, i, j) in minima {
-        let (st, sc) = (st_at(i), sc_axis[j]);
-        let rk = (st + sc).sqrt();
-        let mut th = vec![0.0; m + 2];
-        th[0] = st.ln();
-        th[1] = sc.ln();
-        for k in 0..m {
-            th[2 + k] = q[k] * rk - st;
-        }
-        let known = best.as_ref().filter(|b| b.2).map(|b| b.0.as_slice());
-        let (th, f, ok) = levenberg_marquardt(th, q, pa, known);
-
-        if best.as_ref().is_none_or(|b| f < b.1) {
-            best = Some((th, f, ok));
-        }
-    }
-    best.unwrap_or_else(|| (vec![f64::NAN; m + 2], f64::NAN, false))
-}
-
-/// Levenberg–Marquardt on the Gauss–Newton matrix (a Newton step with a finite-difference
-/// Hessian converged in fewer steps but cost more per fit). `known` is the
-/// minimum an earlier start found: a run that comes within [`SAME_BASIN`] of it stops and
-/// reports an infinite misfit, since it can only end there.
-fn levenberg_marquardt(
-    mut th: Vec<f64>,
-    q: &[f64],
-    pa: &DMatrix<f64>,
-    known: Option<&[f64]>,
-) -> (Vec<f64>, f64, bool) {
-    let n = th.len();
-    let m = q.len();
-    let n_res = m + m * (m - 1) / 2;
-    let amax = |v: &[f64]| v.iter().fold(0.0f64, |a, x| a.max(x.abs()));
-    let mut jac = vec![0.0; n_res * n];
-    let mut e = vec![0.0; n_res];
-    let mut et = vec![0.0; n_res];
-    let (mut a, mut work) = (vec![0.0; n * n], vec![0.0; n * n]);
-    let (mut g, mut step, mut trial) = (vec![0.0; n], vec![0.0; n], vec![0.0; n]);
-    let mut hess = vec![0.0; n * n];
-    let mut f = residuals(&th, q, pa, &mut e, Some(&mut jac));
-    let mut mu = 1e-3;
-    for it in 0..MAX_ITER {
-        if let Some(seen) = known
-            && th.iter().zip(seen).all(|(a, b)| (a - b).abs() < SAME_BASIN)
-        {
-            // This start has reached the basin of an earlier start's minimum.
-            return (th, f64::INFINITY, true);
-        }
-        // g = −Jᵀe and A = JᵀJ.
-        for c in 0..n {
-            g[c] = -(0..n_res).map(|r| jac[r * n + c] * e[r]).sum::<f64>();
-            for c2 in 0..=c {
-                let v: f64 = (0..n_res).map(|r| jac[r * n + c] * jac[r * n + c2]).sum();
-                a[c * n + c2] = v;
-                a[c2 * n + c] = v;
-            }
-        }
-        // Stationary: the gradient is at rounding level of the residuals' scale.
-        if amax(&g) <= GRAD_TOL * (1.0 + amax(&e)) || f == 0.0 {
-            return (th, f, true);
-        }
-        // Past GN_ITERS the run is crawling along a curved, nearly flat valley (anchors with
-        // nearly equal β sit near a non-identified ridge), where the Gauss–Newton model is
-        // poor: try a Newton step on the exact Hessian (the fixed point stays exact; only the
-        // rate depends on it).
-        if it >= GN_ITERS {
-            exact_hessian(&th, &e, &a, &mut hess);
-            if damped_solve(&hess, &g, 0.0, n, &mut work, &mut step) {
-                for i in 0..n {
-                    trial[i] = th[i] + step[i];
-                }
-                let ft = residuals(&trial, q, pa, &mut et, None);
-                if ft.is_finite() && ft <= f {
-                    let small = amax(&step) <= STEP_TOL * (1.0 + amax(&th));
-                    let stalled = f - ft <= 1e-12 * f;
-                    th.copy_from_slice(&trial);
-                    f = residuals(&th, q, pa, &mut e, Some(&mut jac));
-                    if small || stalled {
-                        return (th, f, true);
-                    }
-                    continue;
-                }
-            }
-        }
-        let mut accepted = false;
-        for _ in 0..MAX_DAMP {
-            if !damped_solve(&a, &g, mu, n, &mut work, &mut step) {
-                mu *= 10.0;
-                continue;
-            }
-            for i in 0..n {
-                trial[i] = th[i] + step[i];
-            }
-            let ft = residuals(&trial, q, pa, &mut et, None);
-            if ft.is_finite() && ft <= f {
-                let small = amax(&step) <= STEP_TOL * (1.0 + amax(&th));
-                let stalled = f - ft <= 1e-12 * f;
-                th.copy_from_slice(&trial);
-                f = residuals(&th, q, pa, &mut e, Some(&mut jac));
-                mu = (mu / 10.0).max(1e-15);
-                accepted = true;
-                if small || stalled {
-                    return (th, f, true);
-                }
-                break;
-            }
-            mu *= 10.0;
-        }
-        if !accepted {
-            // No decrease at any damping: a minimum to rounding, if the gradient is small.
-            let ok = amax(&g) <= STALL_TOL * (1.0 + f.sqrt());
-            return (th, f, ok);
-        }
-    }
-    // Out of iterations: a minimum all the same when the gradient is far below what moves ρ.
-    residuals(&th, q, pa, &mut e, Some(&mut jac));
-    let g_max = (0..n)
-        .map(|c| (0..n_res).map(|r| jac[r * n + c] * e[r]).sum::<f64>().abs())
-        .fold(0.0, f64::max);
-    let ok = g_max <= STALL_TOL * (1.0 + f.sqrt());
-    (th, f, ok)
-}
-
-/// Buffers for [`newton_hessian`].
-#[cfg(test)]
-struct NewtonScratch {
-    th: Vec<f64>,
-    e: Vec<f64>,
-    jac: Vec<f64>,
-    gp: Vec<f64>,
-    gm: Vec<f64>,
-}
-
-#[cfg(test)]
-impl NewtonScratch {
-    fn new(n: usize, n_res: usize) -> Self {
-        NewtonScratch {
-            th: vec![0.0; n],
-            e: vec![0.0; n_res],
-            jac: vec![0.0; n_res * n],
-            gp: vec![0.0; n],
-            gm: vec![0.0; n],
-        }
-    }
-
-    /// −Jᵀe at `th` into `gp` (`plus`) or `gm`.
-    fn jte(&mut self, th: &[f64], q: &[f64], pa: &DMatrix<f64>, plus: bool) {
-        let n = th.len();
-        let n_res = self.e.len();
-        residuals(th, q, pa, &mut self.e, Some(&mut self.jac));
-        let out = if plus { &mut self.gp } else { &mut self.gm };
-        for (c, o) in out.iter_mut().enumerate().take(n) {
-            *o = -(0..n_res)
-                .map(|r| self.jac[r * n + c] * self.e[r])
-                .sum::<f64>();
-        }
-    }
-}
-
-/// H = ∂(Jᵀe)/∂θ (half the Hessian of Σe²) by central differences, symmetrised: the test
-/// oracle of [`exact_hessian`].
-#[cfg(test)]
-fn newton_hessian(
-    th: &[f64],
-    q: &[f64],
-    pa: &DMatrix<f64>,
-    hess: &mut [f64],
-    s: &mut NewtonScratch,
-) {
-    let n = th.len();
-    let mut t = std::mem::take(&mut s.th);
-    for c in 0..n {
-        let h = 1e-6 * (1.0 + th[c].abs());
-        t.copy_from_slice(th);
-        t[c] = th[c] + h;
-        s.jte(&t, q, pa, true);
-        t[c] = th[c] - h;
-        s.jte(&t, q, pa, false);
-        for r in 0..n {
-            // gp, gm hold −Jᵀe, so the derivative of Jᵀe is (gm − gp)/2h.
-            hess[r * n + c] = (s.gm[r] - s.gp[r]) / (2.0 * h);
-        }
-    }
-    s.th = t;
-    for r in 0..n {
-        for c in 0..r {
-            let v = 0.5 * (hess[r * n + c] + hess[c * n + r]);
-            hess[r * n + c] = v;
-            hess[c * n + r] = v;
-        }
-    }
-}
-
-/// H = JᵀJ + Σ_r e_r ∇²e_r, half the Hessian of Σe² at θ = (ln σ_t², ln σ_c², β), from the
-/// Gauss–Newton matrix `jtj` (JᵀJ at θ) and the residuals `e` of [`residuals`] at θ. The second
-/// derivatives are analytic: with s_t = e^{θ_0}, s_c = e^{θ_1}, K = s_t + s_c and u_k = s_t + β_k,
-/// e_k = q_k − u_k K^{−1/2} and e_kl = P_kl − s_t − β_k β_l / s_c.
-fn exact_hessian(th: &[f64], e: &[f64], jtj: &[f64], hess: &mut [f64]) {
-    let n = th.len();
-    let m = n - 2;
-    let (st, sc) = (th[0].exp(), th[1].exp());
-    let k = st + sc;
-    let (k32, k52) = (k.powf(-1.5), k.powf(-2.5));
-    hess.copy_from_slice(jtj);
-    let mut add = |r: usize, c: usize, v: f64| {
-        hess[r * n + c] += v;
-        if r != c {
-            hess[c * n + r] += v;
-        }
-    };
-    for kk in 0..m {
-        let u = st + th[2 + kk];
-        // f = u K^{-1/2}: its derivatives in (s_t, s_c, β_k), then in the log scales.
-        let f_t = k.sqrt().recip() - 0.5 * u * k32;
-        let f_tt = -k32 + 0.75 * u * k52;
-        let f_tc = -0.5 * k32 + 0.75 * u * k52;
-        let f_cc = 0.75 * u * k52;
-        let f_tb = -0.5 * k32;
-        let f_cb = -0.5 * k32;
-        let f_c = -0.5 * u * k32;
-        let w = -e[kk]; // e_k = q_k − f
-        add(0, 0, w * (st * st * f_tt + st * f_t));
-        add(0, 1, w * st * sc * f_tc);
-        add(1, 1, w * (sc * sc * f_cc + sc * f_c));
-        add(0, 2 + kk, w * st * f_tb);
-        add(1, 2 + kk, w * sc * f_cb);
-    }
-    let mut row = m;
-    for kk in 0..m {
-        for l in kk + 1..m {
-            let (bk, bl) = (th[2 + kk], th[2 + l]);
-            // g = s_t + β_k β_l e^{−θ_1}; e_kl = P_kl − g.
-            let w = -e[row];
-            add(0, 0, w * st);
-            add(1, 1, w * bk * bl / sc);
-            add(1, 2 + kk, -w * bl / sc);
-            add(1, 2 + l, -w * bk / sc);
-            add(2 + kk, 2 + l, w / sc);
-            row += 1;
-        }
-    }
 }
 
 /// Iteration limits and tolerances of the Newton / Levenberg–Marquardt loops.

@@ -19,8 +19,51 @@
 
 use nalgebra::{DMatrix, DVector};
 
-use super::{Estimate, Flag, FlagCode, PairEstimate, Parts};
+mod model;
+mod starts;
+
+use model::{Layout, discrepancy, score};
+pub use starts::{FULL_GRID_COLUMNS, starts};
+use starts::{closed_start, more_starts};
+
+use super::registry::{Entry, Fitter, MethodValue, Shown};
+use super::{Context, Detail, Estimate, EstimateError, Flag, FlagCode, PairEstimate, Parts};
 use crate::moments::{JudgePairs, Moments};
+use crate::panel::Panel;
+
+/// The ML fit's registry entry: `estimate --method ml`, never bootstrapped (too slow to refit
+/// B times).
+pub const ENTRY: Entry = Entry {
+    key: "ml",
+    title: |_, _| "Maximum likelihood".into(),
+    label: |_, _| "maximum likelihood".into(),
+    short: "ML",
+    basis: "full-information ML of the same model; K = implied σ_t² + σ_c²",
+    applicable: |_, _| Ok(()),
+    fit: Fitter::Panel(fit_entry),
+    bootstrapped: false,
+    shown: Shown {
+        method: Some(MethodValue {
+            name: "ml",
+            help: "Full-information maximum likelihood (with the closed form in JSON)",
+        }),
+        explorer: false,
+        battery: false,
+    },
+};
+
+/// [`fit`] on a panel, with Assumption 1's common-scale flags.
+fn fit_entry(
+    panel: &Panel,
+    s: &DMatrix<f64>,
+    _: &Context,
+    _: bool,
+) -> Result<(Estimate, Detail), EstimateError> {
+    let fit = fit(s, panel.p(), panel.n)?;
+    let mut estimate = fit.estimate.clone();
+    super::fits::common_scale(&mut estimate, panel);
+    Ok((estimate, Detail::Ml(Box::new(fit))))
+}
 
 /// The ML fit and its diagnostics.
 #[derive(Debug, Clone, PartialEq)]
@@ -60,218 +103,6 @@ pub const MAX_ITER: usize = 200;
 pub const MAX_VARIABLES: usize = 128;
 /// Convergence: the largest |gradient| entry below this.
 pub const GRAD_TOL: f64 = 1e-9;
-
-/// The layout of θ.
-#[derive(Debug, Clone, Copy)]
-struct Layout {
-    p: usize,
-    m: usize,
-}
-
-impl Layout {
-    fn n_params(self) -> usize {
-        2 + self.p + 2 * self.m
-    }
-    fn beta(k: usize) -> usize {
-        2 + k
-    }
-    fn psi(self, j: usize) -> usize {
-        2 + self.m + j
-    }
-    fn omega(self, k: usize) -> usize {
-        2 + self.m + self.p + k
-    }
-}
-
-fn implied(th: &DVector<f64>, l: Layout) -> DMatrix<f64> {
-    let (p, m) = (l.p, l.m);
-    let (st, sc) = (th[0], th[1]);
-    DMatrix::from_fn(p + m, p + m, |r, c| match (r < p, c < p) {
-        (true, true) => st + sc + if r == c { th[l.psi(r)] } else { 0.0 },
-        (true, false) => st + th[Layout::beta(c - p)],
-        (false, true) => st + th[Layout::beta(r - p)],
-        (false, false) => {
-            let (k, kk) = (r - p, c - p);
-            st + th[Layout::beta(k)] * th[Layout::beta(kk)] / sc
-                + if k == kk { th[l.omega(k)] } else { 0.0 }
-        }
-    })
-}
-
-/// ∂Σ/∂θ_i.
-fn d_sigma(th: &DVector<f64>, l: Layout, i: usize) -> DMatrix<f64> {
-    let (p, m) = (l.p, l.m);
-    let q = p + m;
-    let sc = th[1];
-    let mut d = DMatrix::zeros(q, q);
-    match i {
-        0 => d.fill(1.0),
-        1 => {
-            for r in 0..p {
-                for c in 0..p {
-                    d[(r, c)] = 1.0;
-                }
-            }
-            for k in 0..m {
-                for kk in 0..m {
-                    d[(p + k, p + kk)] = -th[Layout::beta(k)] * th[Layout::beta(kk)] / (sc * sc);
-                }
-            }
-        }
-        i if i < 2 + m => {
-            let k = i - 2;
-            for j in 0..p {
-                d[(j, p + k)] = 1.0;
-                d[(p + k, j)] = 1.0;
-            }
-            for kk in 0..m {
-                let v = th[Layout::beta(kk)] / sc;
-                d[(p + k, p + kk)] += v;
-                d[(p + kk, p + k)] += v;
-            }
-        }
-        i if i < 2 + m + p => {
-            let j = i - 2 - m;
-            d[(j, j)] = 1.0;
-        }
-        i => {
-            let k = i - 2 - m - p;
-            d[(p + k, p + k)] = 1.0;
-        }
-    }
-    d
-}
-
-/// F and Σ⁻¹, or `None` when Σ is not positive definite.
-fn discrepancy(
-    th: &DVector<f64>,
-    l: Layout,
-    s: &DMatrix<f64>,
-    logdet_s: f64,
-) -> Option<(f64, DMatrix<f64>)> {
-    let sigma = implied(th, l);
-    let chol = sigma.cholesky()?;
-    let logdet: f64 = chol.l().diagonal().iter().map(|d| 2.0 * d.ln()).sum();
-    let inv = chol.inverse();
-    let q = s.nrows() as f64;
-    let tr = (s * &inv).trace();
-    let f = logdet + tr - logdet_s - q;
-    f.is_finite().then_some((f, inv))
-}
-
-/// Gradient and expected Hessian at θ.
-fn score(
-    th: &DVector<f64>,
-    l: Layout,
-    s: &DMatrix<f64>,
-    inv: &DMatrix<f64>,
-) -> (DVector<f64>, DMatrix<f64>) {
-    let n = l.n_params();
-    let sigma = implied(th, l);
-    let w = inv * (&sigma - s) * inv;
-    let a: Vec<DMatrix<f64>> = (0..n).map(|i| inv * d_sigma(th, l, i)).collect();
-    let d: Vec<DMatrix<f64>> = (0..n).map(|i| d_sigma(th, l, i)).collect();
-    let g = DVector::from_fn(n, |i, _| w.component_mul(&d[i]).sum());
-    let mut h = DMatrix::zeros(n, n);
-    for i in 0..n {
-        for j in i..n {
-            // tr(A_i A_j) = Σ_ab A_i[a,b] A_j[b,a].
-            let v = a[i].component_mul(&a[j].transpose()).sum();
-            h[(i, j)] = v;
-            h[(j, i)] = v;
-        }
-    }
-    (g, h)
-}
-
-/// θ from the closed form, or `None` when it is not a usable start.
-fn closed_start(s: &DMatrix<f64>, l: Layout) -> Option<DVector<f64>> {
-    let mom = Moments::from_cov(s, l.p, JudgePairs::All)?;
-    let est = super::closed_form(&mom);
-    if !(est.sigma_t2.is_finite() && est.sigma_c2 > 0.0) {
-        return None;
-    }
-    let mut th = DVector::zeros(l.n_params());
-    th[0] = est.sigma_t2;
-    th[1] = est.sigma_c2;
-    for (k, a) in est.anchors.iter().enumerate() {
-        th[Layout::beta(k)] = a.beta;
-        th[l.omega(k)] =
-            (a.sigma_a2 - a.beta * a.beta / est.sigma_c2).max(0.05 * s[(l.p + k, l.p + k)]);
-    }
-    for j in 0..l.p {
-        th[l.psi(j)] = (s[(j, j)] - est.k).max(0.05 * s[(j, j)]);
-    }
-    Some(th)
-}
-
-/// A neutral start: K split evenly between t and c, no contamination.
-fn fallback_start(s: &DMatrix<f64>, l: Layout) -> DVector<f64> {
-    grid_start(s, l, 0.5, false)
-}
-
-/// A start with σ_t² = `share`·K and σ_c² = (1 − share)·K; β_k from the moments
-/// (M_k − σ_t², kept to |ρ| ≤ 0.9) when `moment_beta`, else 0; residual variances what is left
-/// of each variance (at least a tenth of it).
-fn grid_start(s: &DMatrix<f64>, l: Layout, share: f64, moment_beta: bool) -> DVector<f64> {
-    let k = crate::moments::mean_judge_cov(s, l.p, JudgePairs::All)
-        .unwrap_or(1.0)
-        .abs()
-        .max(1e-3);
-    let (st, sc) = (share * k, (1.0 - share) * k);
-    let mut th = DVector::zeros(l.n_params());
-    th[0] = st;
-    th[1] = sc;
-    for j in 0..l.p {
-        th[l.psi(j)] = (s[(j, j)] - k).max(0.1 * s[(j, j)]);
-    }
-    for kk in 0..l.m {
-        let v = s[(l.p + kk, l.p + kk)];
-        let beta = if moment_beta {
-            let mk = (0..l.p).map(|j| s[(j, l.p + kk)]).sum::<f64>() / l.p as f64;
-            let cap = 0.9 * (sc * (v - st).max(0.1 * v)).sqrt();
-            (mk - st).clamp(-cap, cap)
-        } else {
-            0.0
-        };
-        th[Layout::beta(kk)] = beta;
-        th[l.omega(kk)] = (v - st - beta * beta / sc).max(0.1 * v);
-    }
-    th
-}
-
-/// Columns above which the grid is left out (the closed-form and neutral starts and the
-/// check at infinity remain): each start costs a fit of about q⁴.
-pub const FULL_GRID_COLUMNS: usize = 40;
-
-/// How many starts a fit of `q` columns makes (for cost estimates): the closed form, the
-/// neutral start, and the grid up to [`FULL_GRID_COLUMNS`].
-#[must_use]
-pub fn starts(q: usize) -> usize {
-    if q <= FULL_GRID_COLUMNS { 7 } else { 2 }
-}
-
-/// The starts after the closed form's: the neutral one, then a small grid over the split of K
-/// and the anchors' contamination, so a local optimum is not taken for the global one.
-fn more_starts(s: &DMatrix<f64>, l: Layout) -> Vec<(DVector<f64>, &'static str)> {
-    let mut v = vec![(fallback_start(s, l), "fallback")];
-    let grid: &[(f64, bool)] = if l.p + l.m <= FULL_GRID_COLUMNS {
-        &[
-            (0.2, true),
-            (0.5, true),
-            (0.8, true),
-            (0.2, false),
-            (0.8, false),
-        ]
-    } else {
-        &[]
-    };
-    v.extend(
-        grid.iter()
-            .map(|&(share, b)| (grid_start(s, l, share, b), "grid")),
-    );
-    v
-}
 
 /// Where Fisher scoring stopped.
 #[derive(Clone)]
@@ -350,7 +181,12 @@ pub struct Start {
 ///
 /// # Errors
 /// As [`fit`].
-pub fn fit_from(s: &DMatrix<f64>, p: usize, n: usize, start: &Start) -> Result<MlFit, String> {
+pub fn fit_from(
+    s: &DMatrix<f64>,
+    p: usize,
+    n: usize,
+    start: &Start,
+) -> Result<MlFit, EstimateError> {
     let l = Layout {
         p,
         m: s.nrows() - p,
@@ -372,7 +208,7 @@ pub fn fit_from(s: &DMatrix<f64>, p: usize, n: usize, start: &Start) -> Result<M
 ///
 /// # Errors
 /// When S is not positive definite or no start gives a positive-definite Σ.
-pub fn fit(s: &DMatrix<f64>, p: usize, n: usize) -> Result<MlFit, String> {
+pub fn fit(s: &DMatrix<f64>, p: usize, n: usize) -> Result<MlFit, EstimateError> {
     let l = Layout {
         p,
         m: s.nrows() - p,
@@ -389,29 +225,26 @@ fn fit_starts(
     l: Layout,
     n: usize,
     first: Vec<(DVector<f64>, &'static str)>,
-) -> Result<MlFit, String> {
+) -> Result<MlFit, EstimateError> {
     let p = l.p;
     if p < 2 || l.m < 2 {
-        return Err("ML needs ≥ 2 judges and ≥ 2 anchors".into());
+        return Err(EstimateError::MlTooSmall);
     }
     if p + l.m > MAX_VARIABLES {
-        return Err(format!(
-            "{} judge and anchor columns, and ML is limited to {MAX_VARIABLES} (its cost grows as the fourth power of the count); use the closed form, or select columns with --judges / --anchors",
-            p + l.m
-        ));
+        return Err(EstimateError::MlTooManyColumns(p + l.m));
     }
     // N items span at most N − 1 dimensions: S is singular whatever rounding lets Cholesky
     // through (6 items of 8 columns used to "fit", without converging).
     if n <= s.nrows() {
-        return Err(format!(
-            "the sample covariance is not positive definite: {n} items for {} columns (ML needs more items than columns)",
-            s.nrows()
-        ));
+        return Err(EstimateError::MlTooFewItems {
+            items: n,
+            columns: s.nrows(),
+        });
     }
     let chol_s = s
         .clone()
         .cholesky()
-        .ok_or("the sample covariance is not positive definite")?;
+        .ok_or(EstimateError::MlNotPositiveDefinite)?;
     let logdet_s: f64 = chol_s.l().diagonal().iter().map(|d| 2.0 * d.ln()).sum();
     let mut starts = first;
     if let Some(th) = closed_start(s, l).filter(|_| !starts.iter().any(|x| x.1 == "closed form")) {
@@ -441,7 +274,7 @@ fn fit_starts(
     // still rising along the one direction where the parameters can leave (σ_t² → ∓∞ with
     // σ_c², β_k → ±∞, which keeps Σ finite).
     let no_solution = match (&finite, &off) {
-        (None, None) => return Err("no start gives a positive-definite implied covariance".into()),
+        (None, None) => return Err(EstimateError::MlNoStart),
         (None, Some(_)) => true,
         (Some((o, _)), off) => {
             off.as_ref().is_some_and(|(r, _)| r.f < o.f - F_TIE)

@@ -21,13 +21,7 @@ use crate::validate::{Cell, Study};
 
 /// A short name that fits the table's first column.
 fn short(e: Estimator) -> &'static str {
-    match e {
-        Estimator::ClosedForm => "Thm 1",
-        Estimator::Blocked => "blocked",
-        Estimator::FreeScale => "free",
-        Estimator::Ml => "ML",
-        Estimator::DesignatedClean => "clean",
-    }
+    e.short()
 }
 
 /// An injected ρ as typed: `0`, `0.4`, `0.75`.

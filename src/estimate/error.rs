@@ -1,0 +1,102 @@
+//! Why an estimator cannot run: one typed error for the estimate layer, whose messages are
+//! the sentences the command line prints after the estimator's name.
+
+use std::path::Path;
+
+use thiserror::Error;
+
+use super::free_scale::{MIN_ANCHORS, MIN_JUDGES};
+use super::ml::MAX_VARIABLES;
+
+/// Every way an estimate can be refused.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum EstimateError {
+    /// The family-blocked estimator was given no family metadata.
+    #[error("needs judge families")]
+    NoFamilies,
+    /// Every judge is in one family, so there is no cross-family pair.
+    #[error("needs judges from at least 2 families")]
+    OneFamily,
+    /// The designated-clean estimator was given no anchor (or one out of range).
+    #[error("needs an anchor designated as clean")]
+    NoCleanAnchor,
+    /// Theorem 1's K needs a judge pair.
+    #[error("needs at least 2 judges")]
+    TooFewJudges,
+    /// The free-scale fit needs more judges than the panel has.
+    #[error("the free-scale estimator needs at least {MIN_JUDGES} judges (the panel has {0})")]
+    FreeScaleJudges(usize),
+    /// The free-scale fit reads anchors' covariances, which an ordinal anchor lacks.
+    #[error(
+        "anchor '{0}' is ordinal: the free-scale estimator needs continuous anchors, whose covariances carry the scale that identifies ρ (Section 7); leave it out of the anchors"
+    )]
+    OrdinalAnchor(String),
+    /// The free-scale fit needs more continuous anchors than the panel has.
+    #[error(
+        "the free-scale estimator needs at least {MIN_ANCHORS} continuous anchors (the panel has {0}); with fewer, ρ is not identified once judges have their own scales (Section 7)"
+    )]
+    FreeScaleAnchors(usize),
+    /// The judge correlations could not be formed.
+    #[error("{0}")]
+    Correlation(String),
+    /// The free-scale fit of the correlations failed (shapes, a degenerate matrix).
+    #[error("{0}")]
+    FreeScale(String),
+    /// ML is fitted only with two judges and two anchors or more.
+    #[error("ML needs ≥ 2 judges and ≥ 2 anchors")]
+    MlTooSmall,
+    /// ML's cost grows as the fourth power of the column count.
+    #[error(
+        "{0} judge and anchor columns, and ML is limited to {MAX_VARIABLES} (its cost grows as the fourth power of the count); use the closed form, or select columns with --judges / --anchors"
+    )]
+    MlTooManyColumns(usize),
+    /// N items span at most N − 1 dimensions, so S is singular.
+    #[error(
+        "the sample covariance is not positive definite: {items} items for {columns} columns (ML needs more items than columns)"
+    )]
+    MlTooFewItems { items: usize, columns: usize },
+    /// S has no Cholesky factor.
+    #[error("the sample covariance is not positive definite")]
+    MlNotPositiveDefinite,
+    /// Every start left Σ indefinite.
+    #[error("no start gives a positive-definite implied covariance")]
+    MlNoStart,
+}
+
+impl EstimateError {
+    /// Whether the user's options, not the data, are the trouble (exit 2 rather than 65).
+    #[must_use]
+    pub fn is_usage(&self) -> bool {
+        matches!(
+            self,
+            EstimateError::NoFamilies | EstimateError::OneFamily | EstimateError::NoCleanAnchor
+        )
+    }
+
+    /// The command-line error for a refusal on the panel read from `path`.
+    #[must_use]
+    pub fn at(self, path: &Path) -> crate::error::Error {
+        if self.is_usage() {
+            crate::error::Error::Usage(self.to_string())
+        } else {
+            crate::error::Error::data(path, self.to_string())
+        }
+    }
+}
+
+impl From<super::blocked::NotApplicable> for EstimateError {
+    fn from(e: super::blocked::NotApplicable) -> Self {
+        match e {
+            super::blocked::NotApplicable::NoFamilies => EstimateError::NoFamilies,
+            super::blocked::NotApplicable::OneFamily => EstimateError::OneFamily,
+        }
+    }
+}
+
+/// Options the estimator cannot honour exit 2, data it cannot fit exit 65 (with no file
+/// named; [`EstimateError::at`] names it).
+impl From<EstimateError> for crate::error::Error {
+    fn from(e: EstimateError) -> Self {
+        e.at(Path::new(""))
+    }
+}

@@ -1,0 +1,425 @@
+//! Fitted models to simulate panels from: the battery's null distributions (Section 5,
+//! SPEC §3), a correctly specified single-common-factor model at the panel's N, and the
+//! free-scale bias correction's parametric bootstrap. Both layers above import it from here.
+//!
+//! A Gaussian null's statistics depend on the data only through the sample covariance, which
+//! is Wishart distributed, so a draw is made directly by the Bartlett decomposition in O(q³)
+//! whatever N is. Ordinal nulls simulate N rows and discretise them.
+
+use nalgebra::DMatrix;
+use rand::Rng;
+use rand_distr::{ChiSquared, Distribution, StandardNormal};
+use statrs::distribution::{ContinuousCDF, Normal};
+
+use crate::model::{Params, Violations};
+use crate::moments::covariance;
+use crate::panel::{Panel, Scale};
+
+/// Ordinal observation of one null column: absolute cut points and the value of each level.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Discrete {
+    /// Ascending cut points on the column's latent scale (L − 1 of them).
+    pub cuts: Vec<f64>,
+    /// The observed value of each of the L levels, ascending.
+    pub values: Vec<f64>,
+}
+
+impl Discrete {
+    /// Cuts at the Gaussian quantiles of `cum_probs` for a column of SD `sd`.
+    #[must_use]
+    pub fn from_probs(sd: f64, cum_probs: &[f64], values: Vec<f64>) -> Discrete {
+        let z = Normal::standard();
+        Discrete {
+            cuts: cum_probs.iter().map(|p| sd * z.inverse_cdf(*p)).collect(),
+            values,
+        }
+    }
+
+    /// The level of latent value `x`.
+    #[must_use]
+    pub fn observe(&self, x: f64) -> f64 {
+        self.values[self.cuts.iter().filter(|c| **c < x).count()]
+    }
+}
+
+/// A correctly specified null: the covariance of the latent Gaussian model, its Cholesky
+/// factor, and which columns are observed on an ordinal scale.
+#[derive(Debug, Clone)]
+pub struct NullModel {
+    pub cov: DMatrix<f64>,
+    chol: DMatrix<f64>,
+    pub discrete: Vec<Option<Discrete>>,
+}
+
+impl NullModel {
+    /// A null from its latent covariance.
+    ///
+    /// # Errors
+    /// When `cov` is not positive definite.
+    pub fn new(cov: DMatrix<f64>, discrete: Vec<Option<Discrete>>) -> Result<NullModel, String> {
+        let chol = cov
+            .clone()
+            .cholesky()
+            .ok_or("the null covariance is not positive definite")?
+            .l();
+        Ok(NullModel {
+            cov,
+            chol,
+            discrete,
+        })
+    }
+
+    /// The scenario null (SPEC §3): the scenario's own parameters with every violation
+    /// switched off (second factor, shared and family residuals, heteroscedasticity,
+    /// non-Gaussian draws). Family labels and ordinal observation are kept: they are
+    /// metadata and scale, not violations.
+    ///
+    /// # Errors
+    /// When the parameters are invalid.
+    pub fn scenario(params: &Params) -> Result<NullModel, String> {
+        Self::scenario_with(params, Vec::new())
+    }
+
+    /// The scenario null of the free-scale tests (SPEC §7): as [`NullModel::scenario`], but
+    /// the judges keep their own scales a_j, which the free-scale model allows.
+    ///
+    /// # Errors
+    /// When the parameters are invalid.
+    pub fn scenario_free_scale(params: &Params) -> Result<NullModel, String> {
+        Self::scenario_with(params, params.violations.judge_scale.clone())
+    }
+
+    fn scenario_with(params: &Params, judge_scale: Vec<f64>) -> Result<NullModel, String> {
+        let null = Params {
+            violations: Violations {
+                families: params.violations.families.clone(),
+                ordinal: params.violations.ordinal.clone(),
+                judge_scale,
+                ..Violations::default()
+            },
+            ..params.clone()
+        };
+        null.validate()?;
+        let cov = null.population_cov();
+        let mut discrete = vec![None; null.q()];
+        for (col, d) in &null.violations.ordinal {
+            let values = (1..=d.cum_probs.len() + 1).map(|l| l as f64).collect();
+            discrete[*col] = Some(Discrete::from_probs(
+                cov[(*col, *col)].sqrt(),
+                &d.cum_probs,
+                values,
+            ));
+        }
+        NullModel::new(cov, discrete)
+    }
+
+    /// The matched null of a real panel, judges only (SPEC §3): a common factor of variance
+    /// K̂ on every judge and error variances Var(J_j) − K̂, each ordinal judge discretised at
+    /// its own empirical thresholds so the null has the panel's marginals.
+    ///
+    /// # Errors
+    /// When K̂ ≤ 0 (no single-factor model fits judges that do not covary positively).
+    pub fn matched_judges(panel: &Panel, s: &DMatrix<f64>) -> Result<NullModel, String> {
+        let k = crate::moments::mean_judge_cov(s, panel.p(), crate::moments::JudgePairs::All)
+            .unwrap_or(f64::NAN);
+        if k.is_nan() || k <= 0.0 {
+            return Err(format!(
+                "the judges' mean covariance K = {k:.4} is not positive, so no single-factor null fits them"
+            ));
+        }
+        let p = panel.p();
+        let cov = DMatrix::from_fn(p, p, |i, j| {
+            if i == j {
+                s[(i, i)].max(k * (1.0 + 1e-6))
+            } else {
+                k
+            }
+        });
+        let discrete = (0..p)
+            .map(|c| empirical(panel, c, cov[(c, c)].sqrt()))
+            .collect();
+        NullModel::new(cov, discrete)
+    }
+
+    /// The matched null of a real panel with anchors: the fitted model's population
+    /// covariance (plug-in σ̂_t², σ̂_c², judge error variances Var(J_j) − K̂, ρ̂_k, σ̂_ak),
+    /// with ordinal columns discretised at their empirical thresholds.
+    ///
+    /// # Errors
+    /// When the fit is out of range, so that no valid model reproduces it.
+    pub fn matched_full(
+        panel: &Panel,
+        s: &DMatrix<f64>,
+        est: &crate::estimate::Estimate,
+    ) -> Result<NullModel, String> {
+        let p = panel.p();
+        let rho: Option<Vec<f64>> = est.rho().into_iter().collect();
+        let rho = rho
+            .filter(|r| r.iter().all(|x| x.abs() < 1.0))
+            .ok_or("the fit is out of range (see its flags), so no matched null exists")?;
+        let params = Params {
+            sigma_t2: est.sigma_t2,
+            sigma_c2: est.sigma_c2,
+            p,
+            judge_var: (0..p)
+                .map(|j| (s[(j, j)] - est.k).max(1e-6 * s[(j, j)]))
+                .collect(),
+            sigma_a: est.anchors.iter().map(|a| a.sigma_a2.sqrt()).collect(),
+            rho,
+            violations: Violations::default(),
+        };
+        params.validate()?;
+        let cov = params.population_cov();
+        let discrete = (0..panel.q())
+            .map(|c| empirical(panel, c, cov[(c, c)].sqrt()))
+            .collect();
+        NullModel::new(cov, discrete)
+    }
+
+    /// The matched null of the free-scale model (SPEC §7) fitted to a panel: judges on a
+    /// standardised latent scale with loadings λ̂ (Cov(J_i, J_j) = λ̂_i λ̂_j, error variances
+    /// 1 − λ̂_j²), Cov(J_j, A_k) = λ̂_j (σ̂_t² + β̂_k)/√K̂, anchor covariances σ̂_t² + β̂_k β̂_l/σ̂_c²
+    /// with the observed variances V_k; ordinal judges discretised at their own empirical
+    /// thresholds. Continuous judges need no scale: only their correlations are read.
+    ///
+    /// # Errors
+    /// A judge loading with |λ̂_j| ≥ 1 (a Heywood case), an out-of-range fit, or a model
+    /// covariance that is not positive definite.
+    pub fn free_scale(
+        panel: &Panel,
+        fit: &crate::estimate::free_scale::FreeScaleFit,
+    ) -> Result<NullModel, String> {
+        let (p, m) = (panel.p(), panel.m());
+        let e = &fit.estimate;
+        heywood(panel, &fit.lambda)?;
+        if e.sigma_t2 <= 0.0 || e.sigma_c2 <= 0.0 || e.anchors.iter().any(|a| a.sigma_a2 <= 0.0) {
+            return Err("the free-scale fit is out of range (see its flags), so no matched free-scale null exists".into());
+        }
+        let root_k = (e.sigma_t2 + e.sigma_c2).sqrt();
+        let beta: Vec<f64> = e.anchors.iter().map(|a| a.beta).collect();
+        let cov = DMatrix::from_fn(p + m, p + m, |i, j| match (i < p, j < p) {
+            (true, true) if i == j => 1.0,
+            (true, true) => fit.lambda[i] * fit.lambda[j],
+            (true, false) => fit.lambda[i] * (e.sigma_t2 + beta[j - p]) / root_k,
+            (false, true) => fit.lambda[j] * (e.sigma_t2 + beta[i - p]) / root_k,
+            (false, false) if i == j => e.sigma_t2 + e.anchors[i - p].sigma_a2,
+            (false, false) => e.sigma_t2 + beta[i - p] * beta[j - p] / e.sigma_c2,
+        });
+        let discrete = (0..p + m)
+            .map(|c| {
+                if c < p {
+                    empirical(panel, c, 1.0)
+                } else {
+                    None
+                }
+            })
+            .collect();
+        NullModel::new(cov, discrete)
+            .map_err(|_| "the fitted free-scale model's covariance is not positive definite, so no matched free-scale null exists".into())
+    }
+
+    /// The matched free-scale null of the judges alone: one factor with the loadings λ̂ of
+    /// their correlations, error variances 1 − λ̂_j², ordinal judges at their own empirical
+    /// thresholds (what Test J needs when no free-scale fit of the anchors exists).
+    ///
+    /// # Errors
+    /// A loading with |λ̂_j| ≥ 1 (a Heywood case).
+    pub fn free_scale_judges(panel: &Panel, lambda: &[f64]) -> Result<NullModel, String> {
+        let p = lambda.len();
+        heywood(panel, lambda)?;
+        let cov = DMatrix::from_fn(
+            p,
+            p,
+            |i, j| {
+                if i == j { 1.0 } else { lambda[i] * lambda[j] }
+            },
+        );
+        let discrete = (0..p).map(|c| empirical(panel, c, 1.0)).collect();
+        NullModel::new(cov, discrete)
+    }
+
+    /// The null restricted to its first `p` columns (the judges).
+    #[must_use]
+    pub fn judges_only(&self, p: usize) -> NullModel {
+        NullModel {
+            cov: self.cov.view((0, 0), (p, p)).into_owned(),
+            chol: self.chol.view((0, 0), (p, p)).into_owned(),
+            discrete: self.discrete[..p].to_vec(),
+        }
+    }
+
+    /// Number of columns.
+    #[must_use]
+    pub fn q(&self) -> usize {
+        self.cov.nrows()
+    }
+
+    /// Whether draws can use the Wishart shortcut (all columns continuous, N − 1 ≥ q).
+    #[must_use]
+    pub fn wishart_ok(&self, n: usize) -> bool {
+        self.discrete.iter().all(Option::is_none) && n > self.q()
+    }
+
+    /// One null sample covariance at N = `n`: by Wishart when possible, else by rows.
+    pub fn draw_cov<R: Rng + ?Sized>(
+        &self,
+        n: usize,
+        rng: &mut R,
+        scratch: &mut Vec<f64>,
+    ) -> DMatrix<f64> {
+        if self.wishart_ok(n) {
+            self.draw_wishart(n, rng)
+        } else {
+            self.draw_rows(n, rng, scratch)
+        }
+    }
+
+    /// S = L A Aᵀ Lᵀ / (N − 1) with A lower triangular, A_ii² ~ χ²(N − 1 − i) (0-based i)
+    /// and A_ij ~ N(0, 1) below the diagonal (Bartlett decomposition). Same distribution as
+    /// the sample covariance of N Gaussian rows.
+    ///
+    /// # Panics
+    /// If N − 1 < q (check [`NullModel::wishart_ok`] first).
+    pub fn draw_wishart<R: Rng + ?Sized>(&self, n: usize, rng: &mut R) -> DMatrix<f64> {
+        let q = self.q();
+        let dof = n - 1;
+        let mut a = DMatrix::<f64>::zeros(q, q);
+        for i in 0..q {
+            let chi = ChiSquared::new((dof - i) as f64).expect("dof > q keeps χ² valid");
+            a[(i, i)] = chi.sample(rng).sqrt();
+            for j in 0..i {
+                a[(i, j)] = StandardNormal.sample(rng);
+            }
+        }
+        let b = &self.chol * a;
+        (&b * b.transpose()) / dof as f64
+    }
+
+    /// The sample covariance of N simulated rows (latent Gaussian, then discretised).
+    pub fn draw_rows<R: Rng + ?Sized>(
+        &self,
+        n: usize,
+        rng: &mut R,
+        scratch: &mut Vec<f64>,
+    ) -> DMatrix<f64> {
+        let data = self.draw_data(n, rng);
+        covariance(&data, n, self.q(), scratch)
+    }
+
+    /// One null sample at N = `n`: its covariance and, when `correlations` is asked for and
+    /// some column is ordinal, its mixed correlation matrix (polychoric/polyserial, as the
+    /// observed one is computed; SPEC §7). Continuous nulls use the Wishart shortcut, whose
+    /// Pearson correlations are the ones. A draw whose correlations are undefined (a level
+    /// that never occurs leaves a column with one level) gives a matrix of NaN, which the
+    /// statistics turn into a dropped draw.
+    pub fn draw_sample<R: Rng + ?Sized>(
+        &self,
+        n: usize,
+        rng: &mut R,
+        scratch: &mut Vec<f64>,
+        correlations: bool,
+    ) -> (DMatrix<f64>, Option<DMatrix<f64>>) {
+        if !correlations || self.wishart_ok(n) {
+            return (self.draw_cov(n, rng, scratch), None);
+        }
+        let q = self.q();
+        let data = self.draw_data(n, rng);
+        let cov = covariance(&data, n, q, scratch);
+        if self.discrete.iter().all(Option::is_none) {
+            return (cov, None);
+        }
+        let names = (0..q).map(|c| format!("C{}", c + 1)).collect();
+        let panel = self.panel_of(n, data, names, Vec::new());
+        let corr = crate::ordinal::correlation_matrix(&panel)
+            .map_or_else(|_| DMatrix::from_element(q, q, f64::NAN), |c| c.r);
+        (cov, Some(corr))
+    }
+
+    /// A simulated panel of N rows with these judge and anchor names, each discretised
+    /// column marked ordinal (whatever levels the draw happened to reach).
+    pub(crate) fn draw_panel<R: Rng + ?Sized>(
+        &self,
+        n: usize,
+        rng: &mut R,
+        judges: Vec<String>,
+        anchors: Vec<String>,
+    ) -> Panel {
+        let data = self.draw_data(n, rng);
+        self.panel_of(n, data, judges, anchors)
+    }
+
+    fn panel_of(
+        &self,
+        n: usize,
+        data: Vec<f64>,
+        judges: Vec<String>,
+        anchors: Vec<String>,
+    ) -> Panel {
+        let mut panel = Panel::new(n, data, judges, anchors);
+        panel.scales = self
+            .discrete
+            .iter()
+            .map(|d| match d {
+                #[expect(clippy::cast_possible_truncation, reason = "levels are small integers")]
+                Some(d) => Scale::Ordinal {
+                    levels: d.values.iter().map(|v| *v as i64).collect(),
+                },
+                None => Scale::Continuous,
+            })
+            .collect();
+        panel
+    }
+
+    /// N simulated rows, column-major (latent Gaussian, then discretised).
+    fn draw_data<R: Rng + ?Sized>(&self, n: usize, rng: &mut R) -> Vec<f64> {
+        let q = self.q();
+        let mut z = vec![0.0; q];
+        let mut data = vec![0.0; n * q];
+        for i in 0..n {
+            for zi in &mut z {
+                *zi = StandardNormal.sample(rng);
+            }
+            for c in 0..q {
+                let x: f64 = (0..=c).map(|k| self.chol[(c, k)] * z[k]).sum();
+                data[c * n + i] = match &self.discrete[c] {
+                    Some(d) => d.observe(x),
+                    None => x,
+                };
+            }
+        }
+        data
+    }
+}
+
+/// Refuses a judge loading on or beyond ±1: no error variance 1 − λ² ≥ 0 is left for it.
+fn heywood(panel: &Panel, lambda: &[f64]) -> Result<(), String> {
+    match lambda.iter().position(|l| l.abs() >= 1.0) {
+        Some(j) => Err(format!(
+            "judge '{}' has a one-factor loading λ = {:.4} with |λ| ≥ 1 (a Heywood case: it would need negative error variance), so no free-scale null reproduces the judges",
+            crate::error::sanitize(&panel.judges[j]),
+            lambda[j]
+        )),
+        None => Ok(()),
+    }
+}
+
+/// A column's empirical thresholds as a [`Discrete`] (ordinal columns only): cut points at
+/// the Gaussian quantiles of its cumulative level proportions, for a latent SD `sd`.
+fn empirical(panel: &Panel, c: usize, sd: f64) -> Option<Discrete> {
+    let Scale::Ordinal { levels } = &panel.scales[c] else {
+        return None;
+    };
+    let col = panel.col(c);
+    let n = col.len() as f64;
+    let mut cum = 0.0;
+    let mut cum_probs = Vec::with_capacity(levels.len() - 1);
+    for l in &levels[..levels.len() - 1] {
+        cum += col.iter().filter(|x| **x == *l as f64).count() as f64 / n;
+        cum_probs.push(cum);
+    }
+    Some(Discrete::from_probs(
+        sd,
+        &cum_probs,
+        levels.iter().map(|l| *l as f64).collect(),
+    ))
+}
