@@ -46,6 +46,19 @@ pub fn percentile(sorted: &[f64], q: f64) -> f64 {
     sorted[lo] + (h - lo as f64) * (sorted[hi] - sorted[lo])
 }
 
+/// Fixed-width number for tables; `undefined` for non-finite values; scientific notation
+/// past ±1e7, so a huge value cannot stretch a table across the screen.
+#[must_use]
+pub fn fmt_num(x: f64) -> String {
+    if !x.is_finite() {
+        "undefined".into()
+    } else if x.abs() >= 1e7 {
+        format!("{x:.4e}")
+    } else {
+        format!("{x:.4}")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
