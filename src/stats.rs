@@ -1,6 +1,9 @@
 //! Small statistics used across the crate: means, standard deviations with a stated divisor,
 //! and percentiles with linear interpolation between order statistics (SPEC §2–3).
 
+pub mod brent;
+pub mod normal;
+
 /// Arithmetic mean; `NaN` for an empty slice.
 #[must_use]
 pub fn mean(v: &[f64]) -> f64 {
