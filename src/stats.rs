@@ -4,6 +4,29 @@
 pub mod brent;
 pub mod normal;
 
+/// An interval is reported only when at least this share of the resamples gives an
+/// admissible (defined) value for it; otherwise it is "undefined (k of B admissible)".
+pub const MIN_ADMISSIBLE: f64 = 0.8;
+
+/// A two-sided percentile interval.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Interval {
+    pub lo: f64,
+    pub hi: f64,
+}
+
+impl Interval {
+    #[must_use]
+    pub fn width(&self) -> f64 {
+        self.hi - self.lo
+    }
+
+    #[must_use]
+    pub fn contains(&self, x: f64) -> bool {
+        self.lo <= x && x <= self.hi
+    }
+}
+
 /// Arithmetic mean; `NaN` for an empty slice.
 #[must_use]
 pub fn mean(v: &[f64]) -> f64 {
