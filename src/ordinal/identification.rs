@@ -3,6 +3,8 @@
 
 use nalgebra::DMatrix;
 
+use super::OrdinalError;
+
 /// The latent correlation matrix of (J_1..J_p, A_1..A_m) under `pm`: what an all-ordinal
 /// panel identifies (Section 7), since thresholds absorb every location and scale.
 #[must_use]
@@ -164,23 +166,20 @@ pub fn mixed_scale_moments(pm: &crate::model::Params) -> Vec<f64> {
 ///
 /// # Errors
 /// Invalid parameters, violations switched on, fewer than 2 judges or 1 anchor.
-pub fn mixed_scale_identification(pm: &crate::model::Params) -> Result<LocalRank, String> {
+pub fn mixed_scale_identification(pm: &crate::model::Params) -> Result<LocalRank, OrdinalError> {
     check_identification_point(pm)?;
     Ok(local_rank(&theta_of(pm), |t| {
         mixed_scale_moments(&params_of(pm, t))
     }))
 }
 
-fn check_identification_point(pm: &crate::model::Params) -> Result<(), String> {
-    pm.validate()?;
+fn check_identification_point(pm: &crate::model::Params) -> Result<(), OrdinalError> {
+    pm.validate().map_err(OrdinalError::Model)?;
     if pm.violations != crate::model::Violations::default() {
-        return Err(
-            "the identification check is for the paper's model: switch every violation and judge scale off"
-                .into(),
-        );
+        return Err(OrdinalError::NotPaperModel);
     }
     if pm.p < 2 || pm.m() < 1 {
-        return Err("the identification check needs at least 2 judges and 1 anchor".into());
+        return Err(OrdinalError::TooSmallModel);
     }
     Ok(())
 }
@@ -195,7 +194,7 @@ fn check_identification_point(pm: &crate::model::Params) -> Result<(), String> {
 /// anchor, or a point from which the ρ_1 targets are not reachable by the rotation.
 pub fn all_ordinal_identification(
     pm: &crate::model::Params,
-) -> Result<AllOrdinalIdentification, String> {
+) -> Result<AllOrdinalIdentification, OrdinalError> {
     check_identification_point(pm)?;
     let th = theta_of(pm);
     let local = local_rank(&th, |t| upper(&latent_correlations(&params_of(pm, t))));
@@ -237,10 +236,10 @@ pub fn all_ordinal_identification(
 pub fn rotate_to_rho1(
     pm: &crate::model::Params,
     rho1: f64,
-) -> Result<crate::model::Params, String> {
+) -> Result<crate::model::Params, OrdinalError> {
     let m = pm.m();
     if m == 0 {
-        return Err("no anchor to rotate".into());
+        return Err(OrdinalError::NoAnchor);
     }
     let k2 = pm.sigma_t2 + pm.sigma_c2;
     let (st, sc) = (pm.sigma_t2.sqrt(), pm.sigma_c2.sqrt());
@@ -256,20 +255,20 @@ pub fn rotate_to_rho1(
     let (a1, w1) = load[0];
     let n2 = a1 * a1 + w1 * w1;
     if rho1 * rho1 > n2 || rho1.abs() >= 1.0 {
-        return Err(format!(
-            "ρ_1 = {rho1} is out of reach: anchor 1's standardised loading length is {:.4}",
-            n2.sqrt()
-        ));
+        return Err(OrdinalError::OutOfReach {
+            rho1,
+            length: n2.sqrt(),
+        });
     }
     let cos2 = (n2 - rho1 * rho1) / (n2 * (1.0 - rho1 * rho1));
     let chi = cos2.clamp(0.0, 1.0).sqrt().acos().copysign(rho1);
     let angle = chi - w1.atan2(a1);
     let phi2 = phi + angle;
     if !(phi2 > 0.0 && phi2 < std::f64::consts::FRAC_PI_2) {
-        return Err(format!(
-            "rotating to ρ_1 = {rho1} takes σ_t² or σ_c² to zero or below (judge angle {:.1}°)",
-            phi2.to_degrees()
-        ));
+        return Err(OrdinalError::Degenerate {
+            rho1,
+            degrees: phi2.to_degrees(),
+        });
     }
     let (cs, sn) = (angle.cos(), angle.sin());
     let st2 = k2 * phi2.cos().powi(2);
@@ -279,10 +278,10 @@ pub fn rotate_to_rho1(
     for (k, (a, w)) in load.iter().enumerate() {
         let (a2, w2) = (a * cs - w * sn, a * sn + w * cs);
         if a2 <= 0.0 {
-            return Err(format!(
-                "rotating to ρ_1 = {rho1} gives anchor {} a non-positive quality loading",
-                k + 1
-            ));
+            return Err(OrdinalError::NonPositiveLoading {
+                rho1,
+                anchor: k + 1,
+            });
         }
         let v = st2 / (a2 * a2);
         let sak2 = v - st2;
@@ -298,6 +297,6 @@ pub fn rotate_to_rho1(
         judge_var: pm.judge_var_full(),
         ..pm.clone()
     };
-    out.validate()?;
+    out.validate().map_err(OrdinalError::Model)?;
     Ok(out)
 }

@@ -2,6 +2,7 @@
 
 use nalgebra::DMatrix;
 
+use super::OrdinalError;
 use super::polychoric::{cross_table, polychoric_table};
 use super::polyserial::{Standardised, polyserial_prepared};
 use super::thresholds::OrdinalColumn;
@@ -51,15 +52,11 @@ pub struct Correlations {
 /// # Errors
 /// A column with one level, a constant continuous column, or a non-finite value, naming the
 /// column.
-pub fn correlation_matrix(panel: &Panel) -> Result<Correlations, String> {
+pub fn correlation_matrix(panel: &Panel) -> Result<Correlations, OrdinalError> {
     let q = panel.q();
     let names = panel.names();
     if panel.n < 2 {
-        return Err(format!(
-            "the panel has {} item{}: correlations need at least 2",
-            panel.n,
-            if panel.n == 1 { "" } else { "s" }
-        ));
+        return Err(OrdinalError::PanelTooSmall(panel.n));
     }
     let cols: Vec<Col> = (0..q)
         .map(|c| {
@@ -68,7 +65,10 @@ pub fn correlation_matrix(panel: &Panel) -> Result<Correlations, String> {
                 Some(Scale::Ordinal { .. }) => OrdinalColumn::new(v).map(Col::Ord),
                 _ => Standardised::new(v).map(Col::Cont),
             };
-            col.map_err(|e| format!("column '{}': {e}", names[c]))
+            col.map_err(|e| OrdinalError::Column {
+                column: names[c].clone(),
+                source: Box::new(e),
+            })
         })
         .collect::<Result<_, _>>()?;
     let mut r = DMatrix::identity(q, q);
@@ -78,7 +78,11 @@ pub fn correlation_matrix(panel: &Panel) -> Result<Correlations, String> {
             let (v, k) = match (&cols[a], &cols[b]) {
                 (Col::Ord(x), Col::Ord(y)) => {
                     let pc = polychoric_table(&cross_table(x, y), x.n_levels(), y.n_levels())
-                        .map_err(|e| format!("columns '{}' and '{}': {e}", names[a], names[b]))?;
+                        .map_err(|e| OrdinalError::Pair {
+                            a: names[a].clone(),
+                            b: names[b].clone(),
+                            source: Box::new(e),
+                        })?;
                     (pc.rho, PairKind::Polychoric)
                 }
                 (Col::Cont(x), Col::Ord(y)) | (Col::Ord(y), Col::Cont(x)) => {

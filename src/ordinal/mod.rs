@@ -14,6 +14,7 @@
 //! The normal and bivariate-normal routines live in [`crate::stats::normal`], Brent's
 //! methods in [`crate::stats::brent`].
 
+mod error;
 mod identification;
 mod matrix;
 mod polychoric;
@@ -21,6 +22,7 @@ mod polyserial;
 mod thresholds;
 
 pub use crate::stats::normal::{bvn_cdf, bvn_pdf, bvn_upper, norm_cdf, norm_quantile};
+pub use error::OrdinalError;
 pub use identification::{
     AllOrdinalIdentification, LocalRank, RANK_TOLERANCE, all_ordinal_identification,
     latent_correlations, mixed_scale_identification, mixed_scale_moments, rotate_to_rho1,

@@ -1,7 +1,7 @@
 //! The two-step polychoric correlation of two ordinal columns, as R `polycor::polychor(ML = FALSE)`.
 
-use super::MAXCOR;
 use super::thresholds::{OrdinalColumn, thresholds_from_counts};
+use super::{MAXCOR, OrdinalError};
 use crate::stats::brent::{brent_min, brent_root};
 use crate::stats::normal::{bvn_cdf, bvn_pdf, norm_cdf};
 
@@ -26,13 +26,9 @@ pub struct Polychoric {
 ///
 /// # Errors
 /// Different lengths, a column with fewer than 2 or more than 10 levels, non-finite codes.
-pub fn polychoric(x: &[f64], y: &[f64]) -> Result<Polychoric, String> {
+pub fn polychoric(x: &[f64], y: &[f64]) -> Result<Polychoric, OrdinalError> {
     if x.len() != y.len() {
-        return Err(format!(
-            "columns have different lengths ({} and {})",
-            x.len(),
-            y.len()
-        ));
+        return Err(OrdinalError::Lengths(x.len(), y.len()));
     }
     let (cx, cy) = (OrdinalColumn::new(x)?, OrdinalColumn::new(y)?);
     let table = cross_table(&cx, &cy);
@@ -59,13 +55,17 @@ pub fn cross_table(x: &OrdinalColumn, y: &OrdinalColumn) -> Vec<usize> {
 ///
 /// # Errors
 /// Wrong table size, or fewer than 2 non-empty rows or columns.
-pub fn polychoric_table(table: &[usize], rows: usize, cols: usize) -> Result<Polychoric, String> {
+pub fn polychoric_table(
+    table: &[usize],
+    rows: usize,
+    cols: usize,
+) -> Result<Polychoric, OrdinalError> {
     if table.len() != rows * cols {
-        return Err(format!(
-            "a {rows} × {cols} table needs {} counts, got {}",
-            rows * cols,
-            table.len()
-        ));
+        return Err(OrdinalError::TableSize {
+            rows,
+            cols,
+            got: table.len(),
+        });
     }
     let keep_r: Vec<usize> = (0..rows)
         .filter(|&i| (0..cols).any(|j| table[i * cols + j] > 0))
@@ -75,13 +75,7 @@ pub fn polychoric_table(table: &[usize], rows: usize, cols: usize) -> Result<Pol
         .collect();
     let (r, c) = (keep_r.len(), keep_c.len());
     if r < 2 || c < 2 {
-        return Err(format!(
-            "the table has {} non-empty row{} and {} non-empty column{}: a polychoric correlation needs at least 2 of each (a column with one level has no correlation)",
-            r,
-            if r == 1 { "" } else { "s" },
-            c,
-            if c == 1 { "" } else { "s" }
-        ));
+        return Err(OrdinalError::SparseTable { rows: r, cols: c });
     }
     let t: Vec<f64> = keep_r
         .iter()

@@ -1,8 +1,8 @@
 //! The two-step polyserial correlation of a continuous and an ordinal column, as R
 //! `polycor::polyserial(ML = FALSE)`.
 
-use super::MAXCOR;
 use super::thresholds::OrdinalColumn;
+use super::{MAXCOR, OrdinalError};
 use crate::stats::normal::norm_pdf;
 
 /// A polyserial correlation and the ordinal variable's thresholds.
@@ -24,13 +24,9 @@ pub struct Polyserial {
 /// # Errors
 /// Different lengths, fewer than 2 items, a constant or non-finite `x`, or a `y` with fewer
 /// than 2 or more than 10 levels.
-pub fn polyserial(x: &[f64], y: &[f64]) -> Result<Polyserial, String> {
+pub fn polyserial(x: &[f64], y: &[f64]) -> Result<Polyserial, OrdinalError> {
     if x.len() != y.len() {
-        return Err(format!(
-            "columns have different lengths ({} and {})",
-            x.len(),
-            y.len()
-        ));
+        return Err(OrdinalError::Lengths(x.len(), y.len()));
     }
     let oy = OrdinalColumn::new(y)?;
     let xs = Standardised::new(x)?;
@@ -46,17 +42,17 @@ pub(super) struct Standardised<'a> {
 }
 
 impl<'a> Standardised<'a> {
-    pub(super) fn new(x: &'a [f64]) -> Result<Self, String> {
+    pub(super) fn new(x: &'a [f64]) -> Result<Self, OrdinalError> {
         if x.len() < 2 {
-            return Err("a correlation needs at least 2 items".into());
+            return Err(OrdinalError::TooFewItems);
         }
         if let Some(v) = x.iter().find(|v| !v.is_finite()) {
-            return Err(format!("continuous column holds a non-finite value ({v})"));
+            return Err(OrdinalError::NonFiniteValue(*v));
         }
         let mean = crate::moments::sum(x) / x.len() as f64;
         let ss: f64 = x.iter().map(|v| (v - mean) * (v - mean)).sum();
         if ss <= 0.0 {
-            return Err("continuous column is constant: it has no correlation".into());
+            return Err(OrdinalError::Constant);
         }
         Ok(Standardised { x, mean, ss })
     }

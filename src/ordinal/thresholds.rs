@@ -1,6 +1,6 @@
 //! Ordinal columns and their two-step thresholds: Φ⁻¹ of the cumulative level proportions.
 
-use super::MAX_LEVELS;
+use super::{MAX_LEVELS, OrdinalError};
 use crate::stats::normal::norm_quantile;
 
 /// An ordinal column: each item's level index (0-based, in increasing order of code) and
@@ -22,25 +22,21 @@ impl OrdinalColumn {
     ///
     /// # Errors
     /// Fewer than 2 levels, more than [`MAX_LEVELS`], or a non-finite value.
-    pub fn new(codes: &[f64]) -> Result<OrdinalColumn, String> {
+    pub fn new(codes: &[f64]) -> Result<OrdinalColumn, OrdinalError> {
         let mut levels: Vec<f64> = Vec::new();
         for &x in codes {
             if !x.is_finite() {
-                return Err(format!("ordinal column holds a non-finite value ({x})"));
+                return Err(OrdinalError::NonFiniteCode(x));
             }
             if let Err(pos) = levels.binary_search_by(|l| l.total_cmp(&x)) {
                 if levels.len() == MAX_LEVELS {
-                    return Err(format!("ordinal column has more than {MAX_LEVELS} levels"));
+                    return Err(OrdinalError::TooManyLevels);
                 }
                 levels.insert(pos, x);
             }
         }
         if levels.len() < 2 {
-            return Err(format!(
-                "ordinal column has {} level{}: a correlation needs at least 2",
-                levels.len(),
-                if levels.len() == 1 { "" } else { "s" }
-            ));
+            return Err(OrdinalError::TooFewLevels(levels.len()));
         }
         let mut counts = vec![0usize; levels.len()];
         let index: Vec<u8> = codes
