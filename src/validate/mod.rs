@@ -29,8 +29,10 @@ use crate::estimate::{Context, Estimate, Estimator, Fits};
 use crate::progress::{Flow, Progress, silent};
 use crate::rng::{Purpose, Streams};
 
+mod error;
 mod texture;
 
+pub use error::ValidateError;
 pub use texture::{JudgeTexture, Texture, synthetic_panel};
 
 /// The paper's injected contamination (Section 7).
@@ -84,27 +86,25 @@ impl Options {
     ///
     /// # Errors
     /// An inject list of the wrong length or with |ρ| ≥ 1, no N, N < 10, or no replicates.
-    pub fn check(&self) -> Result<(), String> {
+    pub fn check(&self) -> Result<(), ValidateError> {
         let m = self.inject.len();
         if !(3..=MAX_ANCHORS).contains(&m) {
-            return Err(format!(
-                "--inject needs between 3 and {MAX_ANCHORS} values (one per synthetic anchor; the free-scale estimator needs m ≥ 3), got {m}"
-            ));
+            return Err(ValidateError::InjectCount(m));
         }
         if let Some(bad) = self.inject.iter().find(|r| r.is_nan() || r.abs() >= 1.0) {
-            return Err(format!("--inject {bad}: every ρ must satisfy |ρ| < 1"));
+            return Err(ValidateError::InjectRange(*bad));
         }
         if self.reps == 0 || self.reps >= 1 << 24 {
-            return Err("--reps must be between 1 and 16777215".into());
+            return Err(ValidateError::Reps);
         }
         if self.ns.is_empty() || self.ns.len() >= 1 << 16 {
-            return Err("give between 1 and 65535 panel sizes".into());
+            return Err(ValidateError::Sizes);
         }
         if let Some(n) = self.ns.iter().find(|&&n| n < 10) {
-            return Err(format!("N = {n}: at least 10 items are needed"));
+            return Err(ValidateError::SmallN(*n));
         }
         if self.bootstrap == 1 {
-            return Err("--bootstrap needs at least 2 resamples (or 0 for off)".into());
+            return Err(ValidateError::Bootstrap);
         }
         Ok(())
     }
@@ -386,7 +386,7 @@ pub fn run(
     tex: &Texture,
     opts: &Options,
     progress: &(dyn Fn(Progress) -> Flow + Sync),
-) -> Result<Option<Study>, String> {
+) -> Result<Option<Study>, ValidateError> {
     opts.check()?;
     let which = estimators(tex);
     let mut cells = Vec::with_capacity(opts.ns.len());

@@ -3,7 +3,7 @@
 use rand::{Rng, RngExt};
 use rand_distr::{Distribution, StandardNormal};
 
-use super::{SIGMA_C2, SIGMA_T2, Thresholds, anchor_sd};
+use super::{SIGMA_C2, SIGMA_T2, Thresholds, ValidateError, anchor_sd};
 use crate::panel::{Panel, Scale};
 
 /// One real judge's texture: its residuals and, when ordinal, its levels and cumulative
@@ -54,15 +54,13 @@ impl Texture {
     ///
     /// # Errors
     /// Fewer than 3 judges (the free-scale estimator needs p ≥ 3) or fewer than 2 items.
-    pub fn of(panel: &Panel) -> Result<Texture, String> {
+    pub fn of(panel: &Panel) -> Result<Texture, ValidateError> {
         let (n, p) = (panel.n, panel.p());
         if p < 3 {
-            return Err(format!(
-                "validate needs at least 3 judges (the free-scale estimator's p ≥ 3); the panel has {p}"
-            ));
+            return Err(ValidateError::TooFewJudges(p));
         }
         if n < 2 {
-            return Err("validate needs at least 2 complete items".into());
+            return Err(ValidateError::TooFewItems);
         }
         let means: Vec<f64> = (0..n)
             .map(|i| (0..p).map(|j| panel.col(j)[i]).sum::<f64>() / p as f64)
