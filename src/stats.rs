@@ -1,5 +1,7 @@
 //! Small statistics used across the crate: means, standard deviations with a stated divisor,
-//! and percentiles with linear interpolation between order statistics (SPEC §2–3).
+//! and percentiles with linear interpolation between order statistics (SPEC §2–3); the
+//! percentile interval and its 80 % rule; the number format of every table. The normal
+//! distributions and Brent's methods sit in submodules, below every layer that uses them.
 
 pub mod brent;
 pub mod normal;
