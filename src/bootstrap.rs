@@ -16,6 +16,7 @@ use crate::estimate::{Context, Estimate, Estimator, free_scale};
 use crate::panel::Panel;
 use crate::progress::{Flow, Progress};
 use crate::rng::{Index, Purpose, Streams};
+pub use crate::stats::{Interval, MIN_ADMISSIBLE};
 use crate::stats::{percentile, sd};
 use features::FeatureSet;
 use second::SecondMoments;
@@ -23,33 +24,11 @@ use weighted::PerItem;
 
 /// Default number of resamples (SPEC §2).
 pub const DEFAULT_RESAMPLES: usize = 300;
-/// An interval is reported only when at least this share of the resamples gives an
-/// admissible (defined) value for it; otherwise it is "undefined (k of B admissible)".
-pub const MIN_ADMISSIBLE: f64 = 0.8;
 /// Fewest resamples for a percentile interval or the weak-ID screen: at 100 each 2.5 % tail
 /// holds 2.5 resamples and SD_boot(den̂) has a relative SE of about 7 % (1/√(2(B − 1))).
 pub const MIN_RESAMPLES: usize = 100;
 /// The weak-identification screen flags T below this (Section 6).
 pub const WEAK_ID_T: f64 = 4.0;
-
-/// A two-sided percentile interval.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Interval {
-    pub lo: f64,
-    pub hi: f64,
-}
-
-impl Interval {
-    #[must_use]
-    pub fn width(&self) -> f64 {
-        self.hi - self.lo
-    }
-
-    #[must_use]
-    pub fn contains(&self, x: f64) -> bool {
-        self.lo <= x && x <= self.hi
-    }
-}
 
 /// One resample's fit, reduced to what the intervals need.
 #[derive(Debug, Clone, PartialEq)]
@@ -268,6 +247,26 @@ pub fn bootstrap_with_neff(
         summary.boot = Some(crate::neff::summarise(&neffs, resamples, streams.seed));
     }
     Some((results, summary))
+}
+
+/// [`crate::neff::of_panel`] with the item bootstrap's percentile interval of n_eff: `resamples`
+/// resamples on `streams` (the battery's: resample b draws the same items as its resample b;
+/// the battery itself gets them from [`bootstrap_with_neff`], which draws
+/// each resample once for every estimator and n_eff). Bit-identical at any thread count: each
+/// resample's sums run over the items in a fixed order. With one judge there is nothing to
+/// resample (n_eff = 1) and no interval.
+#[must_use]
+pub fn neff_with_bootstrap(panel: &Panel, resamples: usize, streams: Streams) -> crate::neff::Neff {
+    bootstrap_with_neff(
+        panel,
+        &[],
+        &crate::estimate::Context::default(),
+        resamples,
+        streams,
+        true,
+        &crate::progress::silent,
+    )
+    .map_or_else(|| crate::neff::of_panel(panel), |(_, n)| n)
 }
 
 /// Each resample's n_eff in the batch of resamples from `start` ([`crate::neff`]). With every

@@ -15,10 +15,8 @@
 
 use nalgebra::DMatrix;
 
-use crate::bootstrap::{Interval, MIN_ADMISSIBLE};
 use crate::panel::Panel;
-use crate::rng::Streams;
-use crate::stats::percentile;
+use crate::stats::{Interval, MIN_ADMISSIBLE, percentile};
 
 /// The effective number of judges of a panel, with its bootstrap interval when one was run.
 #[derive(Debug, Clone, PartialEq)]
@@ -134,31 +132,13 @@ fn from_cov(p: usize, cov: &DMatrix<f64>) -> Neff {
 /// Items per feature tile.
 const BLOCK: usize = 2048;
 
-/// [`of_panel`] with the item bootstrap's percentile interval of n_eff: `resamples`
-/// resamples on `streams` (the battery's: resample b draws the same items as its resample b;
-/// the battery itself gets them from [`crate::bootstrap::bootstrap_with_neff`], which draws
-/// each resample once for every estimator and n_eff). Bit-identical at any thread count: each
-/// resample's sums run over the items in a fixed order. With one judge there is nothing to
-/// resample (n_eff = 1) and no interval.
-#[must_use]
-pub fn with_bootstrap(panel: &Panel, resamples: usize, streams: Streams) -> Neff {
-    crate::bootstrap::bootstrap_with_neff(
-        panel,
-        &[],
-        &crate::estimate::Context::default(),
-        resamples,
-        streams,
-        true,
-        &crate::progress::silent,
-    )
-    .map_or_else(|| of_panel(panel), |(_, n)| n)
-}
-
 /// The judge columns, centred: the resamples' sums of products then lose no precision to a
 /// large mean.
 #[must_use]
 pub(crate) fn centred_judges(panel: &Panel) -> Centred<'_> {
-    let means = crate::bootstrap::weighted::column_means(panel, panel.p());
+    let means = (0..panel.p())
+        .map(|c| crate::moments::sum(panel.col(c)) / panel.n.max(1) as f64)
+        .collect();
     Centred { panel, means }
 }
 
@@ -189,7 +169,7 @@ pub(crate) fn summarise(values: &[Option<f64>], resamples: usize, seed: u64) -> 
 /// n_eff of each resample of a batch, in O(N·p) per resample rather than the O(N·p²) of a
 /// correlation matrix: with w_j = 1/s_j the resample's judge SDs, the sum of the pairwise
 /// correlations is (Var(Σ_j w_j x_j) − Σ_j w_j² s_j²) / 2. `vars[r]` holds resample r's judge
-/// variances (from its count-weighted feature sums, [`crate::bootstrap::features`]); one pass
+/// variances (from its count-weighted feature sums, the bootstrap's features); one pass
 /// over the items in tiles of [`BLOCK`] sums u = Σ_j w_j x_j and u², weighted by
 /// `counts[r * n + i]` or by the 32-bit counts of a resample listed in `wide`.
 pub(crate) fn resample_n_eff(

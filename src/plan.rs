@@ -277,7 +277,8 @@ fn evaluate(
                 seed: opts.seed,
                 coverage: None,
             };
-            let Some(cells) = characteristics_on(PowerDesign::Test(test), base, &popts, progress)?
+            let Some(cells) = characteristics_on(PowerDesign::Test(test), base, &popts, progress)
+                .map_err(|e| e.to_string())?
             else {
                 return Ok(None);
             };

@@ -184,6 +184,36 @@ pub fn total_steps(opts: &PowerOptions) -> u64 {
     (opts.ns.len() * per_n) as u64
 }
 
+/// Why a power study cannot run; its message is the one the command line shows.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum PowerError {
+    #[error("--reps must be between 1 and 16777215")]
+    Reps,
+    #[error("coverage resamples must be below 65536")]
+    Coverage,
+    #[error("too many (N, strength) cells: at most 65535")]
+    TooManyCells,
+    #[error("N = {0}: at least 3 items are needed")]
+    SmallN(usize),
+    /// The null model of the design could not be built (its own message).
+    #[error("{0}")]
+    Null(String),
+    #[error(transparent)]
+    Design(#[from] crate::simulate::SimError),
+}
+
+/// The null model's message, whatever its error type.
+fn null_error(e: impl std::fmt::Display) -> PowerError {
+    PowerError::Null(e.to_string())
+}
+
+/// A study is what the flags describe (exit 2).
+impl From<PowerError> for crate::error::Error {
+    fn from(e: PowerError) -> crate::error::Error {
+        crate::error::Error::Usage(e.to_string())
+    }
+}
+
 /// Runs the simulation study. `Ok(None)` when `progress` stopped it.
 ///
 /// # Errors
@@ -192,7 +222,7 @@ pub fn operating_characteristics(
     design: PowerDesign,
     opts: &PowerOptions,
     progress: &(dyn Fn(Progress) -> Flow + Sync),
-) -> Result<Option<Vec<PowerCell>>, String> {
+) -> Result<Option<Vec<PowerCell>>, PowerError> {
     characteristics_on(design, &design.base(), opts, progress)
 }
 
@@ -206,19 +236,19 @@ pub fn characteristics_on(
     base: &Params,
     opts: &PowerOptions,
     progress: &(dyn Fn(Progress) -> Flow + Sync),
-) -> Result<Option<Vec<PowerCell>>, String> {
+) -> Result<Option<Vec<PowerCell>>, PowerError> {
     if opts.reps == 0 || opts.reps >= 1 << 24 {
-        return Err("--reps must be between 1 and 16777215".into());
+        return Err(PowerError::Reps);
     }
     if opts.coverage.is_some_and(|b| b >= 1 << 16) {
-        return Err("coverage resamples must be below 65536".into());
+        return Err(PowerError::Coverage);
     }
     if opts.ns.len() * (opts.strengths.len() + 1) >= 1 << 16 {
-        return Err("too many (N, strength) cells: at most 65535".into());
+        return Err(PowerError::TooManyCells);
     }
     let base = design.apply(base, 0.0);
-    let null = NullModel::scenario(&base)?;
-    let free_null = NullModel::scenario_free_scale(&base)?;
+    let null = NullModel::scenario(&base).map_err(null_error)?;
+    let free_null = NullModel::scenario_free_scale(&base).map_err(null_error)?;
     let layout = Layout::of_params(&base);
     let tests: Vec<TestId> = TestId::ALL
         .into_iter()
@@ -234,7 +264,7 @@ pub fn characteristics_on(
     let mut cells = Vec::new();
     for (i, &n) in opts.ns.iter().enumerate() {
         if n < 3 {
-            return Err(format!("N = {n}: at least 3 items are needed"));
+            return Err(PowerError::SmallN(n));
         }
         let draws = Draws {
             count: opts.null_draws,

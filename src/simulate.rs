@@ -38,8 +38,8 @@ impl Design {
     ///
     /// # Errors
     /// The validation message when `params` break a model constraint.
-    pub fn new(params: &Params) -> Result<Design, String> {
-        params.validate()?;
+    pub fn new(params: &Params) -> Result<Design, SimError> {
+        params.validate().map_err(SimError::Invalid)?;
         let (p, m) = (params.p, params.m());
         let beta = params.beta();
         let sa = params.sigma_a_full();
@@ -47,9 +47,7 @@ impl Design {
         let second_factor = g.iter().chain(&h).any(|x| *x != 0.0);
         let pop = params.population_cov();
         if pop.iter().any(|x| !x.is_finite()) {
-            return Err(
-                "the design's covariance overflows (a variance, SD or loading is too large)".into(),
-            );
+            return Err(SimError::Overflow);
         }
         let std_normal = Normal::standard();
         let mut cuts = vec![None; p + m];
@@ -177,26 +175,52 @@ impl Design {
     }
 }
 
+/// Why a design cannot be drawn; its message is the one the command line shows.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum SimError {
+    /// The parameters break a model constraint (the model's own message).
+    #[error("{0}")]
+    Invalid(String),
+    #[error("the design's covariance overflows (a variance, SD or loading is too large)")]
+    Overflow,
+    #[error("{n} items × {q} columns is over the limit of {max} cells (2 GiB of numbers)", max = MAX_CELLS)]
+    TooManyCells { n: usize, q: usize },
+    #[error(
+        "the design drew a non-finite value (column {column}, item {item}): a knob is too extreme for floating point"
+    )]
+    NonFinite { column: String, item: usize },
+}
+
+impl From<SimError> for String {
+    fn from(e: SimError) -> String {
+        e.to_string()
+    }
+}
+
+/// A design is what the flags describe (exit 2).
+impl From<SimError> for crate::error::Error {
+    fn from(e: SimError) -> crate::error::Error {
+        crate::error::Error::Usage(e.to_string())
+    }
+}
+
 /// The panel of replicate 0 for `seed`: what `rhoscope simulate` writes.
 ///
 /// # Errors
 /// The validation message when `params` break a model constraint, when `n` × q passes
 /// [`MAX_CELLS`] (checked before anything is drawn), or when a draw is not finite.
-pub fn simulate(params: &Params, n: usize, seed: u64) -> Result<Panel, String> {
+pub fn simulate(params: &Params, n: usize, seed: u64) -> Result<Panel, SimError> {
     let design = Design::new(params)?;
     let q = params.q();
     if n.saturating_mul(q) > MAX_CELLS {
-        return Err(format!(
-            "{n} items × {q} columns is over the limit of {MAX_CELLS} cells (2 GiB of numbers)"
-        ));
+        return Err(SimError::TooManyCells { n, q });
     }
     let panel = design.panel(n, &mut replicate_rng(seed, 0));
     if let Some(i) = panel.data.iter().position(|x| !x.is_finite()) {
-        return Err(format!(
-            "the design drew a non-finite value (column {}, item {}): a knob is too extreme for floating point",
-            panel.names()[i / n.max(1)],
-            i % n.max(1) + 1
-        ));
+        return Err(SimError::NonFinite {
+            column: panel.names()[i / n.max(1)].clone(),
+            item: i % n.max(1) + 1,
+        });
     }
     Ok(panel)
 }
@@ -311,17 +335,32 @@ mod tests {
     fn extreme_knobs_are_refused_not_written_as_nan() {
         let mut pm = Params::default();
         pm.violations.dist = Dist::Lognormal { sigma: 1000.0 };
-        assert!(simulate(&pm, 10, 1).unwrap_err().contains("lognormal_sd"));
+        assert!(
+            simulate(&pm, 10, 1)
+                .unwrap_err()
+                .to_string()
+                .contains("lognormal_sd")
+        );
         let pm = Params {
             sigma_a: vec![1e200],
             ..Params::default()
         };
-        assert!(simulate(&pm, 10, 1).unwrap_err().contains("overflows"));
+        assert!(
+            simulate(&pm, 10, 1)
+                .unwrap_err()
+                .to_string()
+                .contains("overflows")
+        );
         let pm = Params {
             p: 200,
             ..Params::default()
         };
-        assert!(simulate(&pm, 2_000_000, 1).unwrap_err().contains("cells"));
+        assert!(
+            simulate(&pm, 2_000_000, 1)
+                .unwrap_err()
+                .to_string()
+                .contains("cells")
+        );
     }
 
     #[test]
@@ -330,6 +369,11 @@ mod tests {
             sigma_c2: -1.0,
             ..Params::default()
         };
-        assert!(simulate(&pm, 10, 1).unwrap_err().contains("sigma_c2"));
+        assert!(
+            simulate(&pm, 10, 1)
+                .unwrap_err()
+                .to_string()
+                .contains("sigma_c2")
+        );
     }
 }

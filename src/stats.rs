@@ -1,5 +1,33 @@
 //! Small statistics used across the crate: means, standard deviations with a stated divisor,
-//! and percentiles with linear interpolation between order statistics (SPEC §2–3).
+//! and percentiles with linear interpolation between order statistics (SPEC §2–3); the
+//! percentile interval and its 80 % rule; the number format of every table. The normal
+//! distributions and Brent's methods sit in submodules, below every layer that uses them.
+
+pub mod brent;
+pub mod normal;
+
+/// An interval is reported only when at least this share of the resamples gives an
+/// admissible (defined) value for it; otherwise it is "undefined (k of B admissible)".
+pub const MIN_ADMISSIBLE: f64 = 0.8;
+
+/// A two-sided percentile interval.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Interval {
+    pub lo: f64,
+    pub hi: f64,
+}
+
+impl Interval {
+    #[must_use]
+    pub fn width(&self) -> f64 {
+        self.hi - self.lo
+    }
+
+    #[must_use]
+    pub fn contains(&self, x: f64) -> bool {
+        self.lo <= x && x <= self.hi
+    }
+}
 
 /// Arithmetic mean; `NaN` for an empty slice.
 #[must_use]
@@ -44,6 +72,19 @@ pub fn percentile(sorted: &[f64], q: f64) -> f64 {
     let lo = h.floor() as usize;
     let hi = (lo + 1).min(sorted.len() - 1);
     sorted[lo] + (h - lo as f64) * (sorted[hi] - sorted[lo])
+}
+
+/// Fixed-width number for tables; `undefined` for non-finite values; scientific notation
+/// past ±1e7, so a huge value cannot stretch a table across the screen.
+#[must_use]
+pub fn fmt_num(x: f64) -> String {
+    if !x.is_finite() {
+        "undefined".into()
+    } else if x.abs() >= 1e7 {
+        format!("{x:.4e}")
+    } else {
+        format!("{x:.4}")
+    }
 }
 
 #[cfg(test)]

@@ -128,7 +128,7 @@ fn n_eff_read_from_the_free_scale_moments_is_its_own_passes() {
         &silent,
     )
     .unwrap();
-    let own = rhoscope::neff::with_bootstrap(&p, 150, streams);
+    let own = rhoscope::bootstrap::neff_with_bootstrap(&p, 150, streams);
     let (a, b) = (shared.boot.unwrap(), own.boot.unwrap());
     assert_eq!((a.resamples, a.dropped), (b.resamples, b.dropped));
     let (a, b) = (a.ci.unwrap(), b.ci.unwrap());

@@ -5,7 +5,7 @@ mod common;
 
 use rand::RngExt;
 use rhoscope::model::Params;
-use rhoscope::neff::{self, Neff};
+use rhoscope::neff::Neff;
 use rhoscope::rng::{Purpose, Streams, stream_rng};
 
 fn panel(n: usize, seed: u64) -> rhoscope::panel::Panel {
@@ -74,7 +74,11 @@ fn in_pool<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> T {
 #[test]
 fn the_interval_at_a_fixed_seed_is_the_gathered_bootstraps_at_any_thread_count() {
     let panel = panel(400, 5);
-    let run = |t| in_pool(t, || neff::with_bootstrap(&panel, 200, Streams::of(17)));
+    let run = |t| {
+        in_pool(t, || {
+            rhoscope::bootstrap::neff_with_bootstrap(&panel, 200, Streams::of(17))
+        })
+    };
     let one: Neff = run(1);
     assert_eq!(one, run(3), "bit-identical at 1 and 3 threads");
     let boot = one.boot.as_ref().unwrap();
@@ -98,7 +102,7 @@ fn the_interval_at_a_fixed_seed_is_the_gathered_bootstraps_at_any_thread_count()
     assert!((one.r_bar.unwrap() - r_bar).abs() < 1e-12);
     assert!((one.n_eff.unwrap() - 6.0 / (1.0 + 5.0 * r_bar)).abs() < 1e-12);
     // Another seed draws other resamples.
-    let other = neff::with_bootstrap(&panel, 200, Streams::of(18));
+    let other = rhoscope::bootstrap::neff_with_bootstrap(&panel, 200, Streams::of(18));
     assert_ne!(other.boot.unwrap().ci, boot.ci);
 }
 
@@ -109,7 +113,7 @@ fn a_large_panel_interval_covers_the_population_value_at_a_fixed_seed() {
     // one 95 % interval, not a coverage study).
     let r: f64 = 1.8 / 2.8;
     let truth = 6.0 / (1.0 + 5.0 * r);
-    let n = neff::with_bootstrap(&panel(4000, 3), 300, Streams::of(1));
+    let n = rhoscope::bootstrap::neff_with_bootstrap(&panel(4000, 3), 300, Streams::of(1));
     let ci = n.boot.unwrap().ci.unwrap();
     assert!(ci.contains(truth), "{ci:?} ∌ {truth}");
     assert!(ci.width() < 0.1, "{ci:?}");
@@ -130,7 +134,7 @@ fn one_judge_has_no_interval() {
         ..base
     };
     assert_eq!((panel.p(), panel.m()), (1, 2));
-    let n = neff::with_bootstrap(&panel, 50, Streams::of(1));
+    let n = rhoscope::bootstrap::neff_with_bootstrap(&panel, 50, Streams::of(1));
     assert_eq!(
         (n.n_eff, n.r_bar, n.boot.is_none()),
         (Some(1.0), None, true)

@@ -149,7 +149,9 @@ pub(super) fn method_of(null: &Result<NullModel, String>, n: usize) -> &'static 
 /// column is continuous (Pearson's, from the covariance, are the ones).
 pub(super) fn observed_correlations(panel: &Panel) -> Result<Option<DMatrix<f64>>, String> {
     if panel.scales.iter().any(crate::panel::Scale::is_ordinal) {
-        crate::ordinal::correlation_matrix(panel).map(|c| Some(c.r))
+        crate::ordinal::correlation_matrix(panel)
+            .map(|c| Some(c.r))
+            .map_err(String::from)
     } else {
         Ok(None)
     }

@@ -31,18 +31,7 @@ pub fn num(x: f64) -> Value {
     if x.is_finite() { json!(x) } else { Value::Null }
 }
 
-/// Fixed-width number for tables; `undefined` for non-finite values; scientific notation
-/// past ±1e7, so a huge value cannot stretch a table across the screen.
-#[must_use]
-pub fn fmt_num(x: f64) -> String {
-    if !x.is_finite() {
-        "undefined".into()
-    } else if x.abs() >= 1e7 {
-        format!("{x:.4e}")
-    } else {
-        format!("{x:.4}")
-    }
-}
+pub use crate::stats::fmt_num;
 
 /// Left-aligned text table with a header row and two-space gaps.
 #[must_use]

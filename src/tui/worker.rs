@@ -453,7 +453,7 @@ pub fn run_validate(
     let result = match result {
         Ok(Some(study)) => Ok(Box::new(study)),
         Ok(None) => return None,
-        Err(e) => Err(crate::error::sanitize(&e)),
+        Err(e) => Err(crate::error::sanitize(&e.to_string())),
     };
     Some(WorkerMsg::Validated {
         generation: j.generation,

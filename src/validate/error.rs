@@ -1,0 +1,52 @@
+//! Why a validation study cannot run: its options or the panel it reads.
+
+use std::path::PathBuf;
+
+use super::MAX_ANCHORS;
+use crate::error::{Error, Location};
+
+/// A validation failure; its message is the one the command line shows.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ValidateError {
+    #[error(
+        "--inject needs between 3 and {max} values (one per synthetic anchor; the free-scale estimator needs m ≥ 3), got {0}",
+        max = MAX_ANCHORS
+    )]
+    InjectCount(usize),
+    #[error("--inject {0}: every ρ must satisfy |ρ| < 1")]
+    InjectRange(f64),
+    #[error("--reps must be between 1 and 16777215")]
+    Reps,
+    #[error("give between 1 and 65535 panel sizes")]
+    Sizes,
+    #[error("N = {0}: at least 10 items are needed")]
+    SmallN(usize),
+    #[error("--bootstrap needs at least 2 resamples (or 0 for off)")]
+    Bootstrap,
+    #[error(
+        "validate needs at least 3 judges (the free-scale estimator's p ≥ 3); the panel has {0}"
+    )]
+    TooFewJudges(usize),
+    #[error("validate needs at least 2 complete items")]
+    TooFewItems,
+}
+
+impl From<ValidateError> for String {
+    fn from(e: ValidateError) -> String {
+        e.to_string()
+    }
+}
+
+/// The options are flags (exit 2); a panel too small to validate is data (exit 65).
+impl From<ValidateError> for Error {
+    fn from(e: ValidateError) -> Error {
+        match e {
+            ValidateError::TooFewJudges(_) | ValidateError::TooFewItems => Error::Data {
+                path: PathBuf::new(),
+                at: Location::default(),
+                message: e.to_string(),
+            },
+            _ => Error::Usage(e.to_string()),
+        }
+    }
+}
