@@ -46,6 +46,11 @@ pub mod limits {
     pub const MAX_THREADS: usize = 256;
     /// Longest row (bytes) of a wide file read by the fast path.
     pub const MAX_ROW_BYTES: usize = 64 << 20;
+    /// Most bytes of standard input (held in memory to be sniffed) and of a Parquet file
+    /// that is not a regular file (decompressed or piped).
+    pub const MAX_STDIN_BYTES: usize = 1 << 31;
+    /// Most bytes of a JSON input, which is parsed whole.
+    pub const MAX_JSON_BYTES: usize = 1 << 30;
 
     /// The `--threads` ceiling on this machine: [`THREADS_PER_CORE`] × the available cores,
     /// never above [`MAX_THREADS`].
@@ -123,6 +128,7 @@ pub fn families_sidecar(panel_path: &Path) -> PathBuf {
 /// (with row, column and value) or a panel over a [`limits`] bound, [`Error::Usage`] for role
 /// lists that do not fit the file.
 pub fn load(path: &Path, opts: &LoadOptions) -> Result<Loaded, Error> {
+    input::claim_stdin(path)?;
     load_with(path, opts, Strategy::Auto)
 }
 
@@ -157,12 +163,20 @@ fn load_with(path: &Path, opts: &LoadOptions, strategy: Strategy) -> Result<Load
     Ok(loaded)
 }
 
-/// An opened input with its sniffed delimiter and header line. The input is opened once (a
-/// FIFO, `<(…)` or `-` for standard input can be read only once); only a regular file is
-/// opened a second time, by the fast reader.
+mod columnar;
+mod input;
+mod json;
+mod records;
+
+use input::{Opened, is_stdin};
+use records::Records;
+
+/// An opened input with its header: delimited text with its sniffed delimiter, or records
+/// (JSON, Parquet). The input is opened once (a FIFO, `<(…)` or `-` for standard input can be
+/// read only once); only a regular file is opened a second time, by the fast reader.
 struct Source {
     path: PathBuf,
-    reader: csv::Reader<std::io::Chain<Cursor<Vec<u8>>, RowGuard>>,
+    body: Body,
     header: Vec<String>,
     /// The header's names as in the file (not sanitised), for scripts that select them.
     raw_header: Vec<String>,
@@ -172,38 +186,49 @@ struct Source {
     body_offset: Option<u64>,
 }
 
-const MAX_HEADER: u64 = 1 << 20;
-
-/// Whether `path` names standard input.
-fn is_stdin(path: &Path) -> bool {
-    path.as_os_str() == "-"
+/// Where a [`Source`]'s rows come from.
+enum Body {
+    Text(Box<csv::Reader<std::io::Chain<Cursor<Vec<u8>>, RowGuard>>>),
+    Records(Box<dyn Records>),
 }
+
+const MAX_HEADER: u64 = 1 << 20;
 
 impl Source {
     fn open(path: &Path) -> Result<Source, Error> {
-        let no_input = |reason: String| Error::NoInput {
-            path: path.to_path_buf(),
-            reason,
-        };
-        let (input, regular): (Box<dyn Read + Send>, bool) = if is_stdin(path) {
-            (Box::new(std::io::stdin()), false)
-        } else {
-            if path.is_dir() {
-                return Err(no_input("is a directory".into()));
+        match input::open(path)? {
+            Opened::Text { buf, regular } => Source::text(path, buf, regular),
+            Opened::Records { names, rows } => {
+                let header: Vec<String> = names.iter().map(|f| sanitize(f)).collect();
+                check_header(path, &header)?;
+                Ok(Source {
+                    path: path.to_path_buf(),
+                    body: Body::Records(rows),
+                    header,
+                    raw_header: names,
+                    delimiter: b',',
+                    body_offset: None,
+                })
             }
-            let file = File::open(path).map_err(|e| no_input(io_reason(&e)))?;
-            let regular = file.metadata().is_ok_and(|m| m.is_file());
-            (Box::new(file), regular)
-        };
-        let mut buf = BufReader::with_capacity(1 << 16, input);
-        let start = buf.fill_buf().map_err(|e| no_input(io_reason(&e)))?;
+        }
+    }
+
+    fn text(
+        path: &Path,
+        mut buf: BufReader<Box<dyn Read + Send>>,
+        regular: bool,
+    ) -> Result<Source, Error> {
+        let start = buf
+            .fill_buf()
+            .map_err(|e| input::gzip_error(path, None, &e))?;
         if looks_utf16(start) {
             return Err(Error::data(
                 path,
                 "the file is UTF-16: save it as UTF-8 (e.g. iconv -f UTF-16 -t UTF-8)",
             ));
         }
-        let (mut first, ended) = read_header_line(&mut buf).map_err(|e| no_input(io_reason(&e)))?;
+        let (mut first, ended) =
+            read_header_line(&mut buf).map_err(|e| input::gzip_error(path, Some(1), &e))?;
         let consumed = first.len() as u64;
         if first.strip_prefix(b"\xEF\xBB\xBF").is_some() {
             first.drain(..3);
@@ -253,7 +278,7 @@ impl Source {
         check_header(path, &header)?;
         Ok(Source {
             path: path.to_path_buf(),
-            reader,
+            body: Body::Text(Box::new(reader)),
             header,
             raw_header,
             delimiter,
@@ -263,10 +288,13 @@ impl Source {
 
     /// The next record, or `None` at the end; the line number comes with it.
     fn next(&mut self, rec: &mut ByteRecord) -> Result<Option<u64>, Error> {
-        match self.reader.read_byte_record(rec) {
-            Ok(true) => Ok(Some(rec.position().map_or(0, csv::Position::line))),
-            Ok(false) => Ok(None),
-            Err(e) => Err(csv_error(&self.path, &e)),
+        match &mut self.body {
+            Body::Records(rows) => rows.next(rec),
+            Body::Text(reader) => match reader.read_byte_record(rec) {
+                Ok(true) => Ok(Some(rec.position().map_or(0, csv::Position::line))),
+                Ok(false) => Ok(None),
+                Err(e) => Err(csv_error(&self.path, &e)),
+            },
         }
     }
 }
@@ -402,6 +430,13 @@ fn csv_error(path: &Path, e: &csv::Error) -> Error {
         csv::ErrorKind::Io(io) => io.get_ref().and_then(|r| r.downcast_ref::<RowTooLong>()),
         _ => None,
     };
+    if let csv::ErrorKind::Io(io) = e.kind()
+        && io
+            .get_ref()
+            .is_some_and(|r| r.downcast_ref::<input::CorruptGzip>().is_some())
+    {
+        return input::gzip_error(path, row, io);
+    }
     if let Some(RowTooLong(line)) = too_long {
         return Error::data_at(
             path,
@@ -454,7 +489,8 @@ fn sniff(header: &[u8]) -> u8 {
 fn check_header(path: &Path, header: &[String]) -> Result<(), Error> {
     let mut first_seen: HashMap<&str, usize> = HashMap::with_capacity(header.len());
     for (i, name) in header.iter().enumerate() {
-        if name.is_empty() {
+        // pandas' default `to_csv` writes its index first, under an empty name: an id column.
+        if name.is_empty() && (i > 0 || header.len() == 1) {
             return Err(Error::data_at(
                 path,
                 Location {
