@@ -3,7 +3,8 @@
 
 use std::path::Path;
 
-use crate::error::{Error, Location};
+use super::DataError;
+use crate::error::Location;
 
 /// A parsed cell: a finite number, or missing (empty, NA, NaN, null — SPEC §6). The slow,
 /// general path; [`cell_value`] tries the fast parser first.
@@ -12,14 +13,14 @@ pub(super) fn parse_cell(
     field: &[u8],
     row: u64,
     column: &str,
-) -> Result<Option<f64>, Error> {
+) -> Result<Option<f64>, DataError> {
     let at = || Location {
         row: Some(row),
         column: Some(column.to_string()),
         value: Some(String::from_utf8_lossy(field).into_owned()),
     };
     let Ok(s) = std::str::from_utf8(field) else {
-        return Err(Error::data_at(path, at(), "not a number (binary data)"));
+        return Err(DataError::data_at(path, at(), "not a number (binary data)"));
     };
     let s = s.trim();
     if s.is_empty()
@@ -32,8 +33,8 @@ pub(super) fn parse_cell(
     match s.parse::<f64>() {
         Ok(x) if x.is_finite() => Ok(Some(x)),
         Ok(x) if x.is_nan() => Ok(None),
-        Ok(_) => Err(Error::data_at(path, at(), "infinite value")),
-        Err(_) => Err(Error::data_at(path, at(), "not a number")),
+        Ok(_) => Err(DataError::data_at(path, at(), "infinite value")),
+        Err(_) => Err(DataError::data_at(path, at(), "not a number")),
     }
 }
 
@@ -51,7 +52,12 @@ pub(super) fn fast_number(field: &[u8]) -> Option<f64> {
 }
 
 /// A cell's value, `NaN` when missing (SPEC §6), or a located error.
-pub(super) fn cell_value(path: &Path, field: &[u8], row: u64, column: &str) -> Result<f64, Error> {
+pub(super) fn cell_value(
+    path: &Path,
+    field: &[u8],
+    row: u64,
+    column: &str,
+) -> Result<f64, DataError> {
     match fast_number(field) {
         Some(x) => Ok(x),
         None => Ok(parse_cell(path, field, row, column)?.unwrap_or(f64::NAN)),

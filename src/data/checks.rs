@@ -5,14 +5,15 @@ use std::path::Path;
 
 use rayon::prelude::*;
 
+use super::DataError;
 use super::{
     LoadOptions, Loaded, MIN_ITEMS, Raw, check_column_count, load_families, preview, resolve_list,
 };
-use crate::error::{Error, Location};
+use crate::error::Location;
 use crate::panel::{Panel, Scale};
 
 /// Role counts, complete-case filtering, constant columns, scales and families.
-pub(super) fn finish(path: &Path, raw: &mut Raw, opts: &LoadOptions) -> Result<Loaded, Error> {
+pub(super) fn finish(path: &Path, raw: &mut Raw, opts: &LoadOptions) -> Result<Loaded, DataError> {
     check_role_counts(path, raw, opts)?;
     let names: Vec<String> = raw.judges.iter().chain(&raw.anchors).cloned().collect();
     check_column_count(path, names.len(), "judge and anchor columns")?;
@@ -20,7 +21,7 @@ pub(super) fn finish(path: &Path, raw: &mut Raw, opts: &LoadOptions) -> Result<L
     let is_item: Vec<bool> = raw.lines.iter().map(|l| *l != 0).collect();
     let total = is_item.iter().filter(|k| **k).count();
     if total == 0 {
-        return Err(Error::data(
+        return Err(DataError::data(
             path,
             "no data rows (the file has a header only)",
         ));
@@ -56,7 +57,7 @@ pub(super) fn finish(path: &Path, raw: &mut Raw, opts: &LoadOptions) -> Result<L
             }
         });
     if n < MIN_ITEMS {
-        return Err(Error::data(
+        return Err(DataError::data(
             path,
             format!(
                 "only {n} complete items ({} dropped for missing values); at least {MIN_ITEMS} are needed",
@@ -159,7 +160,7 @@ pub(super) fn identical_judges_note(
         pairs.join(", ")
     };
     Some(
-        Error::data(
+        DataError::data(
             path,
             format!(
                 "warning: identical judge columns {list}: a duplicated column, or a judge with no independent error, which the single-factor model and Test A cannot detect"
@@ -170,12 +171,16 @@ pub(super) fn identical_judges_note(
 }
 
 /// At least 2 judges and `min_anchors` anchors; a usage error when the user named them.
-pub(super) fn check_role_counts(path: &Path, raw: &Raw, opts: &LoadOptions) -> Result<(), Error> {
+pub(super) fn check_role_counts(
+    path: &Path,
+    raw: &Raw,
+    opts: &LoadOptions,
+) -> Result<(), DataError> {
     let count_error = |given: bool, msg: String| {
         if given {
-            Error::Usage(msg)
+            DataError::Usage(msg)
         } else {
-            Error::data(path, msg)
+            DataError::data(path, msg)
         }
     };
     if raw.judges.len() < 2 {
@@ -208,7 +213,7 @@ pub(super) fn check_constant(
     names: &[String],
     data: &[f64],
     n: usize,
-) -> Result<(), Error> {
+) -> Result<(), DataError> {
     for (ci, name) in names.iter().enumerate() {
         let col = &data[ci * n..(ci + 1) * n];
         #[expect(
@@ -217,7 +222,7 @@ pub(super) fn check_constant(
         )]
         let constant = col.iter().all(|x| *x == col[0]);
         if constant {
-            return Err(Error::data_at(
+            return Err(DataError::data_at(
                 path,
                 Location {
                     column: Some(name.clone()),
@@ -242,7 +247,7 @@ pub(super) fn check_magnitude(
     names: &[String],
     data: &[f64],
     n: usize,
-) -> Result<(), Error> {
+) -> Result<(), DataError> {
     for (ci, name) in names.iter().enumerate() {
         let col = &data[ci * n..(ci + 1) * n];
         let (lo, hi) = col
@@ -252,7 +257,7 @@ pub(super) fn check_magnitude(
             });
         let biggest = if lo.abs() > hi.abs() { lo } else { hi };
         let located = |value: f64, message: &str| {
-            Error::data_at(
+            DataError::data_at(
                 path,
                 Location {
                     column: Some(name.clone()),
@@ -282,7 +287,7 @@ pub(super) fn check_magnitude(
 pub(super) fn forced_continuous(
     names: &[String],
     list: Option<&[String]>,
-) -> Result<Vec<usize>, Error> {
+) -> Result<Vec<usize>, DataError> {
     match list {
         None => Ok(Vec::new()),
         Some([one]) if one.trim().eq_ignore_ascii_case("all") => Ok((0..names.len()).collect()),

@@ -11,9 +11,10 @@ use parquet::file::reader::{ChunkReader, FileReader};
 use parquet::file::serialized_reader::SerializedFileReader;
 use parquet::record::{Field, reader::RowIter};
 
+use super::DataError;
 use super::input::Opened;
 use super::records::Records;
-use crate::error::{Error, Location};
+use crate::error::Location;
 
 /// Where a Parquet file's bytes are.
 pub(super) enum Input {
@@ -32,9 +33,9 @@ fn in_memory<T: From<Vec<u8>>>(
 }
 
 /// The rows of a Parquet input, or a one-line error when it cannot be read.
-pub(super) fn records(path: &Path, input: Input) -> Result<Opened, Error> {
+pub(super) fn records(path: &Path, input: Input) -> Result<Opened, DataError> {
     let unreadable = |e: parquet::errors::ParquetError| {
-        Error::data(path, format!("not a readable Parquet file ({e})"))
+        DataError::data(path, format!("not a readable Parquet file ({e})"))
     };
     let reader: Box<dyn FileReader> = match input {
         Input::File(f) => Box::new(SerializedFileReader::new(f).map_err(unreadable)?),
@@ -71,13 +72,13 @@ struct Rows {
 }
 
 impl Records for Rows {
-    fn next(&mut self, rec: &mut ByteRecord) -> Result<Option<u64>, Error> {
+    fn next(&mut self, rec: &mut ByteRecord) -> Result<Option<u64>, DataError> {
         let Some(row) = self.iter.next() else {
             return Ok(None);
         };
         self.row += 1;
         let row = row.map_err(|e| {
-            Error::data_at(
+            DataError::data_at(
                 &self.path,
                 Location {
                     row: Some(self.row),

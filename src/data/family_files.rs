@@ -5,8 +5,9 @@ use std::path::{Path, PathBuf};
 
 use csv::ByteRecord;
 
+use super::DataError;
 use super::{LoadOptions, MAX_COLUMNS, Source, families_sidecar, is_blank, is_stdin, preview};
-use crate::error::{Error, Location, sanitize};
+use crate::error::{Location, sanitize};
 
 /// Family labels per judge, the file they came from, and notes for the user.
 pub(super) type Families = (Option<Vec<String>>, Option<PathBuf>, Vec<String>);
@@ -27,7 +28,7 @@ pub(super) fn load_families(
     panel_path: &Path,
     judges: &[String],
     opts: &LoadOptions,
-) -> Result<Families, Error> {
+) -> Result<Families, DataError> {
     let (pairs, origin) = match &opts.families {
         Some(spec) if spec.contains('=') => {
             let pairs = spec
@@ -36,7 +37,7 @@ pub(super) fn load_families(
                     kv.split_once('=')
                         .map(|(k, v)| (k.trim().to_string(), v.trim().to_string(), 0))
                         .ok_or_else(|| {
-                            Error::Usage(format!(
+                            DataError::Usage(format!(
                                 "--families: '{}' is not NAME=FAMILY",
                                 sanitize(kv)
                             ))
@@ -83,7 +84,7 @@ pub(super) fn load_families(
         FamilyOrigin::Inline => (None, Vec::new()),
         FamilyOrigin::File(p) => (Some(p), Vec::new()),
         FamilyOrigin::Sidecar(p) => {
-            let note = Error::data(
+            let note = DataError::data(
                 panel_path,
                 format!(
                     "note: judge families read from {} beside it (--families overrides)",
@@ -99,23 +100,23 @@ pub(super) fn load_families(
 
 /// `--families` names each judge once, each with a family: a repeated judge would silently
 /// keep its last family, an empty one would form a family named "".
-pub(super) fn check_inline_families(pairs: &[(String, String, u64)]) -> Result<(), Error> {
+pub(super) fn check_inline_families(pairs: &[(String, String, u64)]) -> Result<(), DataError> {
     let mut seen: HashMap<&str, &str> = HashMap::new();
     for (name, family, _) in pairs {
         if name.is_empty() {
-            return Err(Error::Usage(format!(
+            return Err(DataError::Usage(format!(
                 "--families: '={}' names no judge (write NAME=FAMILY)",
                 sanitize(family)
             )));
         }
         if family.is_empty() {
-            return Err(Error::Usage(format!(
+            return Err(DataError::Usage(format!(
                 "--families: judge '{}' has an empty family (write NAME=FAMILY)",
                 sanitize(name)
             )));
         }
         if let Some(before) = seen.insert(name, family) {
-            return Err(Error::Usage(format!(
+            return Err(DataError::Usage(format!(
                 "--families names judge '{}' twice ({} and {}); give each judge one family",
                 sanitize(name),
                 sanitize(before),
@@ -135,19 +136,19 @@ pub(super) fn not_a_judge(
     name: &str,
     line: u64,
     judges: &[String],
-) -> Error {
+) -> DataError {
     let at = Location {
         row: Some(line),
         column: None,
         value: Some(name.to_string()),
     };
     match origin {
-        FamilyOrigin::Inline => Error::Usage(format!(
+        FamilyOrigin::Inline => DataError::Usage(format!(
             "--families names '{}', which is not a judge (judges: {})",
             sanitize(name),
             preview(judges)
         )),
-        FamilyOrigin::File(p) => Error::data_at(
+        FamilyOrigin::File(p) => DataError::data_at(
             p,
             at,
             format!(
@@ -155,7 +156,7 @@ pub(super) fn not_a_judge(
                 preview(judges)
             ),
         ),
-        FamilyOrigin::Sidecar(p) => Error::data_at(
+        FamilyOrigin::Sidecar(p) => DataError::data_at(
             p,
             at,
             format!(
@@ -172,7 +173,7 @@ pub(super) fn not_a_judge(
 pub(super) fn read_families_file(
     path: &Path,
     judges: &[String],
-) -> Result<Vec<(String, String, u64)>, Error> {
+) -> Result<Vec<(String, String, u64)>, DataError> {
     let mut src = Source::open(path)?;
     let mut out = Vec::new();
     if judges.contains(&src.header[0]) {
@@ -190,7 +191,7 @@ pub(super) fn read_families_file(
             return Err(bad_family_row(path, line));
         }
         if out.len() > MAX_COLUMNS {
-            return Err(Error::data_at(
+            return Err(DataError::data_at(
                 path,
                 Location {
                     row: Some(line),
@@ -205,8 +206,8 @@ pub(super) fn read_families_file(
     Ok(out)
 }
 
-pub(super) fn bad_family_row(path: &Path, line: u64) -> Error {
-    Error::data_at(
+pub(super) fn bad_family_row(path: &Path, line: u64) -> DataError {
+    DataError::data_at(
         path,
         Location {
             row: Some(line),

@@ -5,8 +5,9 @@ use std::io::{Read, Seek, SeekFrom};
 
 use rayon::prelude::*;
 
+use super::DataError;
 use super::{Wide, cell_value, check_cells, limits::MAX_ROW_BYTES, ragged};
-use crate::error::{Error, Location};
+use crate::error::Location;
 
 /// Bytes read per block: small enough to stay in cache between the read and the parse.
 const BLOCK: usize = 1 << 20;
@@ -17,8 +18,8 @@ const CHUNK: usize = 256 << 10;
 /// or `None` when the body needs the `csv` reader.
 pub(super) type Matrix = (Vec<f64>, usize, Vec<u64>);
 
-pub(super) fn read(w: &Wide, offset: u64) -> Result<Option<Matrix>, Error> {
-    let io = |e: std::io::Error| Error::NoInput {
+pub(super) fn read(w: &Wide, offset: u64) -> Result<Option<Matrix>, DataError> {
+    let io = |e: std::io::Error| DataError::NoInput {
         path: w.path.to_path_buf(),
         reason: super::io_reason(&e),
     };
@@ -56,8 +57,8 @@ fn fill(file: &mut File, buf: &mut [u8]) -> std::io::Result<usize> {
 
 /// Pass 1: the number of lines of the body, or `None` when it holds a quote or a carriage
 /// return that does not end a line (the `csv` reader handles both).
-fn count_lines(w: &Wide, file: &mut File, buf: &mut [u8]) -> Result<Option<usize>, Error> {
-    let io = |e: std::io::Error| Error::NoInput {
+fn count_lines(w: &Wide, file: &mut File, buf: &mut [u8]) -> Result<Option<usize>, DataError> {
+    let io = |e: std::io::Error| DataError::NoInput {
         path: w.path.to_path_buf(),
         reason: super::io_reason(&e),
     };
@@ -93,8 +94,8 @@ fn count_lines(w: &Wide, file: &mut File, buf: &mut [u8]) -> Result<Option<usize
     Ok(Some(lines))
 }
 
-fn too_long(w: &Wide, row: u64) -> Error {
-    Error::data_at(
+fn too_long(w: &Wide, row: u64) -> DataError {
+    DataError::data_at(
         w.path,
         Location {
             row: Some(row),
@@ -150,12 +151,12 @@ fn parse_body(
     data: &mut [f64],
     stride: usize,
     lines: &mut [u64],
-) -> Result<usize, Error> {
-    let io = |e: std::io::Error| Error::NoInput {
+) -> Result<usize, DataError> {
+    let io = |e: std::io::Error| DataError::NoInput {
         path: w.path.to_path_buf(),
         reason: super::io_reason(&e),
     };
-    let changed = || Error::NoInput {
+    let changed = || DataError::NoInput {
         path: w.path.to_path_buf(),
         reason: "the file changed while it was read".into(),
     };
@@ -217,7 +218,7 @@ fn parse_block(
     stride: usize,
     lines: &mut [u64],
     row0: usize,
-) -> Result<(), Error> {
+) -> Result<(), DataError> {
     let rows: usize = parts.iter().map(|c| c.rows).sum();
     let mut cols: Vec<Vec<&mut [f64]>> = parts
         .iter()
@@ -238,7 +239,7 @@ fn parse_block(
         line_parts.push(a);
         rest = b;
     }
-    let results: Vec<Result<(), Error>> = parts
+    let results: Vec<Result<(), DataError>> = parts
         .par_iter()
         .zip(cols.into_par_iter())
         .zip(line_parts.into_par_iter())
@@ -263,7 +264,7 @@ fn parse_chunk(
     first_line: u64,
     cols: &mut [&mut [f64]],
     lines: &mut [u64],
-) -> Result<(), Error> {
+) -> Result<(), DataError> {
     let mut seps: Vec<usize> = Vec::with_capacity(w.names.len());
     let (mut start, mut r) = (0, 0);
     for i in memchr::memchr2_iter(w.delimiter, b'\n', text) {
@@ -291,7 +292,7 @@ fn parse_row(
     r: usize,
     cols: &mut [&mut [f64]],
     lines: &mut [u64],
-) -> Result<(), Error> {
+) -> Result<(), DataError> {
     let line = line.strip_suffix(b"\r").unwrap_or(line);
     if seps.is_empty() && line.trim_ascii().is_empty() {
         return Ok(());

@@ -10,10 +10,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use flate2::bufread::MultiGzDecoder;
 
+use super::DataError;
 use super::limits::{MAX_JSON_BYTES, MAX_STDIN_BYTES};
 use super::records::Records;
 use super::{columnar, io_reason, json, looks_utf16};
-use crate::error::{Error, Location};
+use crate::error::Location;
 
 /// The formats rhoscope reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -53,9 +54,9 @@ static STDIN_LOADED: AtomicBool = AtomicBool::new(false);
 
 /// Refuses a second panel load from standard input (the explorer's reload), which would
 /// otherwise wait for input that never comes.
-pub(super) fn claim_stdin(path: &Path) -> Result<(), Error> {
+pub(super) fn claim_stdin(path: &Path) -> Result<(), DataError> {
     if is_stdin(path) && STDIN_LOADED.swap(true, Ordering::SeqCst) {
-        return Err(Error::NoInput {
+        return Err(DataError::NoInput {
             path: path.to_path_buf(),
             reason: "standard input was read once and cannot be reloaded: save it to a file to reload it".into(),
         });
@@ -64,7 +65,7 @@ pub(super) fn claim_stdin(path: &Path) -> Result<(), Error> {
 }
 
 /// The bytes of standard input (read on first use).
-fn stdin_bytes(path: &Path) -> Result<&'static [u8], Error> {
+fn stdin_bytes(path: &Path) -> Result<&'static [u8], DataError> {
     let read = STDIN.get_or_init(|| {
         let mut bytes = Vec::new();
         let limit = u64::try_from(MAX_STDIN_BYTES).unwrap_or(u64::MAX);
@@ -76,7 +77,7 @@ fn stdin_bytes(path: &Path) -> Result<&'static [u8], Error> {
             .map_err(|e| io_reason(&e))
     });
     match read {
-        Ok(bytes) if bytes.len() > MAX_STDIN_BYTES => Err(Error::data(
+        Ok(bytes) if bytes.len() > MAX_STDIN_BYTES => Err(DataError::data(
             path,
             format!(
                 "standard input is over {} GiB: write it to a file and load that",
@@ -84,7 +85,7 @@ fn stdin_bytes(path: &Path) -> Result<&'static [u8], Error> {
             ),
         )),
         Ok(bytes) => Ok(bytes),
-        Err(reason) => Err(Error::NoInput {
+        Err(reason) => Err(DataError::NoInput {
             path: path.to_path_buf(),
             reason: reason.clone(),
         }),
@@ -92,8 +93,8 @@ fn stdin_bytes(path: &Path) -> Result<&'static [u8], Error> {
 }
 
 /// Opens `path` (or standard input for `-`) and tells its format.
-pub(super) fn open(path: &Path) -> Result<Opened, Error> {
-    let no_input = |reason: String| Error::NoInput {
+pub(super) fn open(path: &Path) -> Result<Opened, DataError> {
+    let no_input = |reason: String| DataError::NoInput {
         path: path.to_path_buf(),
         reason,
     };
@@ -115,7 +116,7 @@ pub(super) fn open(path: &Path) -> Result<Opened, Error> {
     };
     let mut buf = BufReader::with_capacity(1 << 16, input);
     let head = buf.fill_buf().map_err(|e| no_input(io_reason(&e)))?;
-    match detect(&name, head).map_err(|m| Error::data(path, m))? {
+    match detect(&name, head).map_err(|m| DataError::data(path, m))? {
         Format::Text => Ok(Opened::Text { buf, regular }),
         Format::Json => json::records(path, &read_all(path, buf, MAX_JSON_BYTES, "JSON")?),
         Format::Parquet if regular => {
@@ -136,7 +137,7 @@ fn open_gzip(
     path: &Path,
     name: &str,
     buf: BufReader<Box<dyn Read + Send>>,
-) -> Result<Opened, Error> {
+) -> Result<Opened, DataError> {
     let inner = name.strip_suffix(".gz").unwrap_or(name);
     let decoder: Box<dyn Read + Send> = Box::new(Gunzip(MultiGzDecoder::new(buf)));
     let mut buf = BufReader::with_capacity(1 << 16, decoder);
@@ -144,7 +145,7 @@ fn open_gzip(
         Ok(head) => head,
         Err(e) => return Err(gzip_error(path, None, &e)),
     };
-    match detect(inner, head).map_err(|m| Error::data(path, m))? {
+    match detect(inner, head).map_err(|m| DataError::data(path, m))? {
         Format::Text => Ok(Opened::Text {
             buf,
             regular: false,
@@ -154,7 +155,7 @@ fn open_gzip(
             let bytes = read_all(path, buf, MAX_STDIN_BYTES, "Parquet")?;
             columnar::records(path, columnar::Input::Memory(bytes))
         }
-        Format::Gzip => Err(Error::data(
+        Format::Gzip => Err(DataError::data(
             path,
             "gzip-compressed twice: decompress it once (gunzip) and load the result",
         )),
@@ -167,14 +168,14 @@ fn read_all(
     buf: BufReader<Box<dyn Read + Send>>,
     limit: usize,
     what: &str,
-) -> Result<Vec<u8>, Error> {
+) -> Result<Vec<u8>, DataError> {
     let mut bytes = Vec::new();
     let cap = u64::try_from(limit).unwrap_or(u64::MAX);
     if let Err(e) = buf.take(cap + 1).read_to_end(&mut bytes) {
         return Err(gzip_error(path, None, &e));
     }
     if bytes.len() > limit {
-        return Err(Error::data(
+        return Err(DataError::data(
             path,
             format!(
                 "{what} input over {} MiB; at most that is read into memory: split the file or write it as CSV",
@@ -216,9 +217,9 @@ impl<R: Read> Read for Gunzip<R> {
 
 /// The error for an I/O failure while reading: bad data when the gzip stream is corrupt,
 /// else an unreadable input.
-pub(super) fn gzip_error(path: &Path, row: Option<u64>, e: &std::io::Error) -> Error {
+pub(super) fn gzip_error(path: &Path, row: Option<u64>, e: &std::io::Error) -> DataError {
     match e.get_ref().and_then(|r| r.downcast_ref::<CorruptGzip>()) {
-        Some(c) => Error::data_at(
+        Some(c) => DataError::data_at(
             path,
             Location {
                 row,
@@ -226,7 +227,7 @@ pub(super) fn gzip_error(path: &Path, row: Option<u64>, e: &std::io::Error) -> E
             },
             c.to_string(),
         ),
-        None => Error::NoInput {
+        None => DataError::NoInput {
             path: path.to_path_buf(),
             reason: io_reason(e),
         },

@@ -9,9 +9,10 @@ use std::path::Path;
 use csv::ByteRecord;
 use serde_json::{Deserializer, Value};
 
+use super::DataError;
 use super::input::Opened;
 use super::records::Records;
-use crate::error::{Error, Location};
+use crate::error::Location;
 
 /// Most distinct keys (columns) of one input: a record naming a new key on every line cannot
 /// grow the header without bound.
@@ -21,10 +22,10 @@ const MAX_KEYS: usize = 100_000;
 type Record = Vec<(usize, Vec<u8>)>;
 
 /// The records of a JSON input, or the located error of its first bad record.
-pub(super) fn records(path: &Path, text: &[u8]) -> Result<Opened, Error> {
+pub(super) fn records(path: &Path, text: &[u8]) -> Result<Opened, DataError> {
     let text = text.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(text);
     let Some(start) = text.iter().position(|b| !b.is_ascii_whitespace()) else {
-        return Err(Error::data(path, "the file is empty (no records)"));
+        return Err(DataError::data(path, "the file is empty (no records)"));
     };
     let mut keys = Keys::default();
     let mut rows: Vec<(u64, Record)> = Vec::new();
@@ -80,12 +81,12 @@ struct Keys {
 }
 
 impl Keys {
-    fn slot(&mut self, path: &Path, row: u64, key: String) -> Result<usize, Error> {
+    fn slot(&mut self, path: &Path, row: u64, key: String) -> Result<usize, DataError> {
         if let Some(&i) = self.index.get(&key) {
             return Ok(i);
         }
         if self.names.len() >= MAX_KEYS {
-            return Err(Error::data_at(
+            return Err(DataError::data_at(
                 path,
                 Location {
                     row: Some(row),
@@ -102,12 +103,12 @@ impl Keys {
 }
 
 /// A JSON syntax error at its line.
-fn syntax(path: &Path, e: &serde_json::Error) -> Error {
+fn syntax(path: &Path, e: &serde_json::Error) -> DataError {
     let text = e.to_string();
     let message = text
         .rsplit_once(" at line ")
         .map_or(text.as_str(), |(m, _)| m);
-    Error::data_at(
+    DataError::data_at(
         path,
         Location {
             row: Some(e.line() as u64),
@@ -130,9 +131,9 @@ fn kind(v: &Value) -> &'static str {
 }
 
 /// A record's fields; the record must be an object.
-fn record(path: &Path, row: u64, v: Value, keys: &mut Keys) -> Result<Record, Error> {
+fn record(path: &Path, row: u64, v: Value, keys: &mut Keys) -> Result<Record, DataError> {
     let Value::Object(map) = v else {
-        return Err(Error::data_at(
+        return Err(DataError::data_at(
             path,
             Location {
                 row: Some(row),
@@ -171,12 +172,12 @@ fn columns<'a, R: serde_json::de::Read<'a>>(
     path: &Path,
     v: Value,
     rest: &mut serde_json::StreamDeserializer<'a, R, Value>,
-) -> Result<Opened, Error> {
+) -> Result<Opened, DataError> {
     match rest.next() {
         None => {}
         Some(Err(e)) => return Err(syntax(path, &e)),
         Some(Ok(_)) => {
-            return Err(Error::data(
+            return Err(DataError::data(
                 path,
                 "an object of columns (pandas' to_json default) followed by more JSON: write one layout (e.g. df.to_json(orient='records', lines=True))",
             ));
@@ -212,7 +213,7 @@ struct Table {
 }
 
 impl Records for Table {
-    fn next(&mut self, rec: &mut ByteRecord) -> Result<Option<u64>, Error> {
+    fn next(&mut self, rec: &mut ByteRecord) -> Result<Option<u64>, DataError> {
         let Some((row, fields)) = self.rows.next() else {
             return Ok(None);
         };

@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use crate::error::Error;
+use super::DataError;
 
 /// Most judge + anchor columns of one panel (wide layout) or selected raters (long layout),
 /// and most judges + anchors `simulate` accepts. Covariance memory grows with the square of
@@ -40,11 +40,11 @@ pub fn max_threads() -> usize {
 
 /// Refuses a panel with more than [`MAX_COLUMNS`] judge and anchor columns, before any row
 /// is read (a 1.5 MB file with 100,000 `J*` columns would otherwise need an 80 GB covariance).
-pub(super) fn check_column_count(path: &Path, count: usize, what: &str) -> Result<(), Error> {
+pub(super) fn check_column_count(path: &Path, count: usize, what: &str) -> Result<(), DataError> {
     if count <= MAX_COLUMNS {
         return Ok(());
     }
-    Err(Error::data(
+    Err(DataError::data(
         path,
         format!(
             "{count} {what}; at most {MAX_COLUMNS} are supported (the covariance work grows with the square of the count): select some with --judges / --anchors"
@@ -53,11 +53,16 @@ pub(super) fn check_column_count(path: &Path, count: usize, what: &str) -> Resul
 }
 
 /// Refuses a matrix of `rows` × `cols` cells over [`MAX_CELLS`], before it is allocated.
-pub(super) fn check_cells(path: &Path, rows: usize, cols: usize, what: &str) -> Result<(), Error> {
+pub(super) fn check_cells(
+    path: &Path,
+    rows: usize,
+    cols: usize,
+    what: &str,
+) -> Result<(), DataError> {
     if rows.saturating_mul(cols) <= MAX_CELLS {
         return Ok(());
     }
-    Err(Error::data(
+    Err(DataError::data(
         path,
         format!(
             "{rows} {what} × {cols} judge and anchor columns is over the limit of {MAX_CELLS} cells (2 GiB of numbers): split the file or select fewer columns"

@@ -5,11 +5,12 @@ use std::collections::{HashMap, HashSet};
 
 use csv::ByteRecord;
 
+use super::DataError;
 use super::{
     LoadOptions, MAX_COLUMNS, Raw, Role, Source, cell_value, check_cells, check_width,
     default_role, is_blank, preview, resolve_list,
 };
-use crate::error::{Error, Location, sanitize};
+use crate::error::{Location, sanitize};
 
 /// Long layout: which raters are selected, and their scores, kept sparse (one entry per
 /// scored (rater, item)) so that a file naming a new rater on every row cannot make a
@@ -31,19 +32,19 @@ pub(super) struct RaterColumns {
 }
 
 impl RaterColumns {
-    fn new(opts: &LoadOptions) -> Result<Self, Error> {
+    fn new(opts: &LoadOptions) -> Result<Self, DataError> {
         let listed = |l: &Option<Vec<String>>| -> Vec<String> {
             l.iter().flatten().map(|s| s.trim().to_string()).collect()
         };
         let (judges, anchors) = (listed(&opts.judges), listed(&opts.anchors));
         if let Some(dup) = judges.iter().find(|j| anchors.contains(j)) {
-            return Err(Error::Usage(format!(
+            return Err(DataError::Usage(format!(
                 "rater '{}' is given as both judge and anchor",
                 sanitize(dup)
             )));
         }
         if judges.len() + anchors.len() > MAX_COLUMNS {
-            return Err(Error::Usage(format!(
+            return Err(DataError::Usage(format!(
                 "--judges and --anchors list {} raters; at most {MAX_COLUMNS} are supported",
                 judges.len() + anchors.len()
             )));
@@ -108,13 +109,13 @@ impl RaterColumns {
     }
 
     /// Fails when a listed rater never appeared in the file.
-    fn check_listed(&self, rater_column: &str) -> Result<(), Error> {
+    fn check_listed(&self, rater_column: &str) -> Result<(), DataError> {
         for (list, listed, flag) in [
             (&self.judges, self.listed_judges, "--judges"),
             (&self.anchors, self.listed_anchors, "--anchors"),
         ] {
             if let Some(unknown) = list.iter().find(|r| listed && !self.seen_set.contains(*r)) {
-                return Err(Error::Usage(format!(
+                return Err(DataError::Usage(format!(
                     "{flag}: no rater '{}' in column '{rater_column}' (raters: {})",
                     sanitize(unknown),
                     preview(&self.seen)
@@ -129,9 +130,9 @@ pub(super) fn read_long(
     src: &mut Source,
     spec: &[String],
     opts: &LoadOptions,
-) -> Result<Raw, Error> {
+) -> Result<Raw, DataError> {
     if spec.len() != 3 {
-        return Err(Error::Usage(
+        return Err(DataError::Usage(
             "--long takes three columns: ITEM,RATER,SCORE".into(),
         ));
     }
@@ -152,7 +153,7 @@ pub(super) fn read_long(
             continue;
         };
         if raters.count() > before && raters.count() > MAX_COLUMNS {
-            return Err(Error::data_at(
+            return Err(DataError::data_at(
                 &src.path,
                 Location {
                     row: Some(line),
@@ -174,7 +175,7 @@ pub(super) fn read_long(
             .entry(score_key(role, slot, item))
             .or_insert(f64::NAN);
         if !score.is_nan() {
-            return Err(Error::data_at(
+            return Err(DataError::data_at(
                 &src.path,
                 Location {
                     row: Some(line),

@@ -13,7 +13,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::error::{Error, Location};
+use crate::error::Location;
 use crate::panel::Panel;
 
 /// Fewest complete items a panel may have: two degrees of freedom for every covariance.
@@ -68,7 +68,7 @@ pub struct Loaded {
 ///
 /// # Errors
 /// As [`load`], for the header only.
-pub fn header(path: &Path) -> Result<Vec<String>, Error> {
+pub fn header(path: &Path) -> Result<Vec<String>, DataError> {
     Ok(Source::open(path)?.header)
 }
 
@@ -84,10 +84,10 @@ pub fn families_sidecar(panel_path: &Path) -> PathBuf {
 /// Loads a panel.
 ///
 /// # Errors
-/// [`Error::NoInput`] when the file cannot be read, [`Error::Data`] for unusable contents
-/// (with row, column and value) or a panel over a [`limits`] bound, [`Error::Usage`] for role
+/// [`DataError::NoInput`] when the file cannot be read, [`DataError::Data`] for unusable contents
+/// (with row, column and value) or a panel over a [`limits`] bound, [`DataError::Usage`] for role
 /// lists that do not fit the file.
-pub fn load(path: &Path, opts: &LoadOptions) -> Result<Loaded, Error> {
+pub fn load(path: &Path, opts: &LoadOptions) -> Result<Loaded, DataError> {
     input::claim_stdin(path)?;
     load_with(path, opts, Strategy::Auto)
 }
@@ -105,7 +105,7 @@ enum Strategy {
     Sequential,
 }
 
-fn load_with(path: &Path, opts: &LoadOptions, strategy: Strategy) -> Result<Loaded, Error> {
+fn load_with(path: &Path, opts: &LoadOptions, strategy: Strategy) -> Result<Loaded, DataError> {
     let mut src = Source::open(path)?;
     let mut raw = if let Some(cols) = &opts.long {
         read_long(&mut src, cols, opts)?
@@ -126,6 +126,7 @@ fn load_with(path: &Path, opts: &LoadOptions, strategy: Strategy) -> Result<Load
 mod cells;
 mod checks;
 mod columnar;
+mod error;
 mod family_files;
 mod fast;
 mod input;
@@ -137,6 +138,7 @@ mod sniff;
 mod wide;
 
 pub use checks::MAX_MAGNITUDE;
+pub use error::DataError;
 pub use roles::{Role, default_role};
 
 use cells::cell_value;

@@ -3,11 +3,11 @@
 
 use csv::ByteRecord;
 
-use crate::error::Error;
+use super::DataError;
 
 /// Rows of a record input, each as the fields of its columns in header order (empty when
 /// missing), with the row number errors name.
 pub(super) trait Records {
     /// Fills `rec` with the next row; its row number, or `None` at the end.
-    fn next(&mut self, rec: &mut ByteRecord) -> Result<Option<u64>, Error>;
+    fn next(&mut self, rec: &mut ByteRecord) -> Result<Option<u64>, DataError>;
 }

@@ -3,8 +3,9 @@
 
 use std::collections::HashMap;
 
+use super::DataError;
 use super::{LoadOptions, MAX_COLUMNS};
-use crate::error::{Error, sanitize};
+use crate::error::sanitize;
 
 /// SPEC §6 default roles: `judge…` or `J<digits>` is a judge; `anchor…` or `A<digits>` an anchor.
 #[must_use]
@@ -39,9 +40,9 @@ pub(super) fn resolve_list(
     names: &[String],
     by_index: bool,
     flag: &str,
-) -> Result<Vec<usize>, Error> {
+) -> Result<Vec<usize>, DataError> {
     if tokens.len() > MAX_COLUMNS {
-        return Err(Error::Usage(format!(
+        return Err(DataError::Usage(format!(
             "{flag} lists {} columns; at most {MAX_COLUMNS} are supported",
             tokens.len()
         )));
@@ -70,14 +71,14 @@ pub(super) fn resolve_list(
             })
             .or_else(|| folded.get(&tok.to_lowercase()).copied().flatten());
         let Some(i) = found else {
-            return Err(Error::Usage(format!(
+            return Err(DataError::Usage(format!(
                 "{flag}: no column '{}' (columns: {})",
                 sanitize(tok),
                 preview(names)
             )));
         };
         if out.contains(&i) {
-            return Err(Error::Usage(format!(
+            return Err(DataError::Usage(format!(
                 "{flag}: column '{}' is listed twice",
                 names[i]
             )));
@@ -103,7 +104,7 @@ pub(super) fn assign_roles(
     excluded: &[usize],
     opts: &LoadOptions,
     by_index: bool,
-) -> Result<(Vec<usize>, Vec<usize>), Error> {
+) -> Result<(Vec<usize>, Vec<usize>), DataError> {
     let judges = match &opts.judges {
         Some(t) => resolve_list(t, names, by_index, "--judges")?,
         None => Vec::new(),
@@ -113,14 +114,14 @@ pub(super) fn assign_roles(
         None => Vec::new(),
     };
     if let Some(i) = judges.iter().find(|i| anchors.contains(i)) {
-        return Err(Error::Usage(format!(
+        return Err(DataError::Usage(format!(
             "column '{}' is given as both judge and anchor",
             names[*i]
         )));
     }
     for i in judges.iter().chain(&anchors) {
         if excluded.contains(i) {
-            return Err(Error::Usage(format!(
+            return Err(DataError::Usage(format!(
                 "column '{}' is the id column and cannot be a judge or anchor",
                 names[*i]
             )));

@@ -7,8 +7,9 @@ use std::path::{Path, PathBuf};
 
 use csv::{ByteRecord, ReaderBuilder, Trim};
 
+use super::DataError;
 use super::{Opened, Records, input, limits};
-use crate::error::{Error, Location, sanitize};
+use crate::error::{Location, sanitize};
 
 /// An opened input with its header: delimited text with its sniffed delimiter, or records
 /// (JSON, Parquet). The input is opened once (a FIFO, `<(…)` or `-` for standard input can be
@@ -34,7 +35,7 @@ pub(super) enum Body {
 pub(super) const MAX_HEADER: u64 = 1 << 20;
 
 impl Source {
-    pub(super) fn open(path: &Path) -> Result<Source, Error> {
+    pub(super) fn open(path: &Path) -> Result<Source, DataError> {
         match input::open(path)? {
             Opened::Text { buf, regular } => Source::text(path, buf, regular),
             Opened::Records { names, rows } => {
@@ -56,12 +57,12 @@ impl Source {
         path: &Path,
         mut buf: BufReader<Box<dyn Read + Send>>,
         regular: bool,
-    ) -> Result<Source, Error> {
+    ) -> Result<Source, DataError> {
         let start = buf
             .fill_buf()
             .map_err(|e| input::gzip_error(path, None, &e))?;
         if looks_utf16(start) {
-            return Err(Error::data(
+            return Err(DataError::data(
                 path,
                 "the file is UTF-16: save it as UTF-8 (e.g. iconv -f UTF-16 -t UTF-8)",
             ));
@@ -73,16 +74,16 @@ impl Source {
             first.drain(..3);
         }
         if first.iter().all(u8::is_ascii_whitespace) {
-            return Err(Error::data(path, "the file is empty (no header row)"));
+            return Err(DataError::data(path, "the file is empty (no header row)"));
         }
         if !ended && first.len() as u64 >= MAX_HEADER - 3 {
-            return Err(Error::data(
+            return Err(DataError::data(
                 path,
                 "not a text panel: the header is over 1 MiB",
             ));
         }
         if first.contains(&0) || std::str::from_utf8(&first).is_err() {
-            return Err(Error::data(
+            return Err(DataError::data(
                 path,
                 "not a text panel: the header is binary or not UTF-8",
             ));
@@ -100,7 +101,7 @@ impl Source {
             .read_byte_record(&mut rec)
             .map_err(|e| csv_error(path, &e))?;
         if !ended {
-            return Err(Error::data_at(
+            return Err(DataError::data_at(
                 path,
                 Location {
                     row: Some(1),
@@ -126,7 +127,7 @@ impl Source {
     }
 
     /// The next record, or `None` at the end; the line number comes with it.
-    pub(super) fn next(&mut self, rec: &mut ByteRecord) -> Result<Option<u64>, Error> {
+    pub(super) fn next(&mut self, rec: &mut ByteRecord) -> Result<Option<u64>, DataError> {
         match &mut self.body {
             Body::Records(rows) => rows.next(rec),
             Body::Text(reader) => match reader.read_byte_record(rec) {
@@ -263,7 +264,7 @@ pub(super) fn io_reason(e: &std::io::Error) -> String {
     }
 }
 
-pub(super) fn csv_error(path: &Path, e: &csv::Error) -> Error {
+pub(super) fn csv_error(path: &Path, e: &csv::Error) -> DataError {
     let row = e.position().map(csv::Position::line);
     let too_long = match e.kind() {
         csv::ErrorKind::Io(io) => io.get_ref().and_then(|r| r.downcast_ref::<RowTooLong>()),
@@ -277,7 +278,7 @@ pub(super) fn csv_error(path: &Path, e: &csv::Error) -> Error {
         return input::gzip_error(path, row, io);
     }
     if let Some(RowTooLong(line)) = too_long {
-        return Error::data_at(
+        return DataError::data_at(
             path,
             Location {
                 row: Some(*line),
@@ -287,11 +288,11 @@ pub(super) fn csv_error(path: &Path, e: &csv::Error) -> Error {
         );
     }
     match e.kind() {
-        csv::ErrorKind::Io(io) => Error::NoInput {
+        csv::ErrorKind::Io(io) => DataError::NoInput {
             path: path.to_path_buf(),
             reason: io_reason(io),
         },
-        _ => Error::data_at(
+        _ => DataError::data_at(
             path,
             Location {
                 row,
@@ -325,12 +326,12 @@ pub(super) fn sniff(header: &[u8]) -> u8 {
 
 /// Empty and duplicate names, in one pass (a hash of the names seen, so a header of
 /// 100,000 columns is checked in milliseconds).
-pub(super) fn check_header(path: &Path, header: &[String]) -> Result<(), Error> {
+pub(super) fn check_header(path: &Path, header: &[String]) -> Result<(), DataError> {
     let mut first_seen: HashMap<&str, usize> = HashMap::with_capacity(header.len());
     for (i, name) in header.iter().enumerate() {
         // pandas' default `to_csv` writes its index first, under an empty name: an id column.
         if name.is_empty() && (i > 0 || header.len() == 1) {
-            return Err(Error::data_at(
+            return Err(DataError::data_at(
                 path,
                 Location {
                     row: Some(1),
@@ -341,7 +342,7 @@ pub(super) fn check_header(path: &Path, header: &[String]) -> Result<(), Error> 
             ));
         }
         if let Some(j) = first_seen.insert(name, i) {
-            return Err(Error::data_at(
+            return Err(DataError::data_at(
                 path,
                 Location {
                     row: Some(1),

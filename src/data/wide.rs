@@ -5,11 +5,12 @@ use std::path::Path;
 
 use csv::ByteRecord;
 
+use super::DataError;
 use super::{
     LoadOptions, Raw, Source, Strategy, assign_roles, cell_value, check_cells, check_column_count,
     fast, resolve_list,
 };
-use crate::error::{Error, Location};
+use crate::error::Location;
 
 /// The columns of a wide file that a row is parsed for.
 pub(super) struct Wide<'a> {
@@ -23,7 +24,7 @@ pub(super) fn read_wide(
     src: &mut Source,
     opts: &LoadOptions,
     strategy: Strategy,
-) -> Result<Raw, Error> {
+) -> Result<Raw, DataError> {
     let names = src.header.clone();
     let id = match &opts.id {
         Some(tok) => resolve_list(std::slice::from_ref(tok), &names, true, "--id")?,
@@ -72,7 +73,7 @@ pub(super) fn read_wide(
 
 /// The reference reader: the `csv` crate, one record at a time (quoted fields, bare carriage
 /// returns, a quoted header).
-pub(super) fn read_wide_csv(src: &mut Source, w: &Wide) -> Result<(Vec<f64>, Vec<u64>), Error> {
+pub(super) fn read_wide_csv(src: &mut Source, w: &Wide) -> Result<(Vec<f64>, Vec<u64>), DataError> {
     let mut cols: Vec<Vec<f64>> = vec![Vec::new(); w.selected.len()];
     let mut lines = Vec::new();
     let mut rec = ByteRecord::new();
@@ -105,7 +106,7 @@ pub(super) fn check_width(
     rec: &ByteRecord,
     names: &[String],
     line: u64,
-) -> Result<(), Error> {
+) -> Result<(), DataError> {
     let width = names.len();
     if rec.len() == width {
         return Ok(());
@@ -115,7 +116,7 @@ pub(super) fn check_width(
             .get(k)
             .cloned()
             .unwrap_or_else(|| format!("#{}", k + 1));
-        return Err(Error::data_at(
+        return Err(DataError::data_at(
             path,
             Location {
                 row: Some(line),
@@ -131,8 +132,8 @@ pub(super) fn check_width(
     Err(ragged(path, line, rec.len(), width))
 }
 
-pub(super) fn ragged(path: &Path, line: u64, fields: usize, width: usize) -> Error {
-    Error::data_at(
+pub(super) fn ragged(path: &Path, line: u64, fields: usize, width: usize) -> DataError {
+    DataError::data_at(
         path,
         Location {
             row: Some(line),
