@@ -5,8 +5,8 @@ use std::io::{self, Write};
 
 use nalgebra::DMatrix;
 
-pub use crate::families::first_appearance;
 use crate::families::JudgeFamilies;
+pub use crate::families::first_appearance;
 use crate::moments;
 
 /// The measurement scale of a column.
