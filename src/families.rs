@@ -1,6 +1,23 @@
 //! Judge families (Section 5): which judges share a model family, as indices in order of
 //! first appearance, with the counts the family-blocked estimator and Test C depend on.
 
+/// Indices of `labels` in order of first appearance (`a b a c` → `0 1 0 2`), and how many
+/// distinct labels there are.
+#[must_use]
+pub fn first_appearance<T: PartialEq>(labels: &[T]) -> (Vec<usize>, usize) {
+    let mut seen: Vec<&T> = Vec::new();
+    let idx = labels
+        .iter()
+        .map(|l| {
+            seen.iter().position(|s| *s == l).unwrap_or_else(|| {
+                seen.push(l);
+                seen.len() - 1
+            })
+        })
+        .collect();
+    (idx, seen.len())
+}
+
 /// Family membership of the judges.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct JudgeFamilies {
@@ -14,7 +31,7 @@ impl JudgeFamilies {
     /// Families from one label per judge (`a b a c` → `0 1 0 2`).
     #[must_use]
     pub fn from_labels<T: PartialEq>(labels: &[T]) -> JudgeFamilies {
-        JudgeFamilies::from_index(crate::panel::first_appearance(labels).0)
+        JudgeFamilies::from_index(first_appearance(labels).0)
     }
 
     /// Families from an index per judge (indices need not be dense).

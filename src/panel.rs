@@ -6,6 +6,7 @@ use std::io::{self, Write};
 use nalgebra::DMatrix;
 
 use crate::families::JudgeFamilies;
+pub use crate::families::first_appearance;
 use crate::moments;
 
 /// The measurement scale of a column.
@@ -61,23 +62,6 @@ impl Scale {
     pub fn is_ordinal(&self) -> bool {
         matches!(self, Scale::Ordinal { .. })
     }
-}
-
-/// Indices of `labels` in order of first appearance (`a b a c` → `0 1 0 2`), and how many
-/// distinct labels there are.
-#[must_use]
-pub fn first_appearance<T: PartialEq>(labels: &[T]) -> (Vec<usize>, usize) {
-    let mut seen: Vec<&T> = Vec::new();
-    let idx = labels
-        .iter()
-        .map(|l| {
-            seen.iter().position(|s| *s == l).unwrap_or_else(|| {
-                seen.push(l);
-                seen.len() - 1
-            })
-        })
-        .collect();
-    (idx, seen.len())
 }
 
 /// Complete items of a panel. Columns are judges first, then anchors.

@@ -289,6 +289,7 @@ fn preemptible<J>(
 pub fn run_load(j: &LoadJob) -> WorkerMsg {
     let family_file = family_file(&j.path);
     let result = crate::data::load(&j.path, &j.options)
+        .map_err(crate::error::Error::from)
         .map(|loaded| LoadedFile {
             path: j.path.clone(),
             notes: load_notes(&j.path, &loaded)

@@ -1,0 +1,304 @@
+//! From raw columns to a panel: role counts, complete cases, constant and out-of-range
+//! columns, scales, families and notes.
+
+use std::path::Path;
+
+use rayon::prelude::*;
+
+use super::DataError;
+use super::{
+    LoadOptions, Loaded, MIN_ITEMS, Raw, check_column_count, load_families, preview, resolve_list,
+};
+use crate::error::Location;
+use crate::panel::{Panel, Scale};
+
+/// Role counts, complete-case filtering, constant columns, scales and families.
+pub(super) fn finish(path: &Path, raw: &mut Raw, opts: &LoadOptions) -> Result<Loaded, DataError> {
+    check_role_counts(path, raw, opts)?;
+    let names: Vec<String> = raw.judges.iter().chain(&raw.anchors).cloned().collect();
+    check_column_count(path, names.len(), "judge and anchor columns")?;
+    let (q, rows, stride) = (names.len(), raw.lines.len(), raw.stride);
+    let is_item: Vec<bool> = raw.lines.iter().map(|l| *l != 0).collect();
+    let total = is_item.iter().filter(|k| **k).count();
+    if total == 0 {
+        return Err(DataError::data(
+            path,
+            "no data rows (the file has a header only)",
+        ));
+    }
+    let col = |c: usize| &raw.data[c * stride..c * stride + rows];
+    let missing: Vec<usize> = (0..q)
+        .into_par_iter()
+        .map(|c| {
+            col(c)
+                .iter()
+                .zip(&is_item)
+                .filter(|(x, k)| **k && x.is_nan())
+                .count()
+        })
+        .collect();
+    let mut complete = is_item;
+    for (c, m) in missing.iter().enumerate() {
+        if *m > 0 {
+            for (k, x) in complete.iter_mut().zip(col(c)) {
+                *k &= !x.is_nan();
+            }
+        }
+    }
+    let n = complete.iter().filter(|c| **c).count();
+    let first_dropped = (0..rows)
+        .find(|&i| raw.lines[i] != 0 && !complete[i])
+        .map(|i| {
+            let c = (0..q).position(|c| col(c)[i].is_nan()).unwrap_or(0);
+            Location {
+                row: Some(raw.lines[i]),
+                column: Some(names[c].clone()),
+                value: None,
+            }
+        });
+    if n < MIN_ITEMS {
+        return Err(DataError::data(
+            path,
+            format!(
+                "only {n} complete items ({} dropped for missing values); at least {MIN_ITEMS} are needed",
+                total - n
+            ),
+        ));
+    }
+    let mut data = std::mem::take(&mut raw.data);
+    compact(&mut data, stride, &complete, q, n);
+    check_constant(path, &names, &data, n)?;
+    check_magnitude(path, &names, &data, n)?;
+    let mut scales: Vec<Scale> = (0..q)
+        .into_par_iter()
+        .map(|c| Scale::detect(&data[c * n..(c + 1) * n]))
+        .collect();
+    for c in forced_continuous(&names, opts.continuous.as_deref())? {
+        scales[c] = Scale::Continuous;
+    }
+    let (families, families_source, mut notes) = load_families(path, &raw.judges, opts)?;
+    if let Some(note) = identical_judges_note(path, &raw.judges, &data, n) {
+        notes.push(note);
+    }
+    Ok(Loaded {
+        panel: Panel {
+            n,
+            data,
+            judges: raw.judges.clone(),
+            anchors: raw.anchors.clone(),
+            families,
+            scales,
+            missing,
+            n_dropped: total - n,
+        },
+        families_source,
+        first_dropped,
+        header: Vec::new(),
+        notes,
+        delimiter: b',',
+        raw_names: Vec::new(),
+    })
+}
+
+/// Keeps the rows marked in `keep` (the first `keep.len()` of each column of `stride` rows),
+/// in place: column c ends at `c * n`. Moving forward never overwrites an unread value, since
+/// `c * n + k <= c * stride + i` whenever `k <= i` and `n <= stride`.
+pub(super) fn compact(data: &mut Vec<f64>, stride: usize, keep: &[bool], q: usize, n: usize) {
+    if n == stride && keep.len() == stride {
+        data.truncate(n * q);
+        return;
+    }
+    for c in 0..q {
+        let mut k = c * n;
+        for (i, keep) in keep.iter().enumerate() {
+            if *keep {
+                data[k] = data[c * stride + i];
+                k += 1;
+            }
+        }
+    }
+    data.truncate(n * q);
+    data.shrink_to_fit();
+}
+
+/// SPEC §6: a judge column identical to another (every complete item, same value) is a
+/// duplicated column or a judge with no independent error; either way Test A cannot see it.
+/// One line naming the pairs, or `None`. Columns are compared by a hash, then in full.
+pub(super) fn identical_judges_note(
+    path: &Path,
+    judges: &[String],
+    data: &[f64],
+    n: usize,
+) -> Option<String> {
+    let p = judges.len();
+    let col = |c: usize| &data[c * n..(c + 1) * n];
+    let hashes: Vec<u64> = (0..p)
+        .into_par_iter()
+        .map(|c| {
+            col(c).iter().fold(0xcbf2_9ce4_8422_2325_u64, |h, x| {
+                // `+ 0.0` makes -0 and +0 hash alike, as they compare equal.
+                (h ^ (x + 0.0).to_bits()).wrapping_mul(0x0100_0000_01b3)
+            })
+        })
+        .collect();
+    let mut pairs = Vec::new();
+    for a in 0..p {
+        for b in a + 1..p {
+            if hashes[a] == hashes[b] && col(a) == col(b) {
+                pairs.push(format!("'{}' = '{}'", judges[a], judges[b]));
+            }
+        }
+    }
+    if pairs.is_empty() {
+        return None;
+    }
+    let more = pairs.len().saturating_sub(3);
+    pairs.truncate(3);
+    let list = if more > 0 {
+        format!("{} and {more} more pairs", pairs.join(", "))
+    } else {
+        pairs.join(", ")
+    };
+    Some(
+        DataError::data(
+            path,
+            format!(
+                "warning: identical judge columns {list}: a duplicated column, or a judge with no independent error, which the single-factor model and Test A cannot detect"
+            ),
+        )
+        .to_string(),
+    )
+}
+
+/// At least 2 judges and `min_anchors` anchors; a usage error when the user named them.
+pub(super) fn check_role_counts(
+    path: &Path,
+    raw: &Raw,
+    opts: &LoadOptions,
+) -> Result<(), DataError> {
+    let count_error = |given: bool, msg: String| {
+        if given {
+            DataError::Usage(msg)
+        } else {
+            DataError::data(path, msg)
+        }
+    };
+    if raw.judges.len() < 2 {
+        return Err(count_error(
+            raw.judges_given,
+            format!(
+                "fewer than 2 judges ({} found{}); name them with --judges",
+                raw.judges.len(),
+                found_names(&raw.judges)
+            ),
+        ));
+    }
+    if raw.anchors.len() < opts.min_anchors {
+        return Err(count_error(
+            raw.anchors_given,
+            format!(
+                "fewer than {} anchors ({} found{}); name them with --anchors",
+                opts.min_anchors,
+                raw.anchors.len(),
+                found_names(&raw.anchors)
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// A constant column carries no covariance: an error naming it and its value.
+pub(super) fn check_constant(
+    path: &Path,
+    names: &[String],
+    data: &[f64],
+    n: usize,
+) -> Result<(), DataError> {
+    for (ci, name) in names.iter().enumerate() {
+        let col = &data[ci * n..(ci + 1) * n];
+        #[expect(
+            clippy::float_cmp,
+            reason = "a constant column is exactly equal values"
+        )]
+        let constant = col.iter().all(|x| *x == col[0]);
+        if constant {
+            return Err(DataError::data_at(
+                path,
+                Location {
+                    column: Some(name.clone()),
+                    value: Some(col[0].to_string()),
+                    ..Location::default()
+                },
+                "constant column: every complete item has the same value, so it carries no covariance",
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Beyond this magnitude (or spread below its inverse) a column's second moments overflow or
+/// underflow double precision, and every statistic would be silently wrong.
+pub const MAX_MAGNITUDE: f64 = 1e150;
+
+/// Values so large, or spreads so small, that products of two of them leave the range of a
+/// double: refused with the reason, never turned into a quiet NaN or a changed answer.
+pub(super) fn check_magnitude(
+    path: &Path,
+    names: &[String],
+    data: &[f64],
+    n: usize,
+) -> Result<(), DataError> {
+    for (ci, name) in names.iter().enumerate() {
+        let col = &data[ci * n..(ci + 1) * n];
+        let (lo, hi) = col
+            .iter()
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), x| {
+                (a.min(*x), b.max(*x))
+            });
+        let biggest = if lo.abs() > hi.abs() { lo } else { hi };
+        let located = |value: f64, message: &str| {
+            DataError::data_at(
+                path,
+                Location {
+                    column: Some(name.clone()),
+                    value: Some(format!("{value:e}")),
+                    ..Location::default()
+                },
+                message,
+            )
+        };
+        if biggest.abs() > MAX_MAGNITUDE {
+            return Err(located(
+                biggest,
+                "a value beyond ±1e150 overflows the covariances in double precision; rescale the column (ρ does not depend on its units)",
+            ));
+        }
+        if hi - lo < 1.0 / MAX_MAGNITUDE {
+            return Err(located(
+                hi - lo,
+                "the column's values differ by less than 1e-150, so its covariances underflow double precision; rescale the column (ρ does not depend on its units)",
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Column indices named by `--continuous` (`all` names every column).
+pub(super) fn forced_continuous(
+    names: &[String],
+    list: Option<&[String]>,
+) -> Result<Vec<usize>, DataError> {
+    match list {
+        None => Ok(Vec::new()),
+        Some([one]) if one.trim().eq_ignore_ascii_case("all") => Ok((0..names.len()).collect()),
+        Some(tokens) => resolve_list(tokens, names, false, "--continuous"),
+    }
+}
+
+pub(super) fn found_names(names: &[String]) -> String {
+    if names.is_empty() {
+        String::new()
+    } else {
+        format!(": {}", preview(names))
+    }
+}

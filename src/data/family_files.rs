@@ -1,0 +1,218 @@
+//! Judge families from `--families` (a list or a file) or the sidecar `simulate` writes.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use csv::ByteRecord;
+
+use super::DataError;
+use super::{LoadOptions, MAX_COLUMNS, Source, families_sidecar, is_blank, is_stdin, preview};
+use crate::error::{Location, sanitize};
+
+/// Family labels per judge, the file they came from, and notes for the user.
+pub(super) type Families = (Option<Vec<String>>, Option<PathBuf>, Vec<String>);
+
+/// Where a family assignment came from, for errors that name it.
+pub(super) enum FamilyOrigin {
+    /// `--families NAME=FAMILY,...`.
+    Inline,
+    /// `--families FILE`.
+    File(PathBuf),
+    /// The sidecar beside the panel, adopted without a flag.
+    Sidecar(PathBuf),
+}
+
+/// Families from `--families` (a `NAME=FAMILY` list or a file), or from the sidecar; the
+/// third value holds the one-line note that says a sidecar was adopted.
+pub(super) fn load_families(
+    panel_path: &Path,
+    judges: &[String],
+    opts: &LoadOptions,
+) -> Result<Families, DataError> {
+    let (pairs, origin) = match &opts.families {
+        Some(spec) if spec.contains('=') => {
+            let pairs = spec
+                .split(',')
+                .map(|kv| {
+                    kv.split_once('=')
+                        .map(|(k, v)| (k.trim().to_string(), v.trim().to_string(), 0))
+                        .ok_or_else(|| {
+                            DataError::Usage(format!(
+                                "--families: '{}' is not NAME=FAMILY",
+                                sanitize(kv)
+                            ))
+                        })
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            check_inline_families(&pairs)?;
+            (pairs, FamilyOrigin::Inline)
+        }
+        Some(file) => {
+            let p = PathBuf::from(file);
+            (read_families_file(&p, judges)?, FamilyOrigin::File(p))
+        }
+        None => {
+            let side = families_sidecar(panel_path);
+            if is_stdin(panel_path) || !side.is_file() {
+                return Ok((None, None, Vec::new()));
+            }
+            (
+                read_families_file(&side, judges)?,
+                FamilyOrigin::Sidecar(side),
+            )
+        }
+    };
+    let position: HashMap<&str, usize> = judges
+        .iter()
+        .enumerate()
+        .map(|(i, n)| (n.as_str(), i))
+        .collect();
+    let mut fam: Vec<Option<String>> = vec![None; judges.len()];
+    for (name, family, line) in pairs {
+        let Some(&j) = position.get(name.as_str()) else {
+            return Err(not_a_judge(panel_path, &origin, &name, line, judges));
+        };
+        fam[j] = Some(sanitize(&family));
+    }
+    // A judge left out of the list forms a family of its own.
+    let labels = fam
+        .into_iter()
+        .zip(judges)
+        .map(|(f, j)| f.unwrap_or_else(|| format!("{j} (own)")))
+        .collect();
+    let (source, notes) = match origin {
+        FamilyOrigin::Inline => (None, Vec::new()),
+        FamilyOrigin::File(p) => (Some(p), Vec::new()),
+        FamilyOrigin::Sidecar(p) => {
+            let note = DataError::data(
+                panel_path,
+                format!(
+                    "note: judge families read from {} beside it (--families overrides)",
+                    p.display()
+                ),
+            )
+            .to_string();
+            (Some(p), vec![note])
+        }
+    };
+    Ok((Some(labels), source, notes))
+}
+
+/// `--families` names each judge once, each with a family: a repeated judge would silently
+/// keep its last family, an empty one would form a family named "".
+pub(super) fn check_inline_families(pairs: &[(String, String, u64)]) -> Result<(), DataError> {
+    let mut seen: HashMap<&str, &str> = HashMap::new();
+    for (name, family, _) in pairs {
+        if name.is_empty() {
+            return Err(DataError::Usage(format!(
+                "--families: '={}' names no judge (write NAME=FAMILY)",
+                sanitize(family)
+            )));
+        }
+        if family.is_empty() {
+            return Err(DataError::Usage(format!(
+                "--families: judge '{}' has an empty family (write NAME=FAMILY)",
+                sanitize(name)
+            )));
+        }
+        if let Some(before) = seen.insert(name, family) {
+            return Err(DataError::Usage(format!(
+                "--families names judge '{}' twice ({} and {}); give each judge one family",
+                sanitize(name),
+                sanitize(before),
+                sanitize(family)
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// A family entry naming no judge: a usage error for `--families` lists, a data error naming
+/// the file and row for files — and for the sidecar, one that says it does not fit the panel
+/// (never blaming a flag the user did not give).
+pub(super) fn not_a_judge(
+    panel_path: &Path,
+    origin: &FamilyOrigin,
+    name: &str,
+    line: u64,
+    judges: &[String],
+) -> DataError {
+    let at = Location {
+        row: Some(line),
+        column: None,
+        value: Some(name.to_string()),
+    };
+    match origin {
+        FamilyOrigin::Inline => DataError::Usage(format!(
+            "--families names '{}', which is not a judge (judges: {})",
+            sanitize(name),
+            preview(judges)
+        )),
+        FamilyOrigin::File(p) => DataError::data_at(
+            p,
+            at,
+            format!(
+                "names a judge the panel does not have (judges: {})",
+                preview(judges)
+            ),
+        ),
+        FamilyOrigin::Sidecar(p) => DataError::data_at(
+            p,
+            at,
+            format!(
+                "this families sidecar does not fit {}: it names a judge the panel does not have (judges: {}); remove or fix the sidecar, or pass --families",
+                panel_path.display(),
+                preview(judges)
+            ),
+        ),
+    }
+}
+
+/// A two-column `judge,family` file, with the line of each entry; a first row that names no
+/// judge is a header.
+pub(super) fn read_families_file(
+    path: &Path,
+    judges: &[String],
+) -> Result<Vec<(String, String, u64)>, DataError> {
+    let mut src = Source::open(path)?;
+    let mut out = Vec::new();
+    if judges.contains(&src.header[0]) {
+        if src.header.len() != 2 {
+            return Err(bad_family_row(path, 1));
+        }
+        out.push((src.header[0].clone(), src.header[1].clone(), 1));
+    }
+    let mut rec = ByteRecord::new();
+    while let Some(line) = src.next(&mut rec)? {
+        if is_blank(&rec) {
+            continue;
+        }
+        if rec.len() != 2 {
+            return Err(bad_family_row(path, line));
+        }
+        if out.len() > MAX_COLUMNS {
+            return Err(DataError::data_at(
+                path,
+                Location {
+                    row: Some(line),
+                    ..Location::default()
+                },
+                format!("more than {MAX_COLUMNS} family entries"),
+            ));
+        }
+        let field = |i: usize| sanitize(&String::from_utf8_lossy(&rec[i]));
+        out.push((field(0), field(1), line));
+    }
+    Ok(out)
+}
+
+pub(super) fn bad_family_row(path: &Path, line: u64) -> DataError {
+    DataError::data_at(
+        path,
+        Location {
+            row: Some(line),
+            ..Location::default()
+        },
+        "a families file has two columns: judge,family",
+    )
+}

@@ -1,0 +1,397 @@
+//! Which format an input holds, told by its name and first bytes, and its opening: delimited
+//! text (plain, gzip-compressed, or standard input held in memory), JSON records and Parquet.
+//! Every other format recognised is refused in one line that names it and says what to do.
+
+use std::fs::File;
+use std::io::{BufRead, BufReader, Read};
+use std::path::Path;
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use flate2::bufread::MultiGzDecoder;
+
+use super::DataError;
+use super::limits::{MAX_JSON_BYTES, MAX_STDIN_BYTES};
+use super::records::Records;
+use super::{columnar, io_reason, json, looks_utf16};
+use crate::error::Location;
+
+/// The formats rhoscope reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Format {
+    /// Comma, tab or semicolon separated text.
+    Text,
+    /// gzip-compressed input (whatever it holds, told once decompressed).
+    Gzip,
+    /// A JSON array of records, or JSON Lines (one record a line).
+    Json,
+    Parquet,
+}
+
+/// An opened input, ready for its reader.
+pub(super) enum Opened {
+    /// Delimited text; `regular` when it is a plain file on disk the fast reader may reopen.
+    Text {
+        buf: BufReader<Box<dyn Read + Send>>,
+        regular: bool,
+    },
+    /// Records (JSON or Parquet): the column names and the rows.
+    Records {
+        names: Vec<String>,
+        rows: Box<dyn Records>,
+    },
+}
+
+/// Whether `path` names standard input.
+pub(super) fn is_stdin(path: &Path) -> bool {
+    path.as_os_str() == "-"
+}
+
+/// Standard input, read once into memory and kept for the rest of the process.
+static STDIN: OnceLock<Result<Vec<u8>, String>> = OnceLock::new();
+/// Set when a panel has been loaded from standard input: a second load cannot read it again.
+static STDIN_LOADED: AtomicBool = AtomicBool::new(false);
+
+/// Refuses a second panel load from standard input (the explorer's reload), which would
+/// otherwise wait for input that never comes.
+pub(super) fn claim_stdin(path: &Path) -> Result<(), DataError> {
+    if is_stdin(path) && STDIN_LOADED.swap(true, Ordering::SeqCst) {
+        return Err(DataError::NoInput {
+            path: path.to_path_buf(),
+            reason: "standard input was read once and cannot be reloaded: save it to a file to reload it".into(),
+        });
+    }
+    Ok(())
+}
+
+/// The bytes of standard input (read on first use).
+fn stdin_bytes(path: &Path) -> Result<&'static [u8], DataError> {
+    let read = STDIN.get_or_init(|| {
+        let mut bytes = Vec::new();
+        let limit = u64::try_from(MAX_STDIN_BYTES).unwrap_or(u64::MAX);
+        std::io::stdin()
+            .lock()
+            .take(limit + 1)
+            .read_to_end(&mut bytes)
+            .map(|_| bytes)
+            .map_err(|e| io_reason(&e))
+    });
+    match read {
+        Ok(bytes) if bytes.len() > MAX_STDIN_BYTES => Err(DataError::data(
+            path,
+            format!(
+                "standard input is over {} GiB: write it to a file and load that",
+                MAX_STDIN_BYTES >> 30
+            ),
+        )),
+        Ok(bytes) => Ok(bytes),
+        Err(reason) => Err(DataError::NoInput {
+            path: path.to_path_buf(),
+            reason: reason.clone(),
+        }),
+    }
+}
+
+/// Opens `path` (or standard input for `-`) and tells its format.
+pub(super) fn open(path: &Path) -> Result<Opened, DataError> {
+    let no_input = |reason: String| DataError::NoInput {
+        path: path.to_path_buf(),
+        reason,
+    };
+    let (input, regular): (Box<dyn Read + Send>, bool) = if is_stdin(path) {
+        (Box::new(stdin_bytes(path)?), false)
+    } else {
+        if path.is_dir() {
+            return Err(no_input("is a directory".into()));
+        }
+        let file = File::open(path).map_err(|e| no_input(io_reason(&e)))?;
+        let regular = file.metadata().is_ok_and(|m| m.is_file());
+        (Box::new(file), regular)
+    };
+    let name = if is_stdin(path) {
+        String::new()
+    } else {
+        path.file_name()
+            .map_or_else(String::new, |n| n.to_string_lossy().to_lowercase())
+    };
+    let mut buf = BufReader::with_capacity(1 << 16, input);
+    let head = buf.fill_buf().map_err(|e| no_input(io_reason(&e)))?;
+    match detect(&name, head).map_err(|m| DataError::data(path, m))? {
+        Format::Text => Ok(Opened::Text { buf, regular }),
+        Format::Json => json::records(path, &read_all(path, buf, MAX_JSON_BYTES, "JSON")?),
+        Format::Parquet if regular => {
+            let file = File::open(path).map_err(|e| no_input(io_reason(&e)))?;
+            columnar::records(path, columnar::Input::File(file))
+        }
+        Format::Parquet => {
+            let bytes = read_all(path, buf, MAX_STDIN_BYTES, "Parquet")?;
+            columnar::records(path, columnar::Input::Memory(bytes))
+        }
+        Format::Gzip => open_gzip(path, &name, buf),
+    }
+}
+
+/// A gzip-compressed input: its content's format is told again from the decompressed bytes
+/// and the name without `.gz`.
+fn open_gzip(
+    path: &Path,
+    name: &str,
+    buf: BufReader<Box<dyn Read + Send>>,
+) -> Result<Opened, DataError> {
+    let inner = name.strip_suffix(".gz").unwrap_or(name);
+    let decoder: Box<dyn Read + Send> = Box::new(Gunzip(MultiGzDecoder::new(buf)));
+    let mut buf = BufReader::with_capacity(1 << 16, decoder);
+    let head = match buf.fill_buf() {
+        Ok(head) => head,
+        Err(e) => return Err(gzip_error(path, None, &e)),
+    };
+    match detect(inner, head).map_err(|m| DataError::data(path, m))? {
+        Format::Text => Ok(Opened::Text {
+            buf,
+            regular: false,
+        }),
+        Format::Json => json::records(path, &read_all(path, buf, MAX_JSON_BYTES, "JSON")?),
+        Format::Parquet => {
+            let bytes = read_all(path, buf, MAX_STDIN_BYTES, "Parquet")?;
+            columnar::records(path, columnar::Input::Memory(bytes))
+        }
+        Format::Gzip => Err(DataError::data(
+            path,
+            "gzip-compressed twice: decompress it once (gunzip) and load the result",
+        )),
+    }
+}
+
+/// The whole input, refused past `limit` bytes (JSON and in-memory Parquet are read whole).
+fn read_all(
+    path: &Path,
+    buf: BufReader<Box<dyn Read + Send>>,
+    limit: usize,
+    what: &str,
+) -> Result<Vec<u8>, DataError> {
+    let mut bytes = Vec::new();
+    let cap = u64::try_from(limit).unwrap_or(u64::MAX);
+    if let Err(e) = buf.take(cap + 1).read_to_end(&mut bytes) {
+        return Err(gzip_error(path, None, &e));
+    }
+    if bytes.len() > limit {
+        return Err(DataError::data(
+            path,
+            format!(
+                "{what} input over {} MiB; at most that is read into memory: split the file or write it as CSV",
+                limit >> 20
+            ),
+        ));
+    }
+    Ok(bytes)
+}
+
+/// A decompression failure, carried through the readers as an I/O error.
+#[derive(Debug)]
+pub(super) struct CorruptGzip(pub String);
+
+impl std::fmt::Display for CorruptGzip {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "the gzip data is corrupt or truncated ({})", self.0)
+    }
+}
+
+impl std::error::Error for CorruptGzip {}
+
+/// A gzip decoder whose format errors are marked [`CorruptGzip`], so they are reported as bad
+/// data (with the row reached) rather than as an unreadable file.
+struct Gunzip<R>(R);
+
+impl<R: Read> Read for Gunzip<R> {
+    fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+        self.0.read(out).map_err(|e| match e.kind() {
+            std::io::ErrorKind::InvalidInput
+            | std::io::ErrorKind::InvalidData
+            | std::io::ErrorKind::UnexpectedEof => {
+                std::io::Error::new(std::io::ErrorKind::InvalidData, CorruptGzip(e.to_string()))
+            }
+            _ => e,
+        })
+    }
+}
+
+/// The error for an I/O failure while reading: bad data when the gzip stream is corrupt,
+/// else an unreadable input.
+pub(super) fn gzip_error(path: &Path, row: Option<u64>, e: &std::io::Error) -> DataError {
+    match e.get_ref().and_then(|r| r.downcast_ref::<CorruptGzip>()) {
+        Some(c) => DataError::data_at(
+            path,
+            Location {
+                row,
+                ..Location::default()
+            },
+            c.to_string(),
+        ),
+        None => DataError::NoInput {
+            path: path.to_path_buf(),
+            reason: io_reason(e),
+        },
+    }
+}
+
+/// Formats recognised only to be named: first bytes, the format, and what to do.
+const REFUSED_MAGIC: [(&[u8], &str); 9] = [
+    (b"\xD0\xCF\x11\xE0\xA1\xB1\x1A\xE1", EXCEL),
+    (b"ARROW1", ARROW),
+    (b"FEA1", ARROW),
+    (
+        b"BZh",
+        "bzip2-compressed: decompress it (bunzip2) or compress it with gzip instead",
+    ),
+    (
+        b"\xFD7zXZ\x00",
+        "xz-compressed: decompress it (unxz) or compress it with gzip instead",
+    ),
+    (
+        b"\x28\xB5\x2F\xFD",
+        "zstd-compressed: decompress it (unzstd) or compress it with gzip instead",
+    ),
+    (b"SQLite format 3\x00", SQLITE),
+    (b"%PDF-", "a PDF document: export the table as CSV"),
+    (b"\xFF\xFF\xFF\xFF", ARROW),
+];
+
+const EXCEL: &str = "an Excel workbook: save it as CSV";
+const ARROW: &str =
+    "a Feather/Arrow IPC file: write it as Parquet or CSV (e.g. df.to_parquet or df.to_csv)";
+const SQLITE: &str =
+    "an SQLite database: export the table as CSV (sqlite3 -header -csv DB 'select * from TABLE')";
+const ZIP: &str = "a ZIP archive: unzip it and load the CSV inside";
+const ODS: &str = "an OpenDocument spreadsheet: save it as CSV";
+
+/// Extensions recognised only to be named.
+const REFUSED_EXT: [(&str, &str); 14] = [
+    ("xlsx", EXCEL),
+    ("xlsm", EXCEL),
+    ("xls", EXCEL),
+    ("ods", ODS),
+    ("feather", ARROW),
+    ("arrow", ARROW),
+    ("ipc", ARROW),
+    ("zip", ZIP),
+    (
+        "bz2",
+        "bzip2-compressed: decompress it (bunzip2) or compress it with gzip instead",
+    ),
+    (
+        "xz",
+        "xz-compressed: decompress it (unxz) or compress it with gzip instead",
+    ),
+    (
+        "zst",
+        "zstd-compressed: decompress it (unzstd) or compress it with gzip instead",
+    ),
+    ("sqlite", SQLITE),
+    ("db", SQLITE),
+    ("pdf", "a PDF document: export the table as CSV"),
+];
+
+/// The format of an input from its lower-case file name and first bytes (the bytes decide
+/// when they carry a signature), or the one-line refusal of a format rhoscope does not read.
+pub(super) fn detect(name: &str, head: &[u8]) -> Result<Format, &'static str> {
+    if head.starts_with(b"\x1F\x8B") {
+        return Ok(Format::Gzip);
+    }
+    if head.starts_with(b"PAR1") {
+        return Ok(Format::Parquet);
+    }
+    if head.starts_with(b"PK\x03\x04") || head.starts_with(b"PK\x05\x06") {
+        return Err(zip_kind(name, head));
+    }
+    if let Some((_, what)) = REFUSED_MAGIC.iter().find(|(m, _)| head.starts_with(m)) {
+        return Err(what);
+    }
+    if let Some((_, what)) = REFUSED_EXT.iter().find(|(e, _)| ext_is(name, &[*e])) {
+        return Err(what);
+    }
+    if ext_is(name, &["gz"]) {
+        return Err("named .gz but not gzip-compressed: check the file");
+    }
+    if ext_is(name, &["parquet", "pq"]) {
+        return Err("named .parquet but not a Parquet file (no PAR1 signature): check the file");
+    }
+    if looks_utf16(head) {
+        return Ok(Format::Text);
+    }
+    if ext_is(name, &["json", "jsonl", "ndjson"]) || looks_json(head) {
+        return Ok(Format::Json);
+    }
+    Ok(Format::Text)
+}
+
+/// Whether the name's last extension is one of `exts` (any case).
+fn ext_is(name: &str, exts: &[&str]) -> bool {
+    Path::new(name)
+        .extension()
+        .is_some_and(|e| exts.iter().any(|x| e.eq_ignore_ascii_case(x)))
+}
+
+/// A ZIP container: an Excel or OpenDocument workbook, or a plain archive.
+fn zip_kind(name: &str, head: &[u8]) -> &'static str {
+    let has = |s: &[u8]| head.windows(s.len()).any(|w| w == s);
+    if ext_is(name, &["xlsx", "xlsm"]) || has(b"xl/") || has(b"[Content_Types]") {
+        EXCEL
+    } else if ext_is(name, &["ods"]) || has(b"opendocument.spreadsheet") {
+        ODS
+    } else {
+        ZIP
+    }
+}
+
+/// Text that opens with `{`, or with `[` and then `{` or `]` (a JSON array of records); no
+/// delimited header starts so.
+fn looks_json(head: &[u8]) -> bool {
+    let head = head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(head);
+    let mut rest = head.iter().copied().skip_while(u8::is_ascii_whitespace);
+    match rest.next() {
+        Some(b'{') => true,
+        Some(b'[') => matches!(
+            rest.find(|b| !b.is_ascii_whitespace()),
+            Some(b'{' | b']') | None
+        ),
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tells_formats_by_signature_then_name() {
+        assert_eq!(detect("p.csv", b"J1,J2\n"), Ok(Format::Text));
+        assert_eq!(detect("p.csv", b"\x1F\x8B\x08"), Ok(Format::Gzip));
+        assert_eq!(detect("", b"PAR1\x15"), Ok(Format::Parquet));
+        assert_eq!(detect("p.txt", b"{\"J1\": 1}"), Ok(Format::Json));
+        assert_eq!(detect("", b" [\n {\"J1\": 1}]"), Ok(Format::Json));
+        assert_eq!(detect("p.csv", b"[J1],[J2]\n"), Ok(Format::Text));
+        assert_eq!(detect("p.jsonl", b""), Ok(Format::Json));
+        assert_eq!(detect("p.xlsx", b"PK\x03\x04"), Err(EXCEL));
+        assert_eq!(
+            detect("p.bin", b"PK\x03\x04..[Content_Types].xml"),
+            Err(EXCEL)
+        );
+        assert_eq!(detect("p.bin", b"PK\x03\x04..data.csv"), Err(ZIP));
+        assert_eq!(
+            detect("p.csv", b"\xD0\xCF\x11\xE0\xA1\xB1\x1A\xE1"),
+            Err(EXCEL)
+        );
+        assert_eq!(detect("p.feather", b"ARROW1"), Err(ARROW));
+        assert_eq!(detect("p.csv", b"SQLite format 3\x00"), Err(SQLITE));
+        assert!(detect("p.csv.gz", b"J1,J2\n").is_err());
+        assert_eq!(detect("P.XLSX", b"PK\x03\x04"), Err(EXCEL));
+    }
+
+    #[test]
+    fn standard_input_loads_once() {
+        claim_stdin(Path::new("p.csv")).unwrap();
+        claim_stdin(Path::new("-")).unwrap();
+        let e = claim_stdin(Path::new("-")).unwrap_err().to_string();
+        assert!(e.contains("cannot be reloaded"), "{e}");
+    }
+}

@@ -1,0 +1,230 @@
+//! JSON records: an array of objects, JSON Lines (one object a line), or pandas' default
+//! `to_json` (one object of columns). Each key is a column, in order of first appearance; a
+//! key a record lacks, and `null`, are missing values. Long item/rater/score records are read
+//! with `--long`, as long delimited text is.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use csv::ByteRecord;
+use serde_json::{Deserializer, Value};
+
+use super::DataError;
+use super::input::Opened;
+use super::records::Records;
+use crate::error::Location;
+
+/// Most distinct keys (columns) of one input: a record naming a new key on every line cannot
+/// grow the header without bound.
+const MAX_KEYS: usize = 100_000;
+
+/// One record: (column, field) pairs.
+type Record = Vec<(usize, Vec<u8>)>;
+
+/// The records of a JSON input, or the located error of its first bad record.
+pub(super) fn records(path: &Path, text: &[u8]) -> Result<Opened, DataError> {
+    let text = text.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(text);
+    let Some(start) = text.iter().position(|b| !b.is_ascii_whitespace()) else {
+        return Err(DataError::data(path, "the file is empty (no records)"));
+    };
+    let mut keys = Keys::default();
+    let mut rows: Vec<(u64, Record)> = Vec::new();
+    if text[start] == b'[' {
+        let values: Vec<Value> = serde_json::from_slice(text).map_err(|e| syntax(path, &e))?;
+        for (i, v) in values.into_iter().enumerate() {
+            let row = i as u64 + 1;
+            rows.push((row, record(path, row, v, &mut keys)?));
+        }
+    } else {
+        let mut stream = Deserializer::from_slice(text).into_iter::<Value>();
+        let (mut pos, mut line) = (0usize, 1u64);
+        loop {
+            let offset = stream.byte_offset();
+            let v = match stream.next() {
+                None => break,
+                Some(Err(e)) => return Err(syntax(path, &e)),
+                Some(Ok(v)) => v,
+            };
+            let begin = offset
+                + text[offset..]
+                    .iter()
+                    .position(|b| !b.is_ascii_whitespace())
+                    .unwrap_or(0);
+            line += memchr::memchr_iter(b'\n', &text[pos..begin]).count() as u64;
+            pos = begin;
+            if rows.is_empty() && keys.names.is_empty() && is_columns(&v) {
+                return columns(path, v, &mut stream);
+            }
+            rows.push((line, record(path, line, v, &mut keys)?));
+        }
+    }
+    Ok(table(keys, rows))
+}
+
+/// The opened input of parsed records.
+fn table(keys: Keys, rows: Vec<(u64, Record)>) -> Opened {
+    let width = keys.names.len();
+    Opened::Records {
+        names: keys.names,
+        rows: Box::new(Table {
+            rows: rows.into_iter(),
+            dense: vec![None; width],
+        }),
+    }
+}
+
+/// Column names by first appearance.
+#[derive(Default)]
+struct Keys {
+    index: HashMap<String, usize>,
+    names: Vec<String>,
+}
+
+impl Keys {
+    fn slot(&mut self, path: &Path, row: u64, key: String) -> Result<usize, DataError> {
+        if let Some(&i) = self.index.get(&key) {
+            return Ok(i);
+        }
+        if self.names.len() >= MAX_KEYS {
+            return Err(DataError::data_at(
+                path,
+                Location {
+                    row: Some(row),
+                    column: Some(key),
+                    value: None,
+                },
+                format!("more than {MAX_KEYS} distinct keys (columns) in the records"),
+            ));
+        }
+        self.index.insert(key.clone(), self.names.len());
+        self.names.push(key);
+        Ok(self.names.len() - 1)
+    }
+}
+
+/// A JSON syntax error at its line.
+fn syntax(path: &Path, e: &serde_json::Error) -> DataError {
+    let text = e.to_string();
+    let message = text
+        .rsplit_once(" at line ")
+        .map_or(text.as_str(), |(m, _)| m);
+    DataError::data_at(
+        path,
+        Location {
+            row: Some(e.line() as u64),
+            ..Location::default()
+        },
+        format!("not valid JSON: {message} (character {})", e.column()),
+    )
+}
+
+/// What a JSON value is, for errors.
+fn kind(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// A record's fields; the record must be an object.
+fn record(path: &Path, row: u64, v: Value, keys: &mut Keys) -> Result<Record, DataError> {
+    let Value::Object(map) = v else {
+        return Err(DataError::data_at(
+            path,
+            Location {
+                row: Some(row),
+                ..Location::default()
+            },
+            format!(
+                "a record is {} where an object of column: value pairs is expected",
+                kind(&v)
+            ),
+        ));
+    };
+    map.into_iter()
+        .map(|(k, v)| Ok((keys.slot(path, row, k)?, field(v))))
+        .collect()
+}
+
+/// A value as a text field: numbers in their shortest exact form (so they parse back to the
+/// same bits), null as missing, nested values as JSON text (refused if the column is used).
+fn field(v: Value) -> Vec<u8> {
+    match v {
+        Value::Null => Vec::new(),
+        Value::String(s) => s.into_bytes(),
+        other => other.to_string().into_bytes(),
+    }
+}
+
+/// pandas' default `to_json`: one object whose every value is an object (column → index →
+/// value).
+fn is_columns(v: &Value) -> bool {
+    matches!(v, Value::Object(m) if !m.is_empty() && m.values().all(Value::is_object))
+}
+
+/// The rows of pandas' column layout: one per index label, in order of first appearance; the
+/// row number is that order (1-based).
+fn columns<'a, R: serde_json::de::Read<'a>>(
+    path: &Path,
+    v: Value,
+    rest: &mut serde_json::StreamDeserializer<'a, R, Value>,
+) -> Result<Opened, DataError> {
+    match rest.next() {
+        None => {}
+        Some(Err(e)) => return Err(syntax(path, &e)),
+        Some(Ok(_)) => {
+            return Err(DataError::data(
+                path,
+                "an object of columns (pandas' to_json default) followed by more JSON: write one layout (e.g. df.to_json(orient='records', lines=True))",
+            ));
+        }
+    }
+    let Value::Object(cols) = v else {
+        return Ok(table(Keys::default(), Vec::new()));
+    };
+    let mut keys = Keys::default();
+    let mut labels: HashMap<String, usize> = HashMap::new();
+    let mut rows: Vec<(u64, Record)> = Vec::new();
+    for (name, cells) in cols {
+        let c = keys.slot(path, 1, name)?;
+        let Value::Object(cells) = cells else {
+            continue;
+        };
+        for (label, x) in cells {
+            let next = labels.len();
+            let r = *labels.entry(label).or_insert(next);
+            if r == rows.len() {
+                rows.push((r as u64 + 1, Vec::new()));
+            }
+            rows[r].1.push((c, field(x)));
+        }
+    }
+    Ok(table(keys, rows))
+}
+
+/// Parsed records, handed out as rows.
+struct Table {
+    rows: std::vec::IntoIter<(u64, Record)>,
+    dense: Vec<Option<Vec<u8>>>,
+}
+
+impl Records for Table {
+    fn next(&mut self, rec: &mut ByteRecord) -> Result<Option<u64>, DataError> {
+        let Some((row, fields)) = self.rows.next() else {
+            return Ok(None);
+        };
+        self.dense.iter_mut().for_each(|d| *d = None);
+        for (c, f) in fields {
+            self.dense[c] = Some(f);
+        }
+        rec.clear();
+        for d in &self.dense {
+            rec.push_field(d.as_deref().unwrap_or_default());
+        }
+        Ok(Some(row))
+    }
+}

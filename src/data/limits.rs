@@ -1,0 +1,71 @@
+//! Every size limit of rhoscope's inputs, in one place (README "Limits"; the files of SPEC §6
+//! and the simulator designs of SPEC §4). Each is checked
+//! before the memory it guards is allocated, so a small hostile file or flag cannot take the
+//! machine down; each refusal is a one-line error (exit 65 for a file, 2 for a flag).
+
+use std::path::Path;
+
+use super::DataError;
+
+/// Most judge + anchor columns of one panel (wide layout) or selected raters (long layout),
+/// and most judges + anchors `simulate` accepts. Covariance memory grows with the square of
+/// this count, and the battery's time faster still (with ordinal judges about the 2.5th
+/// power: 128 judges take 3 s, 1024 over two minutes); real panels have dozens.
+pub const MAX_COLUMNS: usize = 256;
+/// Most cells (items × judge and anchor columns) in a panel's numeric matrix: 2^28, about
+/// 268 million values or 2 GiB of `f64`. Applies to loading and to `simulate`.
+pub const MAX_CELLS: usize = 1 << 28;
+/// Most ordinal levels `simulate --set ordinal=COLS:L` accepts (SPEC §6 calls a column with
+/// more than 10 levels continuous anyway).
+pub const MAX_LEVELS: usize = 100;
+/// Most worker threads per available core for `--threads`.
+pub const THREADS_PER_CORE: usize = 4;
+/// Most worker threads for `--threads`, whatever the core count.
+pub const MAX_THREADS: usize = 256;
+/// Longest row (bytes) of a wide file read by the fast path.
+pub const MAX_ROW_BYTES: usize = 64 << 20;
+/// Most bytes of standard input (held in memory to be sniffed) and of a Parquet file
+/// that is not a regular file (decompressed or piped).
+pub const MAX_STDIN_BYTES: usize = 1 << 31;
+/// Most bytes of a JSON input, which is parsed whole.
+pub const MAX_JSON_BYTES: usize = 1 << 30;
+
+/// The `--threads` ceiling on this machine: [`THREADS_PER_CORE`] × the available cores,
+/// never above [`MAX_THREADS`].
+#[must_use]
+pub fn max_threads() -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+    cores.saturating_mul(THREADS_PER_CORE).min(MAX_THREADS)
+}
+
+/// Refuses a panel with more than [`MAX_COLUMNS`] judge and anchor columns, before any row
+/// is read (a 1.5 MB file with 100,000 `J*` columns would otherwise need an 80 GB covariance).
+pub(super) fn check_column_count(path: &Path, count: usize, what: &str) -> Result<(), DataError> {
+    if count <= MAX_COLUMNS {
+        return Ok(());
+    }
+    Err(DataError::data(
+        path,
+        format!(
+            "{count} {what}; at most {MAX_COLUMNS} are supported (the covariance work grows with the square of the count): select some with --judges / --anchors"
+        ),
+    ))
+}
+
+/// Refuses a matrix of `rows` × `cols` cells over [`MAX_CELLS`], before it is allocated.
+pub(super) fn check_cells(
+    path: &Path,
+    rows: usize,
+    cols: usize,
+    what: &str,
+) -> Result<(), DataError> {
+    if rows.saturating_mul(cols) <= MAX_CELLS {
+        return Ok(());
+    }
+    Err(DataError::data(
+        path,
+        format!(
+            "{rows} {what} × {cols} judge and anchor columns is over the limit of {MAX_CELLS} cells (2 GiB of numbers): split the file or select fewer columns"
+        ),
+    ))
+}

@@ -1,0 +1,238 @@
+//! The long layout (`--long ITEM,RATER,SCORE`): one row a score, gathered into the panel's
+//! columns.
+
+use std::collections::{HashMap, HashSet};
+
+use csv::ByteRecord;
+
+use super::DataError;
+use super::{
+    LoadOptions, MAX_COLUMNS, Raw, Role, Source, cell_value, check_cells, check_width,
+    default_role, is_blank, preview, resolve_list,
+};
+use crate::error::{Location, sanitize};
+
+/// Long layout: which raters are selected, and their scores, kept sparse (one entry per
+/// scored (rater, item)) so that a file naming a new rater on every row cannot make a
+/// raters × items matrix before the limits are checked. Listed raters keep list order;
+/// default-pattern raters are added on first sight, so the file is read once.
+pub(super) struct RaterColumns {
+    judges: Vec<String>,
+    anchors: Vec<String>,
+    listed_judges: bool,
+    listed_anchors: bool,
+    /// Listed raters by name.
+    listed: HashMap<String, (Role, usize)>,
+    slot_of: HashMap<Vec<u8>, Option<(Role, usize)>>,
+    seen: Vec<String>,
+    seen_set: HashSet<String>,
+    /// Score of each scored (rater, item), keyed by [`score_key`]; `NaN` when missing.
+    /// About 20 bytes an entry, so memory follows the file's rows, not raters × items.
+    scores: HashMap<u64, f64>,
+}
+
+impl RaterColumns {
+    fn new(opts: &LoadOptions) -> Result<Self, DataError> {
+        let listed = |l: &Option<Vec<String>>| -> Vec<String> {
+            l.iter().flatten().map(|s| s.trim().to_string()).collect()
+        };
+        let (judges, anchors) = (listed(&opts.judges), listed(&opts.anchors));
+        if let Some(dup) = judges.iter().find(|j| anchors.contains(j)) {
+            return Err(DataError::Usage(format!(
+                "rater '{}' is given as both judge and anchor",
+                sanitize(dup)
+            )));
+        }
+        if judges.len() + anchors.len() > MAX_COLUMNS {
+            return Err(DataError::Usage(format!(
+                "--judges and --anchors list {} raters; at most {MAX_COLUMNS} are supported",
+                judges.len() + anchors.len()
+            )));
+        }
+        let mut by_name = HashMap::new();
+        for (i, a) in anchors.iter().enumerate() {
+            by_name.entry(a.clone()).or_insert((Role::Anchor, i));
+        }
+        for (i, j) in judges.iter().enumerate() {
+            by_name.insert(j.clone(), (Role::Judge, i));
+        }
+        Ok(RaterColumns {
+            judges,
+            anchors,
+            listed_judges: opts.judges.is_some(),
+            listed_anchors: opts.anchors.is_some(),
+            listed: by_name,
+            slot_of: HashMap::new(),
+            seen: Vec::new(),
+            seen_set: HashSet::new(),
+            scores: HashMap::new(),
+        })
+    }
+
+    /// The slot of `rater`, deciding its role on first sight; `None` if not selected.
+    fn slot(&mut self, rater: &[u8]) -> Option<(Role, usize)> {
+        if let Some(s) = self.slot_of.get(rater) {
+            return *s;
+        }
+        let id = sanitize(&String::from_utf8_lossy(rater));
+        if self.seen_set.insert(id.clone()) {
+            self.seen.push(id.clone());
+        }
+        let s = self.decide(id);
+        self.slot_of.insert(rater.to_vec(), s);
+        s
+    }
+
+    fn decide(&mut self, id: String) -> Option<(Role, usize)> {
+        if let Some(&(role, i)) = self.listed.get(&id) {
+            let listed = match role {
+                Role::Judge => self.listed_judges,
+                Role::Anchor => self.listed_anchors,
+            };
+            return listed.then_some((role, i));
+        }
+        match default_role(&id) {
+            Some(Role::Judge) if !self.listed_judges => {
+                self.judges.push(id);
+                Some((Role::Judge, self.judges.len() - 1))
+            }
+            Some(Role::Anchor) if !self.listed_anchors => {
+                self.anchors.push(id);
+                Some((Role::Anchor, self.anchors.len() - 1))
+            }
+            _ => None,
+        }
+    }
+
+    fn count(&self) -> usize {
+        self.judges.len() + self.anchors.len()
+    }
+
+    /// Fails when a listed rater never appeared in the file.
+    fn check_listed(&self, rater_column: &str) -> Result<(), DataError> {
+        for (list, listed, flag) in [
+            (&self.judges, self.listed_judges, "--judges"),
+            (&self.anchors, self.listed_anchors, "--anchors"),
+        ] {
+            if let Some(unknown) = list.iter().find(|r| listed && !self.seen_set.contains(*r)) {
+                return Err(DataError::Usage(format!(
+                    "{flag}: no rater '{}' in column '{rater_column}' (raters: {})",
+                    sanitize(unknown),
+                    preview(&self.seen)
+                )));
+            }
+        }
+        Ok(())
+    }
+}
+
+pub(super) fn read_long(
+    src: &mut Source,
+    spec: &[String],
+    opts: &LoadOptions,
+) -> Result<Raw, DataError> {
+    if spec.len() != 3 {
+        return Err(DataError::Usage(
+            "--long takes three columns: ITEM,RATER,SCORE".into(),
+        ));
+    }
+    let names = src.header.clone();
+    let idx = resolve_list(spec, &names, true, "--long")?;
+    let (ci, cr, cs) = (idx[0], idx[1], idx[2]);
+    let mut raters = RaterColumns::new(opts)?;
+    let mut items: HashMap<Vec<u8>, usize> = HashMap::new();
+    let mut lines: Vec<u64> = Vec::new();
+    let mut rec = ByteRecord::new();
+    while let Some(line) = src.next(&mut rec)? {
+        if is_blank(&rec) {
+            continue;
+        }
+        check_width(&src.path, &rec, &names, line)?;
+        let before = raters.count();
+        let Some((role, slot)) = raters.slot(&rec[cr]) else {
+            continue;
+        };
+        if raters.count() > before && raters.count() > MAX_COLUMNS {
+            return Err(DataError::data_at(
+                &src.path,
+                Location {
+                    row: Some(line),
+                    column: Some(names[cr].clone()),
+                    value: Some(String::from_utf8_lossy(&rec[cr]).into_owned()),
+                },
+                format!(
+                    "more than {MAX_COLUMNS} judge and anchor raters; at most {MAX_COLUMNS} are supported: select some with --judges / --anchors"
+                ),
+            ));
+        }
+        let next_item = items.len();
+        let item = *items.entry(rec[ci].to_vec()).or_insert(next_item);
+        if item == lines.len() {
+            lines.push(line);
+        }
+        let score = raters
+            .scores
+            .entry(score_key(role, slot, item))
+            .or_insert(f64::NAN);
+        if !score.is_nan() {
+            return Err(DataError::data_at(
+                &src.path,
+                Location {
+                    row: Some(line),
+                    column: Some(names[cr].clone()),
+                    value: Some(String::from_utf8_lossy(&rec[cr]).into_owned()),
+                },
+                format!(
+                    "a second score for item '{}' by the same rater",
+                    sanitize(&String::from_utf8_lossy(&rec[ci]))
+                ),
+            ));
+        }
+        *score = cell_value(&src.path, &rec[cs], line, &names[cs])?;
+    }
+    raters.check_listed(&names[cr])?;
+    let n = lines.len();
+    let (p, q) = (raters.judges.len(), raters.count());
+    check_cells(&src.path, n, q, "items")?;
+    let mut data = vec![f64::NAN; n * q];
+    for (&key, &x) in &raters.scores {
+        let (role, slot, item) = split_key(key);
+        let col = match role {
+            Role::Judge => slot,
+            Role::Anchor => p + slot,
+        };
+        data[col * n + item] = x;
+    }
+    Ok(Raw {
+        judges: raters.judges,
+        anchors: raters.anchors,
+        data,
+        stride: n,
+        lines,
+        judges_given: opts.judges.is_some(),
+        anchors_given: opts.anchors.is_some(),
+        written_names: Vec::new(),
+    })
+}
+
+/// Bits of a long-layout score key: the item index takes the low 40 (a file has fewer rows),
+/// the rater slot the next 22, the role the top bit.
+pub(super) const ITEM_BITS: u32 = 40;
+
+pub(super) fn score_key(role: Role, slot: usize, item: usize) -> u64 {
+    let role = u64::from(role == Role::Anchor) << 63;
+    role | ((slot as u64) << ITEM_BITS) | item as u64
+}
+
+pub(super) fn split_key(key: u64) -> (Role, usize, usize) {
+    let role = if key >> 63 == 1 {
+        Role::Anchor
+    } else {
+        Role::Judge
+    };
+    let (slot, item) = (
+        ((key >> ITEM_BITS) & ((1 << 22) - 1)) as usize,
+        (key & ((1 << ITEM_BITS) - 1)) as usize,
+    );
+    (role, slot, item)
+}

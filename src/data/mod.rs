@@ -1,0 +1,355 @@
+//! Loads a panel (SPEC §6) from delimited text — comma, tab or semicolon, sniffed from the
+//! header — or from the files pipelines write (JSON records, Parquet, gzip, standard input;
+//! docs/file-formats.md): wide or long layout, column roles, families, complete-case handling and located
+//! errors. Only the numeric matrix of selected columns is kept.
+//!
+//! Speed (SPEC §6, "Data files"): a wide file whose body holds no quote character and no bare
+//! carriage return is read as raw bytes in two passes. The first counts lines, so the matrix is
+//! allocated once at its final size — and refused *before* allocation when it would pass
+//! [`limits::MAX_CELLS`]; the second parses blocks of rows in parallel (rayon) straight into the
+//! column-major matrix with a correctly rounded float parser. Any other file goes through the
+//! `csv` crate row by row. Both paths give bit-identical numbers and the same located errors
+//! (a unit test runs them against each other).
+
+use std::path::{Path, PathBuf};
+
+use crate::error::Location;
+use crate::panel::Panel;
+
+/// Fewest complete items a panel may have: two degrees of freedom for every covariance.
+pub const MIN_ITEMS: usize = 3;
+
+pub mod limits;
+
+use limits::MAX_COLUMNS;
+
+/// How to read a panel file. `Default` reads a wide file with roles from the header.
+#[derive(Debug, Clone, Default)]
+pub struct LoadOptions {
+    /// `--judges`: names or 1-based column indices (rater ids in long layout).
+    pub judges: Option<Vec<String>>,
+    /// `--anchors`: as `judges`.
+    pub anchors: Option<Vec<String>>,
+    /// `--id`: an id column (wide layout), which takes no role.
+    pub id: Option<String>,
+    /// `--long ITEM,RATER,SCORE`: read the long layout with these three columns.
+    pub long: Option<Vec<String>>,
+    /// `--families`: `NAME=FAMILY,...` or the path of a two-column file.
+    pub families: Option<String>,
+    /// `--continuous`: columns (judges or anchors, by name) forced to the continuous scale,
+    /// or `all`.
+    pub continuous: Option<Vec<String>>,
+    /// Fewest anchors accepted (2 for `estimate`; the battery accepts 0).
+    pub min_anchors: usize,
+}
+
+/// A loaded panel and where its families came from.
+#[derive(Debug, Clone)]
+pub struct Loaded {
+    pub panel: Panel,
+    /// The sidecar or file families were read from, if any.
+    pub families_source: Option<PathBuf>,
+    /// The first dropped item's location, for a one-line note.
+    pub first_dropped: Option<Location>,
+    /// Every column name of the file's header (sanitised), whatever its role; the long
+    /// layout's header names its item, rater and score columns.
+    pub header: Vec<String>,
+    /// One-line notes for the user (sanitised, each naming the file): a families sidecar
+    /// adopted without `--families`, judges with identical columns.
+    pub notes: Vec<String>,
+    /// The delimiter the file was read with (sniffed from its header).
+    pub delimiter: u8,
+    /// The judge and anchor columns' names as written in the file, not sanitised (panel
+    /// order), so a script can select them; the long layout's rater ids.
+    pub raw_names: Vec<String>,
+}
+
+/// Every column name of a panel file's header (sanitised).
+///
+/// # Errors
+/// As [`load`], for the header only.
+pub fn header(path: &Path) -> Result<Vec<String>, DataError> {
+    Ok(Source::open(path)?.header)
+}
+
+/// The families sidecar that `simulate` writes next to a panel: `x.csv` → `x.families.csv`.
+#[must_use]
+pub fn families_sidecar(panel_path: &Path) -> PathBuf {
+    let stem = panel_path
+        .file_stem()
+        .map_or_else(String::new, |s| s.to_string_lossy().into_owned());
+    panel_path.with_file_name(format!("{stem}.families.csv"))
+}
+
+/// Loads a panel.
+///
+/// # Errors
+/// [`DataError::NoInput`] when the file cannot be read, [`DataError::Data`] for unusable contents
+/// (with row, column and value) or a panel over a [`limits`] bound, [`DataError::Usage`] for role
+/// lists that do not fit the file.
+pub fn load(path: &Path, opts: &LoadOptions) -> Result<Loaded, DataError> {
+    input::claim_stdin(path)?;
+    load_with(path, opts, Strategy::Auto)
+}
+
+/// Which reader a wide file goes through.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(
+    not(test),
+    expect(dead_code, reason = "Sequential is the reference in unit tests")
+)]
+enum Strategy {
+    /// The parallel byte parser when the file allows it, else the `csv` crate.
+    Auto,
+    /// Always the `csv` crate, row by row (the reference the fast path is tested against).
+    Sequential,
+}
+
+fn load_with(path: &Path, opts: &LoadOptions, strategy: Strategy) -> Result<Loaded, DataError> {
+    let mut src = Source::open(path)?;
+    let mut raw = if let Some(cols) = &opts.long {
+        read_long(&mut src, cols, opts)?
+    } else {
+        read_wide(&mut src, opts, strategy)?
+    };
+    let mut loaded = finish(path, &mut raw, opts)?;
+    loaded.header = src.header;
+    loaded.delimiter = src.delimiter;
+    loaded.raw_names = if raw.written_names.is_empty() {
+        loaded.panel.names()
+    } else {
+        std::mem::take(&mut raw.written_names)
+    };
+    Ok(loaded)
+}
+
+mod cells;
+mod checks;
+mod columnar;
+mod error;
+mod family_files;
+mod fast;
+mod input;
+mod json;
+mod long;
+mod records;
+mod roles;
+mod sniff;
+mod wide;
+
+pub use checks::MAX_MAGNITUDE;
+pub use error::DataError;
+pub use roles::{Role, default_role};
+
+use cells::cell_value;
+use checks::finish;
+use family_files::load_families;
+use input::{Opened, is_stdin};
+use limits::{check_cells, check_column_count};
+use long::read_long;
+use records::Records;
+use roles::{assign_roles, preview, resolve_list};
+use sniff::{Source, io_reason, looks_utf16};
+use wide::{Wide, check_width, is_blank, ragged, read_wide};
+
+/// Columns of selected raters before complete-case filtering (`NaN` = missing).
+struct Raw {
+    judges: Vec<String>,
+    anchors: Vec<String>,
+    /// Column-major, `stride` rows per column (judges then anchors).
+    data: Vec<f64>,
+    stride: usize,
+    /// File line of each row (wide: its row; long: the row where the item first appeared);
+    /// 0 marks a blank line, which is no item. `lines.len() <= stride`.
+    lines: Vec<u64>,
+    judges_given: bool,
+    anchors_given: bool,
+    /// Wide layout: the selected columns' names as written (judges then anchors).
+    written_names: Vec<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::cells::fast_number;
+    use super::long::{score_key, split_key};
+    use super::sniff::{check_header, sniff};
+    use super::*;
+    use std::fmt::Write as _;
+
+    #[test]
+    fn sniffs_each_delimiter() {
+        assert_eq!(sniff(b"a,b,c\n"), b',');
+        assert_eq!(sniff(b"a\tb\tc\n"), b'\t');
+        assert_eq!(sniff(b"a;b;c\n"), b';');
+        assert_eq!(sniff(b"abc\n"), b',');
+    }
+
+    #[test]
+    fn default_roles_follow_spec_patterns() {
+        assert_eq!(default_role("J1"), Some(Role::Judge));
+        assert_eq!(default_role("judge_gpt"), Some(Role::Judge));
+        assert_eq!(default_role("A12"), Some(Role::Anchor));
+        assert_eq!(default_role("Anchor-human"), Some(Role::Anchor));
+        assert_eq!(default_role("A1IZ4NX41GKU4X"), None);
+        assert_eq!(default_role("J"), None);
+        assert_eq!(default_role("story_id"), None);
+    }
+
+    /// Loads `content` through both readers and requires identical results or errors.
+    fn both(content: &[u8], opts: &LoadOptions) -> Result<Loaded, String> {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("p.csv");
+        std::fs::write(&path, content).unwrap();
+        let fast = load_with(&path, opts, Strategy::Auto);
+        let slow = load_with(&path, opts, Strategy::Sequential);
+        match (fast, slow) {
+            (Ok(a), Ok(b)) => {
+                let bits =
+                    |l: &Loaded| l.panel.data.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+                assert_eq!(bits(&a), bits(&b), "{}", String::from_utf8_lossy(content));
+                assert_eq!(a.panel, b.panel);
+                assert_eq!(a.first_dropped, b.first_dropped);
+                assert_eq!(a.header, b.header);
+                assert_eq!(a.notes, b.notes);
+                Ok(a)
+            }
+            (Err(a), Err(b)) => {
+                assert_eq!(a.to_string(), b.to_string());
+                Err(a.to_string())
+            }
+            (a, b) => panic!(
+                "the readers disagree on {:?}: fast {:?}, csv {:?}",
+                String::from_utf8_lossy(content),
+                a.map(|l| l.panel),
+                b.map(|l| l.panel)
+            ),
+        }
+    }
+
+    const GOOD: &str = "J1,J2,J3,A1,A2\n1.5,2,3,4,5\n2,1,4.25,2,1\n3,3,1,1,2\n0,5,2,3,-1e-3\n";
+
+    #[test]
+    fn fast_and_csv_readers_agree_on_awkward_files() {
+        let opts = LoadOptions::default();
+        let cases: Vec<String> = vec![
+            GOOD.into(),
+            GOOD.trim_end().into(),
+            GOOD.replace('\n', "\r\n"),
+            GOOD.replace("\n3,", "\n\n   \n\t\n3,"),
+            GOOD.replace("\n3,3", "\n NA ,nan"),
+            GOOD.replace(",4.25,", ",null,").replace(",1,2\n", ",,2\n"),
+            GOOD.replace("4.25", "abc"),
+            GOOD.replace("4.25", "1e400"),
+            GOOD.replace("4.25", "-inf"),
+            GOOD.replace("4.25", "+.5"),
+            GOOD.replace("4.25", "1_000"),
+            GOOD.replace("4.25", "0x10"),
+            GOOD.replace("4.25", "5."),
+            GOOD.replace("4.25", "\u{a0}7\u{a0}"),
+            GOOD.replace("3,3,1,1,2", "3,3,1,1"),
+            GOOD.replace("3,3,1,1,2", "3,3,1,1,2,9"),
+            GOOD.replace(',', ";"),
+            GOOD.replace(',', "\t"),
+            GOOD.replace(",4,5\n", ",4,\"5\"\n"),
+            GOOD.replace("\n3,3", "\r3,3"),
+            format!("{GOOD}\n\n\n"),
+            "J1,J2,A1,A2\n1,2,3,4\n1,2,3,4\n2,2,4,4\n3,3,1,7\n".into(),
+            "J1,J2,A1\n".into(),
+        ];
+        for c in &cases {
+            let _ = both(c.as_bytes(), &opts);
+        }
+        let mut bytes = GOOD.as_bytes().to_vec();
+        bytes[30] = 0xff;
+        let _ = both(&bytes, &opts);
+    }
+
+    #[test]
+    fn fast_reader_handles_many_blocks_and_chunks() {
+        // About 1.2 MB: several parallel chunks, rows spanning chunk boundaries, with missing
+        // cells and a late bad cell whose row must be exact.
+        let mut s = String::from("id,J1,J2,A1,A2\n");
+        for i in 0..40_000u32 {
+            let x = f64::from(i).sqrt() * 1.000_000_1;
+            let miss = if i % 997 == 0 {
+                "NA".to_string()
+            } else {
+                format!("{}.25", i % 5)
+            };
+            writeln!(
+                s,
+                "it{i},{x},{},{},{miss}",
+                1.0 / f64::from(i + 1),
+                f64::from(i % 7) - 3.3
+            )
+            .unwrap();
+        }
+        let ok = both(s.as_bytes(), &LoadOptions::default()).unwrap();
+        assert_eq!(ok.panel.n + ok.panel.n_dropped, 40_000);
+        let bad = s.replacen("it39000,", "it39000,oops", 1);
+        let err = both(bad.as_bytes(), &LoadOptions::default()).unwrap_err();
+        assert!(err.contains("row 39002, column 'J1'"), "{err}");
+        // A row longer than a read block (1 MiB) grows the buffer and still parses.
+        let long = format!(
+            "J1,J2,A1,A2\n1,2,3,4\n2,{}5,1,3\n3,1,2,2\n0,4,4,1\n",
+            " ".repeat(3 << 19)
+        );
+        let ok = both(long.as_bytes(), &LoadOptions::default()).unwrap();
+        assert_eq!(ok.panel.n, 4);
+        assert_eq!(ok.panel.col(1), &[2.0, 5.0, 1.0, 4.0][..]);
+    }
+
+    #[test]
+    fn identical_judges_are_noted_once() {
+        let ok = both(
+            b"J1,J2,J3,A1,A2\n1,1,2,3,4\n2,2,1,4,1\n3,3,3,1,2\n0,0,5,2,3\n",
+            &LoadOptions::default(),
+        )
+        .unwrap();
+        assert_eq!(ok.notes.len(), 1);
+        assert!(ok.notes[0].contains("'J1' = 'J2'"), "{:?}", ok.notes);
+        let fine = both(GOOD.as_bytes(), &LoadOptions::default()).unwrap();
+        assert!(fine.notes.is_empty());
+    }
+
+    #[test]
+    fn score_keys_round_trip() {
+        for (role, slot, item) in [
+            (Role::Judge, 0, 0),
+            (Role::Anchor, 255, (1 << 40) - 1),
+            (Role::Judge, 17, 123_456_789),
+        ] {
+            assert_eq!(split_key(score_key(role, slot, item)), (role, slot, item));
+        }
+    }
+
+    #[test]
+    fn duplicate_header_check_is_linear() {
+        let names: Vec<String> = (0..100_000).map(|i| format!("X{i}")).collect();
+        check_header(Path::new("h.csv"), &names).unwrap();
+        let mut dup = names;
+        dup.push("X5".into());
+        let e = check_header(Path::new("h.csv"), &dup)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("columns 6 and 100001"), "{e}");
+    }
+
+    proptest::proptest! {
+        /// The fast float parser gives std's bits, or defers to it.
+        #[test]
+        fn fast_number_matches_std(s in "[-+]?[0-9]{0,20}(\\.[0-9]{0,20})?([eE][-+]?[0-9]{1,3})?") {
+            if let Some(x) = fast_number(s.as_bytes()) {
+                proptest::prop_assert_eq!(Some(x.to_bits()), s.parse::<f64>().ok().map(f64::to_bits));
+            }
+        }
+
+        #[test]
+        fn fast_number_matches_std_on_doubles(x in proptest::num::f64::NORMAL | proptest::num::f64::SUBNORMAL) {
+            for s in [format!("{x}"), format!("{x:e}"), format!("{x:.3}")] {
+                let got = fast_number(s.as_bytes()).map(f64::to_bits);
+                proptest::prop_assert_eq!(got, s.parse::<f64>().ok().map(f64::to_bits));
+            }
+        }
+    }
+}

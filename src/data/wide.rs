@@ -1,0 +1,144 @@
+//! The wide layout: one row an item, one column a rater; the `csv` crate's reader, and the
+//! checks of a row's width.
+
+use std::path::Path;
+
+use csv::ByteRecord;
+
+use super::DataError;
+use super::{
+    LoadOptions, Raw, Source, Strategy, assign_roles, cell_value, check_cells, check_column_count,
+    fast, resolve_list,
+};
+use crate::error::Location;
+
+/// The columns of a wide file that a row is parsed for.
+pub(super) struct Wide<'a> {
+    pub(super) path: &'a Path,
+    pub(super) names: &'a [String],
+    pub(super) selected: &'a [usize],
+    pub(super) delimiter: u8,
+}
+
+pub(super) fn read_wide(
+    src: &mut Source,
+    opts: &LoadOptions,
+    strategy: Strategy,
+) -> Result<Raw, DataError> {
+    let names = src.header.clone();
+    let id = match &opts.id {
+        Some(tok) => resolve_list(std::slice::from_ref(tok), &names, true, "--id")?,
+        None => Vec::new(),
+    };
+    let (judges, anchors) = assign_roles(&names, &id, opts, true)?;
+    let selected: Vec<usize> = judges.iter().chain(&anchors).copied().collect();
+    let mut raw = Raw {
+        judges: judges.iter().map(|&i| names[i].clone()).collect(),
+        anchors: anchors.iter().map(|&i| names[i].clone()).collect(),
+        data: Vec::new(),
+        stride: 0,
+        lines: Vec::new(),
+        judges_given: opts.judges.is_some(),
+        anchors_given: opts.anchors.is_some(),
+        written_names: judges
+            .iter()
+            .chain(&anchors)
+            .map(|&i| src.raw_header[i].clone())
+            .collect(),
+    };
+    // Role counts are checked after the rows (as before: a bad row is reported first); the
+    // column limit before them, since it guards the allocation.
+    check_column_count(&src.path, selected.len(), "judge and anchor columns")?;
+    let path = src.path.clone();
+    let wide = Wide {
+        path: &path,
+        names: &names,
+        selected: &selected,
+        delimiter: src.delimiter,
+    };
+    if let (Strategy::Auto, Some(offset)) = (strategy, src.body_offset)
+        && let Some((data, stride, lines)) = fast::read(&wide, offset)?
+    {
+        raw.data = data;
+        raw.stride = stride;
+        raw.lines = lines;
+        return Ok(raw);
+    }
+    let (data, lines) = read_wide_csv(src, &wide)?;
+    raw.stride = lines.len();
+    raw.data = data;
+    raw.lines = lines;
+    Ok(raw)
+}
+
+/// The reference reader: the `csv` crate, one record at a time (quoted fields, bare carriage
+/// returns, a quoted header).
+pub(super) fn read_wide_csv(src: &mut Source, w: &Wide) -> Result<(Vec<f64>, Vec<u64>), DataError> {
+    let mut cols: Vec<Vec<f64>> = vec![Vec::new(); w.selected.len()];
+    let mut lines = Vec::new();
+    let mut rec = ByteRecord::new();
+    while let Some(line) = src.next(&mut rec)? {
+        if is_blank(&rec) {
+            continue;
+        }
+        check_width(w.path, &rec, w.names, line)?;
+        check_cells(w.path, lines.len() + 1, w.selected.len(), "rows")?;
+        for (slot, &c) in w.selected.iter().enumerate() {
+            cols[slot].push(cell_value(w.path, &rec[c], line, &w.names[c])?);
+        }
+        lines.push(line);
+    }
+    let mut data = Vec::with_capacity(lines.len() * cols.len());
+    for c in cols {
+        data.extend_from_slice(&c);
+    }
+    Ok((data, lines))
+}
+
+pub(super) fn is_blank(rec: &ByteRecord) -> bool {
+    rec.len() == 1 && rec.get(0).is_some_and(<[u8]>::is_empty)
+}
+
+/// A record whose width is not the header's; when a field spans lines, the cause is a quote
+/// that never closed, and the message says so.
+pub(super) fn check_width(
+    path: &Path,
+    rec: &ByteRecord,
+    names: &[String],
+    line: u64,
+) -> Result<(), DataError> {
+    let width = names.len();
+    if rec.len() == width {
+        return Ok(());
+    }
+    if let Some(k) = rec.iter().position(|f| f.contains(&b'\n')) {
+        let column = names
+            .get(k)
+            .cloned()
+            .unwrap_or_else(|| format!("#{}", k + 1));
+        return Err(DataError::data_at(
+            path,
+            Location {
+                row: Some(line),
+                column: Some(column),
+                value: None,
+            },
+            format!(
+                "unterminated quote: a quoted field opens here and does not close on its line, so the row reads as {} fields where the header has {width}",
+                rec.len()
+            ),
+        ));
+    }
+    Err(ragged(path, line, rec.len(), width))
+}
+
+pub(super) fn ragged(path: &Path, line: u64, fields: usize, width: usize) -> DataError {
+    DataError::data_at(
+        path,
+        Location {
+            row: Some(line),
+            ..Location::default()
+        },
+        format!("ragged row: {fields} fields where the header has {width}"),
+    )
+}
