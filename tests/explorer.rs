@@ -146,12 +146,12 @@ fn holding_a_key_down_costs_one_rerun() {
 fn keys_quit_close_and_freeze_as_documented() {
     let mut app = started(Start::Default);
     act(&mut app, Action::ToggleHelp);
-    assert!(app.help);
+    assert!(app.help());
     assert!(
         app.update(Action::CloseOrQuit).is_empty(),
         "q closes the overlay first"
     );
-    assert!(!app.help && !app.quit);
+    assert!(!app.help() && !app.quit);
     assert!(app.update(Action::CloseOverlay).is_empty());
     assert!(!app.quit, "Esc never quits");
     act(&mut app, Action::Freeze);
@@ -459,7 +459,7 @@ fn a_file_whose_roles_cannot_be_guessed_lists_its_header_for_space() {
     assert!(f.roles.iter().all(|r| *r == Role::Ignored));
     assert!(app.panel.is_none() && app.load_error.is_some());
     assert_eq!(app.focus, Pane::Data);
-    let text = format!("{:?}", screen(&app, 80, 24).backend());
+    let text = format!("{:?}", screen(&app, 100, 30).backend());
     assert!(
         text.contains("llama2_13b_chat") && text.contains("human1"),
         "{text}"
@@ -574,7 +574,10 @@ fn tab_completes_a_path_to_the_longest_common_prefix() {
         Action::Prompt(PromptEdit::Completed { text, choices })
     };
     act(&mut app, tab(&format!("{d}/pa")));
-    assert_eq!(app.prompt_choices, ["panel_a.csv", "panel_b.csv"]);
+    assert_eq!(
+        app.overlay.prompt().unwrap().choices,
+        ["panel_a.csv", "panel_b.csv"]
+    );
     let status = rows_of(
         &screen(&app, 120, 40),
         ratatui::layout::Rect::new(0, 39, 120, 1),
@@ -582,9 +585,9 @@ fn tab_completes_a_path_to_the_longest_common_prefix() {
     assert!(status[0].contains("panel_a.csv  panel_b.csv"), "{status:?}");
     // One more key and the list is gone; a Tab with one match lists nothing.
     act(&mut app, Action::Prompt(PromptEdit::Insert('a')));
-    assert!(app.prompt_choices.is_empty());
+    assert!(app.overlay.prompt().unwrap().choices.is_empty());
     act(&mut app, tab(&format!("{d}/o")));
-    assert!(app.prompt_choices.is_empty());
+    assert!(app.overlay.prompt().unwrap().choices.is_empty());
 }
 
 #[test]
@@ -600,7 +603,7 @@ fn the_open_prompt_keeps_the_end_of_a_long_path_in_view_and_swallows_keys() {
     let last = rows_of(&t, ratatui::layout::Rect::new(0, 23, 80, 1)).join("");
     assert!(last.contains("end_of_the_path.csv▏"), "{last}");
     act(&mut app, Action::Prompt(PromptEdit::Cancel));
-    assert_eq!(app.prompt, None);
+    assert_eq!(app.prompt(), None);
 }
 
 // ---------- talks ----------
@@ -619,9 +622,9 @@ fn the_help_overlay_swallows_keys() {
         assert!(app.update(a).is_empty());
     }
     assert_eq!((app.generation, app.scenario.sliders[0].value), (g, v));
-    assert_eq!((app.mode, app.prompt.clone()), (Mode::Explore, None));
+    assert_eq!((app.mode, app.prompt()), (Mode::Explore, None));
     act(&mut app, Action::CloseOverlay);
-    assert!(!app.help);
+    assert!(!app.help());
 }
 
 #[test]
@@ -629,7 +632,7 @@ fn enter_on_the_battery_shows_every_verdict_whole_and_is_modal() {
     let mut app = llm_assigned();
     act(&mut app, Action::Focus(Pane::Battery));
     act(&mut app, Action::ToggleDetail);
-    assert!(app.detail);
+    assert!(app.detail());
     let g = app.generation;
     act(&mut app, Action::Next);
     assert_eq!(
@@ -646,7 +649,7 @@ fn enter_on_the_battery_shows_every_verdict_whole_and_is_modal() {
     let first_words: Vec<&str> = msg.split_whitespace().take(4).collect();
     assert!(text.contains(&first_words.join(" ")), "{text}");
     act(&mut app, Action::CloseOverlay);
-    assert!(!app.detail);
+    assert!(!app.detail());
 }
 
 #[test]
@@ -872,7 +875,7 @@ fn help_shows_every_key_whole_at_80x24_scrolling_where_needed() {
         seen.push_str(&rows_of(&t, area).join("\n"));
         act(&mut app, Action::Down);
     }
-    assert!(app.help, "scrolling keeps the overlay open");
+    assert!(app.help(), "scrolling keeps the overlay open");
     for b in rhoscope::tui::keymap::KEYMAP {
         assert!(seen.contains(b.keys), "help lacks {} at 80×24", b.keys);
         let start: String = b.help.chars().take(12).collect();
@@ -1197,11 +1200,18 @@ fn w_writes_the_figure_of_the_view_and_names_it() {
 
 #[test]
 fn readme_key_table_is_the_keymap() {
-    let readme = std::fs::read_to_string(common::root().join("README.md")).unwrap();
+    // The table lives in the explorer's own page where there is one, else in the README.
+    let page = ["docs/explorer.md", "README.md"]
+        .into_iter()
+        .map(|f| common::root().join(f))
+        .find(|p| std::fs::read_to_string(p).is_ok_and(|t| t.contains("| keys | action |")))
+        .expect("a page with the key table");
+    let text = std::fs::read_to_string(&page).unwrap();
     let table = key_table();
     assert!(
-        readme.contains(&table),
-        "README's key table differs from the keymap; expected:\n{table}"
+        text.contains(&table),
+        "{}'s key table differs from the keymap; expected:\n{table}",
+        page.display()
     );
 }
 
@@ -1217,7 +1227,9 @@ fn the_status_line_survives_worker_results_and_clears_on_input() {
     // A result landing leaves the message alone…
     settle(&mut app, job);
     assert_eq!(app.status, "frozen: f to unfreeze");
-    // …and the next key press clears it.
+    // …and the next key press replaces it.
+    act(&mut app, Action::Freeze);
+    assert_eq!(app.status, "live again");
     act(&mut app, Action::FocusNext);
     assert!(app.status.is_empty());
 }
@@ -1965,4 +1977,147 @@ fn a_new_seed_on_a_file_says_why_and_keeps_the_panel() {
     act(&mut app, Action::NewSeed);
     assert_eq!(app.panel, panel, "the file's panel stays");
     assert!(app.status.contains("simulated scenario"), "{}", app.status);
+}
+
+/// `c` on the three human anchors of HANNA-LLM scores them continuous: the free-scale fit and
+/// Test O run, the scale cell says so, and `c` again puts a column back on its own scale.
+#[test]
+fn c_changes_a_columns_scale_and_the_battery_follows() {
+    let mut app = llm_assigned();
+    let base = app.entries.len();
+    let text = format!("{:?}", screen(&app, 80, 24).backend());
+    assert!(
+        text.contains("anchor ord"),
+        "the scale cell is never blank: {text}"
+    );
+    assert_eq!(
+        app.battery.as_ref().unwrap().tests[TestId::O].verdict,
+        Verdict::NotApplicable
+    );
+    // A judge with fractional scores is continuous as read: nothing to change.
+    app.cursor = base + 2;
+    let g = app.generation;
+    act(&mut app, Action::ToggleScale);
+    assert_eq!(app.generation, g);
+    assert!(app.status.contains("continuous as read"), "{}", app.status);
+    for c in 7..10 {
+        app.cursor = base + c;
+        act(&mut app, Action::ToggleScale);
+    }
+    let panel = app.panel.clone().unwrap();
+    assert!(panel.scales.iter().all(|s| !s.is_ordinal()));
+    let r = app.battery.as_ref().unwrap();
+    assert!(!app.battery_stale());
+    assert_eq!(r.tests[TestId::O].verdict, Verdict::Fires);
+    assert!(app.fit.as_ref().unwrap().free_scale().is_some());
+    let text = format!("{:?}", screen(&app, 80, 24).backend());
+    assert!(text.contains("anchor cont"), "{text}");
+    // Roles edited after the change keep it; `c` again undoes it.
+    app.cursor = base + 9;
+    act(&mut app, Action::ToggleScale);
+    assert!(app.panel.as_ref().unwrap().scales[7].is_ordinal());
+    assert_eq!(
+        file_state(&app).continuous.as_deref(),
+        Some(&["human1".to_string(), "human2".to_string()][..])
+    );
+}
+
+/// The command line's `--continuous` is where the data pane starts, and `c` edits it.
+#[test]
+fn continuous_from_the_command_line_is_honoured_and_editable() {
+    let path = common::shared().join("hanna-llm/hanna_llm_coherence.csv");
+    let options = rhoscope::data::LoadOptions {
+        judges: Some(
+            [
+                "beluga_13b",
+                "orca_platypus_13b",
+                "mistral_7b",
+                "llama2_13b_chat",
+                "chatgpt",
+            ]
+            .map(String::from)
+            .to_vec(),
+        ),
+        anchors: Some(["human1", "human2", "human3"].map(String::from).to_vec()),
+        continuous: Some(vec!["all".into()]),
+        ..rhoscope::data::LoadOptions::default()
+    };
+    let mut app = started(Start::File(path, options));
+    assert_eq!(
+        app.cursor,
+        app.entries.len(),
+        "the cursor starts on the file's columns"
+    );
+    assert_eq!(
+        app.battery.as_ref().unwrap().tests[TestId::O].verdict,
+        Verdict::Fires
+    );
+    app.cursor = app.entries.len() + 7;
+    act(&mut app, Action::ToggleScale);
+    let f = file_state(&app);
+    assert!(!f.forces_continuous("human1") && f.forces_continuous("human2"));
+    assert!(app.panel.as_ref().unwrap().scales[5].is_ordinal());
+    // Enter on a preset is not where the cursor starts: the file stays.
+    assert!(matches!(app.source, Source::File(_)));
+}
+
+/// `F` types a judge's family by name; an empty name clears it; a non-judge says why.
+#[test]
+fn families_are_typed_by_name() {
+    let mut app = llm_assigned();
+    let base = app.entries.len();
+    app.cursor = base + 4;
+    act(&mut app, Action::TypeFamily);
+    assert_eq!(app.prompt(), Some("mistral"));
+    for _ in 0..7 {
+        act(&mut app, Action::Prompt(PromptEdit::Backspace));
+    }
+    type_text(&mut app, "llama2");
+    act(&mut app, Action::Prompt(PromptEdit::Submit));
+    assert_eq!(app.prompt(), None);
+    assert_eq!(file_state(&app).families[4].as_deref(), Some("llama2"));
+    let fams = app.panel.as_ref().unwrap().families.clone().unwrap();
+    assert_eq!(fams[2], "llama2");
+    app.cursor = base + 8;
+    act(&mut app, Action::TypeFamily);
+    assert_eq!(app.prompt(), None);
+    assert!(
+        app.status.contains("families are for judges"),
+        "{}",
+        app.status
+    );
+}
+
+/// With `f` on only `f`, `q` and stepping through a talk act: `v`, `Tab`, `Enter`, `?` and
+/// the data keys change nothing.
+#[test]
+fn a_freeze_freezes_every_key_but_unfreeze_quit_and_talk_steps() {
+    let mut app = started(Start::Demo);
+    act(&mut app, Action::Freeze);
+    let before = (app.present, app.focus, app.overlay.clone(), app.generation);
+    for a in [
+        Action::TogglePresent,
+        Action::FocusNext,
+        Action::ToggleDetail,
+        Action::ToggleHelp,
+        Action::OpenPrompt,
+        Action::Focus(Pane::Data),
+        Action::Fine(1),
+        Action::Validate,
+        Action::CloseOverlay,
+    ] {
+        act(&mut app, a.clone());
+        assert_eq!(
+            (app.present, app.focus, app.overlay.clone(), app.generation),
+            before,
+            "{a:?} acted while frozen"
+        );
+        assert_eq!(app.status, "frozen: f to unfreeze");
+    }
+    act(&mut app, Action::Next);
+    assert_eq!(app.mode, Mode::Demo(1), "talk steps go through");
+    assert!(app.frozen);
+    act(&mut app, Action::Freeze);
+    act(&mut app, Action::TogglePresent);
+    assert_ne!(app.present, before.0);
 }

@@ -2,8 +2,8 @@
 
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
+use super::action::Want;
 use super::action::{Action, Pane};
-use super::figure::Want;
 
 /// Where a binding applies.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -296,6 +296,20 @@ pub static KEYMAP: &[Binding] = &[
         Context::Pane(Pane::Data),
         Action::Family(1),
         "change the judge's family",
+    ),
+    bind(
+        "F",
+        &[Char('F')],
+        Context::Pane(Pane::Data),
+        Action::TypeFamily,
+        "type the judge's family by name",
+    ),
+    bind(
+        "c",
+        &[Char('c')],
+        Context::Pane(Pane::Data),
+        Action::ToggleScale,
+        "column scale: ordinal ↔ continuous",
     ),
 ];
 

@@ -230,6 +230,30 @@ pub fn marker_line(
     line.into_iter().collect()
 }
 
+/// The offset of a pane scrolled to `want` rows, kept so that its last row can reach the
+/// bottom but no further; `end` learns that furthest offset, so the keys stop there too.
+#[must_use]
+pub fn clamp_scroll(want: u16, lines: usize, rows: u16, end: &std::cell::Cell<u16>) -> u16 {
+    let max = u16::try_from(lines.saturating_sub(usize::from(rows))).unwrap_or(u16::MAX);
+    end.set(max);
+    want.min(max)
+}
+
+/// A wrapped paragraph in a pane of `area` bordered on every side, scrolled to `want` rows:
+/// the rows wrapping makes are counted, not the lines, so the last of them can be reached.
+#[must_use]
+pub fn scroll_wrapped<'a>(
+    paragraph: ratatui::widgets::Paragraph<'a>,
+    want: u16,
+    area: ratatui::layout::Rect,
+    end: &std::cell::Cell<u16>,
+) -> ratatui::widgets::Paragraph<'a> {
+    // The count includes the block's top and bottom borders, as `area.height` does.
+    let rows = paragraph.line_count(area.width.saturating_sub(2));
+    let offset = clamp_scroll(want, rows, area.height, end);
+    paragraph.scroll((offset, 0))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

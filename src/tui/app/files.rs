@@ -156,6 +156,15 @@ impl App {
     /// assigned by hand. A newly opened file that no choice of columns can cure (a wrong
     /// path, a folder, not a table) gives the screen back as it was, the reason on top.
     pub(super) fn failed(&mut self, failure: LoadFailure) -> Vec<Effect> {
+        let effects = self.failed_load(failure);
+        // A file that listed no columns leaves the cursor on the open list.
+        if self.cursor >= self.entries.len() + self.file_columns() {
+            self.cursor = 0;
+        }
+        effects
+    }
+
+    fn failed_load(&mut self, failure: LoadFailure) -> Vec<Effect> {
         // The pane has a few rows for this: the file's name, not its whole path.
         let message = match &self.source {
             Source::File(f) => short_path(&without_flags(&failure.message), &f.path),
@@ -271,9 +280,15 @@ impl App {
             Some(Entry::File(path)) => {
                 self.mode = Mode::Explore;
                 self.saved = None;
+                // The file on screen keeps the scales chosen for it (`--continuous`, `c`).
+                let continuous = match &self.source {
+                    Source::File(f) if f.path == path => f.continuous.clone(),
+                    _ => None,
+                };
                 self.open_file(
                     path,
                     LoadOptions {
+                        continuous,
                         min_anchors: 0,
                         ..LoadOptions::default()
                     },
@@ -299,6 +314,46 @@ impl App {
         self.request_load(path, options)
     }
 
+    /// `c`: the column under the cursor scored continuous (its codes read as numbers), or
+    /// back on the scale its values have; the estimates and the battery follow the reload.
+    pub(super) fn toggle_scale(&mut self) -> Vec<Effect> {
+        let column = self.cursor.checked_sub(self.entries.len());
+        let Some((c, Source::File(file))) = column.map(|c| (c, &mut self.source)) else {
+            self.status = "c changes a column's scale: move to a column of a file first".into();
+            return Vec::new();
+        };
+        if c >= file.header.len() {
+            return Vec::new();
+        }
+        let name = file.header[c].clone();
+        if file.roles[c] == Role::Ignored {
+            self.status = "only judges and anchors have a scale: Space sets the role".into();
+            return Vec::new();
+        }
+        let read = self.panel.as_deref().and_then(|p| {
+            let i = p.names().iter().position(|n| *n == name)?;
+            p.scales.get(i).cloned()
+        });
+        let shown = crate::error::sanitize(&name);
+        if file.forces_continuous(&name) {
+            file.unforce_continuous(&name);
+            self.status = format!("'{shown}' back on the scale of its values");
+        } else if read.as_ref().is_some_and(|s| !s.is_ordinal()) {
+            self.status = format!(
+                "'{shown}' is continuous as read (fractional values or more than {} levels)",
+                crate::panel::MAX_ORDINAL_LEVELS
+            );
+            return Vec::new();
+        } else {
+            file.continuous
+                .get_or_insert_with(Vec::new)
+                .push(name.clone());
+            self.status = format!("'{shown}' scored continuous: its codes read as numbers");
+        }
+        let (path, options) = (file.path.clone(), reload_options(file));
+        self.request_load(path, options)
+    }
+
     /// Asks the worker for (a reload of) a file as a new generation; what is on screen stays
     /// until the result arrives.
     pub(super) fn request_load(&mut self, path: PathBuf, options: LoadOptions) -> Vec<Effect> {
@@ -315,7 +370,7 @@ impl App {
 }
 
 /// Load options reproducing the edited roles and families of a file.
-fn reload_options(file: &FileState) -> LoadOptions {
+pub(super) fn reload_options(file: &FileState) -> LoadOptions {
     let named = |role: Role| -> Vec<String> {
         file.header
             .iter()
@@ -336,10 +391,29 @@ fn reload_options(file: &FileState) -> LoadOptions {
         judges: Some(named(Role::Judge)),
         anchors: Some(named(Role::Anchor)),
         families: (!families.is_empty()).then(|| families.join(",")),
-        continuous: file.continuous.clone(),
+        continuous: panel_continuous(file),
         min_anchors: 0,
         ..LoadOptions::default()
     }
+}
+
+/// The continuous list less the columns that have no role now (the loader names only the
+/// panel's columns).
+fn panel_continuous(file: &FileState) -> Option<Vec<String>> {
+    let list = file.continuous.as_ref()?;
+    let kept: Vec<String> = list
+        .iter()
+        .filter(|n| {
+            n.trim().eq_ignore_ascii_case("all")
+                || file
+                    .header
+                    .iter()
+                    .zip(&file.roles)
+                    .any(|(h, r)| h == *n && *r != Role::Ignored)
+        })
+        .cloned()
+        .collect();
+    (!kept.is_empty()).then_some(kept)
 }
 
 /// A loader message without the CLI's advice on flags, which the explorer cannot take
@@ -372,6 +446,36 @@ fn lookup(pairs: &[(String, String)], name: &str) -> Option<String> {
 }
 
 impl FileState {
+    /// Whether `--continuous` (or `c`) scores column `name` continuous.
+    #[must_use]
+    pub fn forces_continuous(&self, name: &str) -> bool {
+        self.continuous.as_ref().is_some_and(|list| {
+            list.iter()
+                .any(|n| n == name || n.trim().eq_ignore_ascii_case("all"))
+        })
+    }
+
+    /// Drops column `name` from the continuous list (`all` becomes every other column).
+    fn unforce_continuous(&mut self, name: &str) {
+        let Some(list) = &mut self.continuous else {
+            return;
+        };
+        if list.iter().any(|n| n.trim().eq_ignore_ascii_case("all")) {
+            // `all` names the panel's columns: the judges and the anchors.
+            *list = self
+                .header
+                .iter()
+                .zip(&self.roles)
+                .filter(|(_, r)| **r != Role::Ignored)
+                .map(|(h, _)| h.clone())
+                .collect();
+        }
+        list.retain(|n| n != name);
+        if list.is_empty() {
+            self.continuous = None;
+        }
+    }
+
     /// `Space`: — → judge → anchor → — (a new judge takes its family from `families.csv`).
     pub fn cycle_role(&mut self, c: usize) {
         self.roles[c] = match self.roles[c] {

@@ -76,7 +76,7 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
         .borders(Borders::ALL)
         .border_style(theme.border(true))
         .title(" battery in full (j/k scroll · q or Esc closes) ");
-    let offset = crate::tui::ui::clamp_scroll(
+    let offset = crate::tui::widgets::clamp_scroll(
         app.overlay_scroll,
         lines.len(),
         r.height.saturating_sub(2),
