@@ -93,6 +93,11 @@ impl App {
             }
             Mode::Explore if d < 0 => Vec::new(),
             Mode::Explore => match self.source {
+                // Nothing to walk through: no judges and anchors, so no battery will come.
+                Source::File(_) if self.panel.is_none() => {
+                    self.status = "set roles first (Space on a column)".into();
+                    Vec::new()
+                }
                 Source::File(_) => {
                     self.save();
                     self.walk(0)

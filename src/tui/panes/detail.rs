@@ -20,8 +20,10 @@ pub fn lines(app: &App, theme: Theme, width: usize) -> Vec<Line<'static>> {
     };
     let stale = app.battery_stale();
     let mut out: Vec<Line> = Vec::new();
+    let panel = app.panel.as_deref();
     let wrap = |text: &str, out: &mut Vec<Line<'static>>| {
-        for l in wrap_words(text, width) {
+        let text = crate::tui::readout::explorer_advice(text, panel);
+        for l in wrap_words(&text, width) {
             out.push(Line::raw(l));
         }
     };
