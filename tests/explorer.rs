@@ -356,6 +356,10 @@ fn without_hanna_the_last_scene_says_where_to_get_it() {
     assert!(effects.is_empty());
     let (_, lines) = caption::of(&app).unwrap();
     assert!(lines[0].contains("--hanna PATH"));
+    assert!(
+        app.panel.is_none() && app.battery.is_none(),
+        "no numbers of the last scene stay under the HANNA title"
+    );
 }
 
 #[test]
@@ -2120,4 +2124,53 @@ fn a_freeze_freezes_every_key_but_unfreeze_quit_and_talk_steps() {
     act(&mut app, Action::Freeze);
     act(&mut app, Action::TogglePresent);
     assert_ne!(app.present, before.0);
+}
+
+/// The decimal numbers written in `text` ("0.589", "-0.001" as "0.001").
+fn decimals(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    for c in text.chars().chain(std::iter::once(' ')) {
+        if c.is_ascii_digit() || (c == '.' && !cur.is_empty() && !cur.contains('.')) {
+            cur.push(c);
+        } else {
+            if cur.contains('.') && !cur.ends_with('.') {
+                out.push(cur.clone());
+            }
+            cur.clear();
+        }
+    }
+    out
+}
+
+/// Every talk scene at 80×24: each decimal its caption states is a number on the screen
+/// (the same digits, perhaps with more after them), so the caption speaks of what is shown.
+#[test]
+fn every_scene_caption_states_numbers_the_screen_shows_at_80x24() {
+    let scenes = rhoscope::tui::scenes::scenes();
+    let mut wrong = Vec::new();
+    for i in 0..scenes.len() {
+        let app = started(Start::Scene(i));
+        let t = screen(&app, 80, 24);
+        let rows = rows_of(&t, ratatui::layout::Rect::new(0, 0, 80, 24));
+        let (caption, panes): (Vec<&String>, Vec<&String>) = {
+            let at = rows
+                .iter()
+                .position(|r| r.contains("Talk "))
+                .unwrap_or(rows.len());
+            (rows[at..].iter().collect(), rows[..at].iter().collect())
+        };
+        let caption: String = caption
+            .iter()
+            .map(|r| r.as_str())
+            .collect::<Vec<_>>()
+            .join(" ");
+        let shown: Vec<String> = panes.iter().flat_map(|r| decimals(r)).collect();
+        for n in decimals(&caption) {
+            if !shown.iter().any(|s| s.starts_with(&n)) {
+                wrong.push(format!("scene {}: {n} not on screen", i + 1));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{wrong:#?}");
 }

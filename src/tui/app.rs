@@ -3,6 +3,7 @@
 //! on request, and the view reads this state to draw. File-role editing and talk/walkthrough
 //! stepping live in the submodules.
 
+mod columns;
 mod files;
 mod navigate;
 pub mod overlay;

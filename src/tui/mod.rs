@@ -14,6 +14,7 @@ pub mod panes;
 pub mod readout;
 pub mod scenes;
 pub mod sliders;
+pub mod text;
 pub mod theme;
 pub mod ui;
 pub mod walkthrough;

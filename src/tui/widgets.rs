@@ -2,6 +2,7 @@
 
 use ratatui::text::Span;
 
+pub use super::text::whole_parts;
 use super::theme::Theme;
 use crate::battery::Verdict;
 
@@ -105,25 +106,6 @@ pub fn keep_end(text: &str, room: usize) -> String {
     } else {
         text.to_string()
     }
-}
-
-/// The parts of `hints` (split at " · ") that fit `room` whole, in order, so that a key
-/// hint is never cut in two; empty when none fits.
-#[must_use]
-pub fn whole_parts(hints: &str, room: usize) -> String {
-    let mut shown = String::new();
-    for part in hints.split(" · ") {
-        let next = if shown.is_empty() {
-            part.to_string()
-        } else {
-            format!("{shown} · {part}")
-        };
-        if next.chars().count() > room {
-            break;
-        }
-        shown = next;
-    }
-    shown
 }
 
 /// `text` in at most `room` characters, cut in the middle (a third of the room for its start,

@@ -192,7 +192,7 @@ impl App {
             return Vec::new();
         }
         *slot = new;
-        let (path, options) = (f.path.clone(), super::files::reload_options(f));
+        let (path, options) = (f.path.clone(), super::columns::reload_options(f));
         self.request_load(path, options)
     }
 

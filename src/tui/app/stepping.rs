@@ -212,24 +212,30 @@ impl App {
                 self.focus = Pane::Estimates;
                 self.regenerate()
             }
-            Setup::Hanna => match self.hanna.clone() {
-                Some(path) => {
-                    let effects = self.open_file(
-                        path,
-                        LoadOptions {
-                            judges: Some(HANNA_RATERS.iter().map(|s| (*s).to_string()).collect()),
-                            // The paper's convention: the 1–5 codes read as numbers, so Test A
-                            // asks its question (on Likert codes it is N/A).
-                            continuous: Some(vec!["all".into()]),
-                            min_anchors: 0,
-                            ..LoadOptions::default()
-                        },
-                    );
-                    self.focus = Pane::Battery;
-                    effects
-                }
-                None => Vec::new(),
-            },
+            Setup::Hanna => {
+                let Some(path) = self.hanna.clone() else {
+                    // Nothing of the last scene stays under this scene's title.
+                    self.generation += 1;
+                    self.panel = None;
+                    self.fit = None;
+                    self.battery = None;
+                    self.study = None;
+                    return Vec::new();
+                };
+                let effects = self.open_file(
+                    path,
+                    LoadOptions {
+                        judges: Some(HANNA_RATERS.iter().map(|s| (*s).to_string()).collect()),
+                        // The paper's convention: the 1–5 codes read as numbers, so Test A
+                        // asks its question (on Likert codes it is N/A).
+                        continuous: Some(vec!["all".into()]),
+                        min_anchors: 0,
+                        ..LoadOptions::default()
+                    },
+                );
+                self.focus = Pane::Battery;
+                effects
+            }
         }
     }
 }

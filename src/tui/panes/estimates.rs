@@ -97,25 +97,10 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
             theme.warn(),
         ));
     }
-    // Every comparison the explorer fits, in its order; n/a where one cannot run, except the
-    // free-scale fallback, shown only where it runs (≥ 3 judges, ≥ 3 continuous anchors).
-    let ctx = Context {
-        clean: Some(0),
-        ..Context::default()
-    };
-    for e in crate::estimate::fits::EXPLORER {
-        let hidden = e == Estimator::FreeScale && fits.estimate(e).is_none();
-        if e == Estimator::FreeScale && !hidden {
-            let boot = app
-                .battery
-                .as_ref()
-                .and_then(|b| b.fit(Estimator::FreeScale))
-                .map(|f| &f.boot)
-                .filter(|_| !stale);
-            lines.push(free_scale_line(&e.label(&ctx, &names), fits, boot, &names));
-        } else if e != Estimator::ClosedForm && !hidden {
-            lines.push(compare_line(&e.label(&ctx, &names), fits.estimate(e)));
-        }
+    let (comparisons, pointed) = comparison_lines(app, fits, stale, &names);
+    lines.extend(comparisons);
+    if let Some(line) = pointed {
+        lines.insert(e.anchors.len(), line);
     }
     let paragraph = Paragraph::new(lines)
         .block(block)
@@ -125,6 +110,48 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
         crate::tui::widgets::scroll_wrapped(paragraph, app.scroll[i], area, &app.scroll_end[i]),
         area,
     );
+}
+
+/// Every comparison the explorer fits, in its order, and apart from them the line a talk
+/// scene is about (shown under the anchors).
+fn comparison_lines(
+    app: &App,
+    fits: &crate::estimate::Fits,
+    stale: bool,
+    names: &[String],
+) -> (Vec<Line<'static>>, Option<Line<'static>>) {
+    let mut lines = Vec::new();
+    let mut pointed = None;
+    // Every comparison the explorer fits, in its order; n/a where one cannot run, except the
+    // free-scale fallback, shown only where it runs (≥ 3 judges, ≥ 3 continuous anchors).
+    let ctx = Context {
+        clean: Some(0),
+        ..Context::default()
+    };
+    // A talk scene's point comes first under the anchors, where 80×24 shows it.
+    let point = match app.mode {
+        crate::tui::app::Mode::Demo(i) => app.scenes.get(i).and_then(|s| s.point),
+        _ => None,
+    };
+    for e in crate::estimate::fits::EXPLORER {
+        let at = lines.len();
+        let hidden = e == Estimator::FreeScale && fits.estimate(e).is_none();
+        if e == Estimator::FreeScale && !hidden {
+            let boot = app
+                .battery
+                .as_ref()
+                .and_then(|b| b.fit(Estimator::FreeScale))
+                .map(|f| &f.boot)
+                .filter(|_| !stale);
+            lines.push(free_scale_line(&e.label(&ctx, names), fits, boot, names));
+        } else if e != Estimator::ClosedForm && !hidden {
+            lines.push(compare_line(&e.label(&ctx, names), fits.estimate(e)));
+        }
+        if point == Some(e) && lines.len() > at {
+            pointed = Some(lines.remove(at));
+        }
+    }
+    (lines, pointed)
 }
 
 /// σ̂_t², σ̂_c², K and the denominator (and the truth of a scenario), each label beside its
