@@ -367,8 +367,12 @@ mod tests {
             Some(Action::Quit)
         );
         assert_eq!(
-            action_for(&key(Char('c'), KeyModifiers::NONE), Pane::Data),
+            action_for(&key(Char('c'), KeyModifiers::NONE), Pane::Sliders),
             None
+        );
+        assert_eq!(
+            action_for(&key(Char('c'), KeyModifiers::NONE), Pane::Data),
+            Some(Action::ToggleScale)
         );
         assert_eq!(
             action_for(&key(Char('r'), KeyModifiers::CONTROL), Pane::Data),
