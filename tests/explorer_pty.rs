@@ -356,3 +356,58 @@ fn q_quits_at_once_while_a_load_blocks_on_a_fifo() {
         std::thread::sleep(Duration::from_millis(50));
     }
 }
+
+/// A new user on a Likert panel, from `rhoscope FILE` to an answer with a next step: roles
+/// with Space, the human anchors scored continuous with `c` (the free-scale estimate and
+/// Test O then run), and the walkthrough's last step.
+#[test]
+fn a_likert_panel_reaches_the_free_scale_estimate_and_test_o_from_the_data_pane() {
+    let rel = "../shared/data/hanna-llm/hanna_llm_coherence.csv";
+    if !std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join(rel)
+        .is_file()
+    {
+        eprintln!("skipped: {rel} is not at hand");
+        return;
+    }
+    let (mut child, mut writer, mut screen) = spawn(&[rel.as_ref()]);
+    let mut keys = |bytes: &[u8]| {
+        writer.write_all(bytes).unwrap();
+        writer.flush().unwrap();
+    };
+    screen.wait_for("the header listed", |t| {
+        t.contains("roles needed") && t.contains("story_id")
+    });
+    keys(b"n");
+    screen.wait_for("roles asked for first", |t| t.contains("set roles first"));
+    // The cursor starts on story_id: skip two, five judges, then three anchors.
+    keys(b"jj");
+    for _ in 0..5 {
+        keys(b" j");
+    }
+    for _ in 0..3 {
+        keys(b"  j");
+    }
+    screen.wait_for("the battery of the assigned panel", |t| {
+        t.contains("Test J FIRES") && t.contains("anchor ord") && !t.contains("recomputing")
+    });
+    assert!(screen.parser.screen().contents().contains("Tests B, O N/A"));
+    // The cursor is on human3: score the three anchors continuous.
+    keys(b"ckckc");
+    screen.wait_for("Test O on the continuous anchors", |t| {
+        t.contains("Test O FIRES") && !t.contains("anchor ord") && !t.contains("recomputing")
+    });
+    keys(b"3G");
+    screen.wait_for("the free-scale estimate", |t| t.contains("free-scale"));
+    keys(b"n");
+    screen.wait_for("the walkthrough", |t| t.contains("Walkthrough 1/9"));
+    for _ in 0..8 {
+        keys(b"n");
+    }
+    screen.wait_for("the answer and the next step", |t| {
+        t.contains("Walkthrough 9/9") && t.contains("Answer:") && t.contains("Next:")
+    });
+    keys(b"\x03");
+    let status = child.wait().expect("the explorer exits");
+    assert!(status.success(), "exit status {status:?}");
+}

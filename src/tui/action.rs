@@ -74,6 +74,10 @@ pub enum Action {
     CycleRole,
     /// `+`/`-` in the data pane: change the selected judge's family.
     Family(i32),
+    /// `F` in the data pane: type the selected judge's family by name.
+    TypeFamily,
+    /// `c` in the data pane: score the selected column as ordinal or continuous.
+    ToggleScale,
     /// A mouse click on a pane; `item` is the slider or data-pane entry drawn under the
     /// pointer, if any (the event loop finds both from the layout the view draws).
     Click {
@@ -94,7 +98,7 @@ pub enum Action {
     /// `Enter` in the battery pane: the whole verdict of every test, its meaning and what to do.
     ToggleDetail,
     /// `w` / `W`: write the view's figure (or the bootstrap distributions) as SVG.
-    WriteFigure(super::figure::Want),
+    WriteFigure(Want),
     /// `V`: validate on the loaded file's textures; again: cancel it, or show / hide its table.
     Validate,
     /// The event loop wrote the figure (its file name), or could not.
@@ -102,7 +106,16 @@ pub enum Action {
     Worker(WorkerMsg),
 }
 
-/// An edit of the open-path prompt.
+/// Which figure a key asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Want {
+    /// The figure of the focused pane: the battery's in the battery pane, else ρ̂ with CIs.
+    View,
+    /// The bootstrap distribution of each ρ̂_k.
+    Bootstrap,
+}
+
+/// An edit of a prompt.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum PromptEdit {
     Insert(char),

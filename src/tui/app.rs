@@ -3,7 +3,12 @@
 //! on request, and the view reads this state to draw. File-role editing and talk/walkthrough
 //! stepping live in the submodules.
 
+mod columns;
 mod files;
+mod navigate;
+pub mod overlay;
+mod receive;
+mod simulated;
 mod stepping;
 pub mod validation;
 
@@ -12,17 +17,19 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 pub use files::{FileState, Role};
+pub use navigate::pane_index;
+pub use overlay::{Overlay, Prompt, PromptKind};
 pub use stepping::{Mode, Step};
 
-use super::action::{Action, BatteryJob, Effect, Pane, PowerJob, PromptEdit, WorkerMsg};
+use super::action::{Action, Effect, Pane, PowerJob};
 use super::scenes::{self, Scene};
 use super::sliders::Scenario;
-use crate::battery::{BatteryReport, NullSpec, PerTest, TestId};
+use crate::battery::{BatteryReport, PerTest};
 use crate::data::LoadOptions;
 use crate::estimate::Fits;
 use crate::panel::Panel;
 use crate::power::{PowerSummary, StudyRequest};
-use crate::simulate::{Design, replicate_rng};
+use navigate::step_index;
 
 /// Sparkline histories keep this many points.
 pub const HISTORY: usize = 60;
@@ -91,11 +98,12 @@ const MAX_SCROLL: u16 = 1000;
 #[derive(Debug, Clone)]
 #[expect(
     clippy::struct_excessive_bools,
-    reason = "independent switches: help, frozen, quit, colour"
+    reason = "independent switches: frozen, quit, colour, layout"
 )]
 pub struct App {
     pub focus: Pane,
-    pub help: bool,
+    /// Help, the battery in full, or a prompt: modal, one at a time.
+    pub overlay: Overlay,
     pub frozen: bool,
     pub quit: bool,
     pub mode: Mode,
@@ -140,12 +148,6 @@ pub struct App {
     pub status: String,
     /// The presentation layout: estimates, battery and caption only (`v`).
     pub present: bool,
-    /// The battery's detail overlay (`Enter` in the battery pane), modal like help.
-    pub detail: bool,
-    /// The open-path prompt's text, while it is open (`o`).
-    pub prompt: Option<String>,
-    /// What a `Tab` that could not complete further could still become (status line).
-    pub prompt_choices: Vec<String>,
     /// `q` was pressed once while frozen: a second `q` quits.
     pub confirm_quit: bool,
     /// The talk scene on screen was changed by the user (sliders or seed).
@@ -196,7 +198,7 @@ impl App {
         entries.extend(settings.files.into_iter().map(Entry::File));
         let mut app = App {
             focus: Pane::Sliders,
-            help: false,
+            overlay: Overlay::None,
             frozen: false,
             quit: false,
             mode: Mode::Explore,
@@ -226,9 +228,6 @@ impl App {
             color: settings.color,
             status: String::new(),
             present: false,
-            detail: false,
-            prompt: None,
-            prompt_choices: Vec::new(),
             confirm_quit: false,
             modified: false,
             scroll: [0; 5],
@@ -241,6 +240,8 @@ impl App {
             Start::Default => app.regenerate(),
             Start::File(path, options) => {
                 app.focus = Pane::Data;
+                // On the file's first column, not on a preset a reflex `Enter` would open.
+                app.cursor = app.entries.len();
                 app.open_file(path, options)
             }
             Start::Demo => app.start_talk(0),
@@ -308,14 +309,13 @@ impl App {
         if self.blocked_by_overlay(&action) {
             return Vec::new();
         }
-        if self.frozen && changes_data(&action) {
+        if self.frozen && !self.acts_while_frozen(&action) {
             self.status = "frozen: f to unfreeze".into();
             return Vec::new();
         }
         match action {
-            Action::CloseOrQuit | Action::CloseOverlay if self.help || self.detail => {
-                self.help = false;
-                self.detail = false;
+            Action::CloseOrQuit | Action::CloseOverlay if self.overlay.is_box() => {
+                self.overlay = Overlay::None;
                 self.overlay_scroll = 0;
                 Vec::new()
             }
@@ -325,10 +325,6 @@ impl App {
                 Vec::new()
             }
             Action::Quit | Action::CloseOrQuit => self.quit(),
-            Action::CloseOverlay if self.frozen && self.mode != Mode::Explore => {
-                self.status = "frozen: f to unfreeze".into();
-                Vec::new()
-            }
             Action::CloseOverlay if self.validating.is_some() && self.mode == Mode::Explore => {
                 self.cancel_validation()
             }
@@ -337,26 +333,23 @@ impl App {
                 Vec::new()
             }
             Action::CloseOverlay => self.leave(),
-            Action::Validate => self.validate(),
-            Action::OpenPrompt => {
-                self.prompt = Some(String::new());
-                Vec::new()
-            }
+            Action::OpenPrompt => self.open_prompt(PromptKind::Path),
+            Action::TypeFamily => self.type_family(),
             Action::Prompt(edit) => self.edit_prompt(edit),
-            Action::ToggleDetail => {
-                self.detail = !self.detail && !self.help;
-                self.overlay_scroll = 0;
-                Vec::new()
-            }
+            Action::ToggleDetail => self.toggle_box(Overlay::Detail),
+            Action::ToggleHelp => self.toggle_box(Overlay::Help),
             Action::TogglePresent => {
                 self.present = !self.present;
                 Vec::new()
             }
-            Action::ToggleHelp => {
-                self.help = !self.help;
-                self.overlay_scroll = 0;
-                Vec::new()
-            }
+            other => self.act(other),
+        }
+    }
+
+    /// The actions that neither close nor open an overlay.
+    fn act(&mut self, action: Action) -> Vec<Effect> {
+        match action {
+            Action::Validate => self.validate(),
             Action::FocusNext => self.cycle_focus(1),
             Action::FocusPrev => self.cycle_focus(-1),
             Action::Focus(p) => {
@@ -379,6 +372,7 @@ impl App {
             Action::Prev => self.step(-1),
             Action::Activate => self.activate(),
             Action::CycleRole => self.edit_column(FileState::cycle_role),
+            Action::ToggleScale => self.toggle_scale(),
             Action::Family(d) => self.edit_column(|f, c| f.shift_family(c, d)),
             Action::Click { pane, item } => self.click(pane, item),
             Action::Wheel { pane, up } => self.wheel(pane, up),
@@ -394,36 +388,49 @@ impl App {
                 Vec::new()
             }
             Action::Worker(msg) => self.receive(msg),
+            // Handled by `transition`.
+            Action::Quit
+            | Action::CloseOrQuit
+            | Action::CloseOverlay
+            | Action::OpenPrompt
+            | Action::TypeFamily
+            | Action::Prompt(_)
+            | Action::ToggleDetail
+            | Action::ToggleHelp
+            | Action::TogglePresent => Vec::new(),
         }
     }
 
-    /// The overlays and the prompt are modal: only closing them, quitting, worker results
-    /// (and, in the battery's detail view, scrolling) get through.
-    fn blocked_by_overlay(&self, action: &Action) -> bool {
-        let scrolls = matches!(
-            action,
-            Action::Up | Action::Down | Action::Top | Action::Bottom
-        );
-        if ((self.help || self.detail) && !scrolls)
-            && !matches!(
-                action,
-                Action::CloseOrQuit
-                    | Action::CloseOverlay
-                    | Action::ToggleHelp
-                    | Action::ToggleDetail
-                    | Action::Quit
-                    | Action::Worker(_)
-            )
-        {
-            return true;
+    /// A freeze holds the screen for a talk: only unfreezing, quitting, stepping through a
+    /// talk or walkthrough, and what the worker and the loop report get through.
+    fn acts_while_frozen(&self, a: &Action) -> bool {
+        match a {
+            Action::Freeze
+            | Action::CloseOrQuit
+            | Action::Quit
+            | Action::Worker(_)
+            | Action::FigureWritten(_) => true,
+            Action::Next | Action::Prev => self.mode != Mode::Explore,
+            _ => false,
         }
-        self.prompt.is_some()
-            && !matches!(action, Action::Prompt(_) | Action::Quit | Action::Worker(_))
     }
 
     /// `w` / `W`: asks the loop to write the view's figure, or says why there is none yet.
-    fn write_figure(&mut self, want: super::figure::Want) -> Vec<Effect> {
-        match super::figure::of_view(self, want) {
+    fn write_figure(&mut self, want: super::action::Want) -> Vec<Effect> {
+        let source = match &self.source {
+            Source::Scenario => super::figure::Source::Scenario {
+                seed: self.seed,
+                truth: self.scenario.params().rho.clone(),
+            },
+            Source::File(f) => super::figure::Source::File(f.path.clone()),
+        };
+        let view = super::figure::View {
+            report: self.battery.as_deref().filter(|_| !self.battery_stale()),
+            panel: self.panel.as_deref(),
+            source,
+            focus: self.focus,
+        };
+        match super::figure::of_view(&view, want) {
             Ok((figure, stem)) => vec![Effect::Figure {
                 figure: Box::new(figure),
                 stem,
@@ -440,19 +447,6 @@ impl App {
         vec![Effect::Quit]
     }
 
-    /// `Tab` / `Shift-Tab`, skipping the panes the presentation layout hides.
-    fn cycle_focus(&mut self, d: i32) -> Vec<Effect> {
-        let shown: Vec<Pane> = Pane::ALL
-            .into_iter()
-            .filter(|p| !self.present || !matches!(p, Pane::Data | Pane::Sliders))
-            .collect();
-        let i = shown.iter().position(|p| *p == self.focus).unwrap_or(0);
-        let n = shown.len();
-        let j = if d > 0 { (i + 1) % n } else { (i + n - 1) % n };
-        self.focus = shown[j];
-        Vec::new()
-    }
-
     /// `f`: hold the sliders and the data for a talk, or let them go. The FROZEN badge says
     /// the state; the status line says the way out.
     fn toggle_freeze(&mut self) -> Vec<Effect> {
@@ -465,329 +459,4 @@ impl App {
         .into();
         Vec::new()
     }
-
-    fn move_cursor(&mut self, d: i32) -> Vec<Effect> {
-        if self.help || self.detail {
-            // The view clamps the offset to the overlay's content.
-            let next = i64::from(self.overlay_scroll) + i64::from(d.clamp(-1000, 1000));
-            let end = i64::from(self.overlay_end.get().min(MAX_SCROLL));
-            self.overlay_scroll = u16::try_from(next.clamp(0, end)).unwrap_or(0);
-            return Vec::new();
-        }
-        match self.focus {
-            Pane::Sliders => self.select_slider(d),
-            Pane::Data => {
-                let len = self.entries.len() + self.file_columns();
-                self.cursor = step_index(self.cursor, d, len);
-                Vec::new()
-            }
-            p => {
-                // The view clamps the offset to the pane's content.
-                let i = pane_index(p);
-                let next = i64::from(self.scroll[i]) + i64::from(d.clamp(-1000, 1000));
-                let end = i64::from(self.scroll_end[i].get().min(MAX_SCROLL));
-                self.scroll[i] = u16::try_from(next.clamp(0, end)).unwrap_or(0);
-                Vec::new()
-            }
-        }
-    }
-
-    /// A click: focus the pane and select the slider or data-pane entry under the pointer.
-    fn click(&mut self, pane: Pane, item: Option<usize>) -> Vec<Effect> {
-        self.focus = pane;
-        match (pane, item) {
-            (Pane::Sliders, Some(i)) if i < self.scenario.sliders.len() => self.selected = i,
-            (Pane::Data, Some(i)) if i < self.entries.len() + self.file_columns() => {
-                self.cursor = i;
-            }
-            _ => {}
-        }
-        Vec::new()
-    }
-
-    /// The wheel steps the slider under it, moves the data cursor, or scrolls a pane.
-    fn wheel(&mut self, pane: Pane, up: bool) -> Vec<Effect> {
-        let d = if up { -1 } else { 1 };
-        match pane {
-            Pane::Sliders => self.nudge(f64::from(-d), false),
-            p => {
-                let focus = std::mem::replace(&mut self.focus, p);
-                let effects = self.move_cursor(d);
-                self.focus = focus;
-                effects
-            }
-        }
-    }
-
-    fn edit_prompt(&mut self, edit: PromptEdit) -> Vec<Effect> {
-        let Some(text) = self.prompt.as_mut() else {
-            return Vec::new();
-        };
-        // Any edit but a completion clears the choices a `Tab` listed.
-        self.prompt_choices.clear();
-        match edit {
-            PromptEdit::Completed { text: t, choices } => {
-                if choices.len() > 1 {
-                    self.prompt_choices = choices;
-                }
-                *text = t;
-            }
-            PromptEdit::Insert(c) => text.push(c),
-            PromptEdit::Backspace => {
-                text.pop();
-            }
-            PromptEdit::Cancel => self.prompt = None,
-            PromptEdit::Submit => {
-                let path = PathBuf::from(text.trim());
-                self.prompt = None;
-                if path.as_os_str().is_empty() {
-                    return Vec::new();
-                }
-                self.mode = Mode::Explore;
-                self.saved = None;
-                self.focus = Pane::Data;
-                let effects = self.open_file(
-                    path.clone(),
-                    LoadOptions {
-                        min_anchors: 0,
-                        ..LoadOptions::default()
-                    },
-                );
-                let entry = Entry::File(path);
-                self.cursor = if let Some(i) = self.entries.iter().position(|e| *e == entry) {
-                    i
-                } else {
-                    self.entries.push(entry);
-                    self.entries.len() - 1
-                };
-                return effects;
-            }
-        }
-        Vec::new()
-    }
-
-    fn select_slider(&mut self, d: i32) -> Vec<Effect> {
-        self.selected = step_index(self.selected, d, self.scenario.sliders.len());
-        Vec::new()
-    }
-
-    fn nudge(&mut self, steps: f64, coarse: bool) -> Vec<Effect> {
-        if self.source != Source::Scenario {
-            self.status =
-                "sliders drive simulated scenarios: open a preset in the data pane".into();
-            return Vec::new();
-        }
-        let i = self
-            .selected
-            .min(self.scenario.sliders.len().saturating_sub(1));
-        let s = &self.scenario.sliders[i];
-        let (knob, delta) = (s.knob, steps * if coarse { s.coarse } else { s.fine });
-        if self.scenario.nudge(i, delta) {
-            self.follow(knob);
-            self.touched();
-            self.regenerate()
-        } else {
-            Vec::new()
-        }
-    }
-
-    fn reset_slider(&mut self) -> Vec<Effect> {
-        let Some(knob) = self.scenario.sliders.get(self.selected).map(|s| s.knob) else {
-            return Vec::new();
-        };
-        if self.source == Source::Scenario && self.scenario.reset(self.selected) {
-            self.follow(knob);
-            self.touched();
-            return self.regenerate();
-        }
-        Vec::new()
-    }
-
-    /// Keeps the selection on `knob` when the m slider adds or removes ρ sliders.
-    fn follow(&mut self, knob: super::sliders::Knob) {
-        self.selected = self
-            .scenario
-            .sliders
-            .iter()
-            .position(|s| s.knob == knob)
-            .unwrap_or(0);
-    }
-
-    /// A talk scene changed by the user is marked so its caption is not taken for the truth.
-    fn touched(&mut self) {
-        if matches!(self.mode, Mode::Demo(_)) {
-            self.modified = true;
-        }
-    }
-
-    fn reset_all(&mut self) -> Vec<Effect> {
-        self.scenario = Scenario::default();
-        self.source = Source::Scenario;
-        self.mode = Mode::Explore;
-        self.saved = None;
-        self.modified = false;
-        self.history = History::default();
-        self.seed = 1;
-        self.selected = 0;
-        self.regenerate()
-    }
-
-    /// New data from the sliders: simulate, fit at once, and queue the battery and, for a
-    /// configuration not studied yet, its power study.
-    /// `s`: the scenario drawn again with the next seed. A file has no seed: redrawing would
-    /// put a simulated panel under its name.
-    fn new_seed(&mut self) -> Vec<Effect> {
-        if self.source != Source::Scenario {
-            self.status =
-                "a new seed draws a simulated scenario: open a preset in the data pane".into();
-            return Vec::new();
-        }
-        self.seed = self.seed.wrapping_add(1);
-        self.touched();
-        self.regenerate()
-    }
-
-    fn regenerate(&mut self) -> Vec<Effect> {
-        self.generation += 1;
-        let params = self.scenario.params();
-        let design = match Design::new(&params) {
-            Ok(d) => d,
-            Err(e) => {
-                self.status = format!("invalid design: {e}");
-                return Vec::new();
-            }
-        };
-        let panel = design.panel(self.scenario.n(), &mut replicate_rng(self.seed, 0));
-        self.set_panel(Arc::new(panel));
-        let mut effects: Vec<Effect> = self.battery_job().into_iter().collect();
-        let study = StudyRequest::of(&params, self.scenario.n());
-        effects.extend(self.study_jobs(&study));
-        self.study = Some(study);
-        effects
-    }
-
-    fn set_panel(&mut self, panel: Arc<Panel>) {
-        self.fit = Fits::explorer(&panel);
-        let m = panel.m();
-        self.history.rho.resize(m, VecDeque::new());
-        let closed = self.fit.as_ref().and_then(Fits::closed_form);
-        for k in 0..m {
-            let r = closed.and_then(|e| e.anchors[k].rho).unwrap_or(f64::NAN);
-            push(&mut self.history.rho[k], r);
-        }
-        self.panel = Some(panel);
-    }
-
-    fn battery_job(&self) -> Option<Effect> {
-        let panel = self.panel.clone()?;
-        let null = match self.source {
-            Source::Scenario => NullSpec::Scenario(Box::new(self.scenario.params())),
-            Source::File(_) => NullSpec::Matched,
-        };
-        Some(Effect::Battery(BatteryJob {
-            generation: self.generation,
-            panel,
-            null,
-            seed: BATTERY_SEED,
-        }))
-    }
-
-    fn receive(&mut self, msg: WorkerMsg) -> Vec<Effect> {
-        match msg {
-            WorkerMsg::Battery { generation, report } => {
-                if generation == self.generation {
-                    for t in TestId::ALL {
-                        let r = &report.tests[t];
-                        let x = match (r.statistic, r.threshold) {
-                            (Some(s), Some(th)) if th > 0.0 => s / th,
-                            _ => f64::NAN,
-                        };
-                        push(&mut self.history.stats[t], x);
-                    }
-                    self.battery = Some(report);
-                    self.battery_generation = generation;
-                }
-                Vec::new()
-            }
-            WorkerMsg::Power { request, summary } => {
-                self.power.retain(|(r, _)| *r != *request);
-                self.power.push((*request, *summary));
-                Vec::new()
-            }
-            WorkerMsg::Loaded { generation, result } => {
-                if generation != self.generation {
-                    return Vec::new();
-                }
-                match result {
-                    Ok(file) => self.loaded(file),
-                    Err(e) => self.failed(e),
-                }
-            }
-            WorkerMsg::Planned { request, plan } => {
-                self.plans.retain(|(r, _)| *r != *request);
-                self.plans.push((*request, plan));
-                Vec::new()
-            }
-            WorkerMsg::Validating {
-                generation,
-                done,
-                total,
-            } => {
-                self.validation_progress(generation, done, total);
-                Vec::new()
-            }
-            WorkerMsg::Validated { generation, result } => {
-                // A study of older data (another file, edited roles) is dropped.
-                self.validated(generation, result);
-                Vec::new()
-            }
-            WorkerMsg::Crashed => {
-                self.status = "the background worker crashed".into();
-                self.quit()
-            }
-        }
-    }
-}
-
-/// The index of a pane in [`Pane::ALL`].
-#[must_use]
-pub fn pane_index(p: Pane) -> usize {
-    Pane::ALL.iter().position(|q| *q == p).unwrap_or(0)
-}
-
-/// Which actions change the data (ignored while frozen).
-fn changes_data(a: &Action) -> bool {
-    matches!(
-        a,
-        Action::Fine(_)
-            | Action::Coarse(_)
-            | Action::ResetSlider
-            | Action::ResetAll
-            | Action::NewSeed
-            | Action::Activate
-            | Action::CycleRole
-            | Action::Family(_)
-            | Action::Next
-            | Action::Prev
-            | Action::Wheel {
-                pane: Pane::Sliders,
-                ..
-            }
-            | Action::Prompt(PromptEdit::Submit)
-    )
-}
-
-/// `i` moved by `d` within `0..len`.
-fn step_index(i: usize, d: i32, len: usize) -> usize {
-    if len == 0 {
-        return 0;
-    }
-    #[expect(
-        clippy::cast_possible_wrap,
-        clippy::cast_possible_truncation,
-        clippy::cast_sign_loss,
-        reason = "lists are short"
-    )]
-    let j = (i as i64 + i64::from(d)).clamp(0, len as i64 - 1) as usize;
-    j
 }

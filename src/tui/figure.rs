@@ -6,16 +6,27 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use super::action::Pane;
-use super::app::{App, Source};
 use crate::plot::{self, Figure};
 
-/// Which figure a key asks for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Want {
-    /// The figure of the focused pane: the battery's in the battery pane, else ρ̂ with CIs.
-    View,
-    /// The bootstrap distribution of each ρ̂_k.
-    Bootstrap,
+pub use super::action::Want;
+
+/// Where the panel on screen comes from, as a figure's title names it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Source {
+    /// A simulated scenario: its seed and true ρ.
+    Scenario { seed: u64, truth: Vec<f64> },
+    /// A panel file.
+    File(PathBuf),
+}
+
+/// What a figure of the view needs from the explorer's state.
+#[derive(Debug, Clone)]
+pub struct View<'a> {
+    /// The battery of the data on screen (none while it runs).
+    pub report: Option<&'a crate::battery::BatteryReport>,
+    pub panel: Option<&'a crate::panel::Panel>,
+    pub source: Source,
+    pub focus: Pane,
 }
 
 /// The figure of the view on screen and the stem of its file name (`rhoscope-rho`), or why
@@ -23,31 +34,25 @@ pub enum Want {
 ///
 /// # Errors
 /// No battery result yet (it is still running, or ρ is not identified on this panel).
-pub fn of_view(app: &App, want: Want) -> Result<(Figure, String), String> {
-    let report = app
-        .battery
-        .as_deref()
-        .filter(|_| app.battery_generation == app.generation)
+pub fn of_view(view: &View<'_>, want: Want) -> Result<(Figure, String), String> {
+    let report = view
+        .report
         .ok_or("no figure yet: the battery is still running (try again when its verdicts show)")?;
-    let panel = app.panel.as_ref().ok_or("no panel loaded")?;
-    let (source, truth) = match &app.source {
-        Source::Scenario => {
-            let pm = app.scenario.params();
-            let truth = Some(pm.rho.clone());
-            (
-                format!("explorer scenario, N = {}, seed {}", panel.n, app.seed),
-                truth,
-            )
-        }
-        Source::File(f) => {
-            let name = f.path.file_name().map_or_else(
-                || f.path.display().to_string(),
+    let panel = view.panel.ok_or("no panel loaded")?;
+    let (source, truth) = match &view.source {
+        Source::Scenario { seed, truth } => (
+            format!("explorer scenario, N = {}, seed {seed}", panel.n),
+            Some(truth.clone()),
+        ),
+        Source::File(path) => {
+            let name = path.file_name().map_or_else(
+                || path.display().to_string(),
                 |n| n.to_string_lossy().into_owned(),
             );
             (crate::error::sanitize(&name), None)
         }
     };
-    let (figure, kind) = match (want, app.focus) {
+    let (figure, kind) = match (want, view.focus) {
         (Want::Bootstrap, _) => (
             Figure::Bootstrap(plot::rho_figure(
                 &format!("Bootstrap distribution of ρ̂: {source}"),

@@ -2,8 +2,8 @@
 
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
+use super::action::Want;
 use super::action::{Action, Pane};
-use super::figure::Want;
 
 /// Where a binding applies.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -297,6 +297,20 @@ pub static KEYMAP: &[Binding] = &[
         Action::Family(1),
         "change the judge's family",
     ),
+    bind(
+        "F",
+        &[Char('F')],
+        Context::Pane(Pane::Data),
+        Action::TypeFamily,
+        "type the judge's family by name",
+    ),
+    bind(
+        "c",
+        &[Char('c')],
+        Context::Pane(Pane::Data),
+        Action::ToggleScale,
+        "column scale: ordinal ↔ continuous",
+    ),
 ];
 
 /// The action of a key press, given the focused pane. Key releases and repeats of
@@ -353,8 +367,12 @@ mod tests {
             Some(Action::Quit)
         );
         assert_eq!(
-            action_for(&key(Char('c'), KeyModifiers::NONE), Pane::Data),
+            action_for(&key(Char('c'), KeyModifiers::NONE), Pane::Sliders),
             None
+        );
+        assert_eq!(
+            action_for(&key(Char('c'), KeyModifiers::NONE), Pane::Data),
+            Some(Action::ToggleScale)
         );
         assert_eq!(
             action_for(&key(Char('r'), KeyModifiers::CONTROL), Pane::Data),

@@ -11,8 +11,10 @@ pub mod caption;
 pub mod figure;
 pub mod keymap;
 pub mod panes;
+pub mod readout;
 pub mod scenes;
 pub mod sliders;
+pub mod text;
 pub mod theme;
 pub mod ui;
 pub mod walkthrough;
@@ -191,9 +193,9 @@ pub fn coalesce(effects: Vec<Effect>) -> Vec<Effect> {
 #[must_use]
 pub fn action_of(ev: &TermEvent, app: &App, area: ratatui::layout::Rect) -> Option<Action> {
     match ev {
-        TermEvent::Key(k) if app.prompt.is_some() => prompt_key(k, app),
+        TermEvent::Key(k) if app.prompt().is_some() => prompt_key(k, app),
         TermEvent::Key(k) => keymap::action_for(k, app.focus),
-        TermEvent::Mouse(_) if app.help || app.detail || app.prompt.is_some() => None,
+        TermEvent::Mouse(_) if app.overlay != app::Overlay::None => None,
         TermEvent::Mouse(m) => {
             let (pane, item) = ui::item_at(app, area, m.column, m.row)?;
             match m.kind {
@@ -214,13 +216,18 @@ fn prompt_key(k: &event::KeyEvent, app: &App) -> Option<Action> {
     if k.kind == KeyEventKind::Release {
         return None;
     }
-    let text = app.prompt.as_deref().unwrap_or("");
+    let text = app.prompt().unwrap_or("");
+    let path = matches!(
+        app.overlay.prompt().map(|p| &p.kind),
+        Some(app::PromptKind::Path)
+    );
     let edit = match k.code {
         KeyCode::Char('c') if k.modifiers.contains(KeyModifiers::CONTROL) => {
             return Some(Action::Quit);
         }
         KeyCode::Char(c) => PromptEdit::Insert(c),
         KeyCode::Backspace => PromptEdit::Backspace,
+        KeyCode::Tab if !path => return None,
         KeyCode::Tab => {
             let (text, choices) = complete(text);
             PromptEdit::Completed { text, choices }

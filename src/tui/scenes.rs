@@ -24,6 +24,9 @@ pub struct Scene {
     pub title: &'static str,
     pub caption: [&'static str; 2],
     pub setup: Setup,
+    /// The comparison the caption is about, shown first under the anchors so that it is on
+    /// screen at 80×24.
+    pub point: Option<crate::estimate::Estimator>,
 }
 
 /// The HANNA raters forming the paper's 431-story panel.
@@ -48,14 +51,8 @@ fn base() -> Params {
     pm
 }
 
-/// The scenes, in talk order.
-#[must_use]
-pub fn scenes() -> Vec<Scene> {
-    let sim = |params: Params, n: usize| Setup::Simulated {
-        params: Box::new(params),
-        n,
-        seed: 2026,
-    };
+/// The simulated designs of scenes 2–8, in talk order.
+fn designs() -> [Params; 7] {
     let mut boundary = base();
     boundary.rho = vec![0.99, 0.5];
     boundary.sigma_a = vec![0.9, 0.6];
@@ -75,6 +72,22 @@ pub fn scenes() -> Vec<Scene> {
     let mut clean = base();
     clean.rho = vec![0.6, 0.5];
     clean.sigma_a = vec![0.5, 0.6];
+    [boundary, uniform, asym, spread, shared, family, clean]
+}
+
+/// A simulated scene's setup at the talks' seed.
+fn sim(params: Params, n: usize) -> Setup {
+    Setup::Simulated {
+        params: Box::new(params),
+        n,
+        seed: 2026,
+    }
+}
+
+/// The scenes, in talk order.
+#[must_use]
+pub fn scenes() -> Vec<Scene> {
+    let [boundary, uniform, asym, spread, shared, family, clean] = designs();
     vec![
         Scene {
             title: "Clean recovery",
@@ -83,22 +96,25 @@ pub fn scenes() -> Vec<Scene> {
                 "Intervals cover the truth, the denominator is far from zero, and no test fires.",
             ],
             setup: sim(base(), 2000),
+            point: None,
         },
         Scene {
             title: "Approaching the boundary",
             caption: [
                 "ρ_1 = 0.99 puts β_1 next to σ_c²: the denominator of Theorem 1 nearly vanishes (Corollary 1).",
-                "The estimate's variance blows up and the weak-identification screen flags it: report intervals only.",
+                "Here the fit leaves the admissible range (σ̂_c² < 0, den -0.001): every ρ̂ is undefined and the range check fires, so no point or interval is reported.",
             ],
             setup: sim(boundary, 2000),
+            point: None,
         },
         Scene {
             title: "A uniform second factor",
             caption: [
-                "A second factor loads 0.6 on every judge and every anchor: ρ stays unbiased, σ_t² absorbs +0.36.",
+                "A second factor loads 0.6 on every judge and every anchor: ρ stays unbiased, and σ̂_t² absorbs it (1.370 against the true 1.00).",
                 "Nothing fires, and nothing needs to: this blind spot is harmless for ρ (Proposition 1).",
             ],
             setup: sim(uniform, 2000),
+            point: None,
         },
         Scene {
             title: "An asymmetric second factor",
@@ -107,6 +123,7 @@ pub fn scenes() -> Vec<Scene> {
                 "With three anchors the pairs disagree about σ_t²: Test B fires (Section 5), and Test O, its free-scale twin.",
             ],
             setup: sim(asym, 2000),
+            point: None,
         },
         Scene {
             title: "Non-uniform judge loadings",
@@ -115,20 +132,22 @@ pub fn scenes() -> Vec<Scene> {
                 "Tests A and C fire (two loaded judges share a family), and Test J: free judge scales cannot absorb it either, so no estimate here holds.",
             ],
             setup: sim(spread, 2000),
+            point: None,
         },
         Scene {
             title: "A shared judge residual",
             caption: [
-                "A residual shared by every judge (one base model, one template) pulls ρ̂ toward \"clean\".",
+                "A residual shared by every judge (one base model, one template) pulls the closed form's ρ̂ toward \"clean\" (0.612 against the true 0.70).",
                 "Tests A and B stay quiet: a false clean that a uniform residual hides from every test.",
             ],
             setup: sim(shared, 2000),
+            point: None,
         },
         Scene {
             title: "Family blocking",
             caption: [
                 "If the residual is family-level instead, judges within a family covary more: Test C fires, and Tests A and J with it.",
-                "The family-blocked estimate takes K from cross-family pairs only: it removes that pull exactly (ρ_2: 0.654 → 0.700 in the population).",
+                "The family-blocked estimate takes K from cross-family pairs only: it removes that pull (ρ̂_2: 0.653 → 0.700, the true 0.70).",
             ],
             // Seed 2032 draws a panel whose naive and blocked ρ̂_2 sit on their population
             // values (0.654 and 0.700), so the screen shows the caption's shift.
@@ -137,14 +156,16 @@ pub fn scenes() -> Vec<Scene> {
                 n: 4000,
                 seed: 2032,
             },
+            point: Some(crate::estimate::Estimator::Blocked),
         },
         Scene {
             title: "A designated clean anchor that is not clean",
             caption: [
-                "Trusting A1 as clean (CT-C(M−1)-style) while ρ_1 = 0.6 reports A2 as clean: ρ̂_2 ≈ 0.",
-                "The closed form trusts no anchor and stays near the true 0.5.",
+                "Trusting A1 as clean (CT-C(M−1)-style) while ρ_1 = 0.6 reports A2 as clean: ρ̂_2 = -0.072 on the designated-clean line.",
+                "The closed form trusts no anchor and stays near the true 0.5 (ρ̂_2 0.490).",
             ],
             setup: sim(clean, 4000),
+            point: Some(crate::estimate::Estimator::DesignatedClean),
         },
         Scene {
             title: "A real panel: HANNA",
@@ -153,6 +174,7 @@ pub fn scenes() -> Vec<Scene> {
                 "It fires (0.589, p = 0.001): real raters violate the equal-loading structure.",
             ],
             setup: Setup::Hanna,
+            point: None,
         },
     ]
 }

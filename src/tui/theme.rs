@@ -85,7 +85,7 @@ pub fn pane_block(pane: Pane, app: &App, theme: Theme, extra: &str, area: Rect) 
     // The corners take two cells and the title's closing space one.
     let room = usize::from(area.width).saturating_sub(3);
     let mut title = format!(" {}", pane.title());
-    let hints = super::widgets::whole_parts(extra, room.saturating_sub(title.chars().count() + 3));
+    let hints = super::text::whole_parts(extra, room.saturating_sub(title.chars().count() + 3));
     if !hints.is_empty() {
         title = format!("{title} · {hints}");
     }

@@ -13,8 +13,6 @@
 //!  status line
 //! ```
 
-use std::cell::Cell;
-
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
@@ -151,29 +149,7 @@ pub fn areas(app: &App, area: Rect) -> Areas {
     }
 }
 
-/// The offset of a pane scrolled to `want` rows, kept so that its last row can reach the
-/// bottom but no further; `end` learns that furthest offset, so the keys stop there too.
-#[must_use]
-pub fn clamp_scroll(want: u16, lines: usize, rows: u16, end: &Cell<u16>) -> u16 {
-    let max = u16::try_from(lines.saturating_sub(usize::from(rows))).unwrap_or(u16::MAX);
-    end.set(max);
-    want.min(max)
-}
-
-/// A wrapped paragraph in a pane of `area` bordered on every side, scrolled to `want` rows:
-/// the rows wrapping makes are counted, not the lines, so the last of them can be reached.
-#[must_use]
-pub fn scroll_wrapped<'a>(
-    paragraph: Paragraph<'a>,
-    want: u16,
-    area: Rect,
-    end: &Cell<u16>,
-) -> Paragraph<'a> {
-    // The count includes the block's top and bottom borders, as `area.height` does.
-    let rows = paragraph.line_count(area.width.saturating_sub(2));
-    let offset = clamp_scroll(want, rows, area.height, end);
-    paragraph.scroll((offset, 0))
-}
+pub use super::widgets::{clamp_scroll, scroll_wrapped};
 
 /// The pane under a terminal cell of a screen of `area`, and the slider or data-pane entry
 /// drawn there, for the mouse.
@@ -231,10 +207,10 @@ pub fn render(frame: &mut Frame<'_>, app: &App) {
         Paragraph::new(status_line(app, theme, usize::from(a.status.width))),
         a.status,
     );
-    if app.detail {
+    if app.detail() {
         panes::detail::render(frame, area, app, theme);
     }
-    if app.help {
+    if app.help() {
         panes::help::render(frame, area, theme, app.overlay_scroll, &app.overlay_end);
     }
 }
@@ -246,41 +222,8 @@ fn validating_text(app: &App) -> Option<String> {
 }
 
 fn status_line(app: &App, theme: Theme, width: usize) -> Line<'static> {
-    if let Some(text) = &app.prompt {
-        // The end of a long path stays in view: that is where the typing happens.
-        let text = crate::error::sanitize(text);
-        let shown = super::widgets::keep_end(&text, width.saturating_sub(8));
-        // After an ambiguous Tab, the names the path could still become, as many as fit whole.
-        let room = width.saturating_sub(shown.chars().count() + 10);
-        let mut hint = String::new();
-        for (i, c) in app.prompt_choices.iter().enumerate() {
-            let c = crate::error::sanitize(c);
-            let more = if i + 1 < app.prompt_choices.len() {
-                3
-            } else {
-                0
-            };
-            if hint.chars().count() + 2 + c.chars().count() + more > room {
-                hint.push_str("  …");
-                break;
-            }
-            hint.push_str("  ");
-            hint.push_str(&c);
-        }
-        if app.prompt_choices.is_empty() {
-            hint = super::widgets::whole_parts(
-                "Tab completes · Enter opens · Esc cancels",
-                room.saturating_sub(2),
-            );
-            if !hint.is_empty() {
-                hint.insert_str(0, "  ");
-            }
-        }
-        return Line::from(vec![
-            Span::styled(" open: ", theme.highlight()),
-            Span::raw(format!("{shown}▏")),
-            Span::styled(hint, theme.dim()),
-        ]);
+    if let Some(prompt) = app.overlay.prompt() {
+        return prompt_line(prompt, theme, width);
     }
     let mut spans = vec![Span::styled(" rhoscope ", theme.highlight())];
     let source = match &app.source {
@@ -333,4 +276,46 @@ fn status_line(app: &App, theme: Theme, width: usize) -> Line<'static> {
         spans.push(Span::styled(format!(" {shown} "), theme.dim()));
     }
     Line::from(spans)
+}
+
+/// A prompt on the status line: what it asks, the text (its end in view, where the typing
+/// happens) and the keys or, after an ambiguous `Tab`, what it could still become.
+fn prompt_line(prompt: &super::app::Prompt, theme: Theme, width: usize) -> Line<'static> {
+    let (label, keys) = match prompt.kind {
+        super::app::PromptKind::Path => (
+            " open: ".to_string(),
+            "Tab completes · Enter opens · Esc cancels",
+        ),
+        super::app::PromptKind::Family(_) => (
+            " family: ".to_string(),
+            "Enter sets · empty clears · Esc cancels",
+        ),
+    };
+    let text = crate::error::sanitize(&prompt.text);
+
+    let shown = super::widgets::keep_end(&text, width.saturating_sub(8));
+    // After an ambiguous Tab, the names the path could still become, as many as fit whole.
+    let room = width.saturating_sub(shown.chars().count() + 10);
+    let mut hint = String::new();
+    for (i, c) in prompt.choices.iter().enumerate() {
+        let c = crate::error::sanitize(c);
+        let more = if i + 1 < prompt.choices.len() { 3 } else { 0 };
+        if hint.chars().count() + 2 + c.chars().count() + more > room {
+            hint.push_str("  …");
+            break;
+        }
+        hint.push_str("  ");
+        hint.push_str(&c);
+    }
+    if prompt.choices.is_empty() {
+        hint = super::widgets::whole_parts(keys, room.saturating_sub(2));
+        if !hint.is_empty() {
+            hint.insert_str(0, "  ");
+        }
+    }
+    Line::from(vec![
+        Span::styled(label, theme.highlight()),
+        Span::raw(format!("{shown}▏")),
+        Span::styled(hint, theme.dim()),
+    ])
 }

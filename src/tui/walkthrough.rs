@@ -2,12 +2,20 @@
 //! careful reader checks them (configuration, estimate, weak-ID, each registered test, overall).
 
 use super::app::{App, Step};
+use super::readout;
 use crate::battery::{BatteryReport, TestId, Verdict};
 use crate::bootstrap::WEAK_ID_T;
 
 /// The two caption lines of a walkthrough step.
 #[must_use]
 pub fn explain(app: &App, step: Step) -> [String; 2] {
+    if app.panel.is_none() {
+        return [
+            "Set roles first: Space on a column in the data pane makes it a judge or an anchor."
+                .into(),
+            "The walkthrough explains the battery of the panel those roles make.".into(),
+        ];
+    }
     let Some(r) = app.battery.as_ref().filter(|_| !app.battery_stale()) else {
         return [
             "The battery is still running for this panel…".into(),
@@ -21,13 +29,35 @@ pub fn explain(app: &App, step: Step) -> [String; 2] {
             .collect()
     });
     let n = app.panel.as_ref().map_or(0, |p| p.n);
-    match step {
+    let [a, b] = match step {
         Step::Configuration => configuration(r, n),
         Step::Estimate => estimate(r, &names),
         Step::WeakId => weak_id(r),
         Step::Test(t) => test(r, t),
         Step::Overall => overall(r),
+    };
+    let panel = app.panel.as_deref();
+    let mut b = readout::explorer_advice(&b, panel);
+    if let Some(p) = panel {
+        match step {
+            // Step J points at the loadings: they are on screen here.
+            Step::Test(TestId::J) if r.tests[TestId::J].verdict == Verdict::Fires => {
+                if let Some(l) = readout::loadings(app.fit.as_ref(), Some(r)) {
+                    b = format!("{b} Loadings λ: {}.", readout::named_loadings(p, &l));
+                }
+            }
+            // The last step restates the answer and the step that would change it.
+            Step::Overall => {
+                b = format!(
+                    "{b} {} {}",
+                    readout::answer(r, &names),
+                    readout::next_step(r, p, app.fit.as_ref())
+                );
+            }
+            _ => {}
+        }
     }
+    [readout::explorer_advice(&a, panel), b]
 }
 
 fn configuration(r: &BatteryReport, n: usize) -> [String; 2] {

@@ -2,6 +2,7 @@
 
 use ratatui::text::Span;
 
+pub use super::text::whole_parts;
 use super::theme::Theme;
 use crate::battery::Verdict;
 
@@ -107,25 +108,6 @@ pub fn keep_end(text: &str, room: usize) -> String {
     }
 }
 
-/// The parts of `hints` (split at " · ") that fit `room` whole, in order, so that a key
-/// hint is never cut in two; empty when none fits.
-#[must_use]
-pub fn whole_parts(hints: &str, room: usize) -> String {
-    let mut shown = String::new();
-    for part in hints.split(" · ") {
-        let next = if shown.is_empty() {
-            part.to_string()
-        } else {
-            format!("{shown} · {part}")
-        };
-        if next.chars().count() > room {
-            break;
-        }
-        shown = next;
-    }
-    shown
-}
-
 /// `text` in at most `room` characters, cut in the middle (a third of the room for its start,
 /// the rest for its end): column names such as `coherence.beluga_13b.p1` and `….p2` differ at
 /// the end, so the end must survive.
@@ -228,6 +210,30 @@ pub fn marker_line(
         line[cell(e)] = '●';
     }
     line.into_iter().collect()
+}
+
+/// The offset of a pane scrolled to `want` rows, kept so that its last row can reach the
+/// bottom but no further; `end` learns that furthest offset, so the keys stop there too.
+#[must_use]
+pub fn clamp_scroll(want: u16, lines: usize, rows: u16, end: &std::cell::Cell<u16>) -> u16 {
+    let max = u16::try_from(lines.saturating_sub(usize::from(rows))).unwrap_or(u16::MAX);
+    end.set(max);
+    want.min(max)
+}
+
+/// A wrapped paragraph in a pane of `area` bordered on every side, scrolled to `want` rows:
+/// the rows wrapping makes are counted, not the lines, so the last of them can be reached.
+#[must_use]
+pub fn scroll_wrapped<'a>(
+    paragraph: ratatui::widgets::Paragraph<'a>,
+    want: u16,
+    area: ratatui::layout::Rect,
+    end: &std::cell::Cell<u16>,
+) -> ratatui::widgets::Paragraph<'a> {
+    // The count includes the block's top and bottom borders, as `area.height` does.
+    let rows = paragraph.line_count(area.width.saturating_sub(2));
+    let offset = clamp_scroll(want, rows, area.height, end);
+    paragraph.scroll((offset, 0))
 }
 
 #[cfg(test)]

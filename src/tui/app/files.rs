@@ -1,8 +1,9 @@
-//! Opening panel files and editing their column roles and families: every edit reloads the
-//! file with the new roles as a new generation, so what is on screen always matches a load.
+//! Opening panel files: a load, a failure, and the screen a new file replaces until it loads.
+//! Editing a loaded file's columns lives in `columns`.
 
 use std::path::PathBuf;
 
+use super::columns::{lookup, reload_options};
 use super::{App, Entry, Mode, Source};
 use crate::data::LoadOptions;
 use crate::tui::action::{Effect, LoadFailure, LoadJob, LoadedFile};
@@ -156,6 +157,15 @@ impl App {
     /// assigned by hand. A newly opened file that no choice of columns can cure (a wrong
     /// path, a folder, not a table) gives the screen back as it was, the reason on top.
     pub(super) fn failed(&mut self, failure: LoadFailure) -> Vec<Effect> {
+        let effects = self.failed_load(failure);
+        // A file that listed no columns leaves the cursor on the open list.
+        if self.cursor >= self.entries.len() + self.file_columns() {
+            self.cursor = 0;
+        }
+        effects
+    }
+
+    fn failed_load(&mut self, failure: LoadFailure) -> Vec<Effect> {
         // The pane has a few rows for this: the file's name, not its whole path.
         let message = match &self.source {
             Source::File(f) => short_path(&without_flags(&failure.message), &f.path),
@@ -271,9 +281,15 @@ impl App {
             Some(Entry::File(path)) => {
                 self.mode = Mode::Explore;
                 self.saved = None;
+                // The file on screen keeps the scales chosen for it (`--continuous`, `c`).
+                let continuous = match &self.source {
+                    Source::File(f) if f.path == path => f.continuous.clone(),
+                    _ => None,
+                };
                 self.open_file(
                     path,
                     LoadOptions {
+                        continuous,
                         min_anchors: 0,
                         ..LoadOptions::default()
                     },
@@ -281,22 +297,6 @@ impl App {
             }
             None => Vec::new(),
         }
-    }
-
-    /// Applies `f` to the column under the cursor, then reloads the file with the new roles.
-    pub(super) fn edit_column(&mut self, f: impl FnOnce(&mut FileState, usize)) -> Vec<Effect> {
-        let Some(c) = self.cursor.checked_sub(self.entries.len()) else {
-            return Vec::new();
-        };
-        let Source::File(file) = &mut self.source else {
-            return Vec::new();
-        };
-        if c >= file.header.len() {
-            return Vec::new();
-        }
-        f(file, c);
-        let (path, options) = (file.path.clone(), reload_options(file));
-        self.request_load(path, options)
     }
 
     /// Asks the worker for (a reload of) a file as a new generation; what is on screen stays
@@ -311,34 +311,6 @@ impl App {
             path,
             options,
         })]
-    }
-}
-
-/// Load options reproducing the edited roles and families of a file.
-fn reload_options(file: &FileState) -> LoadOptions {
-    let named = |role: Role| -> Vec<String> {
-        file.header
-            .iter()
-            .zip(&file.roles)
-            .filter(|(_, r)| **r == role)
-            .map(|(h, _)| h.clone())
-            .collect()
-    };
-    let families: Vec<String> = file
-        .header
-        .iter()
-        .zip(&file.roles)
-        .zip(&file.families)
-        .filter(|((_, r), _)| **r == Role::Judge)
-        .filter_map(|((h, _), f)| f.as_ref().map(|f| format!("{h}={f}")))
-        .collect();
-    LoadOptions {
-        judges: Some(named(Role::Judge)),
-        anchors: Some(named(Role::Anchor)),
-        families: (!families.is_empty()).then(|| families.join(",")),
-        continuous: file.continuous.clone(),
-        min_anchors: 0,
-        ..LoadOptions::default()
     }
 }
 
@@ -361,59 +333,4 @@ fn short_path(msg: &str, path: &std::path::Path) -> String {
         |n| crate::error::sanitize(&n.to_string_lossy()),
     );
     msg.replacen(&full, &name, 1)
-}
-
-/// The family a `families.csv` gives `name`.
-fn lookup(pairs: &[(String, String)], name: &str) -> Option<String> {
-    pairs
-        .iter()
-        .find(|(j, _)| j == name)
-        .map(|(_, f)| f.clone())
-}
-
-impl FileState {
-    /// `Space`: — → judge → anchor → — (a new judge takes its family from `families.csv`).
-    pub fn cycle_role(&mut self, c: usize) {
-        self.roles[c] = match self.roles[c] {
-            Role::Judge => Role::Anchor,
-            Role::Anchor => Role::Ignored,
-            Role::Ignored => Role::Judge,
-        };
-        self.families[c] = if self.roles[c] == Role::Judge {
-            lookup(&self.family_file, &self.header[c])
-        } else {
-            None
-        };
-    }
-
-    /// `+`/`-`: the judge's family, stepping through none, the labels in use (and those of
-    /// `families.csv`), and one new label. Only this judge's label changes.
-    pub fn shift_family(&mut self, c: usize, d: i32) {
-        if self.roles[c] != Role::Judge {
-            return;
-        }
-        let mut labels: Vec<Option<String>> = vec![None];
-        let used = self
-            .family_file
-            .iter()
-            .map(|(_, f)| f.clone())
-            .chain(self.families.iter().flatten().cloned());
-        for l in used {
-            if !labels.contains(&Some(l.clone())) {
-                labels.push(Some(l));
-            }
-        }
-        // One more label than are in use: some F1…F(n+1) is free.
-        let fresh = (1..=labels.len() + 1)
-            .map(|i| format!("F{i}"))
-            .find(|l| !labels.contains(&Some(l.clone())))
-            .unwrap_or_default();
-        labels.push(Some(fresh));
-        let cur = labels
-            .iter()
-            .position(|l| *l == self.families[c])
-            .unwrap_or(0);
-        let next = super::step_index(cur, d, labels.len());
-        self.families[c].clone_from(&labels[next]);
-    }
 }

@@ -93,6 +93,11 @@ impl App {
             }
             Mode::Explore if d < 0 => Vec::new(),
             Mode::Explore => match self.source {
+                // Nothing to walk through: no judges and anchors, so no battery will come.
+                Source::File(_) if self.panel.is_none() => {
+                    self.status = "set roles first (Space on a column)".into();
+                    Vec::new()
+                }
                 Source::File(_) => {
                     self.save();
                     self.walk(0)
@@ -207,24 +212,30 @@ impl App {
                 self.focus = Pane::Estimates;
                 self.regenerate()
             }
-            Setup::Hanna => match self.hanna.clone() {
-                Some(path) => {
-                    let effects = self.open_file(
-                        path,
-                        LoadOptions {
-                            judges: Some(HANNA_RATERS.iter().map(|s| (*s).to_string()).collect()),
-                            // The paper's convention: the 1–5 codes read as numbers, so Test A
-                            // asks its question (on Likert codes it is N/A).
-                            continuous: Some(vec!["all".into()]),
-                            min_anchors: 0,
-                            ..LoadOptions::default()
-                        },
-                    );
-                    self.focus = Pane::Battery;
-                    effects
-                }
-                None => Vec::new(),
-            },
+            Setup::Hanna => {
+                let Some(path) = self.hanna.clone() else {
+                    // Nothing of the last scene stays under this scene's title.
+                    self.generation += 1;
+                    self.panel = None;
+                    self.fit = None;
+                    self.battery = None;
+                    self.study = None;
+                    return Vec::new();
+                };
+                let effects = self.open_file(
+                    path,
+                    LoadOptions {
+                        judges: Some(HANNA_RATERS.iter().map(|s| (*s).to_string()).collect()),
+                        // The paper's convention: the 1–5 codes read as numbers, so Test A
+                        // asks its question (on Likert codes it is N/A).
+                        continuous: Some(vec!["all".into()]),
+                        min_anchors: 0,
+                        ..LoadOptions::default()
+                    },
+                );
+                self.focus = Pane::Battery;
+                effects
+            }
         }
     }
 }

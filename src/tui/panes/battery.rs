@@ -216,7 +216,7 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
     let block = pane_block(Pane::Battery, app, theme, extra, area);
     let inner = block.inner(area);
     let lines = lines(app, theme, usize::from(inner.width));
-    let offset = crate::tui::ui::clamp_scroll(
+    let offset = crate::tui::widgets::clamp_scroll(
         app.scroll[pane_index(Pane::Battery)],
         lines.len(),
         inner.height,

@@ -159,7 +159,7 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
         .wrap(Wrap { trim: false });
     let i = pane_index(Pane::Config);
     frame.render_widget(
-        crate::tui::ui::scroll_wrapped(paragraph, app.scroll[i], area, &app.scroll_end[i]),
+        crate::tui::widgets::scroll_wrapped(paragraph, app.scroll[i], area, &app.scroll_end[i]),
         area,
     );
 }

@@ -1,5 +1,5 @@
 //! The data pane: presets and panel files to open, and a file's columns with their role,
-//! family, detected scale and missing count (roles and families are editable). A file whose
+//! scale, family and missing count (roles, scales and families are editable). A file whose
 //! roles could not be guessed lists its header with role "—", ready for `Space`. The list
 //! scrolls to keep the cursor in view.
 
@@ -90,6 +90,8 @@ fn column_lines(
 ) {
     let keys = [
         "Space: role (judge/anchor/—)".to_string(),
+        "c: scale (ord/cont)".into(),
+        "F: type family".into(),
         "+/-: family".into(),
     ];
     for l in crate::tui::widgets::flow(&keys, " · ", width.saturating_sub(1)) {
@@ -111,18 +113,19 @@ fn column_lines(
         .max()
         .unwrap_or(1)
         .clamp(6, 14);
-    // name, role (6), family, then scale and missing when there is room.
+    // name, role (6), scale (5), family, then the missing count when there is room.
     // (the cursor marker takes two columns)
-    let name_w = longest.min(width.saturating_sub(2 + 1 + 6 + 1 + fam_w).max(6));
+    let name_w = longest.min(width.saturating_sub(2 + 1 + 6 + 1 + 5 + 1 + fam_w).max(6));
     let mut heading = format!(
-        "  {:<name_w$} {:<6} {:<fam_w$}",
+        "  {:<name_w$} {:<6} {:<5} {:<fam_w$}",
         clip("column", name_w),
         "role",
+        "scale",
         "family"
     );
-    // The heading of scale and missing only where the rows have room for them.
-    if heading.chars().count() + " scale · missing".chars().count() <= width {
-        heading.push_str(" scale · missing");
+    // The heading of the missing count only where the rows have room for it.
+    if heading.chars().count() + " missing".chars().count() <= width {
+        heading.push_str(" missing");
     }
     lines.push((Line::styled(heading, theme.dim()), None));
     for (c, name) in f.header.iter().enumerate() {
@@ -132,9 +135,19 @@ fn column_lines(
             _ => "—",
         };
         let idx = panel.and_then(|p| p.names().iter().position(|n| n == name));
+        // Never blank: the scale is why a test or an estimator is N/A.
         let scale = idx
-            .and_then(|i| panel.map(|p| p.scales[i].describe()))
-            .unwrap_or_default();
+            .and_then(|i| panel.and_then(|p| p.scales.get(i)))
+            .map_or(
+                if f.forces_continuous(name) {
+                    "cont"
+                } else {
+                    "—"
+                },
+                |s| {
+                    if s.is_ordinal() { "ord" } else { "cont" }
+                },
+            );
         let missing = idx
             .and_then(|i| panel.map(|p| p.missing[i].to_string()))
             .unwrap_or_default();
@@ -145,11 +158,11 @@ fn column_lines(
             .flatten()
             .map_or_else(|| "—".into(), |x| clip(&sanitize(&x), fam_w));
         let mut label = format!(
-            "{:<name_w$} {role:<6} {fam:<fam_w$}",
+            "{:<name_w$} {role:<6} {scale:<5} {fam:<fam_w$}",
             elide_middle(&sanitize(name), name_w)
         );
-        // Scale and missing count only when they fit whole: no number is cut.
-        let more = format!(" {scale} {missing}");
+        // The missing count only when it fits whole: no number is cut.
+        let more = format!(" {missing}");
         if label.chars().count() + more.chars().count() + 2 <= width {
             label.push_str(&more);
         }

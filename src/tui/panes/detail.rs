@@ -20,8 +20,10 @@ pub fn lines(app: &App, theme: Theme, width: usize) -> Vec<Line<'static>> {
     };
     let stale = app.battery_stale();
     let mut out: Vec<Line> = Vec::new();
+    let panel = app.panel.as_deref();
     let wrap = |text: &str, out: &mut Vec<Line<'static>>| {
-        for l in wrap_words(text, width) {
+        let text = crate::tui::readout::explorer_advice(text, panel);
+        for l in wrap_words(&text, width) {
             out.push(Line::raw(l));
         }
     };
@@ -76,7 +78,7 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
         .borders(Borders::ALL)
         .border_style(theme.border(true))
         .title(" battery in full (j/k scroll · q or Esc closes) ");
-    let offset = crate::tui::ui::clamp_scroll(
+    let offset = crate::tui::widgets::clamp_scroll(
         app.overlay_scroll,
         lines.len(),
         r.height.saturating_sub(2),

@@ -82,34 +82,76 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
         }
         lines.push(Line::raw(text));
     }
+    // A real panel's judges load as they do; the walkthrough's Test J step points here.
+    if matches!(app.source, Source::File(_))
+        && let Some(l) = crate::tui::readout::loadings(Some(fits), app.battery.as_deref())
+    {
+        lines.push(Line::raw(format!(
+            "judge loadings λ {}",
+            crate::tui::readout::loading_list(&l)
+        )));
+    }
     for f in &e.flags {
         lines.push(Line::styled(
             format!("FLAG {}: {}", f.code.as_str(), f.message(e, &names)),
             theme.warn(),
         ));
     }
-    // Every comparison the explorer fits, in its order; n/a where one cannot run, except the
-    // free-scale fallback, shown only where it runs (≥ 3 judges, ≥ 3 continuous anchors).
-    let ctx = Context {
-        clean: Some(0),
-        ..Context::default()
-    };
-    for e in crate::estimate::fits::EXPLORER {
-        let hidden = e == Estimator::FreeScale && fits.estimate(e).is_none();
-        if e == Estimator::FreeScale && !hidden {
-            lines.push(free_scale_line(&e.label(&ctx, &names), fits, &names));
-        } else if e != Estimator::ClosedForm && !hidden {
-            lines.push(compare_line(&e.label(&ctx, &names), fits.estimate(e)));
-        }
+    let (comparisons, pointed) = comparison_lines(app, fits, stale, &names);
+    lines.extend(comparisons);
+    if let Some(line) = pointed {
+        lines.insert(e.anchors.len(), line);
     }
     let paragraph = Paragraph::new(lines)
         .block(block)
         .wrap(Wrap { trim: false });
     let i = pane_index(Pane::Estimates);
     frame.render_widget(
-        crate::tui::ui::scroll_wrapped(paragraph, app.scroll[i], area, &app.scroll_end[i]),
+        crate::tui::widgets::scroll_wrapped(paragraph, app.scroll[i], area, &app.scroll_end[i]),
         area,
     );
+}
+
+/// Every comparison the explorer fits, in its order, and apart from them the line a talk
+/// scene is about (shown under the anchors).
+fn comparison_lines(
+    app: &App,
+    fits: &crate::estimate::Fits,
+    stale: bool,
+    names: &[String],
+) -> (Vec<Line<'static>>, Option<Line<'static>>) {
+    let mut lines = Vec::new();
+    let mut pointed = None;
+    // Every comparison the explorer fits, in its order; n/a where one cannot run, except the
+    // free-scale fallback, shown only where it runs (≥ 3 judges, ≥ 3 continuous anchors).
+    let ctx = Context {
+        clean: Some(0),
+        ..Context::default()
+    };
+    // A talk scene's point comes first under the anchors, where 80×24 shows it.
+    let point = match app.mode {
+        crate::tui::app::Mode::Demo(i) => app.scenes.get(i).and_then(|s| s.point),
+        _ => None,
+    };
+    for e in crate::estimate::fits::EXPLORER {
+        let at = lines.len();
+        let hidden = e == Estimator::FreeScale && fits.estimate(e).is_none();
+        if e == Estimator::FreeScale && !hidden {
+            let boot = app
+                .battery
+                .as_ref()
+                .and_then(|b| b.fit(Estimator::FreeScale))
+                .map(|f| &f.boot)
+                .filter(|_| !stale);
+            lines.push(free_scale_line(&e.label(&ctx, names), fits, boot, names));
+        } else if e != Estimator::ClosedForm && !hidden {
+            lines.push(compare_line(&e.label(&ctx, names), fits.estimate(e)));
+        }
+        if point == Some(e) && lines.len() > at {
+            pointed = Some(lines.remove(at));
+        }
+    }
+    (lines, pointed)
 }
 
 /// σ̂_t², σ̂_c², K and the denominator (and the truth of a scenario), each label beside its
@@ -197,9 +239,14 @@ fn anchor_lines(
     lines
 }
 
-/// The free-scale line: ρ̂ with each anchor's identified set as its interval, or, where the
-/// set is not a point, the sets alone and the flag that says why.
-fn free_scale_line(label: &str, fits: &crate::estimate::Fits, names: &[String]) -> Line<'static> {
+/// The free-scale line: ρ̂ with its bootstrap interval, the flags that undefine it, and each
+/// anchor's identified set where that is wider than a point (or empty).
+fn free_scale_line(
+    label: &str,
+    fits: &crate::estimate::Fits,
+    boot: Option<&crate::bootstrap::BootstrapResult>,
+    names: &[String],
+) -> Line<'static> {
     let (Some(e), Some(fs)) = (fits.estimate(Estimator::FreeScale), fits.free_scale()) else {
         return Line::raw(format!("{label}: n/a"));
     };
@@ -211,31 +258,51 @@ fn free_scale_line(label: &str, fits: &crate::estimate::Fits, names: &[String]) 
             r.map(|(lo, hi)| format!("{} [{lo:.2}, {hi:.2}]", crate::error::sanitize(n)))
         })
         .collect();
-    // A flag that leaves every anchor without a point; one anchor's wide set is shown in line.
-    // The reason that says most: a ridge or a misfit before a stalled optimiser.
-    let flag = e
+    let empty = fs
+        .identified
+        .as_ref()
+        .is_some_and(crate::estimate::identified::IdentifiedSet::is_empty);
+    let set_text = if empty {
+        "; identified set empty at 95 %".to_string()
+    } else if sets.is_empty() {
+        String::new()
+    } else {
+        format!("; identified sets {}", sets.join(", "))
+    };
+    let flags: Vec<&str> = e
         .flags
         .iter()
         .filter(|f| crate::estimate::free_scale::undefines(f.code))
-        .min_by_key(|f| f.code == crate::estimate::FlagCode::NotConverged)
-        .filter(|_| e.rho().iter().all(Option::is_none))
-        .map(|f| f.code.as_str());
-    match flag {
-        Some(code) if sets.is_empty() => Line::raw(format!("{label}: ρ̂ undefined ({code})")),
-        Some(code) => Line::raw(format!(
-            "{label}: no point ρ̂ ({code}); identified sets {}",
-            sets.join(", ")
-        )),
-        None => {
-            let rhos: Vec<String> = e.rho().iter().map(|r| num(*r)).collect();
-            let tail = if sets.is_empty() {
-                String::new()
-            } else {
-                format!("; 95 % sets {}", sets.join(", "))
-            };
-            Line::raw(format!("{label}: ρ̂ = ({}){tail}", rhos.join(", ")))
-        }
+        .map(|f| f.code.as_str())
+        .collect();
+    if e.rho().iter().all(Option::is_none) {
+        let why = if flags.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", flags.join(", "))
+        };
+        return Line::raw(format!("{label}: ρ̂ undefined{why}{set_text}"));
     }
+    let rhos: Vec<String> = e
+        .rho()
+        .iter()
+        .enumerate()
+        .map(|(k, r)| {
+            let ci = boot
+                .and_then(|b| b.rho.get(k).copied().flatten())
+                .map_or_else(String::new, |c| format!(" [{:.2}, {:.2}]", c.lo, c.hi));
+            format!("{}{ci}", num(*r))
+        })
+        .collect();
+    let flag_text = if flags.is_empty() {
+        String::new()
+    } else {
+        format!("; FLAG {}", flags.join(", "))
+    };
+    Line::raw(format!(
+        "{label}: ρ̂ = ({}){flag_text}{set_text}",
+        rhos.join(", ")
+    ))
 }
 
 fn compare_line(label: &str, est: Option<&Estimate>) -> Line<'static> {

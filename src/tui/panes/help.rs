@@ -67,7 +67,8 @@ pub fn render(
     let h = u16::try_from(lines.len() + 2).unwrap_or(u16::MAX);
     let r = centred(area, w, h);
     clear(frame, r);
-    let offset = crate::tui::ui::clamp_scroll(scroll, lines.len(), r.height.saturating_sub(2), end);
+    let offset =
+        crate::tui::widgets::clamp_scroll(scroll, lines.len(), r.height.saturating_sub(2), end);
     let title = if usize::from(r.height.saturating_sub(2)) < lines.len() {
         " keys (j/k scroll · q or Esc closes) "
     } else {

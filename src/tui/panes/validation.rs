@@ -60,7 +60,7 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) -> boo
     };
     let width = usize::from(area.width.saturating_sub(2));
     let lines = lines(study, width, theme);
-    let offset = crate::tui::ui::clamp_scroll(
+    let offset = crate::tui::widgets::clamp_scroll(
         app.scroll[pane_index(Pane::Estimates)],
         lines.len(),
         area.height.saturating_sub(2),

@@ -1,0 +1,99 @@
+//! Moving about the screen: focus, the data cursor, the selected slider, pane and overlay
+//! scrolling, clicks and the wheel. Nothing here changes the data.
+
+use super::{App, MAX_SCROLL};
+use crate::tui::action::{Effect, Pane};
+
+impl App {
+    /// `Tab` / `Shift-Tab`, skipping the panes the presentation layout hides.
+    pub(super) fn cycle_focus(&mut self, d: i32) -> Vec<Effect> {
+        let shown: Vec<Pane> = Pane::ALL
+            .into_iter()
+            .filter(|p| !self.present || !matches!(p, Pane::Data | Pane::Sliders))
+            .collect();
+        let i = shown.iter().position(|p| *p == self.focus).unwrap_or(0);
+        let n = shown.len();
+        let j = if d > 0 { (i + 1) % n } else { (i + n - 1) % n };
+        self.focus = shown[j];
+        Vec::new()
+    }
+
+    pub(super) fn move_cursor(&mut self, d: i32) -> Vec<Effect> {
+        if self.overlay.is_box() {
+            // The view clamps the offset to the overlay's content.
+            let next = i64::from(self.overlay_scroll) + i64::from(d.clamp(-1000, 1000));
+            let end = i64::from(self.overlay_end.get().min(MAX_SCROLL));
+            self.overlay_scroll = u16::try_from(next.clamp(0, end)).unwrap_or(0);
+            return Vec::new();
+        }
+        match self.focus {
+            Pane::Sliders => self.select_slider(d),
+            Pane::Data => {
+                let len = self.entries.len() + self.file_columns();
+                self.cursor = step_index(self.cursor, d, len);
+                Vec::new()
+            }
+            p => {
+                // The view clamps the offset to the pane's content.
+                let i = pane_index(p);
+                let next = i64::from(self.scroll[i]) + i64::from(d.clamp(-1000, 1000));
+                let end = i64::from(self.scroll_end[i].get().min(MAX_SCROLL));
+                self.scroll[i] = u16::try_from(next.clamp(0, end)).unwrap_or(0);
+                Vec::new()
+            }
+        }
+    }
+
+    /// A click: focus the pane and select the slider or data-pane entry under the pointer.
+    pub(super) fn click(&mut self, pane: Pane, item: Option<usize>) -> Vec<Effect> {
+        self.focus = pane;
+        match (pane, item) {
+            (Pane::Sliders, Some(i)) if i < self.scenario.sliders.len() => self.selected = i,
+            (Pane::Data, Some(i)) if i < self.entries.len() + self.file_columns() => {
+                self.cursor = i;
+            }
+            _ => {}
+        }
+        Vec::new()
+    }
+
+    /// The wheel steps the slider under it, moves the data cursor, or scrolls a pane.
+    pub(super) fn wheel(&mut self, pane: Pane, up: bool) -> Vec<Effect> {
+        let d = if up { -1 } else { 1 };
+        match pane {
+            Pane::Sliders => self.nudge(f64::from(-d), false),
+            p => {
+                let focus = std::mem::replace(&mut self.focus, p);
+                let effects = self.move_cursor(d);
+                self.focus = focus;
+                effects
+            }
+        }
+    }
+
+    pub(super) fn select_slider(&mut self, d: i32) -> Vec<Effect> {
+        self.selected = step_index(self.selected, d, self.scenario.sliders.len());
+        Vec::new()
+    }
+}
+
+/// The index of a pane in [`Pane::ALL`].
+#[must_use]
+pub fn pane_index(p: Pane) -> usize {
+    Pane::ALL.iter().position(|q| *q == p).unwrap_or(0)
+}
+
+/// `i` moved by `d` within `0..len`.
+pub(super) fn step_index(i: usize, d: i32, len: usize) -> usize {
+    if len == 0 {
+        return 0;
+    }
+    #[expect(
+        clippy::cast_possible_wrap,
+        clippy::cast_possible_truncation,
+        clippy::cast_sign_loss,
+        reason = "lists are short"
+    )]
+    let j = (i as i64 + i64::from(d)).clamp(0, len as i64 - 1) as usize;
+    j
+}

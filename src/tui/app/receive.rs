@@ -1,0 +1,64 @@
+//! Results from the background worker: each is kept only while it answers the data on
+//! screen (its generation) or the configuration it was asked for.
+
+use super::{App, push};
+use crate::battery::TestId;
+use crate::tui::action::{Effect, WorkerMsg};
+
+impl App {
+    pub(super) fn receive(&mut self, msg: WorkerMsg) -> Vec<Effect> {
+        match msg {
+            WorkerMsg::Battery { generation, report } => {
+                if generation == self.generation {
+                    for t in TestId::ALL {
+                        let r = &report.tests[t];
+                        let x = match (r.statistic, r.threshold) {
+                            (Some(s), Some(th)) if th > 0.0 => s / th,
+                            _ => f64::NAN,
+                        };
+                        push(&mut self.history.stats[t], x);
+                    }
+                    self.battery = Some(report);
+                    self.battery_generation = generation;
+                }
+                Vec::new()
+            }
+            WorkerMsg::Power { request, summary } => {
+                self.power.retain(|(r, _)| *r != *request);
+                self.power.push((*request, *summary));
+                Vec::new()
+            }
+            WorkerMsg::Loaded { generation, result } => {
+                if generation != self.generation {
+                    return Vec::new();
+                }
+                match result {
+                    Ok(file) => self.loaded(file),
+                    Err(e) => self.failed(e),
+                }
+            }
+            WorkerMsg::Planned { request, plan } => {
+                self.plans.retain(|(r, _)| *r != *request);
+                self.plans.push((*request, plan));
+                Vec::new()
+            }
+            WorkerMsg::Validating {
+                generation,
+                done,
+                total,
+            } => {
+                self.validation_progress(generation, done, total);
+                Vec::new()
+            }
+            WorkerMsg::Validated { generation, result } => {
+                // A study of older data (another file, edited roles) is dropped.
+                self.validated(generation, result);
+                Vec::new()
+            }
+            WorkerMsg::Crashed => {
+                self.status = "the background worker crashed".into();
+                self.quit()
+            }
+        }
+    }
+}
