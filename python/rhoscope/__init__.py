@@ -315,7 +315,9 @@ def simulate(
         out = os.path.join(d, "panel.csv")
         args = ["simulate"] + _flags(preset=preset, n=n, seed=seed, set=set) + ["-o", out]
         _files(args + _flags(threads=threads))
-        df = pd.read_csv(out, float_precision="round_trip")
+        # pandas 3 parses floats exactly by default; earlier versions only when asked.
+        exact = {} if int(pd.__version__.split(".")[0]) >= 3 else {"float_precision": "round_trip"}
+        df = pd.read_csv(out, **exact)
         side = os.path.join(d, "panel.families.csv")
         if os.path.exists(side):
             fam = pd.read_csv(side, dtype=str)
