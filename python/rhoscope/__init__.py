@@ -11,6 +11,7 @@ its result's ``to_dict()`` is exactly that command's ``--json``::
 from __future__ import annotations
 
 import os
+import sys
 import tempfile
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Union
 
@@ -287,14 +288,35 @@ def plan(
     return Plan(text, notes)
 
 
-def _files(args: List[str], prepared: Any = None) -> None:
-    try:
-        _rhoscope.run_files(args)
-    except _rhoscope.Failure as f:
-        code, message = f.args
+def _files(args: List[str], prepared: Any = None) -> List[str]:
+    """Runs a file-writing command; returns the notes it wrote on stderr (the panel's
+    temporary path replaced by its shown name, the "wrote FILE" line left out)."""
+    failure = None
+    with tempfile.TemporaryFile() as err:
+        saved = os.dup(2)
+        try:
+            sys.stderr.flush()
+            os.dup2(err.fileno(), 2)
+            try:
+                _rhoscope.run_files(args)
+            except _rhoscope.Failure as f:
+                failure = f.args
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+        err.seek(0)
+        lines = err.read().decode("utf-8", "replace").splitlines()
+    notes = [
+        prepared.message(line) if prepared is not None else line
+        for line in lines
+        if line and not line.startswith("rhoscope: wrote ")
+    ]
+    if failure is not None:
+        code, message = failure
         if prepared is not None:
             message = prepared.message(message)
         raise from_failure(code, message) from None
+    return notes
 
 
 def simulate(
