@@ -75,14 +75,13 @@ fn os_args(args: Vec<String>) -> Vec<OsString> {
         .collect()
 }
 
-/// A JSON subcommand: (the CLI's `--json` text, its stderr notes, its trailing error or None).
+/// The CLI's `--json` text, its stderr notes, and its trailing (exit code, message) or None.
+type JsonOutcome = (String, Vec<String>, Option<(i32, String)>);
+
+/// A JSON subcommand's outcome.
 #[pyfunction]
 #[pyo3(signature = (args, shown=None))]
-fn run_json(
-    py: Python<'_>,
-    args: Vec<String>,
-    shown: Option<String>,
-) -> PyResult<(String, Vec<String>, Option<(i32, String)>)> {
+fn run_json(py: Python<'_>, args: Vec<String>, shown: Option<String>) -> PyResult<JsonOutcome> {
     let args = os_args(args);
     let out = detached(py, move |cancel| {
         api::json(args, shown.as_deref(), &|| cancel.load(Ordering::Relaxed)).map(|o| {

@@ -204,7 +204,7 @@ def test_plot_is_the_cli_svg(tmp_path):
     assert run.code == 0, run.err
     assert rhoscope.plot("rho", MID, bootstrap=100) == out.read_text(encoding="utf-8")
     svg = rhoscope.plot("rho", read_exact(MID), bootstrap=100)
-    assert svg.startswith("<svg") and "DataFrame" in svg
+    assert svg.startswith("<svg") and "DataFrame" in svg and "rhoscope-" not in svg
 
 
 def test_plot_of_a_scenario(tmp_path):
