@@ -96,9 +96,12 @@ impl Column<'_> {
     }
 }
 
-/// A number in its shortest round-trip text; nothing for a missing value (NaN).
+/// A number in its shortest round-trip text (serde_json's float printer, several times
+/// faster than `Display`); nothing for a missing value (NaN).
 fn write_number(x: f64, out: &mut Vec<u8>) {
-    if !x.is_nan() {
+    if x.is_finite() {
+        let _ = serde_json::to_writer(&mut *out, &x);
+    } else if !x.is_nan() {
         let _ = write!(out, "{x}");
     }
 }
@@ -229,5 +232,20 @@ mod tests {
         assert_eq!(cell(f64::NAN), "");
         assert_eq!(cell(3.0), "3");
         assert_eq!(cell(0.1).parse::<f64>().unwrap(), 0.1);
+        for x in [
+            1e300,
+            -2.5e-310,
+            0.1 + 0.2,
+            1.0 / 3.0,
+            f64::MAX,
+            f64::MIN_POSITIVE,
+        ] {
+            let mut out = Vec::new();
+            write_number(x, &mut out);
+            assert_eq!(
+                std::str::from_utf8(&out).unwrap().parse::<f64>().unwrap(),
+                x
+            );
+        }
     }
 }
