@@ -14,6 +14,10 @@ What the API copies: a float64 column passes to the extension without a copy, bu
 reaches the library's loader as a temporary CSV file (each number in its shortest exact form),
 which the loader parses into its own column-major matrix as it does any file. So the API adds
 one text rendering of the frame to the library's work, and the loader's parse is shared.
+
+Measured (release build, 2 cores shared with other builds, best of 7): library 0.096 s, API
+0.117 s, +22 %; rendering the 160 000 cells takes about 12 ms of that. The 5 % goal needs the
+loader to take columns in memory (no text in between), a change to the data layer.
 """
 
 from __future__ import annotations
