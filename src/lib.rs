@@ -15,6 +15,7 @@
 //! assert!((est.anchors[1].rho.unwrap() - 0.7).abs() < 1e-12);
 //! ```
 
+pub mod api;
 pub mod battery;
 pub mod bootstrap;
 #[cfg(feature = "cli")]

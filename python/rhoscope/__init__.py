@@ -1,0 +1,426 @@
+"""rhoscope: anchor contamination (ρ_k) in LLM-judge panels, from Python.
+
+Every function runs the same library code as the ``rhoscope`` command of the same name, and
+its result's ``to_dict()`` is exactly that command's ``--json``::
+
+    import rhoscope
+    result = rhoscope.battery(df)          # a DataFrame of judge and anchor scores
+    result.verdicts()                      # one row per test
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Union
+
+from . import _rhoscope
+from ._data import prepare
+from ._errors import IdentificationError, InputError, RhoscopeError, UsageError, from_failure
+from ._results import Battery, Estimate, Identify, Plan, Power, Result, Validate
+
+__version__: str = _rhoscope.__version__
+
+__all__ = [
+    "Battery",
+    "Estimate",
+    "IdentificationError",
+    "Identify",
+    "InputError",
+    "Plan",
+    "Power",
+    "Result",
+    "RhoscopeError",
+    "UsageError",
+    "Validate",
+    "battery",
+    "estimate",
+    "export",
+    "identify",
+    "plan",
+    "plot",
+    "power",
+    "simulate",
+    "validate",
+]
+
+
+def _value(v: Any) -> str:
+    if isinstance(v, Mapping):
+        return ",".join(f"{k}={x}" for k, x in v.items())
+    if isinstance(v, (list, tuple)):
+        return ",".join(str(x) for x in v)
+    return str(v)
+
+
+def _flags(**kw: Any) -> List[str]:
+    """Command-line flags from keyword arguments: None and False are left out (the CLI's
+    default applies), True is a bare flag, a sequence is a comma list."""
+    out: List[str] = []
+    for key, v in kw.items():
+        if v is None or v is False:
+            continue
+        flag = "--" + key.replace("_", "-")
+        if v is True:
+            out.append(flag)
+        elif key == "set":
+            for k, x in v.items():
+                out += ["--set", f"{k}={_value(x)}"]
+        else:
+            out += [flag, _value(v)]
+    return out
+
+
+def _panel_flags(judges: Any, anchors: Any, families: Any, id: Any, continuous: Any) -> List[str]:
+    if isinstance(families, os.PathLike):
+        families = os.fspath(families)
+    return _flags(judges=judges, anchors=anchors, families=families, id=id, continuous=continuous)
+
+
+def _call(args: List[str], shown: Optional[str] = None, prepared: Any = None) -> tuple:
+    try:
+        text, notes, error = _rhoscope.run_json(args, shown)
+    except _rhoscope.Failure as f:
+        code, message = f.args
+        if prepared is not None:
+            message = prepared.message(message)
+        raise from_failure(code, message) from None
+    if prepared is not None:
+        notes = [prepared.message(n) for n in notes]
+    return text, notes, error
+
+
+def _panel_command(
+    command: str,
+    cls: type,
+    data: Any,
+    names: Optional[Sequence[str]],
+    long: Optional[Sequence[str]],
+    panel: List[str],
+    rest: List[str],
+    threads: Optional[int],
+) -> Any:
+    p = prepare(data, names=names, long=long)
+    args = [command, p.path] + panel + _flags(long=p.long) + rest + ["--json"] + _flags(threads=threads)
+    text, notes, error = _call(args, p.shown, p)
+    result = cls(text, notes)
+    if error is not None:
+        code, message = error
+        exc = from_failure(code, p.message(message))
+        exc.result = result  # type: ignore[attr-defined]
+        raise exc
+    return result
+
+
+PanelData = Any
+
+
+def estimate(
+    data: PanelData,
+    *,
+    judges: Optional[Sequence[Union[str, int]]] = None,
+    anchors: Optional[Sequence[Union[str, int]]] = None,
+    families: Optional[Union[str, Mapping[str, str], os.PathLike]] = None,
+    method: Optional[str] = None,
+    blocked: bool = False,
+    designated_clean: Optional[Union[str, int]] = None,
+    bias_correct: bool = False,
+    bias_reps: Optional[int] = None,
+    seed: Optional[int] = None,
+    id: Optional[str] = None,
+    long: Optional[Sequence[str]] = None,
+    continuous: Optional[Union[str, Sequence[str]]] = None,
+    names: Optional[Sequence[str]] = None,
+    threads: Optional[int] = None,
+) -> Estimate:
+    """``rhoscope estimate``: every anchor's ρ̂ (Theorem 1), and ML / free-scale / blocked /
+    designated-clean fits when asked (``method="closed" | "ml" | "both" | "free-scale" | "all"``)."""
+    rest = _flags(
+        method=method,
+        blocked=blocked,
+        designated_clean=designated_clean,
+        bias_correct=bias_correct,
+        bias_reps=bias_reps,
+        seed=seed,
+    )
+    panel = _panel_flags(judges, anchors, families, id, continuous)
+    return _panel_command("estimate", Estimate, data, names, long, panel, rest, threads)
+
+
+def battery(
+    data: PanelData,
+    *,
+    judges: Optional[Sequence[Union[str, int]]] = None,
+    anchors: Optional[Sequence[Union[str, int]]] = None,
+    families: Optional[Union[str, Mapping[str, str], os.PathLike]] = None,
+    bootstrap: Optional[int] = None,
+    null_draws: Optional[int] = None,
+    seed: Optional[int] = None,
+    codes_as_numbers: bool = False,
+    fail_on_diagnostic: bool = False,
+    id: Optional[str] = None,
+    long: Optional[Sequence[str]] = None,
+    continuous: Optional[Union[str, Sequence[str]]] = None,
+    names: Optional[Sequence[str]] = None,
+    threads: Optional[int] = None,
+) -> Battery:
+    """``rhoscope battery``: bootstrap CIs, the weak-ID screen and Tests A/B/C/J/O."""
+    rest = _flags(
+        bootstrap=bootstrap,
+        null_draws=null_draws,
+        seed=seed,
+        codes_as_numbers=codes_as_numbers,
+        fail_on_diagnostic=fail_on_diagnostic,
+    )
+    panel = _panel_flags(judges, anchors, families, id, continuous)
+    return _panel_command("battery", Battery, data, names, long, panel, rest, threads)
+
+
+def identify(
+    data: Optional[PanelData] = None,
+    *,
+    judges: Optional[Sequence[Union[str, int]]] = None,
+    anchors: Optional[Sequence[Union[str, int]]] = None,
+    families: Optional[Union[str, Mapping[str, str], os.PathLike]] = None,
+    id: Optional[str] = None,
+    long: Optional[Sequence[str]] = None,
+    continuous: Optional[Union[str, Sequence[str]]] = None,
+    names: Optional[Sequence[str]] = None,
+    threads: Optional[int] = None,
+) -> Identify:
+    """``rhoscope identify``: Section 7's hierarchy on a panel, or at the paper's design."""
+    panel = _panel_flags(judges, anchors, families, id, continuous)
+    if data is None:
+        text, notes, _ = _call(["identify"] + panel + _flags(long=long) + ["--json"] + _flags(threads=threads))
+        return Identify(text, notes)
+    return _panel_command("identify", Identify, data, names, long, panel, [], threads)
+
+
+def validate(
+    data: PanelData,
+    *,
+    inject: Optional[Sequence[float]] = None,
+    n: Optional[Sequence[int]] = None,
+    reps: Optional[int] = None,
+    seed: Optional[int] = None,
+    bootstrap: Optional[int] = None,
+    null_draws: Optional[int] = None,
+    balanced: bool = False,
+    judges: Optional[Sequence[Union[str, int]]] = None,
+    anchors: Optional[Sequence[Union[str, int]]] = None,
+    families: Optional[Union[str, Mapping[str, str], os.PathLike]] = None,
+    id: Optional[str] = None,
+    long: Optional[Sequence[str]] = None,
+    continuous: Optional[Union[str, Sequence[str]]] = None,
+    names: Optional[Sequence[str]] = None,
+    threads: Optional[int] = None,
+) -> Validate:
+    """``rhoscope validate``: recovery of injected ρ on synthetic panels built on the
+    judges' own textures."""
+    rest = _flags(
+        inject=inject,
+        n=n,
+        reps=reps,
+        seed=seed,
+        bootstrap=bootstrap,
+        null_draws=null_draws,
+        balanced=balanced,
+    )
+    panel = _panel_flags(judges, anchors, families, id, continuous)
+    return _panel_command("validate", Validate, data, names, long, panel, rest, threads)
+
+
+def power(
+    *,
+    design: str,
+    strength: Union[float, Sequence[float]],
+    n: Union[int, Sequence[int]],
+    reps: Optional[int] = None,
+    null_draws: Optional[int] = None,
+    coverage: Optional[int] = None,
+    seed: Optional[int] = None,
+    ordinal: Optional[int] = None,
+    skewed: bool = False,
+    threads: Optional[int] = None,
+) -> Power:
+    """``rhoscope power``: a test's false-positive rate and power by simulation."""
+    args = ["power"] + _flags(
+        design=design,
+        strength=strength,
+        n=n,
+        reps=reps,
+        null_draws=null_draws,
+        coverage=coverage,
+        seed=seed,
+        ordinal=ordinal,
+        skewed=skewed,
+    )
+    text, notes, _ = _call(args + ["--json"] + _flags(threads=threads))
+    return Power(text, notes)
+
+
+def plan(
+    *,
+    target: str,
+    preset: Optional[str] = None,
+    reps: Optional[int] = None,
+    null_draws: Optional[int] = None,
+    bootstrap: Optional[int] = None,
+    max_n: Optional[int] = None,
+    seed: Optional[int] = None,
+    threads: Optional[int] = None,
+    **set: Any,
+) -> Plan:
+    """``rhoscope plan``: the N a design needs for a target; keyword arguments beyond these
+    are ``--set KEY=VALUE`` overrides of the preset."""
+    args = ["plan"] + _flags(
+        preset=preset,
+        target=target,
+        reps=reps,
+        null_draws=null_draws,
+        bootstrap=bootstrap,
+        max_n=max_n,
+        seed=seed,
+        set=set,
+    )
+    text, notes, _ = _call(args + ["--json"] + _flags(threads=threads))
+    return Plan(text, notes)
+
+
+def _files(args: List[str], prepared: Any = None) -> List[str]:
+    """Runs a file-writing command; returns the notes it wrote on stderr (the panel's
+    temporary path replaced by its shown name, the "wrote FILE" line left out)."""
+    failure = None
+    with tempfile.TemporaryFile() as err:
+        saved = os.dup(2)
+        try:
+            sys.stderr.flush()
+            os.dup2(err.fileno(), 2)
+            try:
+                _rhoscope.run_files(args)
+            except _rhoscope.Failure as f:
+                failure = f.args
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+        err.seek(0)
+        lines = err.read().decode("utf-8", "replace").splitlines()
+    notes = [
+        prepared.message(line) if prepared is not None else line
+        for line in lines
+        if line and not line.startswith("rhoscope: wrote ")
+    ]
+    if failure is not None:
+        code, message = failure
+        if prepared is not None:
+            message = prepared.message(message)
+        raise from_failure(code, message) from None
+    return notes
+
+
+def simulate(
+    preset: Optional[str] = None,
+    *,
+    n: int,
+    seed: int,
+    threads: Optional[int] = None,
+    **set: Any,
+) -> Any:
+    """``rhoscope simulate``: a panel drawn from a scenario, as a pandas DataFrame (the
+    numbers of the command's CSV, bit for bit); keyword arguments beyond these are
+    ``--set KEY=VALUE`` overrides. Judge families, when the design has them, are in
+    ``df.attrs["families"]``."""
+    import pandas as pd
+
+    with tempfile.TemporaryDirectory(prefix="rhoscope-") as d:
+        out = os.path.join(d, "panel.csv")
+        args = ["simulate"] + _flags(preset=preset, n=n, seed=seed, set=set) + ["-o", out]
+        _files(args + _flags(threads=threads))
+        # pandas 3 parses floats exactly by default; earlier versions only when asked.
+        exact = {} if int(pd.__version__.split(".")[0]) >= 3 else {"float_precision": "round_trip"}
+        df = pd.read_csv(out, **exact)
+        side = os.path.join(d, "panel.families.csv")
+        if os.path.exists(side):
+            fam = pd.read_csv(side, dtype=str)
+            df.attrs["families"] = dict(zip(fam["judge"], fam["family"]))
+    return df
+
+
+def export(
+    data: Union[str, os.PathLike],
+    *,
+    syntax: Optional[str] = None,
+    judges: Optional[Sequence[Union[str, int]]] = None,
+    anchors: Optional[Sequence[Union[str, int]]] = None,
+    families: Optional[Union[str, Mapping[str, str], os.PathLike]] = None,
+    id: Optional[str] = None,
+    continuous: Optional[Union[str, Sequence[str]]] = None,
+) -> str:
+    """``rhoscope export``: the model as a lavaan or semopy script (text). The script reads
+    the panel file again, so ``data`` is a path."""
+    if not isinstance(data, (str, os.PathLike)):
+        raise UsageError(
+            "export writes a script that reads the panel file again: give the path of a panel file "
+            "(e.g. df.to_csv('panel.csv', index=False))",
+            2,
+        )
+    with tempfile.TemporaryDirectory(prefix="rhoscope-") as d:
+        out = os.path.join(d, "model.txt")
+        panel = _panel_flags(judges, anchors, families, id, continuous)
+        _files(["export", os.fspath(data)] + panel + _flags(syntax=syntax) + ["-o", out])
+        with open(out, encoding="utf-8") as f:
+            return f.read()
+
+
+def plot(
+    kind: str,
+    data: Optional[PanelData] = None,
+    *,
+    preset: Optional[str] = None,
+    n: Optional[int] = None,
+    ns: Optional[Sequence[int]] = None,
+    strength: Optional[float] = None,
+    reps: Optional[int] = None,
+    bootstrap: Optional[int] = None,
+    null_draws: Optional[int] = None,
+    seed: Optional[int] = None,
+    judges: Optional[Sequence[Union[str, int]]] = None,
+    anchors: Optional[Sequence[Union[str, int]]] = None,
+    families: Optional[Union[str, Mapping[str, str], os.PathLike]] = None,
+    id: Optional[str] = None,
+    long: Optional[Sequence[str]] = None,
+    continuous: Optional[Union[str, Sequence[str]]] = None,
+    names: Optional[Sequence[str]] = None,
+    threads: Optional[int] = None,
+    **set: Any,
+) -> str:
+    """``rhoscope plot KIND``: a figure as SVG text (``rho``, ``bootstrap`` and ``battery`` on
+    a panel or a scenario; ``power`` and ``boundary`` on a scenario)."""
+    prepared = None
+    args = ["plot", kind]
+    if data is not None:
+        prepared = prepare(data, names=names, long=long)
+        args.append(prepared.path)
+        args += _flags(long=prepared.long)
+    args += _panel_flags(judges, anchors, families, id, continuous)
+    args += _flags(
+        preset=preset,
+        n=n,
+        ns=ns,
+        strength=strength,
+        reps=reps,
+        bootstrap=bootstrap,
+        null_draws=null_draws,
+        seed=seed,
+        set=set,
+    )
+    with tempfile.TemporaryDirectory(prefix="rhoscope-") as d:
+        out = os.path.join(d, "figure.svg")
+        _files(args + ["-o", out] + _flags(threads=threads), prepared)
+        with open(out, encoding="utf-8") as f:
+            svg = f.read()
+    if prepared is not None and prepared.shown:
+        # The figure's title names the panel file; an in-memory panel is named by its kind.
+        svg = svg.replace(os.path.basename(prepared.path), prepared.shown.strip("<>"))
+    return svg

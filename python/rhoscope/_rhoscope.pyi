@@ -1,0 +1,30 @@
+"""The compiled extension (Rust): the library's commands by command line."""
+
+from typing import List, Optional, Sequence, Tuple
+
+import numpy as np
+import numpy.typing as npt
+
+__version__: str
+
+class Failure(Exception):
+    """A command's error; ``args`` is (exit code, message)."""
+
+class Panel:
+    """A temporary panel file, removed when this object goes."""
+
+    @property
+    def path(self) -> str: ...
+
+def run_json(
+    args: List[str], shown: Optional[str] = None
+) -> Tuple[str, List[str], Optional[Tuple[int, str]]]: ...
+def run_files(args: List[str]) -> None: ...
+def run_cli(argv: List[str]) -> int: ...
+def wide_panel(names: List[str], columns: Sequence[object]) -> Panel: ...
+def long_panel(
+    header: Tuple[str, str, str],
+    items: List[str],
+    raters: List[str],
+    scores: npt.NDArray[np.float64],
+) -> Panel: ...

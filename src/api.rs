@@ -1,0 +1,15 @@
+//! The in-memory entry of the bindings: a panel given as columns, and every subcommand's
+//! `--json` document returned instead of printed. Each function calls the same library code
+//! as its command, so the documents are byte-identical to the CLI's.
+
+#[cfg(feature = "cli")]
+mod commands;
+#[cfg(feature = "cli")]
+mod entry;
+pub mod input;
+
+#[cfg(feature = "cli")]
+pub use commands::{Outcome, files, json};
+#[cfg(feature = "cli")]
+pub use entry::run_cli;
+pub use input::{Column, TempPanel, long_panel, wide_panel};

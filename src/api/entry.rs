@@ -1,0 +1,125 @@
+//! The `rhoscope` command run in-process (the Python package's console script): the binary's
+//! `main` with its exit code returned, so the command is the library, not a second binary.
+
+use std::ffi::OsString;
+use std::io::Write as _;
+
+use clap::error::ErrorKind;
+use clap::{CommandFactory, Parser};
+
+use crate::cli::Cli;
+use crate::error::{Error, sanitize};
+
+/// Runs the command line `args` (the program name first) as the `rhoscope` binary does:
+/// output on stdout, errors on stderr, and the binary's exit code returned.
+#[must_use]
+pub fn run_cli(args: Vec<OsString>) -> i32 {
+    let args = with_explore_for_a_file(args);
+    let typed = typed_command(&args);
+    let cli = match Cli::try_parse_from(args) {
+        Ok(cli) => cli,
+        Err(e) => return clap_exit(&e, &typed),
+    };
+    match crate::commands::run(cli) {
+        Ok(()) => 0,
+        Err(e) => {
+            let _ = writeln!(std::io::stderr(), "rhoscope: {e}");
+            e.exit_code()
+        }
+    }
+}
+
+/// Parses a command line as the CLI does; a clap refusal is a usage error with its one-line
+/// message (help and version requests too).
+pub(crate) fn parse(args: Vec<OsString>) -> Result<Cli, Error> {
+    let typed = typed_command(&args);
+    Cli::try_parse_from(args).map_err(|e| match e.kind() {
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
+            Error::Usage(e.render().to_string().trim_end().to_string())
+        }
+        _ => Error::Usage(
+            usage_line(&e, &typed)
+                .trim_start_matches("rhoscope: ")
+                .to_string(),
+        ),
+    })
+}
+
+/// Prints clap's help, version or one-line error and returns its exit code (as `main`).
+fn clap_exit(e: &clap::Error, typed: &str) -> i32 {
+    let code = e.exit_code();
+    match e.kind() {
+        ErrorKind::DisplayHelp
+        | ErrorKind::DisplayVersion
+        | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            let written = e.print().and_then(|()| {
+                std::io::stdout().flush()?;
+                std::io::stderr().flush()
+            });
+            if let Err(w) = written
+                && w.kind() != std::io::ErrorKind::BrokenPipe
+            {
+                let _ = writeln!(std::io::stderr(), "rhoscope: cannot write output: {w}");
+                return crate::error::EXIT_IO;
+            }
+        }
+        _ => {
+            let _ = writeln!(std::io::stderr(), "{}", usage_line(e, typed));
+        }
+    }
+    code
+}
+
+/// `rhoscope FILE` is `rhoscope explore FILE` (as `main`).
+fn with_explore_for_a_file(mut args: Vec<OsString>) -> Vec<OsString> {
+    let opens_a_file = args.get(1).is_some_and(|a| {
+        let is_sub = a.to_str().is_some_and(|s| {
+            s.starts_with('-') || Cli::command().get_subcommands().any(|c| c.get_name() == s)
+        });
+        !is_sub && std::path::Path::new(a).exists()
+    });
+    if opens_a_file {
+        args.insert(1, "explore".into());
+    }
+    args
+}
+
+/// A clap usage error as one self-sufficient line (as `main`).
+fn usage_line(e: &clap::Error, typed: &str) -> String {
+    let text = e.render().to_string();
+    let first = text.split("\n\n").next().unwrap_or_default();
+    let joined = first
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ");
+    let msg = joined.strip_prefix("error: ").unwrap_or(&joined);
+    let command = text
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("Usage: "))
+        .map(|usage| {
+            usage
+                .split_whitespace()
+                .take_while(|t| !t.starts_with(['[', '<', '-']))
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .filter(|c| !c.is_empty())
+        .unwrap_or_else(|| typed.to_string());
+    sanitize(&format!("rhoscope: error: {msg} (see {command} --help)"))
+}
+
+/// `rhoscope SUB` when the command line names a subcommand, else `rhoscope`.
+fn typed_command(args: &[OsString]) -> String {
+    let cmd = Cli::command();
+    args.iter()
+        .skip(1)
+        .filter_map(|a| a.to_str())
+        .find_map(|a| {
+            cmd.get_subcommands()
+                .find(|s| s.get_name() == a)
+                .map(|s| format!("rhoscope {}", s.get_name()))
+        })
+        .unwrap_or_else(|| "rhoscope".into())
+}

@@ -1,0 +1,89 @@
+//! The in-memory entry (`rhoscope::api`) against the binary: the same `--json` bytes, from a
+//! path and from columns held in memory.
+
+#![cfg(feature = "cli")]
+
+use std::ffi::OsString;
+use std::process::Command;
+
+use rhoscope::api::{self, Column};
+
+const MID: &str = "assets/mid.csv";
+
+fn binary(args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_rhoscope"))
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+fn api_text(args: &[&str], shown: Option<&str>) -> String {
+    let argv: Vec<OsString> = std::iter::once("rhoscope")
+        .chain(args.iter().copied())
+        .map(OsString::from)
+        .collect();
+    let o = api::json(argv, shown, &|| false).unwrap();
+    let mut s = serde_json::to_string_pretty(&o.doc).unwrap();
+    s.push('\n');
+    s
+}
+
+#[test]
+fn estimate_and_battery_are_the_binarys_json() {
+    for args in [
+        vec!["estimate", MID, "--json"],
+        vec![
+            "estimate",
+            "assets/three-anchor.csv",
+            "--method",
+            "all",
+            "--json",
+        ],
+        vec![
+            "battery",
+            MID,
+            "--bootstrap",
+            "100",
+            "--null-draws",
+            "100",
+            "--json",
+        ],
+        vec!["identify", "--json"],
+    ] {
+        assert_eq!(api_text(&args, None), binary(&args), "{args:?}");
+    }
+}
+
+#[test]
+fn columns_in_memory_load_as_the_file() {
+    let text = std::fs::read_to_string(MID).unwrap();
+    let mut lines = text.lines();
+    let names: Vec<String> = lines.next().unwrap().split(',').map(String::from).collect();
+    let mut cols = vec![Vec::new(); names.len()];
+    for line in lines {
+        for (c, x) in line.split(',').enumerate() {
+            cols[c].push(x.parse::<f64>().unwrap());
+        }
+    }
+    let refs: Vec<Column<'_>> = cols.iter().map(|c| Column::Numbers(c)).collect();
+    let temp = api::wide_panel(&names, &refs).unwrap();
+    let path = temp.path().to_str().unwrap();
+    let got = api_text(&["estimate", path, "--json"], Some(MID));
+    assert_eq!(got, binary(&["estimate", MID, "--json"]));
+}
+
+#[test]
+fn a_cancelled_battery_stops_as_an_interrupt() {
+    let argv: Vec<OsString> = ["rhoscope", "battery", MID]
+        .into_iter()
+        .map(OsString::from)
+        .collect();
+    let e = api::json(argv, None, &|| true).unwrap_err();
+    assert_eq!(e.exit_code(), 130);
+}
