@@ -1141,7 +1141,7 @@ fn worker_runs_the_newest_job_and_cancels_superseded_ones() {
     ));
 }
 
-/// The README's key table, generated from the keymap.
+/// The key table of docs/explorer.md, generated from the keymap.
 fn key_table() -> String {
     let mut out = String::from("| keys | action |\n|---|---|\n");
     for b in rhoscope::tui::keymap::KEYMAP {
@@ -1197,11 +1197,11 @@ fn w_writes_the_figure_of_the_view_and_names_it() {
 
 #[test]
 fn readme_key_table_is_the_keymap() {
-    let readme = std::fs::read_to_string(common::root().join("README.md")).unwrap();
+    let readme = std::fs::read_to_string(common::root().join("docs/explorer.md")).unwrap();
     let table = key_table();
     assert!(
         readme.contains(&table),
-        "README's key table differs from the keymap; expected:\n{table}"
+        "docs/explorer.md's key table differs from the keymap; expected:\n{table}"
     );
 }
 
