@@ -191,16 +191,12 @@ fn estimate(
         families: panel.judge_families(),
         clean,
     };
-    let which: Vec<Estimator> = Estimator::ALL
-        .into_iter()
-        .filter(|e| match e {
-            Estimator::ClosedForm => true,
-            Estimator::Ml => matches!(a.method, Method::Ml | Method::Both | Method::All),
-            Estimator::FreeScale => matches!(a.method, Method::FreeScale | Method::All),
-            Estimator::Blocked => a.blocked,
-            Estimator::DesignatedClean => clean.is_some(),
-        })
-        .collect();
+    let flagged = [
+        (Estimator::Blocked, a.blocked),
+        (Estimator::DesignatedClean, clean.is_some()),
+    ];
+    let flagged: Vec<Estimator> = flagged.iter().filter(|f| f.1).map(|f| f.0).collect();
+    let which = a.method.estimators(&flagged);
     if which.contains(&Estimator::Ml) && panel.p() + panel.m() <= crate::estimate::ml::MAX_VARIABLES
     {
         let what = format!(
@@ -319,7 +315,7 @@ fn identify_json(
                 "{flag} describes a panel file: give the PANEL too, or leave it out for the paper's design"
             )));
         }
-        let id = crate::identify::at_paper_design().map_err(Error::System)?;
+        let id = crate::identify::at_paper_design().map_err(|e| Error::System(e.to_string()))?;
         let r = report::identify::IdentifyReport {
             id: &id,
             panel: None,
