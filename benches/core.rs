@@ -1,7 +1,7 @@
 //! Speed targets of the core issue, measured with criterion:
 //! moments + closed form at N = 2000, p = 6, m = 3 (≤ 15 µs); simulating a 2000 × 9 panel
 //! (≤ 200 µs); an ML fit at N = 2000, p = 6, m = 2 (≤ 1 ms); loading a 1,000,000-row numeric
-//! CSV of 8 or 9 columns in a fraction of a second (the parallel byte reader, SPEC §6), beside
+//! CSV of 8 or 9 columns in a fraction of a second (the parallel byte reader, docs/method.md §6), beside
 //! the same file through the `csv` crate reference reader (a quoted header sends it there).
 //! Whole-process time and peak memory of `estimate` on such a file are measured separately with
 //! `/usr/bin/time -v` (see the README).

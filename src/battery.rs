@@ -35,7 +35,7 @@ pub use types::{
 pub use verdict::{TestResult, Verdict};
 use verdict::{judge, judge_all};
 
-/// Default number of null draws per test (SPEC §3).
+/// Default number of null draws per test (docs/method.md §3).
 pub const DEFAULT_NULL_DRAWS: usize = 1000;
 
 /// The estimators the battery fits and bootstraps: the registry's battery list.
@@ -82,7 +82,7 @@ pub struct NullInfo {
     pub draws: usize,
     /// One sentence on the null used, and on what it could not cover.
     pub note: String,
-    /// One sentence on the free-scale null that calibrates Tests J and O (SPEC §7), when one
+    /// One sentence on the free-scale null that calibrates Tests J and O (docs/method.md §7), when one
     /// was built or why not.
     pub free_scale: Option<String>,
 }
@@ -110,7 +110,7 @@ pub struct BatteryReport {
     pub null: NullInfo,
     /// Estimators of [`ESTIMATORS`] that could not run on this panel, and why.
     pub refused: Vec<(Estimator, String)>,
-    /// Which estimate to read, and why (SPEC §5 and §7).
+    /// Which estimate to read, and why (docs/method.md §5 and §7).
     pub route: Route,
     /// The effective number of judges with its interval on the same resamples
     /// ([`crate::neff`]).
@@ -154,7 +154,7 @@ impl BatteryReport {
 pub struct Conventions {
     /// Test A on ordinal judges with their codes read as numbers, calibrated by the plug-in
     /// null of the paper's HANNA computation (Section 7): a labelled convention, since on
-    /// Likert judges Test A has no testable content (SPEC §3) and is otherwise N/A.
+    /// Likert judges Test A has no testable content (docs/method.md §3) and is otherwise N/A.
     pub codes_as_numbers: bool,
 }
 
@@ -353,7 +353,7 @@ fn notes(
         );
     }
     if layout.ordinal_judges > 0 && single.is_empty() {
-        return ("Likert judges: Tests A and B are N/A on them (SPEC §3); every test that runs is calibrated on the latent null".into(), fs_note);
+        return ("Likert judges: Tests A and B are N/A on them (docs/method.md §3); every test that runs is calibrated on the latent null".into(), fs_note);
     }
     (null_note, fs_note)
 }
@@ -374,8 +374,9 @@ fn name_tests(tests: &[TestId], note: &str) -> String {
 }
 
 /// Test A on ordinal judges with their codes read as numbers (the paper's HANNA
-/// computation, [`Conventions::codes_as_numbers`]), calibrated by the plug-in null of SPEC
-/// §3's first rule on its own null streams; the result says it is a convention and states
+/// computation, [`Conventions::codes_as_numbers`]), calibrated by the plug-in null of
+/// docs/method.md §3's first rule on its own null streams; the result says it is a
+/// convention and states
 /// the null's latent judge correlations. `None` when no judge is ordinal.
 fn codes_as_numbers(
     panel: &Panel,

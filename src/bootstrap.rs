@@ -1,4 +1,4 @@
-//! Item bootstrap (Section 6, SPEC §2): percentile intervals for every ρ_k, σ_t² and σ_c²,
+//! Item bootstrap (Section 6, docs/method.md §2): percentile intervals for every ρ_k, σ_t² and σ_c²,
 //! and the weak-identification screen T = |den̂| / SD_boot(den̂). Resample b draws its items
 //! from its own stream, and results are collected in resample order, so the output is
 //! bit-identical at any thread count.
@@ -22,7 +22,7 @@ use features::FeatureSet;
 use second::SecondMoments;
 use weighted::PerItem;
 
-/// Default number of resamples (SPEC §2).
+/// Default number of resamples (docs/method.md §2).
 pub const DEFAULT_RESAMPLES: usize = 300;
 /// Fewest resamples for a percentile interval or the weak-ID screen: at 100 each 2.5 % tail
 /// holds 2.5 resamples and SD_boot(den̂) has a relative SE of about 7 % (1/√(2(B − 1))).
@@ -61,7 +61,7 @@ pub struct BootstrapResult {
     pub rho_draws: Vec<Vec<f64>>,
 }
 
-/// The weak-identification screen (SPEC §2).
+/// The weak-identification screen (docs/method.md §2).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct WeakId {
     /// T = |den̂| / SD_boot(den̂).

@@ -14,7 +14,7 @@ const ML_PER_Q4: f64 = 1.2e-8;
 /// and feature (the count-weighted moment sums of the item bootstrap).
 const BOOT_PER_DRAW: f64 = 1.0e-8;
 const BOOT_PER_FEATURE: f64 = 5.0e-10;
-/// Seconds per q³ of one Gaussian null draw (a Wishart by Bartlett decomposition, SPEC §3).
+/// Seconds per q³ of one Gaussian null draw (a Wishart by Bartlett decomposition, docs/method.md §3).
 /// Measured: q = 252 with 1000 draws in 2.4 s.
 const WISHART_PER_Q3: f64 = 1.5e-10;
 /// Seconds per simulated row and (column + a tenth of a judge pair) of one ordinal null draw

@@ -1,4 +1,4 @@
-//! "What your configuration buys you" (Section 6, SPEC §5) as data. The paper's decision
+//! "What your configuration buys you" (Section 6, docs/method.md §5) as data. The paper's decision
 //! table and the ordinal hierarchy (Section 7) are kept here: from a panel's configuration
 //! this finds the matching row, the estimators and diagnostics available, and the failure
 //! modes left unguarded.
@@ -222,7 +222,7 @@ pub fn decide(c: &Configuration) -> Decision {
     }
 }
 
-/// Which estimate to read on a panel, and why (SPEC §5 and §7, as data).
+/// Which estimate to read on a panel, and why (docs/method.md §5 and §7, as data).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Route {
     /// The estimator whose ρ̂ to read; `None` when no ρ̂ may be read.

@@ -1,5 +1,5 @@
 //! The estimate layer: one [`Estimate`] shape for every estimator, built by one set of range
-//! rules (SPEC §1: out-of-range values are flagged, never clipped). Each estimator is a
+//! rules (docs/method.md §1: out-of-range values are flagged, never clipped). Each estimator is a
 //! submodule with its registry entry ([`registry`]); Theorem 1's closed form is [`closed`].
 
 pub mod bias;
@@ -30,7 +30,7 @@ use closed::finish;
 /// the flags say why.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Estimate {
-    /// σ̂_t²: the plain mean of the per-pair values (SPEC §1).
+    /// σ̂_t²: the plain mean of the per-pair values (docs/method.md §1).
     pub sigma_t2: f64,
     /// σ̂_c² = K − σ̂_t².
     pub sigma_c2: f64,
@@ -68,7 +68,7 @@ pub struct AnchorEstimate {
     pub rho: Option<f64>,
 }
 
-/// The raw parameters of a fit, before the range rules of SPEC §1 are applied. Every
+/// The raw parameters of a fit, before the range rules of docs/method.md §1 are applied. Every
 /// estimator (closed form, blocked, designated-clean, ML, …) builds its [`Estimate`] from
 /// these through [`Estimate::from_parts`], so the flags mean the same thing everywhere.
 #[derive(Debug, Clone, PartialEq)]
@@ -90,7 +90,7 @@ pub struct Parts {
 }
 
 impl Estimate {
-    /// The one rule set for out-of-range values (SPEC §1): σ̂_c² ≤ 0, σ̂_t² ∉ (0, K),
+    /// The one rule set for out-of-range values (docs/method.md §1): σ̂_c² ≤ 0, σ̂_t² ∉ (0, K),
     /// σ̂_ak² ≤ 0 and |ρ̂_k| > 1 are flagged, never clipped; ρ̂_k = β̂_k / (σ̂_ak σ̂_c) is
     /// undefined when σ̂_t² is undefined, σ̂_c² ≤ 0 or σ̂_ak² ≤ 0.
     #[must_use]
@@ -127,7 +127,7 @@ impl Estimate {
                         ..Flag::new(FlagCode::SigmaA2Nonpositive, sigma_a2)
                     });
                 }
-                // The designated-clean anchor's ρ is 0 by assumption (SPEC §1), whatever σ̂_a².
+                // The designated-clean anchor's ρ is 0 by assumption (docs/method.md §1), whatever σ̂_a².
                 let rho = if clean == Some(a) {
                     Some(0.0)
                 } else {

@@ -188,7 +188,7 @@ fn header(panel: &Panel, comment: &str) -> String {
     out
 }
 
-/// The missing-value spellings rhoscope reads (SPEC §6; any case).
+/// The missing-value spellings rhoscope reads (docs/method.md §6; any case).
 const NA: [&str; 9] = ["", "NA", "na", "Na", "NaN", "nan", "NAN", "null", "NULL"];
 
 /// The lavaan script: data preparation, the model with labels and `:=` definitions

@@ -44,7 +44,7 @@ fn latent(e: impl std::fmt::Display) -> IdentifyError {
 }
 
 /// The anchor values the paper's designs cycle through when a panel has more anchors than the
-/// three-anchor design (Section 4 and SPEC §4): ρ = (0.3, 0.7, 0.5), σ_a = (0.5, 0.6, 0.7).
+/// three-anchor design (Section 4 and docs/method.md §4): ρ = (0.3, 0.7, 0.5), σ_a = (0.5, 0.6, 0.7).
 const DESIGN_RHO: [f64; 3] = [0.3, 0.7, 0.5];
 const DESIGN_SIGMA_A: [f64; 3] = [0.5, 0.6, 0.7];
 
@@ -205,7 +205,7 @@ fn finish(
 /// is the panel's own.
 ///
 /// # Errors
-/// A one-sentence reason when the fit is out of range (any flag of SPEC §1, or a judge error
+/// A one-sentence reason when the fit is out of range (any flag of docs/method.md §1, or a judge error
 /// variance S_jj − K̂ ≤ 0).
 pub fn panel_point(s: &DMatrix<f64>, p: usize) -> Result<Params, IdentifyError> {
     let no_point = |why: &str| IdentifyError::NoPoint(why.into());

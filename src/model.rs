@@ -1,5 +1,5 @@
 //! The single-common-factor model of Assumption 1 (Section 3) with every violation knob of
-//! SPEC §4, parameter validation, and the population covariance matrix.
+//! docs/method.md §4, parameter validation, and the population covariance matrix.
 //!
 //! Judges are `J_j = t + c + e_j`, anchors `A_k = t + (β_k/σ_c²) c + u_k` with
 //! `β_k = ρ_k σ_ak σ_c`. Lists that describe judges or anchors may hold one value, which is
@@ -9,7 +9,7 @@ use nalgebra::DMatrix;
 
 use crate::data::limits::{MAX_COLUMNS, MAX_LEVELS};
 
-/// Largest log-scale SD of the lognormal knob (SPEC §4): at 3 a standardised draw already
+/// Largest log-scale SD of the lognormal knob (docs/method.md §4): at 3 a standardised draw already
 /// reaches the hundreds; far beyond, `exp(σ²)` overflows and a panel fills with NaN.
 pub const MAX_LOGNORMAL_SD: f64 = 3.0;
 
@@ -32,7 +32,7 @@ pub struct Params {
     pub violations: Violations,
 }
 
-/// The violation knobs of SPEC §4. Each is off at its default.
+/// The violation knobs of docs/method.md §4. Each is off at its default.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Violations {
     /// Second common factor d ~ (0, 1): judge loadings g_j (empty = none, one value = uniform).
@@ -52,7 +52,7 @@ pub struct Violations {
     pub dist: Dist,
     /// Columns observed on an ordinal scale, in column order (judges then anchors).
     pub ordinal: Vec<(usize, Discretise)>,
-    /// Judge scales a_j (SPEC §7, congeneric judges): `J_j = a_j (t + c) + e_j`. Empty = all
+    /// Judge scales a_j (docs/method.md §7, congeneric judges): `J_j = a_j (t + c) + e_j`. Empty = all
     /// ones (the paper's unit loadings), one value = broadcast, or p values; each > 0.
     pub judge_scale: Vec<f64>,
 }
@@ -74,7 +74,7 @@ pub enum Families {
 pub enum Dist {
     #[default]
     Gaussian,
-    /// Standardised lognormal with the given log-scale SD (SPEC default 0.5).
+    /// Standardised lognormal with the given log-scale SD (default 0.5).
     Lognormal { sigma: f64 },
     /// Standardised Student t with 4 degrees of freedom.
     StudentT4,
@@ -124,7 +124,7 @@ pub fn expand(v: &[f64], n: usize) -> Vec<f64> {
 }
 
 impl Params {
-    /// The paper's three-anchor design (SPEC §4): the base design plus ρ_3 = 0.5, σ_a3 = 0.7.
+    /// The paper's three-anchor design (docs/method.md §4): the base design plus ρ_3 = 0.5, σ_a3 = 0.7.
     #[must_use]
     pub fn three_anchor() -> Params {
         Params::default().with_third_anchor()
@@ -176,7 +176,7 @@ impl Params {
             .collect()
     }
 
-    /// Judge scales a_j of SPEC §7 (ones when absent).
+    /// Judge scales a_j of docs/method.md §7 (ones when absent).
     #[must_use]
     pub fn judge_scale_full(&self) -> Vec<f64> {
         if self.violations.judge_scale.is_empty() {
@@ -338,8 +338,8 @@ impl Params {
         Ok(())
     }
 
-    /// The population covariance matrix Σ of (J_1..J_p, A_1..A_m) (Section 3 and SPEC §4;
-    /// judge scales a_j of SPEC §7 multiply the judges' t + c part).
+    /// The population covariance matrix Σ of (J_1..J_p, A_1..A_m) (Section 3 and docs/method.md §4;
+    /// judge scales a_j of docs/method.md §7 multiply the judges' t + c part).
     /// Heteroscedastic and non-Gaussian knobs preserve variances, so they do not enter;
     /// ordinal observation is not a second-moment operation and is ignored here.
     #[must_use]

@@ -1,4 +1,4 @@
-//! Observable second moments (Section 3, SPEC §1): the sample covariance matrix (divisor
+//! Observable second moments (Section 3, docs/method.md §1): the sample covariance matrix (divisor
 //! N − 1) and the quantities the closed form uses — K, M_k, P_kl and Var(A_k).
 
 use nalgebra::DMatrix;
@@ -131,7 +131,7 @@ pub struct Moments {
 /// Which judge pairs enter K.
 #[derive(Debug, Clone, Copy)]
 pub enum JudgePairs<'a> {
-    /// All p(p−1)/2 distinct pairs (SPEC §1).
+    /// All p(p−1)/2 distinct pairs (docs/method.md §1).
     All,
     /// Pairs from different families only (the family-blocked estimator, Section 5).
     CrossFamily(&'a [usize]),

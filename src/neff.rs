@@ -4,12 +4,12 @@
 //!
 //! r̄ is the plain mean of the p(p − 1)/2 Pearson correlations of the judge columns (of the
 //! codes, for ordinal judges: this is about the scores the panel averages, not latent ones).
-//! The interval is the item bootstrap's percentile interval (SPEC §2): resample b draws its
+//! The interval is the item bootstrap's percentile interval (docs/method.md §2): resample b draws its
 //! items from stream b of `Purpose::Bootstrap` for the battery's seed, so it uses exactly the
 //! items the battery's resample b uses, and it is reported only when at least 80 % of the
 //! resamples give a value, like every interval of the battery. Each judge's *shared share* is
 //! its squared loading λ_j² in the one-factor fit of the judge correlation matrix (the ULS fit
-//! of SPEC §7, [`crate::estimate::free_scale::one_factor_uls`]): the share of that judge's
+//! of docs/method.md §7, [`crate::estimate::free_scale::one_factor_uls`]): the share of that judge's
 //! variance the panel's common factor explains, t + c in the paper's model (Assumption 1),
 //! which the judges share whatever part of it is quality and whatever is common-mode error.
 

@@ -1,5 +1,5 @@
 //! A panel: complete items × (judges, anchors), column-major, with names, families and the
-//! detected scale of every column (SPEC §6).
+//! detected scale of every column (docs/method.md §6).
 
 use std::io::{self, Write};
 
@@ -19,11 +19,11 @@ pub enum Scale {
     },
 }
 
-/// A column with more distinct integer values than this is treated as continuous (SPEC §6).
+/// A column with more distinct integer values than this is treated as continuous (docs/method.md §6).
 pub const MAX_ORDINAL_LEVELS: usize = 10;
 
 impl Scale {
-    /// SPEC §6: all values integers with ≤ 10 distinct levels → ordinal.
+    /// docs/method.md §6: all values integers with ≤ 10 distinct levels → ordinal.
     #[must_use]
     pub fn detect(values: &[f64]) -> Scale {
         let mut levels: Vec<i64> = Vec::new();

@@ -5,7 +5,7 @@
 //! - [`RhoFigure`]: every ρ̂_k with its 95 % percentile bootstrap interval (Section 4), beside
 //!   the truth for simulated data;
 //! - [`BootstrapFigure`]: the bootstrap distribution of each ρ̂_k, its interval marked;
-//! - [`BatteryFigure`]: each test's statistic against its calibrated null (SPEC §3), with the
+//! - [`BatteryFigure`]: each test's statistic against its calibrated null (docs/method.md §3), with the
 //!   95th-percentile threshold;
 //! - [`PowerFigure`]: each test's power against N at one violation strength (`power`);
 //! - [`BoundaryFigure`]: ρ̂_1's sampling spread against ρ_1 as the denominator of Corollary 1

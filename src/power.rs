@@ -339,7 +339,7 @@ fn replicate_outcomes(
                 design.draw_into(n, &mut rng, data);
                 let s = covariance(data, n, q, scratch);
                 // Ordinal columns: the free-scale tests read mixed correlations, as their
-                // null draws do (SPEC §7).
+                // null draws do (docs/method.md §7).
                 let corr = mixed.then(|| {
                     let (j, a) = names.split_at(params.p);
                     let panel = Panel::new(n, data.clone(), j.to_vec(), a.to_vec());

@@ -1,4 +1,4 @@
-//! Named simulation presets (SPEC §4's designs) and `KEY=VALUE` overrides, shared by the
+//! Named simulation presets (docs/method.md §4's designs) and `KEY=VALUE` overrides, shared by the
 //! `simulate` command and, later, the explorer's sliders.
 
 use crate::data::limits::{MAX_COLUMNS, MAX_LEVELS};
@@ -230,7 +230,7 @@ fn count(key: &str, s: &str) -> Result<usize, String> {
         .map_err(|_| format!("{key}: '{s}' is not a whole number"))
 }
 
-/// A whole number no larger than `max` (SPEC §4 designs; [`crate::data::limits`]), refused
+/// A whole number no larger than `max` (docs/method.md §4 designs; [`crate::data::limits`]), refused
 /// before anything is sized by it.
 fn bounded_count(key: &str, s: &str, max: usize, what: &str) -> Result<usize, String> {
     let n = count(key, s)?;

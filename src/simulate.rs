@@ -1,4 +1,4 @@
-//! The generator of SPEC §4: draws panels from [`Params`] with every violation knob, one
+//! The generator of docs/method.md §4: draws panels from [`Params`] with every violation knob, one
 //! random stream per replicate derived from `(seed, replicate)`, so results are bit-identical
 //! at any thread count.
 
@@ -20,7 +20,7 @@ pub struct Design {
     sd_t: f64,
     sd_c: f64,
     judge_sd: Vec<f64>,
-    /// Judge scales a_j (SPEC §7); ones by default, and `1.0 * x` is exact, so the default
+    /// Judge scales a_j (docs/method.md §7); ones by default, and `1.0 * x` is exact, so the default
     /// draws are bit-identical to a generator without scales.
     judge_scale: Vec<f64>,
     g: Vec<f64>,
@@ -109,7 +109,7 @@ impl Design {
             .as_ref()
             .map(|(_, k)| (0..*k).map(|_| filled(dist, rng, n)).collect())
             .unwrap_or_default();
-        // Heteroscedastic residual scale, SPEC §4: sqrt((1 + γ z_t²)/(1 + γ)).
+        // Heteroscedastic residual scale, docs/method.md §4: sqrt((1 + γ z_t²)/(1 + γ)).
         let hetero: Option<Vec<f64>> = (v.hetero > 0.0).then(|| {
             let gam = v.hetero;
             t.iter()

@@ -1,5 +1,5 @@
 //! Small statistics used across the crate: means, standard deviations with a stated divisor,
-//! and percentiles with linear interpolation between order statistics (SPEC §2–3); the
+//! and percentiles with linear interpolation between order statistics (docs/method.md §2–3); the
 //! percentile interval and its 80 % rule; the number format of every table. The normal
 //! distributions and Brent's methods sit in submodules, below every layer that uses them.
 
@@ -51,7 +51,7 @@ pub fn mean_sd(v: &[f64]) -> (f64, f64) {
     (mean(v), sd(v))
 }
 
-/// Mean and population SD (divisor n), as the battery's statistics use (SPEC §3).
+/// Mean and population SD (divisor n), as the battery's statistics use (docs/method.md §3).
 #[must_use]
 pub fn mean_sd_pop(v: &[f64]) -> (f64, f64) {
     let m = mean(v);

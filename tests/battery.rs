@@ -284,7 +284,7 @@ fn hanna_test_a_is_na_on_likert_judges_and_the_papers_convention_fires() {
         .collect();
         (battery_json(&w), battery_json(&l))
     };
-    // By default Test A has nothing to test on Likert judges (SPEC §3), and says why.
+    // By default Test A has nothing to test on Likert judges (docs/method.md §3), and says why.
     let (a, b) = layouts(&[]);
     for v in [&a, &b] {
         assert_eq!(v["n_items"], 431);

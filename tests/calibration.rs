@@ -1,5 +1,5 @@
 //! Calibration harness: the battery's size on null panels, and its power on Likert judges,
-//! measured with a generator written here from the model (SPEC §4), independent of
+//! measured with a generator written here from the model (docs/method.md §4), independent of
 //! `rhoscope::simulate`. t ~ N(0, σ_t²), c ~ N(0, σ_c²), J_j = t + c + e_j cut at each judge's
 //! own thresholds; anchors A_k = t + (β_k/σ_c²) c + u_k, continuous; ρ = 0 on the null panels.
 //!
@@ -348,7 +348,7 @@ fn calibration_table() {
 /// each latent test's own violation: family residual SD 0.5 (Test C), a second judge factor of
 /// loading 0.6 on half the judges (Test J), anchor loadings (0.6, 0.3, 0) on a second factor
 /// with ρ = (0.3, 0.7, 0.5) (Test O). Each must reach 0.5. Test O's power with every anchor
-/// clean (ρ = 0, the equal-β ridge of SPEC §7, where the fit has a free direction) is printed.
+/// clean (ρ = 0, the equal-β ridge of docs/method.md §7, where the fit has a free direction) is printed.
 #[test]
 #[ignore = "long: power on Likert judges"]
 fn power_on_likert_judges() {

@@ -92,7 +92,7 @@ fn infinite_cell() {
 
 #[test]
 fn nan_is_missing_per_spec_and_dropped_with_a_located_note() {
-    // SPEC §6 lists NaN among the missing-value markers: the item is dropped (complete-case)
+    // docs/method.md §6 lists NaN among the missing-value markers: the item is dropped (complete-case)
     // and a one-line note names file, row and column; the fit still runs.
     let dir = tempfile::tempdir().unwrap();
     write(

@@ -45,7 +45,7 @@ fn hanna_long_layout_equals_the_wide_panel() {
     assert_eq!(long.n_dropped, 1056 - 431);
     assert_eq!(wide.data, long.data);
     assert!(wide.scales.iter().all(rhoscope::panel::Scale::is_ordinal));
-    // The three off-diagonal covariances give Test A's statistic 0.5888 (SPEC §3): sd with
+    // The three off-diagonal covariances give Test A's statistic 0.5888 (docs/method.md §3): sd with
     // divisor n over their mean.
     let s = wide.covariance();
     let off = [s[(0, 1)], s[(0, 2)], s[(1, 2)]];

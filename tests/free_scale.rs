@@ -1,4 +1,4 @@
-//! The free-scale estimator of SPEC §7: exact inversion of population moments (any judge
+//! The free-scale estimator of docs/method.md §7: exact inversion of population moments (any judge
 //! scales), agreement with Theorem 1 at unit scales, and recovery by simulation.
 
 use nalgebra::DMatrix;
@@ -64,7 +64,7 @@ proptest! {
         ..ProptestConfig::default()
     })]
 
-    /// SPEC §7: with any judge scales a_j the estimator inverts the population moments.
+    /// docs/method.md §7: with any judge scales a_j the estimator inverts the population moments.
     #[test]
     fn inverts_population_moments_for_any_judge_scales(pm in params_strategy()) {
         pm.validate().unwrap();

@@ -1,4 +1,4 @@
-//! The free-scale estimate inside the battery (SPEC §7): its item bootstrap against the gather
+//! The free-scale estimate inside the battery (docs/method.md §7): its item bootstrap against the gather
 //! oracle, Tests J and O (false-positive rate at the nominal 5 % and power against the
 //! violations they target, on seeds not used while building them), bit-identical results at
 //! any thread count, and the route that says which estimate to read.

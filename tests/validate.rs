@@ -1,4 +1,4 @@
-//! `validate` (Section 7, SPEC §7 "Real rater textures"): the same numbers at any thread count
+//! `validate` (Section 7, docs/method.md §7 "Real rater textures"): the same numbers at any thread count
 //! and at a fixed seed; injected ρ recovered within Monte-Carlo error on a panel drawn from
 //! the model itself; the synthetic ordinal judges keep the real judges' marginals; bad
 //! options are one-line usage errors (exit 2).
@@ -195,7 +195,7 @@ fn json_has_one_cell_per_n_and_the_battery_rates() {
     let est = cells[0]["estimators"].as_array().unwrap();
     assert_eq!(est[1]["estimator"], "free_scale");
     assert!(est[1]["anchors"][2]["mean"].as_f64().is_some());
-    // Likert raters: Test A is N/A (SPEC §3); Test O runs on the free-scale fit.
+    // Likert raters: Test A is N/A (docs/method.md §3); Test O runs on the free-scale fit.
     assert!(cells[0]["false_positives"]["A"].is_null());
     assert!(cells[0]["false_positives"]["O"]["runs"].as_u64() == Some(4));
 }

@@ -30,7 +30,7 @@ impl NullDistribution {
         (!v.is_empty()).then(|| percentile(v, 0.95))
     }
 
-    /// Monte-Carlo p-value of an observed statistic (SPEC §3).
+    /// Monte-Carlo p-value of an observed statistic (docs/method.md §3).
     #[must_use]
     pub fn p_value(&self, t: TestId, observed: f64) -> Option<f64> {
         let v = &self.stats[t];
@@ -145,7 +145,7 @@ pub(super) fn method_of(null: &Result<NullModel, String>, n: usize) -> &'static 
     }
 }
 
-/// The observed mixed correlations when some column is ordinal (SPEC §7); `None` when every
+/// The observed mixed correlations when some column is ordinal (docs/method.md §7); `None` when every
 /// column is continuous (Pearson's, from the covariance, are the ones).
 pub(super) fn observed_correlations(panel: &Panel) -> Result<Option<DMatrix<f64>>, String> {
     if panel.scales.iter().any(crate::panel::Scale::is_ordinal) {
@@ -205,7 +205,7 @@ pub(super) fn calibrate_on(
     calibrate(m, n, &null_layout, tests, draws, &|p| progress(p.of(stage)))
 }
 
-/// The null of the free-scale tests (SPEC §7), and a sentence on it: for a scenario, the
+/// The null of the free-scale tests (docs/method.md §7), and a sentence on it: for a scenario, the
 /// scenario's own null with its judges' scales kept; for a real panel, the
 /// fitted free-scale model, or the judges' one-factor fit alone when no free-scale fit of the
 /// anchors exists (Test J needs only the judges).

@@ -26,7 +26,7 @@ pub fn applicable(layout: &Layout) -> Result<(), NotApplicable> {
     }
 }
 
-/// SD (divisor n) over |mean| of the off-diagonal judge covariances (SPEC §3). The
+/// SD (divisor n) over |mean| of the off-diagonal judge covariances (docs/method.md §3). The
 /// absolute value keeps a panel whose judges covary negatively from passing by sign.
 #[must_use]
 pub fn statistic(s: &DMatrix<f64>, layout: &Layout) -> f64 {
@@ -35,7 +35,7 @@ pub fn statistic(s: &DMatrix<f64>, layout: &Layout) -> f64 {
     sd / mean.abs()
 }
 
-/// Why Test A is N/A on Likert judges (SPEC §3), and what to read instead.
+/// Why Test A is N/A on Likert judges (docs/method.md §3), and what to read instead.
 pub const ORDINAL_JUDGES: &str = "each Likert judge cuts its own categories, so the judges' scales are not observed and 'one shared scale' has no testable content; the free-scale estimator does not need it, and Test J checks the one-factor structure (`battery --codes-as-numbers` gives the paper's codes-as-numbers computation, a convention, not a test of the latent model)";
 
 /// Test A's entry in the registry.

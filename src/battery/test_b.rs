@@ -32,7 +32,7 @@ pub fn applicable(layout: &Layout) -> Result<(), NotApplicable> {
     }
 }
 
-/// SD (divisor n) of the per-pair σ̂_t² values that are defined (SPEC §3).
+/// SD (divisor n) of the per-pair σ̂_t² values that are defined (docs/method.md §3).
 #[must_use]
 pub fn statistic(s: &DMatrix<f64>, layout: &Layout) -> f64 {
     let Some(mom) = Moments::from_cov(s, layout.p, JudgePairs::All) else {

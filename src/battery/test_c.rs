@@ -2,7 +2,7 @@
 //! J_j = t + c + f_b(j) + e_j, within-family judge covariances exceed cross-family ones by
 //! σ_f², so the gap (mean within − mean cross) estimates the pair-weighted mean σ_f².
 //! On ordinal judges, whose scales are not observed, it asks the same question of the
-//! latent residual correlations R − λλᵀ after the judges' one-factor fit (SPEC §3).
+//! latent residual correlations R − λλᵀ after the judges' one-factor fit (docs/method.md §3).
 
 use nalgebra::DMatrix;
 
@@ -51,7 +51,7 @@ fn gap(layout: &Layout, x: impl Fn(usize, usize) -> f64) -> f64 {
     within / nw as f64 - cross / nc as f64
 }
 
-/// The gap in the residual correlations R − λλᵀ of the judges' one-factor ULS fit (SPEC §3,
+/// The gap in the residual correlations R − λλᵀ of the judges' one-factor ULS fit (docs/method.md §3,
 /// ordinal judges): a family residual leaves within-family pairs above the fit.
 #[must_use]
 pub fn latent_statistic(sample: &Sample<'_>, layout: &Layout) -> f64 {
@@ -73,7 +73,7 @@ fn statistic_of(sample: &Sample<'_>, layout: &Layout) -> f64 {
     }
 }
 
-/// Mean within-family pair covariance minus mean cross-family pair covariance (SPEC §1).
+/// Mean within-family pair covariance minus mean cross-family pair covariance (docs/method.md §1).
 #[must_use]
 pub fn statistic(s: &DMatrix<f64>, layout: &Layout) -> f64 {
     gap(layout, |j, l| s[(j, l)])

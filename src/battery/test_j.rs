@@ -1,4 +1,4 @@
-//! Test J, the judge one-factor test (SPEC §7): with judges on their own scales
+//! Test J, the judge one-factor test (docs/method.md §7): with judges on their own scales
 //! (J_j = a_j (t + c) + e_j) the judge correlations are λλᵀ off the diagonal, one factor with
 //! free loadings. The statistic is the RMS of the off-diagonal residuals R − λλᵀ of the
 //! one-factor ULS fit; a judge-side second factor whose loadings are not proportional to the
@@ -24,7 +24,7 @@ pub fn applicable(layout: &Layout) -> Result<(), NotApplicable> {
     }
 }
 
-/// RMS of the off-diagonal residuals of the judges' one-factor ULS fit (SPEC §7), on the
+/// RMS of the off-diagonal residuals of the judges' one-factor ULS fit (docs/method.md §7), on the
 /// sample's mixed correlations (Pearson, polychoric or polyserial by scale).
 #[must_use]
 pub fn statistic(sample: &Sample<'_>, layout: &Layout) -> f64 {
@@ -58,7 +58,7 @@ pub const SPEC: Diagnostic = Diagnostic {
     },
 };
 
-/// What Test J's verdict means (SPEC §7, Section 8).
+/// What Test J's verdict means (docs/method.md §7, Section 8).
 fn meaning(r: &Reading<'_>) -> String {
     if r.fires {
         "The judges need more than one factor even with each on its own scale: they disagree about what they measure, not only in harshness. Neither the closed form nor the free-scale estimate holds on this panel; find the judges that split off (their loadings λ) before reading any ρ̂.".into()

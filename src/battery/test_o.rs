@@ -1,4 +1,4 @@
-//! Test O, the free-scale over-identification test (SPEC §7): m anchors give m values q_k and
+//! Test O, the free-scale over-identification test (docs/method.md §7): m anchors give m values q_k and
 //! m(m−1)/2 anchor covariances for m + 2 unknowns (σ_t², σ_c², β), so at m ≥ 3 the joint
 //! fit has m(m−1)/2 − 2 restrictions left over (one at m = 3). Its minimised misfit is
 //! the statistic: an anchor-side second factor or anchors that load unequally on what the
@@ -35,7 +35,7 @@ pub fn applicable(layout: &Layout) -> Result<(), NotApplicable> {
     }
 }
 
-/// The free-scale fit's minimised misfit (SPEC §7) on the sample's mixed correlations and
+/// The free-scale fit's minimised misfit (docs/method.md §7) on the sample's mixed correlations and
 /// the anchors' covariances.
 #[must_use]
 pub fn statistic(sample: &Sample<'_>, layout: &Layout) -> f64 {
@@ -73,7 +73,7 @@ pub const SPEC: Diagnostic = Diagnostic {
     },
 };
 
-/// What Test O's verdict means (SPEC §7).
+/// What Test O's verdict means (docs/method.md §7).
 fn meaning(r: &Reading<'_>) -> String {
     if r.fires {
         "No free-scale fit reproduces the anchors' covariances and their correlations with the judges: something loads on the anchors that the judges do not share in the same way (an anchor-side second factor). The free-scale ρ̂ is then biased in an unknown direction; do not use its point estimates.".into()

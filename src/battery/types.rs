@@ -65,7 +65,7 @@ pub struct Sample<'a> {
     /// The covariance matrix (divisor N − 1).
     pub cov: &'a DMatrix<f64>,
     /// The mixed correlation matrix (Pearson, polychoric or polyserial by each column's
-    /// scale, SPEC §7) when some column is ordinal; `None` when every column is continuous,
+    /// scale, docs/method.md §7) when some column is ordinal; `None` when every column is continuous,
     /// so that Pearson's correlations of `cov` are the ones.
     pub corr: Option<&'a DMatrix<f64>>,
     /// The judges' one-factor fit of these correlations when it was made once for several
@@ -106,7 +106,7 @@ impl<'a> Sample<'a> {
         ))
     }
 
-    /// The judges' one-factor ULS fit of [`Sample::correlations`] (SPEC §7): the shared one
+    /// The judges' one-factor ULS fit of [`Sample::correlations`] (docs/method.md §7): the shared one
     /// when given, else fitted here.
     #[must_use]
     pub fn judge_fit(&self, p: usize) -> std::borrow::Cow<'_, Result<JudgeFit, String>> {
@@ -167,12 +167,12 @@ pub struct Diagnostic {
     pub uses_anchors: bool,
     /// Whether the test can run on a layout's shape (counts, families), and if not, why.
     pub applicable: fn(&Layout) -> Result<(), NotApplicable>,
-    /// The scales of judges and anchors it can answer for (SPEC §3); elsewhere it is N/A.
+    /// The scales of judges and anchors it can answer for (docs/method.md §3); elsewhere it is N/A.
     pub scales: Scales,
     /// The statistic of a sample's second moments (judges first).
     pub statistic: fn(&Sample<'_>, &Layout) -> f64,
     /// Which null calibrates it: the single-factor model of Assumption 1, or the fitted
-    /// free-scale model of SPEC §7 (judges on their own scales).
+    /// free-scale model of docs/method.md §7 (judges on their own scales).
     pub null: NullKind,
     /// What a verdict means for this panel (Sections 5 and 8).
     pub meaning: fn(&Reading<'_>) -> String,
@@ -186,13 +186,13 @@ pub enum OnOrdinal {
     /// The test does not read these columns, so their scale does not matter to it.
     NotRead,
     /// It asks its question on the latent scale (polychoric/polyserial correlations), and is
-    /// calibrated by the latent null (SPEC §3).
+    /// calibrated by the latent null (docs/method.md §3).
     Latent,
     /// Its question has no answer there: N/A, with one sentence of why and what to read.
     NotApplicable(&'static str),
 }
 
-/// The scales a test can answer for (SPEC §3, "What each test can ask of Likert judges").
+/// The scales a test can answer for (docs/method.md §3, "What each test can ask of Likert judges").
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Scales {
     pub ordinal_judges: OnOrdinal,
@@ -205,7 +205,7 @@ pub enum NullKind {
     /// Assumption 1's single common factor with unit judge loadings (Tests A, B, C on
     /// continuous judges).
     SingleFactor,
-    /// The standardised latent model fitted to the panel's correlations (SPEC §3, §7): free
+    /// The standardised latent model fitted to the panel's correlations (docs/method.md §3, §7): free
     /// judge loadings, ordinal columns cut at their own empirical thresholds (Tests J and O,
     /// and Test C on ordinal judges).
     FreeScale,

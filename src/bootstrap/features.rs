@@ -1,4 +1,4 @@
-//! Per-item features for the count-weighted bootstrap (Section 6, SPEC §2). The closed form's
+//! Per-item features for the count-weighted bootstrap (Section 6, docs/method.md §2). The closed form's
 //! moments are sums over items of a few numbers per item: each judge J_j, Σ_j J_j², S² with
 //! S = Σ_j J_j, each anchor A_k, S·A_k and A_k·A_l (p + 2 + 2m + m(m+1)/2 numbers); the
 //! family-blocked estimator adds, per family b, F_b² (F_b the family's judge sum) and

@@ -1,5 +1,5 @@
 //! Every second moment of a resample from its counts: the free-scale estimator (Section 7,
-//! SPEC §7) reads the whole correlation matrix, so on a panel whose columns are all continuous
+//! docs/method.md §7) reads the whole correlation matrix, so on a panel whose columns are all continuous
 //! its bootstrap needs Σ_i c(i)·x_a(i)·x_b(i) for every column pair (a ≤ b) and Σ_i c(i)·x_a(i)
 //! for every column: q + q(q+1)/2 numbers per item. They are formed from the centred panel,
 //! once and kept when they take at most [`super::weighted::STORED_BYTES`], otherwise a block of items at

@@ -1,4 +1,4 @@
-//! Count-weighted sums of per-item features (Section 6, SPEC §2): a resample is how often it
+//! Count-weighted sums of per-item features (Section 6, docs/method.md §2): a resample is how often it
 //! drew each item, and the moments an estimator refits on are Σ_i c(i)·f(i) over its items'
 //! features f(i). The closed form's features ([`super::features`]) and the free-scale
 //! estimator's second moments ([`super::second`]) are summed by the same machinery here.

@@ -55,7 +55,7 @@ pub(super) fn simulate_cmd(a: &SimulateArgs) -> Result<(), Error> {
     Ok(())
 }
 
-/// Refuses to touch an existing families sidecar the user did not name (SPEC §6: nothing is
+/// Refuses to touch an existing families sidecar the user did not name (docs/method.md §6: nothing is
 /// written over a file without being asked). A design with families would overwrite it; one
 /// without would leave it for `estimate` to adopt. With `--force`, returns whether the stale
 /// sidecar must be deleted.

@@ -1,4 +1,4 @@
-//! One cell's value: a finite number or missing (SPEC §6), by a fast correctly rounded parser
+//! One cell's value: a finite number or missing (docs/method.md §6), by a fast correctly rounded parser
 //! with the general one as its fallback.
 
 use std::path::Path;
@@ -6,7 +6,7 @@ use std::path::Path;
 use super::DataError;
 use crate::error::Location;
 
-/// A parsed cell: a finite number, or missing (empty, NA, NaN, null — SPEC §6). The slow,
+/// A parsed cell: a finite number, or missing (empty, NA, NaN, null — docs/method.md §6). The slow,
 /// general path; [`cell_value`] tries the fast parser first.
 pub(super) fn parse_cell(
     path: &Path,
@@ -51,7 +51,7 @@ pub(super) fn fast_number(field: &[u8]) -> Option<f64> {
         .filter(|x| x.is_finite())
 }
 
-/// A cell's value, `NaN` when missing (SPEC §6), or a located error.
+/// A cell's value, `NaN` when missing (docs/method.md §6), or a located error.
 pub(super) fn cell_value(
     path: &Path,
     field: &[u8],

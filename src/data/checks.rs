@@ -121,7 +121,7 @@ pub(super) fn compact(data: &mut Vec<f64>, stride: usize, keep: &[bool], q: usiz
     data.shrink_to_fit();
 }
 
-/// SPEC §6: a judge column identical to another (every complete item, same value) is a
+/// docs/method.md §6: a judge column identical to another (every complete item, same value) is a
 /// duplicated column or a judge with no independent error; either way Test A cannot see it.
 /// One line naming the pairs, or `None`. Columns are compared by a hash, then in full.
 pub(super) fn identical_judges_note(

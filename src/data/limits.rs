@@ -1,5 +1,5 @@
-//! Every size limit of rhoscope's inputs, in one place (README "Limits"; the files of SPEC §6
-//! and the simulator designs of SPEC §4). Each is checked
+//! Every size limit of rhoscope's inputs, in one place (README "Limits"; the files of docs/method.md §6
+//! and the simulator designs of docs/method.md §4). Each is checked
 //! before the memory it guards is allocated, so a small hostile file or flag cannot take the
 //! machine down; each refusal is a one-line error (exit 65 for a file, 2 for a flag).
 
@@ -15,7 +15,7 @@ pub const MAX_COLUMNS: usize = 256;
 /// Most cells (items × judge and anchor columns) in a panel's numeric matrix: 2^28, about
 /// 268 million values or 2 GiB of `f64`. Applies to loading and to `simulate`.
 pub const MAX_CELLS: usize = 1 << 28;
-/// Most ordinal levels `simulate --set ordinal=COLS:L` accepts (SPEC §6 calls a column with
+/// Most ordinal levels `simulate --set ordinal=COLS:L` accepts (docs/method.md §6 calls a column with
 /// more than 10 levels continuous anyway).
 pub const MAX_LEVELS: usize = 100;
 /// Most worker threads per available core for `--threads`.

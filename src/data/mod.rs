@@ -1,9 +1,9 @@
-//! Loads a panel (SPEC §6) from delimited text — comma, tab or semicolon, sniffed from the
+//! Loads a panel (docs/method.md §6) from delimited text — comma, tab or semicolon, sniffed from the
 //! header — or from the files pipelines write (JSON records, Parquet, gzip, standard input;
 //! docs/file-formats.md): wide or long layout, column roles, families, complete-case handling and located
 //! errors. Only the numeric matrix of selected columns is kept.
 //!
-//! Speed (SPEC §6, "Data files"): a wide file whose body holds no quote character and no bare
+//! Speed (docs/method.md §6, "Data files"): a wide file whose body holds no quote character and no bare
 //! carriage return is read as raw bytes in two passes. The first counts lines, so the matrix is
 //! allocated once at its final size — and refused *before* allocation when it would pass
 //! [`limits::MAX_CELLS`]; the second parses blocks of rows in parallel (rayon) straight into the

@@ -1,4 +1,4 @@
-//! Column roles (SPEC §6): judges and anchors from `--judges`/`--anchors` or the default name
+//! Column roles (docs/method.md §6): judges and anchors from `--judges`/`--anchors` or the default name
 //! patterns.
 
 use std::collections::HashMap;
@@ -7,7 +7,7 @@ use super::DataError;
 use super::{LoadOptions, MAX_COLUMNS};
 use crate::error::sanitize;
 
-/// SPEC §6 default roles: `judge…` or `J<digits>` is a judge; `anchor…` or `A<digits>` an anchor.
+/// docs/method.md §6 default roles: `judge…` or `J<digits>` is a judge; `anchor…` or `A<digits>` an anchor.
 #[must_use]
 pub fn default_role(name: &str) -> Option<Role> {
     let lower = name.to_ascii_lowercase();

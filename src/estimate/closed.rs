@@ -1,5 +1,5 @@
 //! Theorem 1's closed form (eq. 1): σ_t² from every anchor pair k < l, with per-pair
-//! denominators and the plain mean over pairs for m > 2 (SPEC §1).
+//! denominators and the plain mean over pairs for m > 2 (docs/method.md §1).
 
 use super::Estimate;
 use super::registry::{Entry, Fitter, MethodValue, OnMoments, Shown, all_pairs};
@@ -35,7 +35,7 @@ pub const ENTRY: Entry = Entry {
 /// Var(A_k). Rounding leaves about 1e−16 of noise, so 1e−12 separates "zero" from "small".
 pub const RELATIVE_ZERO: f64 = 1e-12;
 
-/// Theorem 1 for every anchor pair k < l, averaged as SPEC §1 prescribes.
+/// Theorem 1 for every anchor pair k < l, averaged as docs/method.md §1 prescribes.
 #[must_use]
 pub fn closed_form(mom: &Moments) -> Estimate {
     let m = mom.n_anchors();

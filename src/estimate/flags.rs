@@ -1,9 +1,9 @@
-//! The flags a fit raises instead of clipping (SPEC §1): their stable codes and the one
+//! The flags a fit raises instead of clipping (docs/method.md §1): their stable codes and the one
 //! sentence each prints, naming anchors by the panel's names.
 
 use super::Estimate;
 
-/// The kinds of trouble a fit can report (SPEC §1).
+/// The kinds of trouble a fit can report (docs/method.md §1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FlagCode {
     /// σ̂_c² ≤ 0.
@@ -24,7 +24,7 @@ pub enum FlagCode {
     HeywoodJudge,
     /// The fit ended on the boundary σ_t² → 0 or σ_c² → 0 of the free-scale model.
     Boundary,
-    /// The anchors' β are (nearly) equal, so only a set of ρ is identified (SPEC §7).
+    /// The anchors' β are (nearly) equal, so only a set of ρ is identified (docs/method.md §7).
     Ridge,
     /// No free-scale parameters fit the anchors' moments within sampling error.
     AnchorsMisfit,

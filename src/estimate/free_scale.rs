@@ -1,4 +1,4 @@
-//! The free-scale estimator of SPEC §7 (Section 7's mixed-scale estimator, generalised):
+//! The free-scale estimator of docs/method.md §7 (Section 7's mixed-scale estimator, generalised):
 //! judges on their own scales, `J_j = a_j (t + c) + e_j` (continuous, or ordinal cuts of it),
 //! continuous anchors `A_k = t + (β_k/σ_c²) c + u_k` as in Assumption 1.
 //!
@@ -12,7 +12,7 @@
 //!    with β from the q equations finds the basin, Levenberg–Marquardt (in log σ_t², log σ_c²
 //!    and β) polishes; the best of the grid's three lowest local minima wins.
 //! 4. σ_ak² = V_k − σ_t², ρ_k = β_k / (σ_ak σ_c) through [`Estimate::from_parts`], so the
-//!    out-of-range flags are Theorem 1's (SPEC §1).
+//!    out-of-range flags are Theorem 1's (docs/method.md §1).
 //!
 //! With a_j = 1 and continuous judges it inverts the population moments of Theorem 1 exactly.
 
@@ -39,7 +39,7 @@ pub const ENTRY: Entry = Entry {
     title: |_, _| "Free-scale".into(),
     label: |_, _| "free-scale (judge scales free)".into(),
     short: "free",
-    basis: "Section 7, SPEC §7; judges on their own scales: λ from judge correlations, ULS fit of σ_t², σ_c², β",
+    basis: "Section 7, docs/method.md §7; judges on their own scales: λ from judge correlations, ULS fit of σ_t², σ_c², β",
     applicable: |_, _| Ok(()),
     fit: Fitter::Panel(fit_entry),
     bootstrapped: true,
@@ -68,7 +68,7 @@ fn fit_entry(
     Ok((fit.estimate.clone(), Detail::FreeScale(Box::new(fit))))
 }
 
-/// A free-scale fit and its own checks (SPEC §7).
+/// A free-scale fit and its own checks (docs/method.md §7).
 #[derive(Debug, Clone, PartialEq)]
 pub struct FreeScaleFit {
     /// σ̂_t², σ̂_c², β̂, σ̂_a², ρ̂ and flags (K = σ̂_t² + σ̂_c²; pairs carry Corollary 1's
@@ -90,7 +90,7 @@ pub struct FreeScaleFit {
     pub identified: Option<IdentifiedSet>,
 }
 
-/// Fewest judges and continuous anchors the estimator accepts (SPEC §7).
+/// Fewest judges and continuous anchors the estimator accepts (docs/method.md §7).
 pub const MIN_JUDGES: usize = 3;
 pub const MIN_ANCHORS: usize = 3;
 
@@ -302,7 +302,7 @@ fn correlation_error(e: impl std::fmt::Display) -> EstimateError {
     EstimateError::Correlation(e.to_string())
 }
 
-/// [`fit_panel`] with the identified set (SPEC §7): what a panel's own fit reports; resamples,
+/// [`fit_panel`] with the identified set (docs/method.md §7): what a panel's own fit reports; resamples,
 /// refits and null draws use the point fit alone.
 ///
 /// # Errors
@@ -314,7 +314,7 @@ pub fn fit_panel_identified(panel: &Panel) -> Result<(FreeScaleFit, Correlations
 }
 
 /// Adds the identified set to a panel's fit and, where the set is not a point, makes every ρ̂
-/// undefined with the reason (SPEC §7). A Heywood judge leaves q, and so the set, undefined.
+/// undefined with the reason (docs/method.md §7). A Heywood judge leaves q, and so the set, undefined.
 fn identify(fit: &mut FreeScaleFit, panel: &Panel, anchor_cov: &DMatrix<f64>) {
     if fit.estimate.has_flag(FlagCode::HeywoodJudge) {
         return;

@@ -1,4 +1,4 @@
-//! What the free-scale fit identifies (SPEC §7). With free judge scales the anchors carry all
+//! What the free-scale fit identifies (docs/method.md §7). With free judge scales the anchors carry all
 //! the information on (σ_t², σ_c², β); when their β are (nearly) equal — every anchor clean, or
 //! all equally contaminated — the moments pin only a ridge of (σ_t², σ_c²), and a point
 //! estimate slides along it. This module finds the set of ρ_k the data cannot reject:
@@ -444,7 +444,7 @@ mod tests {
 
     #[test]
     fn clean_anchors_give_the_ridge_not_a_point() {
-        // SPEC §7's worked case: ρ = 0, population moments; ρ_1 spans about [−0.80, 0.89].
+        // docs/method.md §7's worked case: ρ = 0, population moments; ρ_1 spans about [−0.80, 0.89].
         let (s, c) = (1.0, 0.8);
         let v = [1.25, 1.36, 1.49];
         let mom = population(s, c, &[0.0; 3], &v);

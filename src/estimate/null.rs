@@ -1,5 +1,5 @@
 //! Fitted models to simulate panels from: the battery's null distributions (Section 5,
-//! SPEC §3), a correctly specified single-common-factor model at the panel's N, and the
+//! docs/method.md §3), a correctly specified single-common-factor model at the panel's N, and the
 //! free-scale bias correction's parametric bootstrap. Both layers above import it from here.
 //!
 //! A Gaussian null's statistics depend on the data only through the sample covariance, which
@@ -69,7 +69,7 @@ impl NullModel {
         })
     }
 
-    /// The scenario null (SPEC §3): the scenario's own parameters with every violation
+    /// The scenario null (docs/method.md §3): the scenario's own parameters with every violation
     /// switched off (second factor, shared and family residuals, heteroscedasticity,
     /// non-Gaussian draws). Family labels and ordinal observation are kept: they are
     /// metadata and scale, not violations.
@@ -80,7 +80,7 @@ impl NullModel {
         Self::scenario_with(params, Vec::new())
     }
 
-    /// The scenario null of the free-scale tests (SPEC §7): as [`NullModel::scenario`], but
+    /// The scenario null of the free-scale tests (docs/method.md §7): as [`NullModel::scenario`], but
     /// the judges keep their own scales a_j, which the free-scale model allows.
     ///
     /// # Errors
@@ -113,7 +113,7 @@ impl NullModel {
         NullModel::new(cov, discrete)
     }
 
-    /// The matched null of a real panel, judges only (SPEC §3): a common factor of variance
+    /// The matched null of a real panel, judges only (docs/method.md §3): a common factor of variance
     /// K̂ on every judge and error variances Var(J_j) − K̂, each ordinal judge discretised at
     /// its own empirical thresholds so the null has the panel's marginals.
     ///
@@ -176,7 +176,7 @@ impl NullModel {
         NullModel::new(cov, discrete)
     }
 
-    /// The matched null of the free-scale model (SPEC §7) fitted to a panel: judges on a
+    /// The matched null of the free-scale model (docs/method.md §7) fitted to a panel: judges on a
     /// standardised latent scale with loadings λ̂ (Cov(J_i, J_j) = λ̂_i λ̂_j, error variances
     /// 1 − λ̂_j²), Cov(J_j, A_k) = λ̂_j (σ̂_t² + β̂_k)/√K̂, anchor covariances σ̂_t² + β̂_k β̂_l/σ̂_c²
     /// with the observed variances V_k; ordinal judges discretised at their own empirical
@@ -308,7 +308,7 @@ impl NullModel {
 
     /// One null sample at N = `n`: its covariance and, when `correlations` is asked for and
     /// some column is ordinal, its mixed correlation matrix (polychoric/polyserial, as the
-    /// observed one is computed; SPEC §7). Continuous nulls use the Wishart shortcut, whose
+    /// observed one is computed; docs/method.md §7). Continuous nulls use the Wishart shortcut, whose
     /// Pearson correlations are the ones. A draw whose correlations are undefined (a level
     /// that never occurs leaves a column with one level) gives a matrix of NaN, which the
     /// statistics turn into a dropped draw.

@@ -135,7 +135,7 @@ const BATTERY_COUNT: usize = count(List::Battery);
 pub const EXPLORER: [Estimator; EXPLORER_COUNT] = select(List::Explorer);
 
 /// The estimators the battery fits and bootstraps: the closed form, the family-blocked
-/// estimate where families allow it, and the free-scale estimate (SPEC §7) where ≥ 3 judges
+/// estimate where families allow it, and the free-scale estimate (docs/method.md §7) where ≥ 3 judges
 /// and ≥ 3 continuous anchors allow it.
 pub const BATTERY: [Estimator; BATTERY_COUNT] = select(List::Battery);
 

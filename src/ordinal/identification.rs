@@ -131,7 +131,7 @@ fn local_rank(th: &[f64], f: impl Fn(&[f64]) -> Vec<f64>) -> LocalRank {
 }
 
 /// What a panel of ordinal judges and continuous anchors identifies (Section 7, positive
-/// result; the free-scale estimator's inputs, SPEC §7): the judges' latent (polychoric)
+/// result; the free-scale estimator's inputs, docs/method.md §7): the judges' latent (polychoric)
 /// correlations, each judge–anchor covariance on the judge's latent standard scale
 /// (polyserial correlation × SD(A_k)), and the anchors' raw covariances and variances.
 #[must_use]

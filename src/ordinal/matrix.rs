@@ -46,7 +46,7 @@ pub struct Correlations {
 }
 
 /// Pearson, polychoric or polyserial per pair by each column's detected scale
-/// ([`Scale`], SPEC §6), as R `polycor::hetcor(ML = FALSE)`. Tables are built once per pair
+/// ([`Scale`], docs/method.md §6), as R `polycor::hetcor(ML = FALSE)`. Tables are built once per pair
 /// in one pass over the items.
 ///
 /// # Errors

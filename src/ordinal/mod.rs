@@ -1,4 +1,4 @@
-//! Latent correlations for ordinal scores (Section 7, SPEC §7): two-step polychoric and
+//! Latent correlations for ordinal scores (Section 7, docs/method.md §7): two-step polychoric and
 //! polyserial correlations computed as R `polycor::polychor(ML = FALSE)` and
 //! `polycor::polyserial(ML = FALSE)` compute them, and the mixed correlation matrix of a panel.
 //!
@@ -36,5 +36,5 @@ pub use thresholds::{OrdinalColumn, thresholds_from_counts};
 /// runs on [−maxcor, maxcor] (saturated tables excepted, see [`polychoric_table`]).
 pub const MAXCOR: f64 = 0.9999;
 
-/// The most levels an ordinal column may have (SPEC §6).
+/// The most levels an ordinal column may have (docs/method.md §6).
 pub const MAX_LEVELS: usize = crate::panel::MAX_ORDINAL_LEVELS;

@@ -1,5 +1,5 @@
 //! The battery figure: one panel per test that ran, its calibrated null distribution as a
-//! histogram (SPEC §3), the 95th-percentile threshold dashed, and the observed statistic as a
+//! histogram (docs/method.md §3), the 95th-percentile threshold dashed, and the observed statistic as a
 //! solid line with a diamond, the verdict and p-value in the panel's caption.
 
 use plotters::coord::Shift;

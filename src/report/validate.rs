@@ -1,5 +1,5 @@
 //! The `validate` report: how each estimator recovers injected contamination on synthetic
-//! panels built on a real panel's rater textures (Section 7, SPEC §7).
+//! panels built on a real panel's rater textures (Section 7, docs/method.md §7).
 
 use std::fmt::Write as _;
 use std::path::Path;

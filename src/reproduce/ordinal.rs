@@ -10,7 +10,7 @@ use crate::stats::mean_sd;
 
 /// Section 7's paragraph "Positive result, and an estimator": six L-level judges, three
 /// continuous anchors, N = 4000, ρ = (0.3, 0.7, 0.5); the free-scale (mixed-scale) estimator
-/// of SPEC §7 beside Theorem 1 run on the judges' codes as if they were numbers.
+/// of docs/method.md §7 beside Theorem 1 run on the judges' codes as if they were numbers.
 pub(super) fn ordinal(_: Budget, _: &(dyn Fn(Progress) -> Flow + Sync)) -> Table {
     const N: usize = 4000;
     // The paper's 5-level row: mean ± SD over seeds 11…88 of ρ̂_1, ρ̂_2, ρ̂_3, and σ̂_t².
@@ -93,7 +93,7 @@ pub(super) fn ordinal(_: Budget, _: &(dyn Fn(Progress) -> Flow + Sync)) -> Table
         name: "ordinal",
         title: "Ordinal judges, continuous anchors: the free-scale estimator, N = 4000 (Section 7)",
         design: format!(
-            "three-anchor design (σ_t² = 1, σ_c² = 0.8, p = 6 judges with error variance 1, ρ = (0.3, 0.7, 0.5), σ_a = (0.5, 0.6, 0.7)); every judge observed through L equal-probability cuts of its own Gaussian marginal (the paper states neither the thresholds nor the error variances; these are the base design's), coded 1..L; anchors continuous; seeds 11…88, one run each (quick and full runs are the same: the eight seeds take a tenth of a second). The paper's ± is the SD over the eight seeds (Section 4's convention), so each mean's paper SE is sd/√8 and each SD cell's is sd/√14. Free-scale estimator as SPEC §7 pins it (polychoric judge correlations, polyserial judge–anchor correlations, anchor covariances). The paper says the 3- and 7-level results are essentially unchanged, so those rows are held to the 5-level numbers; it calls the codes-as-numbers closed form erratic across discretisations and prints no number, so those cells are shown unjudged. Free-scale fits refused: {} (5 levels), {} (3), {} (7); refused or undefined ρ̂ are dropped",
+            "three-anchor design (σ_t² = 1, σ_c² = 0.8, p = 6 judges with error variance 1, ρ = (0.3, 0.7, 0.5), σ_a = (0.5, 0.6, 0.7)); every judge observed through L equal-probability cuts of its own Gaussian marginal (the paper states neither the thresholds nor the error variances; these are the base design's), coded 1..L; anchors continuous; seeds 11…88, one run each (quick and full runs are the same: the eight seeds take a tenth of a second). The paper's ± is the SD over the eight seeds (Section 4's convention), so each mean's paper SE is sd/√8 and each SD cell's is sd/√14. Free-scale estimator as docs/method.md §7 pins it (polychoric judge correlations, polyserial judge–anchor correlations, anchor covariances). The paper says the 3- and 7-level results are essentially unchanged, so those rows are held to the 5-level numbers; it calls the codes-as-numbers closed form erratic across discretisations and prints no number, so those cells are shown unjudged. Free-scale fits refused: {} (5 levels), {} (3), {} (7); refused or undefined ρ̂ are dropped",
             dropped[0], dropped[1], dropped[2]
         ),
         cells,

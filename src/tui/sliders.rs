@@ -137,7 +137,7 @@ pub struct Scenario {
     pub sigma_t2: f64,
 }
 
-/// σ_a of an anchor added by the m slider (SPEC §4's third anchor).
+/// σ_a of an anchor added by the m slider (docs/method.md §4's third anchor).
 const EXTRA_SIGMA_A: f64 = 0.7;
 /// ρ of an anchor added by the m slider.
 const EXTRA_RHO: f64 = 0.5;

@@ -1,5 +1,5 @@
 //! "Would this work on a panel like mine?": validation on a panel's own rater textures
-//! (Section 7, "Validation on real rater textures"; SPEC §7, "Real rater textures").
+//! (Section 7, "Validation on real rater textures"; docs/method.md §7, "Real rater textures").
 //!
 //! The latent scaffolding is synthetic, so the injected contamination is exact by
 //! construction, and the noise is real: synthetic judge k resamples real judge k's
@@ -7,11 +7,11 @@
 //! replacement and adds them to the synthetic latent t + c; an ordinal judge is then
 //! discretised at that judge's own empirical thresholds (the cumulative proportions of its
 //! codes, applied as quantiles of the synthetic score). Anchors are continuous,
-//! A_k = t + (β_k/σ_c²) c + u_k with β_k = ρ_k σ_ak σ_c (SPEC §4). The model holds by
+//! A_k = t + (β_k/σ_c²) c + u_k with β_k = ρ_k σ_ak σ_c (docs/method.md §4). The model holds by
 //! construction, so every firing of the battery is a false positive.
 //!
 //! Design choices the paper leaves open, fixed here: the latent variances are the paper's
-//! base design, σ_t² = 1 and σ_c² = 0.8 (SPEC §4); anchor k's total error SD is
+//! base design, σ_t² = 1 and σ_c² = 0.8 (docs/method.md §4); anchor k's total error SD is
 //! σ_ak = 0.5 + 0.1 k (the base design's 0.5, 0.6 and third anchor's 0.7, continued); the
 //! residuals are added in the judge's own units (a 1–5 Likert judge's residuals on the 1–5
 //! scale), so the synthetic judge keeps the real judge's noise level against a latent of
@@ -37,9 +37,9 @@ pub use texture::{JudgeTexture, Texture, synthetic_panel};
 
 /// The paper's injected contamination (Section 7).
 pub const DEFAULT_INJECT: [f64; 3] = [0.0, 0.4, 0.7];
-/// σ_t² of the base design (SPEC §4).
+/// σ_t² of the base design (docs/method.md §4).
 pub const SIGMA_T2: f64 = 1.0;
-/// σ_c² of the base design (SPEC §4).
+/// σ_c² of the base design (docs/method.md §4).
 pub const SIGMA_C2: f64 = 0.8;
 /// At most this many anchors may be injected (σ_ak = 0.5 + 0.1 k stays ≤ 1.2).
 pub const MAX_ANCHORS: usize = 8;

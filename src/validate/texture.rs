@@ -129,7 +129,7 @@ fn cut_at_quantiles(score: &[f64], cum: &[f64]) -> Vec<usize> {
 }
 
 /// One synthetic panel of `n` items on `tex`'s textures, with anchors `A1…Am` at the
-/// injected ρ: judges first, then anchors (SPEC §7, "Real rater textures").
+/// injected ρ: judges first, then anchors (docs/method.md §7, "Real rater textures").
 #[must_use]
 pub fn synthetic_panel(
     tex: &Texture,

@@ -1,5 +1,5 @@
 //! `V`: "would this work on a panel like mine?" on the loaded file. Section 7's validation on
-//! real rater textures (SPEC §7; [`crate::validate`]) runs as a cancellable background job, its
+//! real rater textures (docs/method.md §7; [`crate::validate`]) runs as a cancellable background job, its
 //! progress counted on the status line, and its recovery table replaces the estimates pane
 //! until `V` is pressed again.
 
