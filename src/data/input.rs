@@ -6,7 +6,6 @@ use std::fs::File;
 use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
 use std::sync::OnceLock;
-use std::sync::atomic::{AtomicBool, Ordering};
 
 use flate2::bufread::MultiGzDecoder;
 
@@ -47,23 +46,9 @@ pub(super) fn is_stdin(path: &Path) -> bool {
     path.as_os_str() == "-"
 }
 
-/// Standard input, read once into memory and kept for the rest of the process.
+/// Standard input, read once into memory and kept for the rest of the process, so the
+/// explorer can reload `-` after a role or scale change.
 static STDIN: OnceLock<Result<Vec<u8>, String>> = OnceLock::new();
-/// Set when a panel has been loaded from standard input: a second load cannot read it again.
-static STDIN_LOADED: AtomicBool = AtomicBool::new(false);
-
-/// Refuses a second panel load from standard input (the explorer's reload), which would
-/// otherwise wait for input that never comes.
-pub(super) fn claim_stdin(path: &Path) -> Result<(), DataError> {
-    if is_stdin(path) && STDIN_LOADED.swap(true, Ordering::SeqCst) {
-        return Err(DataError::NoInput {
-            path: path.to_path_buf(),
-            reason: "standard input was read once and cannot be reloaded: save it to a file to reload it".into(),
-        });
-    }
-    Ok(())
-}
-
 /// The bytes of standard input (read on first use).
 fn stdin_bytes(path: &Path) -> Result<&'static [u8], DataError> {
     let read = STDIN.get_or_init(|| {
@@ -388,10 +373,13 @@ mod tests {
     }
 
     #[test]
-    fn standard_input_loads_once() {
-        claim_stdin(Path::new("p.csv")).unwrap();
-        claim_stdin(Path::new("-")).unwrap();
-        let e = claim_stdin(Path::new("-")).unwrap_err().to_string();
-        assert!(e.contains("cannot be reloaded"), "{e}");
+    fn standard_input_reloads_from_memory() {
+        STDIN
+            .set(Ok(b"J1,J2,A1,A2\n1,2,3,4\n2,3,4,5\n".to_vec()))
+            .unwrap();
+        let first = stdin_bytes(Path::new("-")).unwrap();
+        let second = stdin_bytes(Path::new("-")).unwrap();
+        assert_eq!(first, second);
+        assert!(matches!(open(Path::new("-")), Ok(_)));
     }
 }

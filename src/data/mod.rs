@@ -88,7 +88,6 @@ pub fn families_sidecar(panel_path: &Path) -> PathBuf {
 /// (with row, column and value) or a panel over a [`limits`] bound, [`DataError::Usage`] for role
 /// lists that do not fit the file.
 pub fn load(path: &Path, opts: &LoadOptions) -> Result<Loaded, DataError> {
-    input::claim_stdin(path)?;
     load_with(path, opts, Strategy::Auto)
 }
 

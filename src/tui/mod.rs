@@ -156,16 +156,18 @@ fn scan_files() -> Vec<PathBuf> {
     out
 }
 
-/// Whether the data pane offers `p` as a panel: a CSV/TSV/TXT file that reads as a table of
-/// at least three columns (two judges and an anchor, at the least), and not a families
-/// sidecar. Notes such as `assets/commands.txt` and `judge,family` files are not offered.
+/// Whether the data pane offers `p` as a panel: a file in a format the loader reads (text,
+/// JSON records, Parquet, gzip) with at least three columns (two judges and an anchor, at
+/// the least), and not a families sidecar. Notes such as `assets/commands.txt` and `judge,family` files are not offered.
 #[must_use]
 pub fn is_panel_file(p: &std::path::Path) -> bool {
     let ext_ok = p.is_file()
         && p.extension().is_some_and(|e| {
-            ["csv", "tsv", "txt"]
-                .iter()
-                .any(|x| e.eq_ignore_ascii_case(x))
+            [
+                "csv", "tsv", "txt", "jsonl", "ndjson", "json", "parquet", "gz",
+            ]
+            .iter()
+            .any(|x| e.eq_ignore_ascii_case(x))
         });
     let sidecar = p
         .file_stem()

@@ -136,6 +136,14 @@ fn only_panels_are_offered_as_files() {
     assert!(!rhoscope::tui::is_panel_file(
         &common::shared().join("hanna-llm/families.csv")
     ));
+    // Every format the loader reads is offered, not only delimited text.
+    assert!(rhoscope::tui::is_panel_file(
+        &root.join("tests/fixtures/pipeline_snappy.parquet")
+    ));
+    let dir = tempfile::tempdir().unwrap();
+    let jsonl = dir.path().join("panel.jsonl");
+    std::fs::write(&jsonl, "{\"J1\": 1, \"J2\": 2, \"A1\": 3}\n").unwrap();
+    assert!(rhoscope::tui::is_panel_file(&jsonl));
 }
 
 #[test]
