@@ -12,7 +12,7 @@ use parquet::file::serialized_reader::SerializedFileReader;
 use parquet::record::{Field, reader::RowIter};
 
 use super::DataError;
-use super::input::Opened;
+use super::records::Opened;
 use super::records::Records;
 use crate::error::Location;
 

@@ -11,7 +11,7 @@ use flate2::bufread::MultiGzDecoder;
 
 use super::DataError;
 use super::limits::{MAX_JSON_BYTES, MAX_STDIN_BYTES};
-use super::records::Records;
+use super::records::Opened;
 use super::{columnar, io_reason, json, looks_utf16};
 use crate::error::Location;
 
@@ -25,20 +25,6 @@ pub(super) enum Format {
     /// A JSON array of records, or JSON Lines (one record a line).
     Json,
     Parquet,
-}
-
-/// An opened input, ready for its reader.
-pub(super) enum Opened {
-    /// Delimited text; `regular` when it is a plain file on disk the fast reader may reopen.
-    Text {
-        buf: BufReader<Box<dyn Read + Send>>,
-        regular: bool,
-    },
-    /// Records (JSON or Parquet): the column names and the rows.
-    Records {
-        names: Vec<String>,
-        rows: Box<dyn Records>,
-    },
 }
 
 /// Whether `path` names standard input.

@@ -10,7 +10,7 @@ use csv::ByteRecord;
 use serde_json::{Deserializer, Value};
 
 use super::DataError;
-use super::input::Opened;
+use super::records::Opened;
 use super::records::Records;
 use crate::error::Location;
 

@@ -1,9 +1,25 @@
 //! Inputs made of records (JSON, Parquet) seen as rows of text fields, so they go through the
 //! same wide and long readers, roles, limits and located errors as delimited text.
 
+use std::io::{BufReader, Read};
+
 use csv::ByteRecord;
 
 use super::DataError;
+
+/// An opened input, ready for its reader.
+pub(super) enum Opened {
+    /// Delimited text; `regular` when it is a plain file on disk the fast reader may reopen.
+    Text {
+        buf: BufReader<Box<dyn Read + Send>>,
+        regular: bool,
+    },
+    /// Records (JSON or Parquet): the column names and the rows.
+    Records {
+        names: Vec<String>,
+        rows: Box<dyn Records>,
+    },
+}
 
 /// Rows of a record input, each as the fields of its columns in header order (empty when
 /// missing), with the row number errors name.
