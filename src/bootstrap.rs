@@ -16,7 +16,7 @@ use crate::estimate::{Context, Estimate, Estimator, free_scale};
 use crate::panel::Panel;
 use crate::progress::{Flow, Progress};
 use crate::rng::{Index, Purpose, Streams};
-pub use crate::stats::{Interval, MIN_ADMISSIBLE};
+pub use crate::stats::{Interval, MIN_ADMISSIBLE, WEAK_ID_T};
 use crate::stats::{percentile, sd};
 use features::FeatureSet;
 use second::SecondMoments;
@@ -27,8 +27,6 @@ pub const DEFAULT_RESAMPLES: usize = 300;
 /// Fewest resamples for a percentile interval or the weak-ID screen: at 100 each 2.5 % tail
 /// holds 2.5 resamples and SD_boot(den̂) has a relative SE of about 7 % (1/√(2(B − 1))).
 pub const MIN_RESAMPLES: usize = 100;
-/// The weak-identification screen flags T below this (Section 6).
-pub const WEAK_ID_T: f64 = 4.0;
 
 /// One resample's fit, reduced to what the intervals need.
 #[derive(Debug, Clone, PartialEq)]

@@ -6,6 +6,7 @@
 use crate::battery::registry::{PerTest, TestId};
 use crate::battery::types::Layout;
 use crate::battery::verdict::{TestResult, Verdict};
+use crate::estimate::scale::not_identified;
 use crate::estimate::{Estimate, Estimator};
 use crate::families::JudgeFamilies;
 use crate::panel::Panel;
@@ -146,15 +147,12 @@ pub fn decide(c: &Configuration) -> Decision {
     let (row, refusal) = if all_ordinal {
         (
             ORDINAL[0],
-            Some("every column is ordinal, and with all variables ordinal ρ is not identified at any number of anchors (Section 7): thresholds absorb the scale ρ needs".to_string()),
+            not_identified(p, c.ordinal_judges, c.continuous_anchors),
         )
     } else if c.ordinal_judges > 0 && c.continuous_anchors < 3 {
         (
             ORDINAL[1],
-            Some(format!(
-                "the judges are ordinal and only {} anchor(s) are continuous; ρ needs ≥ 3 continuous anchors when judges are ordinal (Section 7)",
-                c.continuous_anchors
-            )),
+            not_identified(p, c.ordinal_judges, c.continuous_anchors),
         )
     } else if c.ordinal_judges > 0 {
         (ORDINAL[2], None)

@@ -9,6 +9,8 @@ pub mod normal;
 /// An interval is reported only when at least this share of the resamples gives an
 /// admissible (defined) value for it; otherwise it is "undefined (k of B admissible)".
 pub const MIN_ADMISSIBLE: f64 = 0.8;
+/// The weak-identification screen flags T below this (Section 6); ML's weak-ID flag uses it too.
+pub const WEAK_ID_T: f64 = 4.0;
 
 /// A two-sided percentile interval.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -9,10 +9,10 @@ use rayon::prelude::*;
 
 use super::free_scale::{FreeScaleFit, fit_panel};
 use super::null::NullModel;
-use crate::bootstrap::MIN_ADMISSIBLE;
 use crate::panel::Panel;
 use crate::progress::{Flow, Progress};
 use crate::rng::{Purpose, Streams};
+use crate::stats::MIN_ADMISSIBLE;
 use crate::stats::mean_sd;
 
 /// Refits by default: the Monte-Carlo SE of a bias is then SD(ρ̂*)/√200, under a tenth of

@@ -228,7 +228,7 @@ impl Fits {
     /// when ρ is not identified (fewer than 2 anchors).
     #[must_use]
     pub fn explorer(panel: &Panel) -> Option<Fits> {
-        if panel.m() < 2 || crate::decision::refusal(panel).is_some() {
+        if panel.m() < 2 || super::scale::panel_not_identified(panel).is_some() {
             return None;
         }
         let ctx = Context {

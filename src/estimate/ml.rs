@@ -322,7 +322,7 @@ fn fit_starts(
     // ρ = β/(σ_a σ_c) is weakly identified when σ̂_c² is within a few SEs of 0: the Wald
     // interval then undercovers (measured in the recovery harness), so the fit is flagged.
     let ratio = fit.estimate.sigma_c2 / fit.se.sigma_c2;
-    if fit.estimate.flags.is_empty() && (ratio.is_nan() || ratio < crate::bootstrap::WEAK_ID_T) {
+    if fit.estimate.flags.is_empty() && (ratio.is_nan() || ratio < crate::stats::WEAK_ID_T) {
         fit.estimate
             .flags
             .push(Flag::new(FlagCode::WeakIdentification, ratio));

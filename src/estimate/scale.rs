@@ -11,6 +11,35 @@ use crate::panel::{Panel, Scale};
 /// Integer ranges differing by this factor or more are different scales.
 pub const RANGE_RATIO: f64 = 1.5;
 
+/// Section 7's ordinal hierarchy: why ρ is not identified when `ordinal_judges` of `p`
+/// judges are ordinal and `continuous_anchors` anchors are continuous, or `None`. The
+/// decision table and the estimators share this one rule.
+#[must_use]
+pub fn not_identified(
+    p: usize,
+    ordinal_judges: usize,
+    continuous_anchors: usize,
+) -> Option<String> {
+    if ordinal_judges == p && continuous_anchors == 0 {
+        Some("every column is ordinal, and with all variables ordinal ρ is not identified at any number of anchors (Section 7): thresholds absorb the scale ρ needs".to_string())
+    } else if ordinal_judges > 0 && continuous_anchors < 3 {
+        Some(format!(
+            "the judges are ordinal and only {continuous_anchors} anchor(s) are continuous; ρ needs ≥ 3 continuous anchors when judges are ordinal (Section 7)"
+        ))
+    } else {
+        None
+    }
+}
+
+/// [`not_identified`] for a panel's columns.
+#[must_use]
+pub fn panel_not_identified(panel: &Panel) -> Option<String> {
+    let p = panel.p();
+    let ordinal_judges = panel.scales[..p].iter().filter(|s| s.is_ordinal()).count();
+    let continuous_anchors = panel.scales[p..].iter().filter(|s| !s.is_ordinal()).count();
+    not_identified(p, ordinal_judges, continuous_anchors)
+}
+
 /// The common-scale flags of a fit that reads judges and anchors on one scale.
 #[must_use]
 pub fn flags(panel: &Panel) -> Vec<Flag> {
