@@ -4,8 +4,9 @@
 
 use nalgebra::DMatrix;
 
+use super::ml::model::MlFit;
 use super::registry::{Fitter, OnMoments};
-use super::{Estimate, EstimateError, free_scale, ml};
+use super::{Estimate, EstimateError, free_scale};
 use crate::families::JudgeFamilies;
 use crate::moments::{JudgePairs, Moments};
 use crate::panel::Panel;
@@ -25,7 +26,7 @@ pub struct Context {
 pub enum Detail {
     None,
     /// Convergence and standard errors of the ML fit.
-    Ml(Box<ml::MlFit>),
+    Ml(Box<MlFit>),
     /// The judge loadings λ, q_k, the minimised misfit and the judge one-factor RMS.
     FreeScale(Box<free_scale::FreeScaleFit>),
 }

@@ -19,10 +19,11 @@
 
 use nalgebra::{DMatrix, DVector};
 
-mod model;
+pub mod model;
 mod starts;
 
 use model::{Layout, discrepancy, score};
+pub use model::{MlFit, MlSe};
 pub use starts::{FULL_GRID_COLUMNS, starts};
 use starts::{closed_start, more_starts};
 
@@ -63,34 +64,6 @@ fn fit_entry(
     let mut estimate = fit.estimate.clone();
     super::fits::common_scale(&mut estimate, panel);
     Ok((estimate, Detail::Ml(Box::new(fit))))
-}
-
-/// The ML fit and its diagnostics.
-#[derive(Debug, Clone, PartialEq)]
-pub struct MlFit {
-    /// The fit in the closed form's shape (K is the implied σ_t² + σ_c²).
-    pub estimate: Estimate,
-    /// The optimiser met its criterion at a finite point (false when there is no maximum).
-    pub converged: bool,
-    pub iterations: usize,
-    /// The minimised discrepancy F.
-    pub discrepancy: f64,
-    /// Standard errors (`NaN` when the information matrix is singular).
-    pub se: MlSe,
-    /// Judge and anchor residual variances ψ_j, ω_k.
-    pub psi: Vec<f64>,
-    pub omega: Vec<f64>,
-    /// Where the optimiser started: `closed form`, `fallback`, `grid` or `given`.
-    pub start: &'static str,
-}
-
-/// Standard errors of the ML parameters.
-#[derive(Debug, Clone, PartialEq)]
-pub struct MlSe {
-    pub sigma_t2: f64,
-    pub sigma_c2: f64,
-    pub beta: Vec<f64>,
-    pub rho: Vec<f64>,
 }
 
 /// Largest number of scoring steps.
