@@ -290,7 +290,7 @@ mod tests {
             assert!(e.contains("at most"), "{bad}: {e}");
         }
         apply_set(&mut pm, &format!("p={MAX_COLUMNS}")).unwrap();
-        let e = pm.validate().unwrap_err();
+        let e = pm.validate().unwrap_err().to_string();
         assert!(e.contains(&format!("at most {MAX_COLUMNS}")), "{e}");
     }
 }
