@@ -221,7 +221,10 @@ pub(super) fn free_scale_null(
         return (Err("fewer than 3 judges".into()), None);
     }
     if let NullSpec::Scenario(params) = spec {
-        return (NullModel::scenario_free_scale(params), None);
+        return (
+            NullModel::scenario_free_scale(params).map_err(String::from),
+            None,
+        );
     }
     let ordinal = panel.scales[..p]
         .iter()
@@ -232,7 +235,7 @@ pub(super) fn free_scale_null(
         ""
     };
     if let Some(f) = fit {
-        return match NullModel::free_scale(panel, f) {
+        return match NullModel::free_scale(panel, f).map_err(String::from) {
             Ok(m) => (
                 Ok(m),
                 Some(format!(
@@ -249,8 +252,9 @@ pub(super) fn free_scale_null(
         Err(why) => return (Err(why.clone()), None),
     };
     let judges = r.view((0, 0), (p, p)).into_owned();
-    let built = crate::estimate::free_scale::one_factor_uls(&judges)
-        .and_then(|(lambda, _, _)| NullModel::free_scale_judges(panel, &lambda));
+    let built = crate::estimate::free_scale::one_factor_uls(&judges).and_then(|(lambda, _, _)| {
+        NullModel::free_scale_judges(panel, &lambda).map_err(String::from)
+    });
     match built {
         Ok(m) => (
             Ok(m),
@@ -272,7 +276,7 @@ pub(super) fn null_for(
 ) -> (Result<NullModel, String>, String) {
     match spec {
         NullSpec::Scenario(params) => (
-            NullModel::scenario(params),
+            NullModel::scenario(params).map_err(String::from),
             "scenario null: the simulated design with every violation switched off".into(),
         ),
         NullSpec::Matched => {
@@ -295,7 +299,7 @@ pub(super) fn null_for(
                 None => "matched null for the judges: one common factor of variance K̂ with error variances Var(J_j) − K̂,".into(),
             };
             (
-                NullModel::matched_judges(panel, s),
+                NullModel::matched_judges(panel, s).map_err(String::from),
                 format!("{judges_only} at N = {}{marginals}", panel.n),
             )
         }

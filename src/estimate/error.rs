@@ -61,6 +61,22 @@ pub enum EstimateError {
     /// Every start left Σ indefinite.
     #[error("no start gives a positive-definite implied covariance")]
     MlNoStart,
+    /// A null model's latent covariance has no Cholesky factor.
+    #[error("the null covariance is not positive definite")]
+    NullNotPositiveDefinite,
+    /// A null model's parameters break a model constraint (the model's message).
+    #[error("{0}")]
+    NullParams(String),
+    /// No null of the fitted model reproduces the panel, and why.
+    #[error("{0}")]
+    NoMatchedNull(String),
+}
+
+/// Callers that still speak in messages keep working with `?`.
+impl From<EstimateError> for String {
+    fn from(e: EstimateError) -> String {
+        e.to_string()
+    }
 }
 
 impl EstimateError {
