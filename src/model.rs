@@ -282,47 +282,7 @@ impl Params {
         nonneg("shared_residual", v.shared_residual)?;
         nonneg("sigma_f", v.sigma_f)?;
         nonneg("hetero", v.hetero)?;
-        match &v.families {
-            Families::Labels(l) if l.len() != p => {
-                return Err(ModelError::Invalid(format!(
-                    "families lists {} labels for {p} judges",
-                    l.len()
-                )));
-            }
-            Families::Blocks(0) => {
-                return Err(ModelError::Invalid(
-                    "families must be at least 1 block".into(),
-                ));
-            }
-            Families::Blocks(k) if *k > MAX_COLUMNS => {
-                return Err(ModelError::Invalid(format!(
-                    "families={k}: at most {MAX_COLUMNS} families"
-                )));
-            }
-            // Block j·k/p would skip labels and index past the k-th family when k > p.
-            Families::Blocks(k) if *k > p => {
-                return Err(ModelError::Invalid(format!(
-                    "families = {k} exceeds p = {p} judges (at most one family per judge)"
-                )));
-            }
-            Families::Labels(l) => {
-                if let Some(bad) = l
-                    .iter()
-                    .find(|x| x.is_empty() || **x != crate::error::sanitize(x) || x.contains('"'))
-                {
-                    return Err(ModelError::Invalid(format!(
-                        "family label '{}' must be non-empty plain text (no quotes or control characters)",
-                        crate::error::sanitize(bad)
-                    )));
-                }
-            }
-            Families::None if v.sigma_f > 0.0 => {
-                return Err(ModelError::Invalid(
-                    "sigma_f > 0 needs families (e.g. --set families=3)".into(),
-                ));
-            }
-            _ => {}
-        }
+        check_families(v, p)?;
         if let Dist::Lognormal { sigma } = v.dist {
             positive("lognormal_sd", sigma)?;
             if sigma > MAX_LOGNORMAL_SD {
@@ -427,6 +387,52 @@ impl From<ModelError> for String {
     fn from(e: ModelError) -> String {
         e.to_string()
     }
+}
+
+/// The family knobs: labels one per judge, a block count within the judges, plain labels.
+fn check_families(v: &Violations, p: usize) -> Result<(), ModelError> {
+    match &v.families {
+        Families::Labels(l) if l.len() != p => {
+            return Err(ModelError::Invalid(format!(
+                "families lists {} labels for {p} judges",
+                l.len()
+            )));
+        }
+        Families::Blocks(0) => {
+            return Err(ModelError::Invalid(
+                "families must be at least 1 block".into(),
+            ));
+        }
+        Families::Blocks(k) if *k > MAX_COLUMNS => {
+            return Err(ModelError::Invalid(format!(
+                "families={k}: at most {MAX_COLUMNS} families"
+            )));
+        }
+        // Block j·k/p would skip labels and index past the k-th family when k > p.
+        Families::Blocks(k) if *k > p => {
+            return Err(ModelError::Invalid(format!(
+                "families = {k} exceeds p = {p} judges (at most one family per judge)"
+            )));
+        }
+        Families::Labels(l) => {
+            if let Some(bad) = l
+                .iter()
+                .find(|x| x.is_empty() || **x != crate::error::sanitize(x) || x.contains('"'))
+            {
+                return Err(ModelError::Invalid(format!(
+                    "family label '{}' must be non-empty plain text (no quotes or control characters)",
+                    crate::error::sanitize(bad)
+                )));
+            }
+        }
+        Families::None if v.sigma_f > 0.0 => {
+            return Err(ModelError::Invalid(
+                "sigma_f > 0 needs families (e.g. --set families=3)".into(),
+            ));
+        }
+        _ => {}
+    }
+    Ok(())
 }
 
 fn positive(name: &str, x: f64) -> Result<(), ModelError> {
