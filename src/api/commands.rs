@@ -220,7 +220,7 @@ fn estimate(
             match crate::estimate::bias::correct(panel, fs, a.bias_reps as usize, streams, &tick) {
                 Ok(None) => return Err(cancelled()),
                 Ok(Some(b)) => Some(Ok(b)),
-                Err(e) => Some(Err(e)),
+                Err(e) => Some(Err(e.to_string())),
             }
         }
         None => None,

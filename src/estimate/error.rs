@@ -67,6 +67,11 @@ pub enum EstimateError {
     /// A null model's parameters break a model constraint (the model's message).
     #[error("{0}")]
     NullParams(String),
+    /// The free-scale ρ̂ is undefined (this flag), so its bias cannot be corrected.
+    #[error(
+        "the free-scale ρ̂ is undefined ({0}), so there is nothing to correct; read its identified set"
+    )]
+    NothingToCorrect(String),
     /// No null of the fitted model reproduces the panel, and why.
     #[error("{0}")]
     NoMatchedNull(String),
