@@ -252,9 +252,9 @@ pub(super) fn free_scale_null(
         Err(why) => return (Err(why.clone()), None),
     };
     let judges = r.view((0, 0), (p, p)).into_owned();
-    let built = crate::estimate::free_scale::one_factor_uls(&judges).and_then(|(lambda, _, _)| {
-        NullModel::free_scale_judges(panel, &lambda).map_err(String::from)
-    });
+    let built = crate::estimate::free_scale::one_factor_uls(&judges)
+        .and_then(|(lambda, _, _)| NullModel::free_scale_judges(panel, &lambda))
+        .map_err(String::from);
     match built {
         Ok(m) => (
             Ok(m),
