@@ -61,6 +61,9 @@ pub enum EstimateError {
     /// Every start left Σ indefinite.
     #[error("no start gives a positive-definite implied covariance")]
     MlNoStart,
+    /// The free-scale null needs three judges.
+    #[error("fewer than 3 judges")]
+    NullTooFewJudges,
     /// A null model's latent covariance has no Cholesky factor.
     #[error("the null covariance is not positive definite")]
     NullNotPositiveDefinite,
