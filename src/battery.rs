@@ -18,7 +18,7 @@ use nalgebra::DMatrix;
 
 use crate::bootstrap::{BootstrapResult, WeakId, bootstrap_with_neff};
 use crate::decision::{Configuration, Decision, Route, decide, route};
-use crate::estimate::{Context, Estimate, Estimator, Fits};
+use crate::estimate::{Context, Estimate, EstimateError, Estimator, Fits};
 use crate::panel::Panel;
 use crate::progress::{Flow, Progress, Stage};
 use crate::rng::Streams;
@@ -271,7 +271,7 @@ fn resample_and_calibrate(
     layout: &Layout,
     ctx: &Context,
     which: &[Estimator],
-    [(null_model, single), (fs_null, free)]: [(&Result<NullModel, String>, &[TestId]); 2],
+    [(null_model, single), (fs_null, free)]: [(&Result<NullModel, EstimateError>, &[TestId]); 2],
     opts: &Options,
     progress: &(dyn Fn(Progress) -> Flow + Sync),
 ) -> Option<(
@@ -301,8 +301,8 @@ fn resample_and_calibrate(
 
 /// The null draws and null model of the single-factor tests, and of the latent ones.
 struct Calibrations<'a> {
-    single: (&'a NullDistribution, &'a Result<NullModel, String>),
-    free: (&'a NullDistribution, &'a Result<NullModel, String>),
+    single: (&'a NullDistribution, &'a Result<NullModel, EstimateError>),
+    free: (&'a NullDistribution, &'a Result<NullModel, EstimateError>),
 }
 
 /// Every test's result and its null statistics; with `codes` (and Likert judges), Test A read
@@ -310,7 +310,10 @@ struct Calibrations<'a> {
 fn results(
     panel: &Panel,
     layout: &Layout,
-    (sample, corr): (&Sample<'_>, &Result<Option<DMatrix<f64>>, String>),
+    (sample, corr): (
+        &Sample<'_>,
+        &Result<Option<DMatrix<f64>>, crate::ordinal::OrdinalError>,
+    ),
     estimate: Option<&Estimate>,
     c: &Calibrations<'_>,
     (opts, codes): (&Options, bool),
@@ -383,7 +386,7 @@ fn codes_as_numbers(
     layout: &Layout,
     sample: &Sample<'_>,
     estimate: Option<&Estimate>,
-    null_model: &Result<NullModel, String>,
+    null_model: &Result<NullModel, EstimateError>,
     opts: &Options,
 ) -> Option<(TestResult, Vec<f64>)> {
     if layout.ordinal_judges == 0 {

@@ -237,17 +237,17 @@ impl Params {
     ///
     /// # Errors
     /// A one-sentence description of the first violated constraint.
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), ModelError> {
         let (p, m) = (self.p, self.m());
         positive("sigma_t2", self.sigma_t2)?;
         positive("sigma_c2", self.sigma_c2)?;
         if p < 1 {
-            return Err("p must be at least 1 judge".into());
+            return Err(ModelError::Invalid("p must be at least 1 judge".into()));
         }
         if p.saturating_add(m) > MAX_COLUMNS {
-            return Err(format!(
+            return Err(ModelError::Invalid(format!(
                 "{p} judges and {m} anchors: at most {MAX_COLUMNS} columns in all are supported"
-            ));
+            )));
         }
         let v = &self.violations;
         check_len("judge_var", &self.judge_var, p, "judges", false)?;
@@ -260,17 +260,20 @@ impl Params {
         }
         for (j, &ev) in self.judge_var.iter().enumerate() {
             if !(ev.is_finite() && ev >= 0.0) {
-                return Err(format!("judge_var[{}] = {ev} must be ≥ 0", j + 1));
+                return Err(ModelError::Invalid(format!(
+                    "judge_var[{}] = {ev} must be ≥ 0",
+                    j + 1
+                )));
             }
         }
         for (k, (&r, sa)) in self.rho.iter().zip(self.sigma_a_full()).enumerate() {
             positive(&format!("sigma_a for A{}", k + 1), sa)?;
             if !r.is_finite() || r * r >= 1.0 {
-                return Err(format!(
+                return Err(ModelError::Invalid(format!(
                     "anchor A{}: Var(u_k) = σ_a² − β²/σ_c² = σ_a²(1 − ρ²) = {:.4} must be > 0, so |ρ| must be < 1 (got ρ = {r})",
                     k + 1,
                     sa * sa * (1.0 - r * r)
-                ));
+                )));
             }
         }
         for x in v.judge_loading.iter().chain(&v.anchor_loading) {
@@ -279,60 +282,34 @@ impl Params {
         nonneg("shared_residual", v.shared_residual)?;
         nonneg("sigma_f", v.sigma_f)?;
         nonneg("hetero", v.hetero)?;
-        match &v.families {
-            Families::Labels(l) if l.len() != p => {
-                return Err(format!("families lists {} labels for {p} judges", l.len()));
-            }
-            Families::Blocks(0) => return Err("families must be at least 1 block".into()),
-            Families::Blocks(k) if *k > MAX_COLUMNS => {
-                return Err(format!("families={k}: at most {MAX_COLUMNS} families"));
-            }
-            // Block j·k/p would skip labels and index past the k-th family when k > p.
-            Families::Blocks(k) if *k > p => {
-                return Err(format!(
-                    "families = {k} exceeds p = {p} judges (at most one family per judge)"
-                ));
-            }
-            Families::Labels(l) => {
-                if let Some(bad) = l
-                    .iter()
-                    .find(|x| x.is_empty() || **x != crate::error::sanitize(x) || x.contains('"'))
-                {
-                    return Err(format!(
-                        "family label '{}' must be non-empty plain text (no quotes or control characters)",
-                        crate::error::sanitize(bad)
-                    ));
-                }
-            }
-            Families::None if v.sigma_f > 0.0 => {
-                return Err("sigma_f > 0 needs families (e.g. --set families=3)".into());
-            }
-            _ => {}
-        }
+        check_families(v, p)?;
         if let Dist::Lognormal { sigma } = v.dist {
             positive("lognormal_sd", sigma)?;
             if sigma > MAX_LOGNORMAL_SD {
-                return Err(format!(
+                return Err(ModelError::Invalid(format!(
                     "lognormal_sd = {sigma} must be at most {MAX_LOGNORMAL_SD}: beyond that the standardised lognormal's moments overflow or one draw dominates the sample"
-                ));
+                )));
             }
         }
         for (col, d) in &v.ordinal {
             if *col >= p + m {
-                return Err(format!("ordinal column {} does not exist", col + 1));
+                return Err(ModelError::Invalid(format!(
+                    "ordinal column {} does not exist",
+                    col + 1
+                )));
             }
             let ok = d.cum_probs.iter().all(|x| *x > 0.0 && *x < 1.0)
                 && d.cum_probs.windows(2).all(|w| w[0] < w[1]);
             if d.cum_probs.len() >= MAX_LEVELS {
-                return Err(format!(
+                return Err(ModelError::Invalid(format!(
                     "ordinal column {}: at most {MAX_LEVELS} levels are supported",
                     col + 1
-                ));
+                )));
             }
             if !ok || d.cum_probs.is_empty() {
-                return Err(
+                return Err(ModelError::Invalid(
                     "ordinal thresholds must be strictly increasing probabilities in (0, 1)".into(),
-                );
+                ));
             }
         }
         Ok(())
@@ -380,38 +357,134 @@ impl Params {
     }
 }
 
-fn positive(name: &str, x: f64) -> Result<(), String> {
+/// Why a parameter set is not a model: typed for a library caller, worded for a user.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ModelError {
+    /// A scale or variance that must be a finite positive number.
+    #[error("{name} = {value} must be a finite number > 0")]
+    NotPositive { name: String, value: f64 },
+    /// A variance-like knob that must be a finite non-negative number.
+    #[error("{name} = {value} must be a finite number ≥ 0")]
+    Negative { name: String, value: f64 },
+    /// A loading that must be finite.
+    #[error("{name} = {value} must be finite")]
+    NotFinite { name: String, value: f64 },
+    /// A per-judge or per-anchor list of the wrong length.
+    #[error("{name} has {len} values but there are {n} {what}: give one value or {n}")]
+    Length {
+        name: String,
+        len: usize,
+        n: usize,
+        what: String,
+    },
+    /// Any other violated constraint, described from its context.
+    #[error("{0}")]
+    Invalid(String),
+}
+
+/// Callers that still speak in messages keep working with `?`.
+impl From<ModelError> for String {
+    fn from(e: ModelError) -> String {
+        e.to_string()
+    }
+}
+
+/// The family knobs: labels one per judge, a block count within the judges, plain labels.
+fn check_families(v: &Violations, p: usize) -> Result<(), ModelError> {
+    match &v.families {
+        Families::Labels(l) if l.len() != p => {
+            return Err(ModelError::Invalid(format!(
+                "families lists {} labels for {p} judges",
+                l.len()
+            )));
+        }
+        Families::Blocks(0) => {
+            return Err(ModelError::Invalid(
+                "families must be at least 1 block".into(),
+            ));
+        }
+        Families::Blocks(k) if *k > MAX_COLUMNS => {
+            return Err(ModelError::Invalid(format!(
+                "families={k}: at most {MAX_COLUMNS} families"
+            )));
+        }
+        // Block j·k/p would skip labels and index past the k-th family when k > p.
+        Families::Blocks(k) if *k > p => {
+            return Err(ModelError::Invalid(format!(
+                "families = {k} exceeds p = {p} judges (at most one family per judge)"
+            )));
+        }
+        Families::Labels(l) => {
+            if let Some(bad) = l
+                .iter()
+                .find(|x| x.is_empty() || **x != crate::error::sanitize(x) || x.contains('"'))
+            {
+                return Err(ModelError::Invalid(format!(
+                    "family label '{}' must be non-empty plain text (no quotes or control characters)",
+                    crate::error::sanitize(bad)
+                )));
+            }
+        }
+        Families::None if v.sigma_f > 0.0 => {
+            return Err(ModelError::Invalid(
+                "sigma_f > 0 needs families (e.g. --set families=3)".into(),
+            ));
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+fn positive(name: &str, x: f64) -> Result<(), ModelError> {
     if x.is_finite() && x > 0.0 {
         Ok(())
     } else {
-        Err(format!("{name} = {x} must be a finite number > 0"))
+        Err(ModelError::NotPositive {
+            name: name.to_string(),
+            value: x,
+        })
     }
 }
 
-fn nonneg(name: &str, x: f64) -> Result<(), String> {
+fn nonneg(name: &str, x: f64) -> Result<(), ModelError> {
     if x.is_finite() && x >= 0.0 {
         Ok(())
     } else {
-        Err(format!("{name} = {x} must be a finite number ≥ 0"))
+        Err(ModelError::Negative {
+            name: name.to_string(),
+            value: x,
+        })
     }
 }
 
-fn finite(name: &str, x: f64) -> Result<(), String> {
+fn finite(name: &str, x: f64) -> Result<(), ModelError> {
     if x.is_finite() {
         Ok(())
     } else {
-        Err(format!("{name} = {x} must be finite"))
+        Err(ModelError::NotFinite {
+            name: name.to_string(),
+            value: x,
+        })
     }
 }
 
-fn check_len(name: &str, v: &[f64], n: usize, what: &str, empty_ok: bool) -> Result<(), String> {
+fn check_len(
+    name: &str,
+    v: &[f64],
+    n: usize,
+    what: &str,
+    empty_ok: bool,
+) -> Result<(), ModelError> {
     match v.len() {
         0 if empty_ok => Ok(()),
         1 => Ok(()),
         l if l == n && l > 0 => Ok(()),
-        l => Err(format!(
-            "{name} has {l} values but there are {n} {what}: give one value or {n}"
-        )),
+        len => Err(ModelError::Length {
+            name: name.to_string(),
+            len,
+            n,
+            what: what.to_string(),
+        }),
     }
 }
 
@@ -437,7 +510,7 @@ mod tests {
             rho: vec![0.3, 1.0],
             ..Params::default()
         };
-        let e = pm.validate().unwrap_err();
+        let e = pm.validate().unwrap_err().to_string();
         assert!(e.contains("Var(u_k)") && e.contains("A2"), "{e}");
     }
 
@@ -447,7 +520,12 @@ mod tests {
             sigma_a: vec![0.5, 0.6, 0.7],
             ..Params::default()
         };
-        assert!(pm.validate().unwrap_err().contains("sigma_a has 3 values"));
+        assert!(
+            pm.validate()
+                .unwrap_err()
+                .to_string()
+                .contains("sigma_a has 3 values")
+        );
     }
 
     #[test]

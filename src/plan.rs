@@ -15,6 +15,36 @@ use crate::progress::{Flow, Progress};
 use crate::rng::Streams;
 use crate::simulate::{Design, replicates};
 
+/// Why a plan cannot be made; its message is the one the command line shows.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum PlanError {
+    /// A malformed `--target`, with the accepted forms.
+    #[error("{0}")]
+    Target(String),
+    /// Too few replicates or too small a search ceiling.
+    #[error("--reps must be at least 2 and --max-n at least 10")]
+    Options,
+    /// A power target needs two anchors at least.
+    #[error("the scenario needs at least 2 anchors")]
+    TooFewAnchors,
+    /// The target's test cannot run on the scenario, so no N reaches its power.
+    #[error("{0}")]
+    NotApplicable(String),
+    /// The scenario cannot be simulated.
+    #[error(transparent)]
+    Design(#[from] crate::simulate::SimError),
+    /// The power study at one N failed.
+    #[error(transparent)]
+    Power(#[from] crate::power::PowerError),
+}
+
+/// Callers that still speak in messages keep working with `?`.
+impl From<PlanError> for String {
+    fn from(e: PlanError) -> String {
+        e.to_string()
+    }
+}
+
 /// What the panel must reach.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Target {
@@ -33,17 +63,17 @@ impl Target {
     ///
     /// # Errors
     /// A malformed target, with the accepted forms.
-    pub fn parse(s: &str) -> Result<Target, String> {
+    pub fn parse(s: &str) -> Result<Target, PlanError> {
         let forms = "use ci-width=W (0 < W < 2) or power=TEST:P@S (e.g. power=test-a:0.8@0.4)";
         let num = |x: &str| x.trim().parse::<f64>().ok().filter(|v| v.is_finite());
         if let Some(w) = s.strip_prefix("ci-width=") {
             return match num(w) {
                 Some(w) if w > 0.0 && w < 2.0 => Ok(Target::CiWidth(w)),
-                _ => Err(format!("--target {s}: {forms}")),
+                _ => Err(PlanError::Target(format!("--target {s}: {forms}"))),
             };
         }
         let Some(rest) = s.strip_prefix("power=") else {
-            return Err(format!("--target {s}: {forms}"));
+            return Err(PlanError::Target(format!("--target {s}: {forms}")));
         };
         let parsed = rest.split_once(':').and_then(|(name, ps)| {
             let (p, st) = ps.split_once('@')?;
@@ -60,7 +90,10 @@ impl Target {
                     strength,
                 })
             }
-            _ => Err(format!("--target {s}: {forms}; tests: {}", test_names())),
+            _ => Err(PlanError::Target(format!(
+                "--target {s}: {forms}; tests: {}",
+                test_names()
+            ))),
         }
     }
 
@@ -145,20 +178,20 @@ pub fn plan(
     target: Target,
     opts: &PlanOptions,
     progress: &(dyn Fn(Progress) -> Flow + Sync),
-) -> Result<Option<Plan>, String> {
+) -> Result<Option<Plan>, PlanError> {
     if opts.reps < 2 || opts.max_n < 10 {
-        return Err("--reps must be at least 2 and --max-n at least 10".into());
+        return Err(PlanError::Options);
     }
     if let Target::Power { test, strength, .. } = target {
         let design = PowerDesign::Test(test);
         let layout_base = design.apply(base, strength);
         if layout_base.m() < 2 {
-            return Err("the scenario needs at least 2 anchors".into());
+            return Err(PlanError::TooFewAnchors);
         }
         // A test that cannot run never reaches any power: say so rather than search to max_n.
         test.applicable(&crate::battery::Layout::of_params(&layout_base))
             .map_err(|why| {
-                format!(
+                PlanError::NotApplicable(format!(
                     "Test {} cannot run on this scenario: it {why}. No N reaches its power; choose a scenario it applies to (e.g. --preset {})",
                     test.name(),
                     if test.spec().violation.three_anchors {
@@ -166,11 +199,11 @@ pub fn plan(
                     } else {
                         "mid"
                     }
-                )
+                ))
             })?;
     }
     let mut evaluations: Vec<Evaluation> = Vec::new();
-    let mut eval = |n: usize| -> Result<Option<Evaluation>, String> {
+    let mut eval = |n: usize| -> Result<Option<Evaluation>, PlanError> {
         if let Some(e) = evaluations.iter().find(|e| e.n == n) {
             return Ok(Some(*e));
         }
@@ -262,7 +295,7 @@ fn evaluate(
     n: usize,
     opts: &PlanOptions,
     progress: &(dyn Fn(Progress) -> Flow + Sync),
-) -> Result<Option<Evaluation>, String> {
+) -> Result<Option<Evaluation>, PlanError> {
     match target {
         Target::Power {
             test,
@@ -277,8 +310,7 @@ fn evaluate(
                 seed: opts.seed,
                 coverage: None,
             };
-            let Some(cells) = characteristics_on(PowerDesign::Test(test), base, &popts, progress)
-                .map_err(|e| e.to_string())?
+            let Some(cells) = characteristics_on(PowerDesign::Test(test), base, &popts, progress)?
             else {
                 return Ok(None);
             };
@@ -304,7 +336,7 @@ fn ci_width(
     w: f64,
     opts: &PlanOptions,
     progress: &(dyn Fn(Progress) -> Flow + Sync),
-) -> Result<Option<Evaluation>, String> {
+) -> Result<Option<Evaluation>, PlanError> {
     let design = Design::new(base)?;
     let m = base.m();
     let names = base.column_names();

@@ -110,8 +110,7 @@ impl Figure {
                 Figure::Battery(f) => battery::draw(&root, f),
                 Figure::Power(f) => power::draw(&root, f),
                 Figure::Boundary(f) => boundary::draw(&root, f),
-            }
-            .map_err(PlotError::Draw)?;
+            }?;
             root.present().map_err(|e| PlotError::Draw(e.to_string()))?;
         }
         Ok(buf)

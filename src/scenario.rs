@@ -28,11 +28,56 @@ pub const PRESETS: &[(&str, &str)] = &[
     ),
 ];
 
+/// Why a preset name or a `KEY=VALUE` override cannot be applied.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ScenarioError {
+    /// No preset has this name.
+    #[error("unknown preset '{name}' (choose one of: {known})")]
+    UnknownPreset { name: String, known: String },
+    /// The override has no `=`.
+    #[error("--set '{0}' is not KEY=VALUE")]
+    NotAssignment(String),
+    /// The override's key is not one of [`KEYS`].
+    #[error("unknown --set key '{key}' (known: {known})")]
+    UnknownKey { key: String, known: String },
+    /// A value that must be a finite number.
+    #[error("{key}: '{value}' is not a finite number")]
+    NotNumber { key: String, value: String },
+    /// A value that must be a whole number.
+    #[error("{key}: '{value}' is not a whole number")]
+    NotCount { key: String, value: String },
+    /// A count beyond the size limits, refused before anything is sized by it.
+    #[error("{key}={value}: at most {max} {what} are supported")]
+    TooMany {
+        key: String,
+        value: String,
+        max: usize,
+        what: String,
+    },
+    /// Any other unusable value, described from its context.
+    #[error("{0}")]
+    Invalid(String),
+}
+
+/// Callers that still speak in messages keep working with `?`.
+impl From<ScenarioError> for String {
+    fn from(e: ScenarioError) -> String {
+        e.to_string()
+    }
+}
+
+/// A preset or override the user named is an argument error (exit 2).
+impl From<ScenarioError> for crate::error::Error {
+    fn from(e: ScenarioError) -> Self {
+        crate::error::Error::Usage(e.to_string())
+    }
+}
+
 /// The parameters of a named preset.
 ///
 /// # Errors
 /// An unknown name, with the list of known ones.
-pub fn preset(name: &str) -> Result<Params, String> {
+pub fn preset(name: &str) -> Result<Params, ScenarioError> {
     let mut pm = Params::default();
     match name {
         "mid" => {}
@@ -48,10 +93,10 @@ pub fn preset(name: &str) -> Result<Params, String> {
         "shared-residual" => pm.violations.shared_residual = 0.6,
         _ => {
             let names: Vec<&str> = PRESETS.iter().map(|(n, _)| *n).collect();
-            return Err(format!(
-                "unknown preset '{name}' (choose one of: {})",
-                names.join(", ")
-            ));
+            return Err(ScenarioError::UnknownPreset {
+                name: name.to_string(),
+                known: names.join(", "),
+            });
         }
     }
     Ok(pm)
@@ -110,10 +155,10 @@ pub const KEYS: &[(&str, &str)] = &[
 ///
 /// # Errors
 /// An unknown key or an unparsable value, in one sentence.
-pub fn apply_set(pm: &mut Params, assignment: &str) -> Result<(), String> {
+pub fn apply_set(pm: &mut Params, assignment: &str) -> Result<(), ScenarioError> {
     let (key, value) = assignment
         .split_once('=')
-        .ok_or_else(|| format!("--set '{assignment}' is not KEY=VALUE"))?;
+        .ok_or_else(|| ScenarioError::NotAssignment(assignment.to_string()))?;
     let (key, value) = (key.trim(), value.trim());
     let v = &mut pm.violations;
     match key {
@@ -139,7 +184,11 @@ pub fn apply_set(pm: &mut Params, assignment: &str) -> Result<(), String> {
                 "gaussian" | "normal" => Dist::Gaussian,
                 "lognormal" => Dist::Lognormal { sigma: 0.5 },
                 "t4" => Dist::StudentT4,
-                _ => return Err(format!("dist '{value}': choose gaussian, lognormal or t4")),
+                _ => {
+                    return Err(ScenarioError::Invalid(format!(
+                        "dist '{value}': choose gaussian, lognormal or t4"
+                    )));
+                }
             }
         }
         "families" => {
@@ -152,27 +201,29 @@ pub fn apply_set(pm: &mut Params, assignment: &str) -> Result<(), String> {
         "ordinal" | "thresholds" => set_ordinal(pm, key, value)?,
         _ => {
             let keys: Vec<&str> = KEYS.iter().map(|(k, _)| *k).collect();
-            return Err(format!(
-                "unknown --set key '{key}' (known: {})",
-                keys.join(", ")
-            ));
+            return Err(ScenarioError::UnknownKey {
+                key: key.to_string(),
+                known: keys.join(", "),
+            });
         }
     }
     Ok(())
 }
 
-fn set_ordinal(pm: &mut Params, key: &str, value: &str) -> Result<(), String> {
+fn set_ordinal(pm: &mut Params, key: &str, value: &str) -> Result<(), ScenarioError> {
     if value == "none" {
         pm.violations.ordinal.clear();
         return Ok(());
     }
-    let (cols, spec) = value
-        .split_once(':')
-        .ok_or_else(|| format!("{key}={value}: expected COLS:{}", spec_hint(key)))?;
+    let (cols, spec) = value.split_once(':').ok_or_else(|| {
+        ScenarioError::Invalid(format!("{key}={value}: expected COLS:{}", spec_hint(key)))
+    })?;
     let disc = if key == "ordinal" {
         let levels = bounded_count(key, spec, MAX_LEVELS, "levels")?;
         if levels < 2 {
-            return Err(format!("{key}: need at least 2 levels, got {levels}"));
+            return Err(ScenarioError::Invalid(format!(
+                "{key}: need at least 2 levels, got {levels}"
+            )));
         }
         Discretise::equal_probability(levels)
     } else {
@@ -204,7 +255,7 @@ fn spec_hint(key: &str) -> &'static str {
     }
 }
 
-fn column_index(name: &str, p: usize, m: usize) -> Result<usize, String> {
+fn column_index(name: &str, p: usize, m: usize) -> Result<usize, ScenarioError> {
     let parse = |prefix: char, n: usize, offset: usize| {
         name.strip_prefix(prefix)
             .and_then(|d| d.parse::<usize>().ok())
@@ -213,37 +264,49 @@ fn column_index(name: &str, p: usize, m: usize) -> Result<usize, String> {
     };
     parse('J', p, 0)
         .or_else(|| parse('A', m, p))
-        .ok_or_else(|| format!("no column '{name}' (columns are J1..J{p} and A1..A{m})"))
+        .ok_or_else(|| {
+            ScenarioError::Invalid(format!(
+                "no column '{name}' (columns are J1..J{p} and A1..A{m})"
+            ))
+        })
 }
 
-fn number(key: &str, s: &str) -> Result<f64, String> {
+fn number(key: &str, s: &str) -> Result<f64, ScenarioError> {
     s.trim()
         .parse::<f64>()
         .ok()
         .filter(|x| x.is_finite())
-        .ok_or_else(|| format!("{key}: '{s}' is not a finite number"))
+        .ok_or_else(|| ScenarioError::NotNumber {
+            key: key.to_string(),
+            value: s.to_string(),
+        })
 }
 
-fn count(key: &str, s: &str) -> Result<usize, String> {
+fn count(key: &str, s: &str) -> Result<usize, ScenarioError> {
     s.trim()
         .parse::<usize>()
-        .map_err(|_| format!("{key}: '{s}' is not a whole number"))
+        .map_err(|_| ScenarioError::NotCount {
+            key: key.to_string(),
+            value: s.to_string(),
+        })
 }
 
 /// A whole number no larger than `max` (docs/method.md §4 designs; [`crate::data::limits`]), refused
 /// before anything is sized by it.
-fn bounded_count(key: &str, s: &str, max: usize, what: &str) -> Result<usize, String> {
+fn bounded_count(key: &str, s: &str, max: usize, what: &str) -> Result<usize, ScenarioError> {
     let n = count(key, s)?;
     if n > max {
-        return Err(format!(
-            "{key}={}: at most {max} {what} are supported",
-            s.trim()
-        ));
+        return Err(ScenarioError::TooMany {
+            key: key.to_string(),
+            value: s.trim().to_string(),
+            max,
+            what: what.to_string(),
+        });
     }
     Ok(n)
 }
 
-fn list(key: &str, s: &str) -> Result<Vec<f64>, String> {
+fn list(key: &str, s: &str) -> Result<Vec<f64>, ScenarioError> {
     s.split(',').map(|x| number(key, x)).collect()
 }
 
@@ -256,7 +319,7 @@ mod tests {
         for (name, _) in PRESETS {
             preset(name).unwrap().validate().unwrap();
         }
-        assert!(preset("nope").unwrap_err().contains("mid"));
+        assert!(preset("nope").unwrap_err().to_string().contains("mid"));
     }
 
     #[test]
@@ -269,10 +332,16 @@ mod tests {
         pm.validate().unwrap();
         assert_eq!(pm.m(), 3);
         assert_eq!(pm.violations.ordinal.len(), 7);
-        assert!(apply_set(&mut pm, "bogus=1").unwrap_err().contains("known"));
+        assert!(
+            apply_set(&mut pm, "bogus=1")
+                .unwrap_err()
+                .to_string()
+                .contains("known")
+        );
         assert!(
             apply_set(&mut pm, "rho=x")
                 .unwrap_err()
+                .to_string()
                 .contains("not a finite")
         );
     }
@@ -286,11 +355,11 @@ mod tests {
             "families=18446744073709551615",
             "ordinal=judges:18446744073709551615",
         ] {
-            let e = apply_set(&mut pm, bad).unwrap_err();
+            let e = apply_set(&mut pm, bad).unwrap_err().to_string();
             assert!(e.contains("at most"), "{bad}: {e}");
         }
         apply_set(&mut pm, &format!("p={MAX_COLUMNS}")).unwrap();
-        let e = pm.validate().unwrap_err();
+        let e = pm.validate().unwrap_err().to_string();
         assert!(e.contains(&format!("at most {MAX_COLUMNS}")), "{e}");
     }
 }

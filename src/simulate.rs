@@ -39,7 +39,9 @@ impl Design {
     /// # Errors
     /// The validation message when `params` break a model constraint.
     pub fn new(params: &Params) -> Result<Design, SimError> {
-        params.validate().map_err(SimError::Invalid)?;
+        params
+            .validate()
+            .map_err(|e| SimError::Invalid(e.to_string()))?;
         let (p, m) = (params.p, params.m());
         let beta = params.beta();
         let sa = params.sigma_a_full();

@@ -107,6 +107,7 @@ fn refuses_too_few_judges_or_anchors() {
     assert!(
         fit(&r, &rja, &pa)
             .unwrap_err()
+            .to_string()
             .contains("at least 3 continuous anchors")
     );
     let pm = Params {
@@ -119,6 +120,7 @@ fn refuses_too_few_judges_or_anchors() {
     assert!(
         fit(&r, &rja, &pa)
             .unwrap_err()
+            .to_string()
             .contains("at least 3 judges")
     );
 }

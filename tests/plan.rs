@@ -26,7 +26,7 @@ fn targets_parse_and_bad_ones_say_the_forms() {
         "power=test-q:0.8@0.4",
         "n=5",
     ] {
-        let e = Target::parse(bad).unwrap_err();
+        let e = Target::parse(bad).unwrap_err().to_string();
         assert!(e.contains("ci-width=W") && !e.contains('\n'), "{bad}: {e}");
     }
 }
@@ -164,7 +164,9 @@ fn a_test_that_cannot_run_on_the_scenario_is_refused_before_any_search() {
         counted.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         rhoscope::progress::Flow::Continue
     };
-    let e = plan(&Params::default(), target, &opts(), &progress).unwrap_err();
+    let e = plan(&Params::default(), target, &opts(), &progress)
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("Test B") && e.contains("3 anchors"), "{e}");
     assert_eq!(counted.into_inner(), 0, "nothing simulated");
 }

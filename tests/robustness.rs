@@ -87,6 +87,7 @@ proptest! {
             let streams = rhoscope::rng::Streams::of(1);
             rhoscope::estimate::bias::correct(panel, fs, 10, streams, &rhoscope::progress::silent)
                 .map(|b| b.expect("silent never stops"))
+                .map_err(String::from)
         });
         let r = report::estimate::EstimateReport {
             source: "p.csv",

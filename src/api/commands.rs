@@ -220,7 +220,7 @@ fn estimate(
             match crate::estimate::bias::correct(panel, fs, a.bias_reps as usize, streams, &tick) {
                 Ok(None) => return Err(cancelled()),
                 Ok(Some(b)) => Some(Ok(b)),
-                Err(e) => Some(Err(e)),
+                Err(e) => Some(Err(e.to_string())),
             }
         }
         None => None,
@@ -419,13 +419,13 @@ fn power_json(a: &PowerArgs, cancel: Cancel<'_>) -> Result<Value, Error> {
 }
 
 fn plan_json(a: &PlanArgs, cancel: Cancel<'_>) -> Result<Value, Error> {
-    let mut pm = scenario::preset(&a.preset).map_err(Error::Usage)?;
+    let mut pm = scenario::preset(&a.preset).map_err(Error::from)?;
     for s in &a.set {
-        scenario::apply_set(&mut pm, s).map_err(Error::Usage)?;
+        scenario::apply_set(&mut pm, s).map_err(Error::from)?;
     }
     pm.validate()
         .map_err(|e| Error::Usage(format!("invalid design: {e}")))?;
-    let target = crate::plan::Target::parse(&a.target).map_err(Error::Usage)?;
+    let target = crate::plan::Target::parse(&a.target).map_err(|e| Error::Usage(e.to_string()))?;
     let opts = crate::plan::PlanOptions {
         reps: a.reps as usize,
         null_draws: a.null_draws as usize,

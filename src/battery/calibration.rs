@@ -7,7 +7,7 @@ use rayon::prelude::*;
 use super::null::NullModel;
 use super::registry::{PerTest, TestId};
 use super::types::{Layout, NullKind, Sample};
-use crate::estimate::Estimate;
+use crate::estimate::{Estimate, EstimateError};
 use crate::model::Params;
 use crate::panel::Panel;
 use crate::progress::{Flow, Progress, Stage};
@@ -137,7 +137,7 @@ impl NullSpec {
 }
 
 /// How the single-factor null draws its samples: Wishart, rows, or not at all.
-pub(super) fn method_of(null: &Result<NullModel, String>, n: usize) -> &'static str {
+pub(super) fn method_of(null: &Result<NullModel, EstimateError>, n: usize) -> &'static str {
     match null {
         Ok(m) if m.wishart_ok(n) => "wishart",
         Ok(_) => "rows",
@@ -147,11 +147,11 @@ pub(super) fn method_of(null: &Result<NullModel, String>, n: usize) -> &'static 
 
 /// The observed mixed correlations when some column is ordinal (docs/method.md §7); `None` when every
 /// column is continuous (Pearson's, from the covariance, are the ones).
-pub(super) fn observed_correlations(panel: &Panel) -> Result<Option<DMatrix<f64>>, String> {
+pub(super) fn observed_correlations(
+    panel: &Panel,
+) -> Result<Option<DMatrix<f64>>, crate::ordinal::OrdinalError> {
     if panel.scales.iter().any(crate::panel::Scale::is_ordinal) {
-        crate::ordinal::correlation_matrix(panel)
-            .map(|c| Some(c.r))
-            .map_err(String::from)
+        crate::ordinal::correlation_matrix(panel).map(|c| Some(c.r))
     } else {
         Ok(None)
     }
@@ -162,7 +162,7 @@ pub(super) fn observed_correlations(panel: &Panel) -> Result<Option<DMatrix<f64>
 pub(super) fn calibrated(
     kind: NullKind,
     layout: &Layout,
-    model: &Result<NullModel, String>,
+    model: &Result<NullModel, EstimateError>,
     defined: bool,
 ) -> Vec<TestId> {
     TestId::ALL
@@ -176,7 +176,7 @@ pub(super) fn calibrated(
 /// Calibrates `tests` against `model` on the null streams from `base` (an empty distribution
 /// when there is nothing to calibrate); `None` when `progress` stops the run.
 pub(super) fn calibrate_on(
-    model: &Result<NullModel, String>,
+    model: &Result<NullModel, EstimateError>,
     tests: &[TestId],
     n: usize,
     layout: &Layout,
@@ -212,13 +212,13 @@ pub(super) fn calibrate_on(
 pub(super) fn free_scale_null(
     panel: &Panel,
     s: &DMatrix<f64>,
-    corr: Result<&Option<DMatrix<f64>>, &String>,
+    corr: Result<&Option<DMatrix<f64>>, &crate::ordinal::OrdinalError>,
     fit: Option<&crate::estimate::free_scale::FreeScaleFit>,
     spec: &NullSpec,
-) -> (Result<NullModel, String>, Option<String>) {
+) -> (Result<NullModel, EstimateError>, Option<String>) {
     let p = panel.p();
     if p < 3 {
-        return (Err("fewer than 3 judges".into()), None);
+        return (Err(EstimateError::NullTooFewJudges), None);
     }
     if let NullSpec::Scenario(params) = spec {
         return (NullModel::scenario_free_scale(params), None);
@@ -246,7 +246,7 @@ pub(super) fn free_scale_null(
     let r = match corr {
         Ok(Some(r)) => r.clone(),
         Ok(None) => Sample::of_cov(s).correlations().into_owned(),
-        Err(why) => return (Err(why.clone()), None),
+        Err(why) => return (Err(EstimateError::Correlation(why.to_string())), None),
     };
     let judges = r.view((0, 0), (p, p)).into_owned();
     let built = crate::estimate::free_scale::one_factor_uls(&judges)
@@ -269,7 +269,7 @@ pub(super) fn null_for(
     s: &DMatrix<f64>,
     est: Option<&Estimate>,
     spec: &NullSpec,
-) -> (Result<NullModel, String>, String) {
+) -> (Result<NullModel, EstimateError>, String) {
     match spec {
         NullSpec::Scenario(params) => (
             NullModel::scenario(params),

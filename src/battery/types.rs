@@ -70,7 +70,7 @@ pub struct Sample<'a> {
     pub corr: Option<&'a DMatrix<f64>>,
     /// The judges' one-factor fit of these correlations when it was made once for several
     /// tests (a null draw of Tests J and O); `None`: each test fits it itself.
-    pub judges: Option<Result<JudgeFit, String>>,
+    pub judges: Option<Result<JudgeFit, crate::estimate::EstimateError>>,
 }
 
 impl<'a> Sample<'a> {
@@ -109,7 +109,10 @@ impl<'a> Sample<'a> {
     /// The judges' one-factor ULS fit of [`Sample::correlations`] (docs/method.md §7): the shared one
     /// when given, else fitted here.
     #[must_use]
-    pub fn judge_fit(&self, p: usize) -> std::borrow::Cow<'_, Result<JudgeFit, String>> {
+    pub fn judge_fit(
+        &self,
+        p: usize,
+    ) -> std::borrow::Cow<'_, Result<JudgeFit, crate::estimate::EstimateError>> {
         if let Some(f) = &self.judges {
             return std::borrow::Cow::Borrowed(f);
         }

@@ -7,7 +7,7 @@ use super::calibration::NullDistribution;
 use super::null::NullModel;
 use super::registry::{PerTest, TestId};
 use super::types::{Layout, NullKind, Reading, Sample};
-use crate::estimate::Estimate;
+use crate::estimate::{Estimate, EstimateError};
 
 /// A test's verdict. Shown as a word and a symbol, never colour alone.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -74,9 +74,9 @@ impl TestResult {
 pub(super) fn judge_all(
     layout: &Layout,
     sample: &Sample<'_>,
-    corr: &Result<Option<DMatrix<f64>>, String>,
+    corr: &Result<Option<DMatrix<f64>>, crate::ordinal::OrdinalError>,
     estimate: Option<&Estimate>,
-    calibrations: [(Option<&NullDistribution>, &Result<NullModel, String>); 2],
+    calibrations: [(Option<&NullDistribution>, &Result<NullModel, EstimateError>); 2],
 ) -> PerTest<TestResult> {
     PerTest::from_fn(|t| {
         let (nulls, model) = match t.null_kind(layout) {
@@ -102,7 +102,7 @@ pub(super) fn judge(
     sample: &Sample<'_>,
     est: Option<&Estimate>,
     nulls: Option<&NullDistribution>,
-    null_model: &Result<NullModel, String>,
+    null_model: &Result<NullModel, EstimateError>,
 ) -> TestResult {
     let na = |message: String| TestResult::not_applicable(t, message);
     if let Err(why) = t.applicable(layout) {

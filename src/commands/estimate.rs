@@ -53,7 +53,8 @@ pub(super) fn estimate(a: &EstimateArgs) -> Result<(), Error> {
             };
             let streams = crate::rng::Streams::of(a.seed);
             let b = crate::estimate::bias::correct(panel, fs, reps, streams, &tick)
-                .map(|b| b.expect("a progress bar never stops the run"));
+                .map(|b| b.expect("a progress bar never stops the run"))
+                .map_err(String::from);
             bar.finish_and_clear();
             Some(b)
         }

@@ -9,13 +9,13 @@ use crate::report;
 use crate::scenario;
 
 pub(super) fn plan_cmd(a: &PlanArgs) -> Result<(), Error> {
-    let mut pm = scenario::preset(&a.preset).map_err(Error::Usage)?;
+    let mut pm = scenario::preset(&a.preset).map_err(Error::from)?;
     for s in &a.set {
-        scenario::apply_set(&mut pm, s).map_err(Error::Usage)?;
+        scenario::apply_set(&mut pm, s).map_err(Error::from)?;
     }
     pm.validate()
         .map_err(|e| Error::Usage(format!("invalid design: {e}")))?;
-    let target = crate::plan::Target::parse(&a.target).map_err(Error::Usage)?;
+    let target = crate::plan::Target::parse(&a.target).map_err(|e| Error::Usage(e.to_string()))?;
     let opts = crate::plan::PlanOptions {
         reps: a.reps as usize,
         null_draws: a.null_draws as usize,

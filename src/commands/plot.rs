@@ -65,9 +65,9 @@ fn check_output(out: &Path, force: bool) -> Result<Target, Error> {
 /// The scenario of `--preset` and `--set`, validated.
 fn scenario_of(a: &PlotArgs, default: &str) -> Result<(Params, String), Error> {
     let name = a.preset.as_deref().unwrap_or(default);
-    let mut pm = scenario::preset(name).map_err(Error::Usage)?;
+    let mut pm = scenario::preset(name).map_err(Error::from)?;
     for s in &a.set {
-        scenario::apply_set(&mut pm, s).map_err(Error::Usage)?;
+        scenario::apply_set(&mut pm, s).map_err(Error::from)?;
     }
     pm.validate()
         .map_err(|e| Error::Usage(format!("invalid design: {e}")))?;

@@ -38,7 +38,7 @@ pub(super) fn reproduce_cmd(a: &ReproduceArgs) -> Result<(), Error> {
     };
     let budget = crate::reproduce::Budget { quick: a.quick };
     let start = std::time::Instant::now();
-    let tables = crate::reproduce::run(&a.tables, budget, &tick).map_err(Error::Usage)?;
+    let tables = crate::reproduce::run(&a.tables, budget, &tick).map_err(Error::from)?;
     bar.finish_and_clear();
     let seconds = start.elapsed().as_secs_f64();
     if let Some((report_md, results_json)) = &outs {

@@ -11,9 +11,9 @@ use crate::scenario;
 use crate::simulate;
 
 pub(super) fn simulate_cmd(a: &SimulateArgs) -> Result<(), Error> {
-    let mut pm = scenario::preset(&a.preset).map_err(Error::Usage)?;
+    let mut pm = scenario::preset(&a.preset).map_err(Error::from)?;
     for s in &a.set {
-        scenario::apply_set(&mut pm, s).map_err(Error::Usage)?;
+        scenario::apply_set(&mut pm, s).map_err(Error::from)?;
     }
     let n = usize::try_from(a.n).map_err(|_| Error::Usage("--n is too large".into()))?;
     let out = output_target(a.output.as_deref(), a.force)?;

@@ -7,6 +7,7 @@
 
 use rayon::prelude::*;
 
+use super::EstimateError;
 use super::free_scale::{FreeScaleFit, fit_panel};
 use super::null::NullModel;
 use crate::panel::Panel;
@@ -48,17 +49,14 @@ pub fn correct(
     reps: usize,
     streams: Streams,
     progress: &(dyn Fn(Progress) -> Flow + Sync),
-) -> Result<Option<BiasCorrection>, String> {
+) -> Result<Option<BiasCorrection>, EstimateError> {
     if let Some(f) = fit
         .estimate
         .flags
         .iter()
         .find(|f| super::free_scale::undefines(f.code))
     {
-        return Err(format!(
-            "the free-scale ρ̂ is undefined ({}), so there is nothing to correct; read its identified set",
-            f.code.as_str()
-        ));
+        return Err(EstimateError::NothingToCorrect(f.code.as_str().to_string()));
     }
     let model = NullModel::free_scale(panel, fit)?;
     let m = panel.m();

@@ -61,6 +61,30 @@ pub enum EstimateError {
     /// Every start left Σ indefinite.
     #[error("no start gives a positive-definite implied covariance")]
     MlNoStart,
+    /// The free-scale null needs three judges.
+    #[error("fewer than 3 judges")]
+    NullTooFewJudges,
+    /// A null model's latent covariance has no Cholesky factor.
+    #[error("the null covariance is not positive definite")]
+    NullNotPositiveDefinite,
+    /// A null model's parameters break a model constraint (the model's message).
+    #[error("{0}")]
+    NullParams(String),
+    /// The free-scale ρ̂ is undefined (this flag), so its bias cannot be corrected.
+    #[error(
+        "the free-scale ρ̂ is undefined ({0}), so there is nothing to correct; read its identified set"
+    )]
+    NothingToCorrect(String),
+    /// No null of the fitted model reproduces the panel, and why.
+    #[error("{0}")]
+    NoMatchedNull(String),
+}
+
+/// Callers that still speak in messages keep working with `?`.
+impl From<EstimateError> for String {
+    fn from(e: EstimateError) -> String {
+        e.to_string()
+    }
 }
 
 impl EstimateError {

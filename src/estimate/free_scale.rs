@@ -105,7 +105,7 @@ pub fn fit(
     r_judges: &DMatrix<f64>,
     r_ja: &DMatrix<f64>,
     anchor_cov: &DMatrix<f64>,
-) -> Result<FreeScaleFit, String> {
+) -> Result<FreeScaleFit, EstimateError> {
     fit_with_judges(r_judges, None, r_ja, anchor_cov)
 }
 
@@ -120,10 +120,10 @@ pub type JudgeFit = (Vec<f64>, f64, bool);
 /// As [`fit`].
 pub fn fit_with_judges(
     r_judges: &DMatrix<f64>,
-    judges: Option<&Result<JudgeFit, String>>,
+    judges: Option<&Result<JudgeFit, EstimateError>>,
     r_ja: &DMatrix<f64>,
     anchor_cov: &DMatrix<f64>,
-) -> Result<FreeScaleFit, String> {
+) -> Result<FreeScaleFit, EstimateError> {
     let (p, m) = (r_judges.nrows(), anchor_cov.nrows());
     check_shapes(r_judges, r_ja, anchor_cov)?;
     let (lambda, judge_rms, ok_l) = match judges {
@@ -132,10 +132,10 @@ pub fn fit_with_judges(
     };
     let ll: f64 = lambda.iter().map(|l| l * l).sum();
     if lambda.iter().filter(|l| l.abs() > 1e-8).count() < 2 || !ll.is_finite() {
-        return Err(
+        return Err(EstimateError::FreeScale(
             "the judges share no common factor (their correlations are all about 0), so λ and q are undefined"
                 .into(),
-        );
+        ));
     }
     let q: Vec<f64> = (0..m)
         .map(|k| {
@@ -228,27 +228,29 @@ fn check_shapes(
     r_judges: &DMatrix<f64>,
     r_ja: &DMatrix<f64>,
     anchor_cov: &DMatrix<f64>,
-) -> Result<(), String> {
+) -> Result<(), EstimateError> {
     let (p, m) = (r_judges.nrows(), anchor_cov.nrows());
     if r_judges.ncols() != p || anchor_cov.ncols() != m {
-        return Err("the judge correlation and anchor covariance matrices must be square".into());
+        return Err(EstimateError::FreeScale(
+            "the judge correlation and anchor covariance matrices must be square".into(),
+        ));
     }
     if r_ja.nrows() != p || r_ja.ncols() != m {
-        return Err(format!(
+        return Err(EstimateError::FreeScale(format!(
             "judge–anchor correlations are {} × {}, expected {p} × {m}",
             r_ja.nrows(),
             r_ja.ncols()
-        ));
+        )));
     }
     if p < MIN_JUDGES {
-        return Err(format!(
+        return Err(EstimateError::FreeScale(format!(
             "the free-scale estimator needs at least {MIN_JUDGES} judges to fit their one-factor loadings (got {p})"
-        ));
+        )));
     }
     if m < MIN_ANCHORS {
-        return Err(format!(
+        return Err(EstimateError::FreeScale(format!(
             "the free-scale estimator needs at least {MIN_ANCHORS} continuous anchors: m + m(m−1)/2 moments for m + 2 unknowns (got {m})"
-        ));
+        )));
     }
     if r_judges
         .iter()
@@ -256,10 +258,15 @@ fn check_shapes(
         .chain(anchor_cov.iter())
         .any(|x| !x.is_finite())
     {
-        return Err("a correlation or anchor covariance is not finite".into());
+        return Err(EstimateError::FreeScale(
+            "a correlation or anchor covariance is not finite".into(),
+        ));
     }
     if let Some(k) = (0..m).find(|&k| anchor_cov[(k, k)] <= 0.0) {
-        return Err(format!("anchor {} has variance ≤ 0", k + 1));
+        return Err(EstimateError::FreeScale(format!(
+            "anchor {} has variance ≤ 0",
+            k + 1
+        )));
     }
     Ok(())
 }
@@ -293,7 +300,7 @@ fn fit_panel_with_cov(
     let r_ja = corr.r.view((0, p), (p, m)).into_owned();
     let anchor_cov =
         crate::moments::covariance(&panel.data[p * panel.n..], panel.n, m, &mut Vec::new());
-    let fit = fit(&r_judges, &r_ja, &anchor_cov).map_err(EstimateError::FreeScale)?;
+    let fit = fit(&r_judges, &r_ja, &anchor_cov)?;
     Ok((fit, corr, anchor_cov))
 }
 
@@ -485,6 +492,7 @@ mod tests {
         assert!(
             fit(&r, &DMatrix::zeros(3, 2), &pa)
                 .unwrap_err()
+                .to_string()
                 .contains("expected 3 × 3")
         );
         let mut bad = pa.clone();
@@ -492,11 +500,13 @@ mod tests {
         assert!(
             fit(&r, &DMatrix::zeros(3, 3), &bad)
                 .unwrap_err()
+                .to_string()
                 .contains("variance ≤ 0")
         );
         assert!(
             fit(&r, &DMatrix::zeros(3, 3), &pa)
                 .unwrap_err()
+                .to_string()
                 .contains("no common factor")
         );
     }

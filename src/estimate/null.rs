@@ -11,6 +11,7 @@ use rand::Rng;
 use rand_distr::{ChiSquared, Distribution, StandardNormal};
 use statrs::distribution::{ContinuousCDF, Normal};
 
+use super::EstimateError;
 use crate::model::{Params, Violations};
 use crate::moments::covariance;
 use crate::panel::{Panel, Scale};
@@ -56,11 +57,14 @@ impl NullModel {
     ///
     /// # Errors
     /// When `cov` is not positive definite.
-    pub fn new(cov: DMatrix<f64>, discrete: Vec<Option<Discrete>>) -> Result<NullModel, String> {
+    pub fn new(
+        cov: DMatrix<f64>,
+        discrete: Vec<Option<Discrete>>,
+    ) -> Result<NullModel, EstimateError> {
         let chol = cov
             .clone()
             .cholesky()
-            .ok_or("the null covariance is not positive definite")?
+            .ok_or(EstimateError::NullNotPositiveDefinite)?
             .l();
         Ok(NullModel {
             cov,
@@ -76,7 +80,7 @@ impl NullModel {
     ///
     /// # Errors
     /// When the parameters are invalid.
-    pub fn scenario(params: &Params) -> Result<NullModel, String> {
+    pub fn scenario(params: &Params) -> Result<NullModel, EstimateError> {
         Self::scenario_with(params, Vec::new())
     }
 
@@ -85,11 +89,11 @@ impl NullModel {
     ///
     /// # Errors
     /// When the parameters are invalid.
-    pub fn scenario_free_scale(params: &Params) -> Result<NullModel, String> {
+    pub fn scenario_free_scale(params: &Params) -> Result<NullModel, EstimateError> {
         Self::scenario_with(params, params.violations.judge_scale.clone())
     }
 
-    fn scenario_with(params: &Params, judge_scale: Vec<f64>) -> Result<NullModel, String> {
+    fn scenario_with(params: &Params, judge_scale: Vec<f64>) -> Result<NullModel, EstimateError> {
         let null = Params {
             violations: Violations {
                 families: params.violations.families.clone(),
@@ -99,7 +103,8 @@ impl NullModel {
             },
             ..params.clone()
         };
-        null.validate()?;
+        null.validate()
+            .map_err(|e| EstimateError::NullParams(e.to_string()))?;
         let cov = null.population_cov();
         let mut discrete = vec![None; null.q()];
         for (col, d) in &null.violations.ordinal {
@@ -119,13 +124,13 @@ impl NullModel {
     ///
     /// # Errors
     /// When K̂ ≤ 0 (no single-factor model fits judges that do not covary positively).
-    pub fn matched_judges(panel: &Panel, s: &DMatrix<f64>) -> Result<NullModel, String> {
+    pub fn matched_judges(panel: &Panel, s: &DMatrix<f64>) -> Result<NullModel, EstimateError> {
         let k = crate::moments::mean_judge_cov(s, panel.p(), crate::moments::JudgePairs::All)
             .unwrap_or(f64::NAN);
         if k.is_nan() || k <= 0.0 {
-            return Err(format!(
+            return Err(EstimateError::NoMatchedNull(format!(
                 "the judges' mean covariance K = {k:.4} is not positive, so no single-factor null fits them"
-            ));
+            )));
         }
         let p = panel.p();
         let cov = DMatrix::from_fn(p, p, |i, j| {
@@ -151,12 +156,16 @@ impl NullModel {
         panel: &Panel,
         s: &DMatrix<f64>,
         est: &crate::estimate::Estimate,
-    ) -> Result<NullModel, String> {
+    ) -> Result<NullModel, EstimateError> {
         let p = panel.p();
         let rho: Option<Vec<f64>> = est.rho().into_iter().collect();
         let rho = rho
             .filter(|r| r.iter().all(|x| x.abs() < 1.0))
-            .ok_or("the fit is out of range (see its flags), so no matched null exists")?;
+            .ok_or_else(|| {
+                EstimateError::NoMatchedNull(
+                    "the fit is out of range (see its flags), so no matched null exists".into(),
+                )
+            })?;
         let params = Params {
             sigma_t2: est.sigma_t2,
             sigma_c2: est.sigma_c2,
@@ -168,7 +177,9 @@ impl NullModel {
             rho,
             violations: Violations::default(),
         };
-        params.validate()?;
+        params
+            .validate()
+            .map_err(|e| EstimateError::NullParams(e.to_string()))?;
         let cov = params.population_cov();
         let discrete = (0..panel.q())
             .map(|c| empirical(panel, c, cov[(c, c)].sqrt()))
@@ -188,12 +199,12 @@ impl NullModel {
     pub fn free_scale(
         panel: &Panel,
         fit: &crate::estimate::free_scale::FreeScaleFit,
-    ) -> Result<NullModel, String> {
+    ) -> Result<NullModel, EstimateError> {
         let (p, m) = (panel.p(), panel.m());
         let e = &fit.estimate;
         heywood(panel, &fit.lambda)?;
         if e.sigma_t2 <= 0.0 || e.sigma_c2 <= 0.0 || e.anchors.iter().any(|a| a.sigma_a2 <= 0.0) {
-            return Err("the free-scale fit is out of range (see its flags), so no matched free-scale null exists".into());
+            return Err(EstimateError::NoMatchedNull("the free-scale fit is out of range (see its flags), so no matched free-scale null exists".into()));
         }
         let root_k = (e.sigma_t2 + e.sigma_c2).sqrt();
         let beta: Vec<f64> = e.anchors.iter().map(|a| a.beta).collect();
@@ -215,7 +226,7 @@ impl NullModel {
             })
             .collect();
         NullModel::new(cov, discrete)
-            .map_err(|_| "the fitted free-scale model's covariance is not positive definite, so no matched free-scale null exists".into())
+            .map_err(|_| EstimateError::NoMatchedNull("the fitted free-scale model's covariance is not positive definite, so no matched free-scale null exists".into()))
     }
 
     /// The matched free-scale null of the judges alone: one factor with the loadings λ̂ of
@@ -224,7 +235,7 @@ impl NullModel {
     ///
     /// # Errors
     /// A loading with |λ̂_j| ≥ 1 (a Heywood case).
-    pub fn free_scale_judges(panel: &Panel, lambda: &[f64]) -> Result<NullModel, String> {
+    pub fn free_scale_judges(panel: &Panel, lambda: &[f64]) -> Result<NullModel, EstimateError> {
         let p = lambda.len();
         heywood(panel, lambda)?;
         let cov = DMatrix::from_fn(
@@ -392,13 +403,13 @@ impl NullModel {
 }
 
 /// Refuses a judge loading on or beyond ±1: no error variance 1 − λ² ≥ 0 is left for it.
-fn heywood(panel: &Panel, lambda: &[f64]) -> Result<(), String> {
+fn heywood(panel: &Panel, lambda: &[f64]) -> Result<(), EstimateError> {
     match lambda.iter().position(|l| l.abs() >= 1.0) {
-        Some(j) => Err(format!(
+        Some(j) => Err(EstimateError::NoMatchedNull(format!(
             "judge '{}' has a one-factor loading λ = {:.4} with |λ| ≥ 1 (a Heywood case: it would need negative error variance), so no free-scale null reproduces the judges",
             crate::error::sanitize(&panel.judges[j]),
             lambda[j]
-        )),
+        ))),
         None => Ok(()),
     }
 }

@@ -174,7 +174,8 @@ pub fn mixed_scale_identification(pm: &crate::model::Params) -> Result<LocalRank
 }
 
 fn check_identification_point(pm: &crate::model::Params) -> Result<(), OrdinalError> {
-    pm.validate().map_err(OrdinalError::Model)?;
+    pm.validate()
+        .map_err(|e| OrdinalError::Model(e.to_string()))?;
     if pm.violations != crate::model::Violations::default() {
         return Err(OrdinalError::NotPaperModel);
     }
@@ -297,6 +298,7 @@ pub fn rotate_to_rho1(
         judge_var: pm.judge_var_full(),
         ..pm.clone()
     };
-    out.validate().map_err(OrdinalError::Model)?;
+    out.validate()
+        .map_err(|e| OrdinalError::Model(e.to_string()))?;
     Ok(out)
 }

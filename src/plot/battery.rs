@@ -2,6 +2,7 @@
 //! histogram (docs/method.md §3), the 95th-percentile threshold dashed, and the observed statistic as a
 //! solid line with a diamond, the verdict and p-value in the panel's caption.
 
+use super::PlotError;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -18,9 +19,11 @@ const OBSERVED: RGBColor = RGBColor(213, 94, 0);
 pub(super) fn draw<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     f: &BatteryFigure,
-) -> Result<(), String> {
+) -> Result<(), PlotError> {
     if f.tests.is_empty() {
-        return Err("nothing to plot: no test ran against a calibrated null on this panel".into());
+        return Err(PlotError::Draw(
+            "nothing to plot: no test ran against a calibrated null on this panel".into(),
+        ));
     }
     let area = style::canvas(root, &f.title)?;
     let (body, strip) = area.split_vertically(area.dim_in_pixel().1.saturating_sub(90));
@@ -59,7 +62,7 @@ pub(super) fn draw<DB: DrawingBackend>(
 fn draw_test<DB: DrawingBackend>(
     panel: &DrawingArea<DB, Shift>,
     t: &TestPanel,
-) -> Result<(), String> {
+) -> Result<(), PlotError> {
     let null = &t.null;
     let (mut lo, mut hi) = (percentile(null, 0.0), percentile(null, 0.995));
     for v in [t.threshold, t.observed].into_iter().flatten() {
@@ -92,7 +95,7 @@ fn draw_test<DB: DrawingBackend>(
         .x_label_area_size(50)
         .y_label_area_size(70)
         .build_cartesian_2d(lo..hi, 0.0..top)
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| PlotError::Draw(e.to_string()))?;
     chart
         .configure_mesh()
         .disable_mesh()
@@ -105,7 +108,7 @@ fn draw_test<DB: DrawingBackend>(
         .label_style(style::font(style::TICK - 4))
         .axis_desc_style(style::font(style::TICK))
         .draw()
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| PlotError::Draw(e.to_string()))?;
     chart
         .draw_series(
             h.iter()
@@ -119,7 +122,7 @@ fn draw_test<DB: DrawingBackend>(
                     )
                 }),
         )
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| PlotError::Draw(e.to_string()))?;
     if let Some(th) = t.threshold.filter(|v| v.is_finite()) {
         let line = THRESHOLD.stroke_width(style::STROKE + 1);
         style::path(&mut chart, Dash::Dashed, vec![(th, 0.0), (th, top)], line)?;

@@ -4,6 +4,7 @@
 //! above the histograms with ρ̂ marked on it, and the truth of a simulated panel as a black
 //! vertical line.
 
+use super::PlotError;
 use std::fmt::Write as _;
 
 use plotters::coord::Shift;
@@ -20,13 +21,15 @@ const BINS: usize = 60;
 pub(super) fn draw<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     f: &BootstrapFigure,
-) -> Result<(), String> {
+) -> Result<(), PlotError> {
     let m = f.anchors.len();
     let with_draws: Vec<usize> = (0..f.series.len())
         .filter(|&i| f.series[i].draws.iter().any(|d| !d.is_empty()))
         .collect();
     if m == 0 || with_draws.is_empty() {
-        return Err("nothing to plot: no estimator has bootstrap resamples".into());
+        return Err(PlotError::Draw(
+            "nothing to plot: no estimator has bootstrap resamples".into(),
+        ));
     }
     let area = style::canvas(root, &f.title)?;
     let (body, strip) = area.split_vertically(area.dim_in_pixel().1.saturating_sub(90));
@@ -156,14 +159,14 @@ fn draw_anchor<DB: DrawingBackend>(
     which: &[usize],
     all: &[f64],
     Axes { lo, hi, top }: Axes,
-) -> Result<usize, String> {
+) -> Result<usize, PlotError> {
     if all.is_empty() {
         panel
             .titled(
                 &format!("{}: no admissible resample", f.anchors[k]),
                 style::font(style::LABEL),
             )
-            .map_err(|e| e.to_string())?;
+            .map_err(|e| PlotError::Draw(e.to_string()))?;
         return Ok(0);
     }
     let width = (hi - lo) / BINS as f64;
@@ -177,7 +180,7 @@ fn draw_anchor<DB: DrawingBackend>(
         .x_label_area_size(50)
         .y_label_area_size(70)
         .build_cartesian_2d(lo..hi, 0.0..y_hi)
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| PlotError::Draw(e.to_string()))?;
     chart
         .configure_mesh()
         .disable_mesh()
@@ -190,7 +193,7 @@ fn draw_anchor<DB: DrawingBackend>(
         .label_style(style::font(style::TICK))
         .axis_desc_style(style::font(style::TICK))
         .draw()
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| PlotError::Draw(e.to_string()))?;
     if let Some(t) = f.truth.as_ref().and_then(|t| t.get(k)).copied() {
         style::path(
             &mut chart,
@@ -236,7 +239,7 @@ fn draw_anchor<DB: DrawingBackend>(
                     (lo + 0.02 * (hi - lo), y),
                     style::font(style::TICK).color(&colour),
                 )))
-                .map_err(|e| e.to_string())?;
+                .map_err(|e| PlotError::Draw(e.to_string()))?;
         }
         if let Some(Some(r)) = series.rho.get(k) {
             style::marker(&mut chart, marker, (r.clamp(lo, hi), y), 8, colour, true)?;

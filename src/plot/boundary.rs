@@ -147,14 +147,16 @@ pub fn denominator(pm: &Params) -> f64 {
 pub(super) fn draw<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     f: &BoundaryFigure,
-) -> Result<(), String> {
+) -> Result<(), PlotError> {
     let pts: Vec<_> = f
         .points
         .iter()
         .filter(|p| p.quantiles[2].is_finite())
         .collect();
     if pts.is_empty() {
-        return Err("nothing to plot: no admissible ρ̂₁ at any ρ₁".into());
+        return Err(PlotError::Draw(
+            "nothing to plot: no admissible ρ̂₁ at any ρ₁".into(),
+        ));
     }
     let area = style::canvas(root, &f.title)?;
     let (top, rest) = area.split_vertically(area.dim_in_pixel().1 * 46 / 100);
@@ -210,7 +212,7 @@ fn draw_spread<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     pts: &[&BoundaryPoint],
     (x_lo, x_hi): (f64, f64),
-) -> Result<(), String> {
+) -> Result<(), PlotError> {
     let y_lo = pts
         .iter()
         .map(|p| p.quantiles[0])
@@ -226,7 +228,7 @@ fn draw_spread<DB: DrawingBackend>(
         .x_label_area_size(8)
         .y_label_area_size(90)
         .build_cartesian_2d(x_lo..x_hi, y_lo..y_hi)
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| PlotError::Draw(e.to_string()))?;
     chart
         .configure_mesh()
         .light_line_style(WHITE)
@@ -236,7 +238,7 @@ fn draw_spread<DB: DrawingBackend>(
         .label_style(style::font(style::TICK))
         .axis_desc_style(style::font(style::LABEL))
         .draw()
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| PlotError::Draw(e.to_string()))?;
     let clamp = |y: f64| y.clamp(y_lo, y_hi);
     let band = |a: usize, b: usize| -> Vec<(f64, f64)> {
         let mut v: Vec<(f64, f64)> = pts
@@ -252,7 +254,7 @@ fn draw_spread<DB: DrawingBackend>(
             Polygon::new(band(0, 4), blue.mix(0.18).filled()),
             Polygon::new(band(1, 3), blue.mix(0.4).filled()),
         ])
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| PlotError::Draw(e.to_string()))?;
     let ink = style::INK.stroke_width(style::STROKE);
     style::path(
         &mut chart,
@@ -282,7 +284,7 @@ fn draw_denominator<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     pts: &[&BoundaryPoint],
     (x_lo, x_hi): (f64, f64),
-) -> Result<(), String> {
+) -> Result<(), PlotError> {
     let d_lo = pts
         .iter()
         .map(|p| p.denominator)
@@ -304,7 +306,7 @@ fn draw_denominator<DB: DrawingBackend>(
         .x_label_area_size(8)
         .y_label_area_size(90)
         .build_cartesian_2d(x_lo..x_hi, d_lo..d_hi)
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| PlotError::Draw(e.to_string()))?;
     chart
         .configure_mesh()
         .light_line_style(WHITE)
@@ -314,7 +316,7 @@ fn draw_denominator<DB: DrawingBackend>(
         .label_style(style::font(style::TICK))
         .axis_desc_style(style::font(style::TICK))
         .draw()
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| PlotError::Draw(e.to_string()))?;
     style::path(
         &mut chart,
         Dash::Solid,
@@ -339,7 +341,7 @@ fn draw_inadmissible<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     f: &BoundaryFigure,
     (x_lo, x_hi): (f64, f64),
-) -> Result<(), String> {
+) -> Result<(), PlotError> {
     let share = |p: &BoundaryPoint| p.undefined as f64 / f.reps.max(1) as f64;
     let mut chart = ChartBuilder::on(area)
         .caption(
@@ -351,7 +353,7 @@ fn draw_inadmissible<DB: DrawingBackend>(
         .x_label_area_size(60)
         .y_label_area_size(90)
         .build_cartesian_2d(x_lo..x_hi, -0.05..1.05)
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| PlotError::Draw(e.to_string()))?;
     chart
         .configure_mesh()
         .light_line_style(WHITE)
@@ -362,7 +364,7 @@ fn draw_inadmissible<DB: DrawingBackend>(
         .label_style(style::font(style::TICK))
         .axis_desc_style(style::font(style::TICK))
         .draw()
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| PlotError::Draw(e.to_string()))?;
     let undefined: Vec<(f64, f64)> = f.points.iter().map(|p| (p.rho1, share(p))).collect();
     style::path(
         &mut chart,

@@ -2,6 +2,7 @@
 //! each on its own violation design (`power`), with ±2 Monte-Carlo SE bars and the nominal
 //! 5 % level dashed.
 
+use super::PlotError;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -12,14 +13,16 @@ use super::style::{self, Dash, Entry, Marker};
 pub(super) fn draw<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     f: &PowerFigure,
-) -> Result<(), String> {
+) -> Result<(), PlotError> {
     let ns: Vec<f64> = f
         .curves
         .iter()
         .flat_map(|c| c.points.iter().map(|p| p.0 as f64))
         .collect();
     if ns.is_empty() {
-        return Err("nothing to plot: no test has a power estimate".into());
+        return Err(PlotError::Draw(
+            "nothing to plot: no test has a power estimate".into(),
+        ));
     }
     let area = style::canvas(root, &f.title)?;
     let (body, legend) = area.split_horizontally(area.dim_in_pixel().0 * 62 / 100);
@@ -36,7 +39,7 @@ pub(super) fn draw<DB: DrawingBackend>(
         .x_label_area_size(60)
         .y_label_area_size(90)
         .build_cartesian_2d((x_lo..x_hi).log_scale(), 0.0..1.05)
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| PlotError::Draw(e.to_string()))?;
     chart
         .configure_mesh()
         .disable_x_mesh()
@@ -49,7 +52,7 @@ pub(super) fn draw<DB: DrawingBackend>(
         .axis_desc_style(style::font(style::LABEL))
         .light_line_style(WHITE)
         .draw()
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| PlotError::Draw(e.to_string()))?;
     // A tick at every N drawn (a log axis's own ticks skip most of them).
     let mut drawn: Vec<usize> = f
         .curves
@@ -69,7 +72,7 @@ pub(super) fn draw<DB: DrawingBackend>(
         let (px, py) = chart.backend_coord(&(x, 0.0));
         let tick = style::font(style::TICK).pos(Pos::new(HPos::Center, VPos::Top));
         root.draw(&Text::new(n.to_string(), (px, py + 8), tick))
-            .map_err(|e| e.to_string())?;
+            .map_err(|e| PlotError::Draw(e.to_string()))?;
     }
     style::path(
         &mut chart,

@@ -1,6 +1,7 @@
 //! The ρ̂ marker plot: one group per anchor, one marker per estimator with its 95 % percentile
 //! bootstrap interval (Section 4), and the truth of a simulated panel as a black bar.
 
+use super::PlotError;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -16,10 +17,12 @@ const LIMIT: f64 = 2.0;
 pub(super) fn draw<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     f: &RhoFigure,
-) -> Result<(), String> {
+) -> Result<(), PlotError> {
     let m = f.anchors.len();
     if m == 0 || f.series.is_empty() {
-        return Err("nothing to plot: no anchor has an estimate".into());
+        return Err(PlotError::Draw(
+            "nothing to plot: no anchor has an estimate".into(),
+        ));
     }
     let area = style::canvas(root, &f.title)?;
     let (body, strip) = area.split_vertically(area.dim_in_pixel().1.saturating_sub(90));
@@ -30,7 +33,7 @@ pub(super) fn draw<DB: DrawingBackend>(
         .x_label_area_size(60)
         .y_label_area_size(90)
         .build_cartesian_2d(x_range, lo..hi)
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| PlotError::Draw(e.to_string()))?;
     let names = f.anchors.clone();
     let anchor_name = move |x: &f64| {
         style::category(*x, names.len()).map_or_else(String::new, |k| names[k].clone())
@@ -46,7 +49,7 @@ pub(super) fn draw<DB: DrawingBackend>(
         .label_style(style::font(style::TICK))
         .axis_desc_style(style::font(style::LABEL))
         .draw()
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| PlotError::Draw(e.to_string()))?;
     // ρ = 0: an uncontaminated anchor.
     style::path(
         &mut chart,
@@ -128,7 +131,7 @@ fn draw_estimator<DB, CT>(
     (i, count): (usize, usize),
     (lo, hi): (f64, f64),
     notes: &mut Notes,
-) -> Result<(), String>
+) -> Result<(), PlotError>
 where
     DB: DrawingBackend,
     CT: CoordTranslate<From = (f64, f64)>,
@@ -146,7 +149,7 @@ where
                 .pos(Pos::new(HPos::Center, VPos::Bottom));
             chart
                 .draw_series(std::iter::once(Text::new("undefined", at, text)))
-                .map_err(|e| e.to_string())?;
+                .map_err(|e| PlotError::Draw(e.to_string()))?;
             continue;
         };
         let interval = series.interval.get(k).copied().flatten();

@@ -2,6 +2,7 @@
 //! Okabe–Ito colour-blind-safe palette, and every series told apart twice, by colour and by
 //! marker or dash, so a figure survives a greyscale printer and colour-blind readers.
 
+use super::PlotError;
 use plotters::coord::CoordTranslate;
 use plotters::coord::Shift;
 use plotters::element::{DashedPathElement, PathElement};
@@ -88,7 +89,7 @@ pub fn marker<DB, CT>(
     r: i32,
     colour: RGBColor,
     filled: bool,
-) -> Result<(), String>
+) -> Result<(), PlotError>
 where
     DB: DrawingBackend,
     CT: CoordTranslate<From = (f64, f64)>,
@@ -99,7 +100,7 @@ where
         colour.stroke_width(STROKE)
     };
     let line = colour.stroke_width(STROKE);
-    let e = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
+    let e = |e: DrawingAreaErrorKind<DB::ErrorType>| PlotError::Draw(e.to_string());
     match (marker, marker.outline(r)) {
         (Marker::Circle, _) => chart
             .draw_series(std::iter::once(
@@ -142,10 +143,10 @@ pub fn marker_px<DB: DrawingBackend>(
     marker: Marker,
     (x, y): (i32, i32),
     colour: RGBColor,
-) -> Result<(), String> {
+) -> Result<(), PlotError> {
     let r = 7;
     let fill = colour.filled();
-    let e = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
+    let e = |e: DrawingAreaErrorKind<DB::ErrorType>| PlotError::Draw(e.to_string());
     match marker.outline(r) {
         Some(pts) => {
             let pts: Vec<(i32, i32)> = pts.into_iter().map(|(a, b)| (x + a, y + b)).collect();
@@ -203,12 +204,12 @@ pub fn path<DB, CT>(
     dash: Dash,
     points: Vec<(f64, f64)>,
     style: ShapeStyle,
-) -> Result<(), String>
+) -> Result<(), PlotError>
 where
     DB: DrawingBackend,
     CT: CoordTranslate<From = (f64, f64)>,
 {
-    let e = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
+    let e = |e: DrawingAreaErrorKind<DB::ErrorType>| PlotError::Draw(e.to_string());
     match dash.pattern() {
         None => chart
             .draw_series(std::iter::once(PathElement::new(points, style)))
@@ -232,9 +233,9 @@ pub fn dash_px<DB: DrawingBackend>(
     dash: Dash,
     (x, y): (i32, i32),
     style: ShapeStyle,
-) -> Result<(), String> {
+) -> Result<(), PlotError> {
     let points = vec![(x, y), (x + 36, y)];
-    let e = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
+    let e = |e: DrawingAreaErrorKind<DB::ErrorType>| PlotError::Draw(e.to_string());
     match dash.pattern() {
         None => area.draw(&PathElement::new(points, style)).map_err(e),
         Some((size, gap)) => area
@@ -261,9 +262,11 @@ pub fn font(size: u32) -> TextStyle<'static> {
 pub fn canvas<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     title: &str,
-) -> Result<DrawingArea<DB, Shift>, String> {
-    root.fill(&WHITE).map_err(|e| e.to_string())?;
-    root.titled(title, font(TITLE)).map_err(|e| e.to_string())
+) -> Result<DrawingArea<DB, Shift>, PlotError> {
+    root.fill(&WHITE)
+        .map_err(|e| PlotError::Draw(e.to_string()))?;
+    root.titled(title, font(TITLE))
+        .map_err(|e| PlotError::Draw(e.to_string()))
 }
 
 /// A footnote along the bottom edge of the canvas (what a reader needs to read the figure).
@@ -273,7 +276,7 @@ pub fn canvas<DB: DrawingBackend>(
 pub fn footnote<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     text: &str,
-) -> Result<(), String> {
+) -> Result<(), PlotError> {
     if text.is_empty() {
         return Ok(());
     }
@@ -283,7 +286,7 @@ pub fn footnote<DB: DrawingBackend>(
         (16, i32::try_from(h).unwrap_or(720) - 30),
         font(TICK).color(&RGBColor(60, 60, 60)),
     ))
-    .map_err(|e| e.to_string())
+    .map_err(|e| PlotError::Draw(e.to_string()))
 }
 
 /// The histogram bin of `v` among `bins` bins of `width` from `lo` (`None` outside).
@@ -389,7 +392,7 @@ pub struct Entry {
 pub fn legend_strip<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     entries: &[Entry],
-) -> Result<(), String> {
+) -> Result<(), PlotError> {
     let mut x = 24;
     let y = 18;
     for e in entries {
@@ -401,7 +404,7 @@ pub fn legend_strip<DB: DrawingBackend>(
             marker_px(area, m, (x + 18, y), e.colour)?;
         }
         area.draw(&Text::new(e.label.clone(), (x + 46, y - 11), font(TICK)))
-            .map_err(|e| e.to_string())?;
+            .map_err(|e| PlotError::Draw(e.to_string()))?;
         // The naive layout's width estimate, as the plotters legend uses.
         let w = area
             .estimate_text_size(&e.label, &font(TICK))
@@ -419,7 +422,7 @@ pub fn legend_strip<DB: DrawingBackend>(
 pub fn legend_column<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     entries: &[Entry],
-) -> Result<(), String> {
+) -> Result<(), PlotError> {
     let x = 12;
     let room = area.dim_in_pixel().0.saturating_sub(70);
     let mut y = 60;
@@ -433,7 +436,7 @@ pub fn legend_column<DB: DrawingBackend>(
         }
         for text in wrap(area, &e.label, room) {
             area.draw(&Text::new(text, (x + 46, y - 11), font(TICK)))
-                .map_err(|e| e.to_string())?;
+                .map_err(|e| PlotError::Draw(e.to_string()))?;
             y += 30;
         }
         y += 14;

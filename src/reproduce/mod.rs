@@ -181,6 +181,21 @@ pub const TABLES: &[(&str, Builder)] = &[
     ("hanna", hanna::hanna),
 ];
 
+/// Why the paper's tables cannot be reproduced as asked.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ReproduceError {
+    /// A table name that is not one of [`TABLES`], with the list.
+    #[error("unknown table '{name}' (tables: {known})")]
+    UnknownTable { name: String, known: String },
+}
+
+/// An unknown table is an argument error (exit 2).
+impl From<ReproduceError> for crate::error::Error {
+    fn from(e: ReproduceError) -> Self {
+        crate::error::Error::Usage(e.to_string())
+    }
+}
+
 /// Runs the named tables (all when `names` is empty).
 ///
 /// # Errors
@@ -189,11 +204,14 @@ pub fn run(
     names: &[String],
     budget: Budget,
     progress: &(dyn Fn(Progress) -> Flow + Sync),
-) -> Result<Vec<Table>, String> {
+) -> Result<Vec<Table>, ReproduceError> {
     for n in names {
         if !TABLES.iter().any(|(t, _)| t == n) {
             let all: Vec<&str> = TABLES.iter().map(|(t, _)| *t).collect();
-            return Err(format!("unknown table '{n}' (tables: {})", all.join(", ")));
+            return Err(ReproduceError::UnknownTable {
+                name: n.clone(),
+                known: all.join(", "),
+            });
         }
     }
     Ok(TABLES

@@ -434,7 +434,7 @@ pub fn run_plan(j: &PlanJob, progress: &(dyn Fn(Progress) -> Flow + Sync)) -> Op
     let plan = match plan {
         Ok(Some(p)) => Ok(Box::new(p)),
         Ok(None) => return None,
-        Err(e) => Err(crate::error::sanitize(&e)),
+        Err(e) => Err(crate::error::sanitize(&e.to_string())),
     };
     Some(WorkerMsg::Planned {
         request: Box::new(j.request.clone()),
