@@ -18,7 +18,8 @@
 use nalgebra::DMatrix;
 use statrs::distribution::{ChiSquared, ContinuousCDF};
 
-use super::free_scale::{self, FreeScaleFit};
+use super::free_scale::point::{self, FreeScaleFit};
+pub use super::free_scale::point::{IdentifiedSet, WIDE_SET};
 use crate::ordinal::correlation_matrix;
 use crate::panel::Panel;
 
@@ -26,48 +27,11 @@ use crate::panel::Panel;
 pub const GROUPS: usize = 50;
 /// Confidence level of the set.
 pub const LEVEL: f64 = 0.95;
-/// A set wider than half of [−1, 1] says next to nothing about the anchor: no point.
-pub const WIDE_SET: f64 = 1.0;
 /// Grid points per axis (σ_t² linear, σ_c² logarithmic), fewer for many anchors.
 const GRID: usize = 96;
 const GRID_MANY: usize = 48;
 /// σ_c² spans this factor either side of the largest anchor variance.
 const C_SPAN: f64 = 1e3;
-
-/// The identified set of a free-scale fit.
-#[derive(Debug, Clone, PartialEq)]
-pub struct IdentifiedSet {
-    /// Per anchor, the range of ρ_k over the confidence set (`None` when the set is empty).
-    pub rho: Vec<Option<(f64, f64)>>,
-    /// The range of σ_t² over the set.
-    pub sigma_t2: Option<(f64, f64)>,
-    /// The set reaches the edge of the parameter space (σ_t² → 0, σ_c² → 0 or ∞).
-    pub unbounded: bool,
-    /// Jackknife groups used for Γ.
-    pub groups: usize,
-}
-
-impl IdentifiedSet {
-    /// Whether the data identify a point for every anchor: the set is non-empty, bounded and
-    /// narrow.
-    #[must_use]
-    pub fn is_point(&self) -> bool {
-        (0..self.rho.len()).all(|k| self.is_point_for(k))
-    }
-
-    /// Whether the data identify anchor k's ρ as a point: a non-empty, bounded set no wider
-    /// than [`WIDE_SET`] for it.
-    #[must_use]
-    pub fn is_point_for(&self, k: usize) -> bool {
-        !self.unbounded && self.rho[k].is_some_and(|(lo, hi)| hi - lo <= WIDE_SET)
-    }
-
-    /// No (σ_t², σ_c²) passes: the free-scale model is rejected on these moments.
-    #[must_use]
-    pub fn is_empty(&self) -> bool {
-        self.sigma_t2.is_none()
-    }
-}
 
 /// The anchor moments the set is built on: q (m), then P_kl for k < l, then V_k (m).
 #[derive(Debug, Clone, PartialEq)]
@@ -186,7 +150,7 @@ fn jackknife_continuous(panel: &Panel, groups: usize) -> Option<Vec<Vec<f64>>> {
                 let s = total2[a * q + b] - s2[g * q * q + a * q + b];
                 (s - k * mean(a) * mean(b)) / (k - 1.0)
             });
-            let (r_judges, r_ja, anchor_cov) = free_scale::inputs_of_covariance(p, m, &cov)?;
+            let (r_judges, r_ja, anchor_cov) = point::inputs_of_covariance(p, m, &cov)?;
             vector_of(&r_judges, &r_ja, &anchor_cov)
         })
         .collect()
@@ -198,7 +162,7 @@ fn vector_of(
     r_ja: &DMatrix<f64>,
     anchor_cov: &DMatrix<f64>,
 ) -> Option<Vec<f64>> {
-    let fit = free_scale::fit(r_judges, r_ja, anchor_cov).ok()?;
+    let fit = point::fit(r_judges, r_ja, anchor_cov).ok()?;
     Some(moments_of(&fit, anchor_cov).vector())
 }
 

@@ -3,7 +3,7 @@
 
 use nalgebra::DMatrix;
 
-use super::{GN_ITERS, GRAD_TOL, MAX_DAMP, MAX_ITER, SAME_BASIN, STALL_TOL, STEP_TOL};
+use super::tolerances::{GN_ITERS, GRAD_TOL, MAX_DAMP, MAX_ITER, SAME_BASIN, STALL_TOL, STEP_TOL};
 
 /// Residuals of the joint fit at θ = (ln σ_t², ln σ_c², β_1..β_m) into `e`, and, when asked,
 /// their Jacobian into `jac` (row-major, one row per residual); returns Σ e².

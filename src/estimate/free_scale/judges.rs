@@ -3,7 +3,7 @@
 
 use nalgebra::{DMatrix, DVector};
 
-use super::{GRAD_TOL, MAX_DAMP, MAX_ITER, STALL_TOL, STEP_TOL};
+use super::tolerances::{GRAD_TOL, MAX_DAMP, MAX_ITER, STALL_TOL, STEP_TOL};
 
 /// One-factor ULS of a correlation matrix's off-diagonal: λ minimising Σ_{i<j}(R_ij − λ_iλ_j)²,
 /// the RMS of those residuals, and whether Newton converged. Starts from the leading
