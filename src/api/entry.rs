@@ -1,5 +1,5 @@
-//! The `rhoscope` command run in-process (the Python package's console script): the binary's
-//! `main` with its exit code returned, so the command is the library, not a second binary.
+//! The `rhoscope` command, run by the binary's `main` and in-process by the Python package's
+//! console script, so both are the library and say the same.
 
 use std::ffi::OsString;
 use std::io::Write as _;
@@ -45,7 +45,7 @@ pub(crate) fn parse(args: Vec<OsString>) -> Result<Cli, Error> {
     })
 }
 
-/// Prints clap's help, version or one-line error and returns its exit code (as `main`).
+/// Prints clap's help, version or one-line error and returns its exit code.
 fn clap_exit(e: &clap::Error, typed: &str) -> i32 {
     let code = e.exit_code();
     match e.kind() {
@@ -70,7 +70,8 @@ fn clap_exit(e: &clap::Error, typed: &str) -> i32 {
     code
 }
 
-/// `rhoscope FILE` is `rhoscope explore FILE` (as `main`).
+/// `rhoscope FILE` is `rhoscope explore FILE`: a first argument that is no subcommand and no
+/// flag but an existing path opens the explorer on it.
 fn with_explore_for_a_file(mut args: Vec<OsString>) -> Vec<OsString> {
     let opens_a_file = args.get(1).is_some_and(|a| {
         let is_sub = a.to_str().is_some_and(|s| {
@@ -84,7 +85,8 @@ fn with_explore_for_a_file(mut args: Vec<OsString>) -> Vec<OsString> {
     args
 }
 
-/// A clap usage error as one self-sufficient line (as `main`).
+/// A clap usage error as one self-sufficient line: clap's first paragraph joined, with the
+/// subcommand to ask for help.
 fn usage_line(e: &clap::Error, typed: &str) -> String {
     let text = e.render().to_string();
     let first = text.split("\n\n").next().unwrap_or_default();
