@@ -4,6 +4,7 @@
 //! live one per file and are listed in [`registry`]; this module only orchestrates.
 
 pub mod calibration;
+pub mod decision;
 pub mod null;
 pub mod registry;
 pub mod test_a;
@@ -17,7 +18,6 @@ pub mod verdict;
 use nalgebra::DMatrix;
 
 use crate::bootstrap::{BootstrapResult, WeakId, bootstrap_with_neff};
-use crate::decision::{Configuration, Decision, Route, decide, route};
 use crate::estimate::{Context, Estimate, EstimateError, Estimator, Fits};
 use crate::panel::Panel;
 use crate::progress::{Flow, Progress, Stage};
@@ -27,6 +27,7 @@ pub use calibration::{Draws, NullDistribution, NullSpec, calibrate};
 use calibration::{
     calibrate_on, calibrated, free_scale_null, method_of, null_for, observed_correlations,
 };
+use decision::{Configuration, Decision, Route, decide, route};
 use null::NullModel;
 pub use registry::{COUNT, PerTest, TestId};
 pub use types::{

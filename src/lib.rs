@@ -24,7 +24,6 @@ pub mod cli;
 pub mod commands;
 pub mod cost;
 pub mod data;
-pub mod decision;
 pub mod error;
 pub mod estimate;
 pub mod export;

@@ -6,8 +6,8 @@
 //! and the battery with its bootstrap (the crate's own tests register a throwaway estimator
 //! and watch it appear in each).
 
+use rhoscope::battery::decision::{Configuration, decide};
 use rhoscope::battery::{self, NullSpec, Options, TestId};
-use rhoscope::decision::{Configuration, decide};
 use rhoscope::estimate::{BATTERY, Context, EXPLORER, Estimator, Fits};
 use rhoscope::model::{Families, Params};
 use rhoscope::power::{PowerDesign, PowerOptions, operating_characteristics};

@@ -176,7 +176,7 @@ fn estimate(
 ) -> Result<Doc, Error> {
     let loaded = load(&a.panel, 2, notes)?;
     let panel = &loaded.panel;
-    if let Some(reason) = crate::decision::refusal(panel) {
+    if let Some(reason) = crate::battery::decision::refusal(panel) {
         return Err(Error::NotIdentified {
             path: a.panel.panel.clone(),
             reason,

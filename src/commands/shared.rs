@@ -47,7 +47,7 @@ pub fn load_panel(a: &PanelArgs, min_anchors: usize) -> Result<Loaded, Error> {
 
 /// Refuses a panel on which ρ is not identified (Section 7's ordinal hierarchy).
 pub fn identified(path: &std::path::Path, panel: &crate::panel::Panel) -> Result<(), Error> {
-    crate::decision::refusal(panel).map_or(Ok(()), |reason| {
+    crate::battery::decision::refusal(panel).map_or(Ok(()), |reason| {
         Err(Error::NotIdentified {
             path: path.to_path_buf(),
             reason,

@@ -8,7 +8,7 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
-use crate::decision::TABLE;
+use crate::battery::decision::TABLE;
 use crate::plan::Target;
 use crate::power::SUMMARY_STRENGTHS;
 use crate::tui::action::Pane;
@@ -124,7 +124,9 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
         lines.push(Line::raw(format!("unguarded: {}", d.unguarded.join("; "))));
     }
     let width = usize::from(area.width.saturating_sub(4));
-    let one = |row: &crate::decision::Row| format!("{:<46} {}", row.configuration, row.diagnostics);
+    let one = |row: &crate::battery::decision::Row| {
+        format!("{:<46} {}", row.configuration, row.diagnostics)
+    };
     let columns = TABLE.iter().all(|row| one(row).chars().count() <= width);
     for row in &TABLE {
         if current.is_some_and(|d| d.row == *row) {

@@ -36,7 +36,7 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
         let why = app
             .panel
             .as_ref()
-            .and_then(|p| crate::decision::refusal(p))
+            .and_then(|p| crate::battery::decision::refusal(p))
             .unwrap_or_else(|| "no estimate yet (ρ needs ≥ 2 judges and ≥ 2 anchors)".into());
         frame.render_widget(
             Paragraph::new(why).block(block).wrap(Wrap { trim: true }),

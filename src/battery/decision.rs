@@ -3,9 +3,9 @@
 //! this finds the matching row, the estimators and diagnostics available, and the failure
 //! modes left unguarded.
 
-use crate::battery::registry::{PerTest, TestId};
-use crate::battery::types::Layout;
-use crate::battery::verdict::{TestResult, Verdict};
+use super::registry::{PerTest, TestId};
+use super::types::Layout;
+use super::verdict::{TestResult, Verdict};
 use crate::estimate::scale::not_identified;
 use crate::estimate::{Estimate, Estimator};
 use crate::families::JudgeFamilies;
