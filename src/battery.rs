@@ -3,17 +3,25 @@
 //! percentile, each with a verdict and what it means for this panel. The tests themselves
 //! live one per file and are listed in [`registry`]; this module only orchestrates.
 
+#[macro_use]
+pub mod registry;
+
 pub mod calibration;
 pub mod decision;
 pub mod null;
-pub mod registry;
-pub mod test_a;
-pub mod test_b;
-pub mod test_c;
-pub mod test_j;
-pub mod test_o;
 pub mod types;
 pub mod verdict;
+
+// The registered tests, in report order: a new one is its file here plus one line.
+registry! {
+    A => test_a,
+    B => test_b,
+    C => test_c,
+    J => test_j,
+    O => test_o,
+    #[cfg(test)]
+    Z => test_z,
+}
 
 use nalgebra::DMatrix;
 
@@ -29,7 +37,7 @@ use calibration::{
 };
 use decision::{Configuration, Decision, Route, decide, route};
 use null::NullModel;
-pub use registry::{COUNT, PerTest, TestId};
+pub use registry::{COUNT, PerTest};
 pub use types::{
     Diagnostic, Layout, NotApplicable, NullKind, OnOrdinal, Reading, Sample, Scales, Violation,
 };

@@ -13,8 +13,8 @@ use clap::{Args, Parser, Subcommand};
 
 use crate::estimate::Estimator;
 
-use design::{PLAN_HELP, POWER_HELP, REPRODUCE_HELP, SIMULATE_SHORT, simulate_help};
 pub use design::{PlanArgs, PowerArgs, ReproduceArgs, SimulateArgs};
+use design::{REPRODUCE_HELP, SIMULATE_SHORT, plan_help, power_help, simulate_help};
 use diagnose::{BATTERY_HELP, IDENTIFY_HELP, VALIDATE_HELP};
 pub use diagnose::{BATTERY_NULL_DRAWS, BatteryArgs, IdentifyArgs, ValidateArgs};
 use explore::{DEMO_HELP, EXPLORE_HELP};
@@ -73,7 +73,7 @@ pub enum Command {
     #[command(after_help = IDENTIFY_HELP, allow_negative_numbers = true)]
     Identify(IdentifyArgs),
     /// Operating characteristics: each test's false-positive rate and power by simulation
-    #[command(after_help = POWER_HELP, allow_negative_numbers = true)]
+    #[command(after_help = power_help(), allow_negative_numbers = true)]
     Power(PowerArgs),
     /// Would this work on a panel like mine? Recovery of injected ρ on synthetic panels built on its judges' own textures
     #[command(after_help = VALIDATE_HELP, allow_negative_numbers = true)]
@@ -85,7 +85,7 @@ pub enum Command {
     #[command(after_help = EXPORT_HELP, allow_negative_numbers = true)]
     Export(ExportArgs),
     /// How many items do I need? The smallest N reaching a CI width or a test's power
-    #[command(after_help = PLAN_HELP, allow_negative_numbers = true)]
+    #[command(after_help = plan_help(), allow_negative_numbers = true)]
     Plan(PlanArgs),
     /// Write a figure for slides or a paper (SVG): ρ̂ with CIs, bootstrap, battery, power, boundary
     #[command(after_help = PLOT_HELP, allow_negative_numbers = true)]

@@ -48,3 +48,6 @@ pub mod stats;
 #[cfg(feature = "tui")]
 pub mod tui;
 pub mod validate;
+
+#[cfg(test)]
+mod throwaway;

@@ -3,45 +3,43 @@
 //! violation design its power is studied on). Everything that lists tests — the battery, its
 //! text and JSON, power studies, the decision table, the explorer's panes and walkthrough —
 //! iterates [`TestId::ALL`] and stores per-test values in a [`PerTest`], so a new test is one
-//! new file plus one line in the `registry!` call below.
+//! new file plus one line in the `registry!` call in `battery.rs`.
 
 use std::ops::{Index, IndexMut};
 
 use nalgebra::DMatrix;
 
+pub use super::TestId;
 pub use super::types::{Diagnostic, NullKind, OnOrdinal, Reading, Scales, Violation};
 use super::types::{Layout, NotApplicable, Sample};
-use super::{test_a, test_b, test_c, test_j, test_o};
 
+/// Builds [`TestId`] from `Variant => module` lines: declares each test's module (so a new
+/// test is its file plus its line), the enum and `spec()`. Invoked in `battery.rs`, whose
+/// folder holds the tests' files.
 macro_rules! registry {
-    ($($id:ident => $module:ident),+ $(,)?) => {
+    ($($(#[$attr:meta])* $id:ident => $module:ident),+ $(,)?) => {
+        $($(#[$attr])* pub mod $module;)+
+
         /// The registered tests, in report order.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
         pub enum TestId {
-            $($id),+
+            $($(#[$attr])* $id),+
         }
 
         impl TestId {
             /// Every registered test, in report order.
-            pub const ALL: [TestId; [$(TestId::$id),+].len()] = [$(TestId::$id),+];
+            pub const ALL: [TestId; [$($(#[$attr])* TestId::$id),+].len()] =
+                [$($(#[$attr])* TestId::$id),+];
 
             /// The test's own description, from its file.
             #[must_use]
-            pub fn spec(self) -> &'static Diagnostic {
+            pub fn spec(self) -> &'static registry::Diagnostic {
                 match self {
-                    $(TestId::$id => &$module::SPEC),+
+                    $($(#[$attr])* TestId::$id => &$module::SPEC),+
                 }
             }
         }
     };
-}
-
-registry! {
-    A => test_a,
-    B => test_b,
-    C => test_c,
-    J => test_j,
-    O => test_o,
 }
 
 /// How many tests are registered.

@@ -55,6 +55,7 @@ pub const SPEC: Diagnostic = Diagnostic {
     meaning,
     violation: Violation {
         name: "test-a",
+        short: "half the judges load s on a second factor",
         describe: "base design (p = 6, m = 2) plus a second factor d ~ N(0, 1) loading s on the first half of the judges and 0 on the rest, with no anchor loading",
         three_anchors: false,
         inject,

@@ -74,6 +74,7 @@ pub const SPEC: Diagnostic = Diagnostic {
     meaning,
     violation: Violation {
         name: "test-b",
+        short: "a second factor on three anchors with loadings (s, s/2, 0)",
         describe: "three-anchor design (p = 6, ρ = (0.3, 0.7, 0.5)) plus a second factor with anchor loadings h = (s, s/2, 0) and no judge loading",
         three_anchors: true,
         inject,

@@ -96,6 +96,7 @@ pub const SPEC: Diagnostic = Diagnostic {
     meaning,
     violation: Violation {
         name: "test-c",
+        short: "three families of two judges with family residual SD s",
         describe: "base design with three families of two judges and a family residual of SD σ_f = s",
         three_anchors: false,
         inject,

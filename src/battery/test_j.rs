@@ -52,6 +52,7 @@ pub const SPEC: Diagnostic = Diagnostic {
     meaning,
     violation: Violation {
         name: "test-j",
+        short: "test-a's second factor, seen with free judge scales",
         describe: "base design (p = 6, m = 2) plus a second factor d ~ N(0, 1) loading s on the first half of the judges and 0 on the rest (loadings not proportional to the first factor's), with no anchor loading",
         three_anchors: false,
         inject,

@@ -67,6 +67,7 @@ pub const SPEC: Diagnostic = Diagnostic {
     meaning,
     violation: Violation {
         name: "test-o",
+        short: "test-b's second factor, seen by the free-scale fit",
         describe: "three-anchor design (p = 6, ρ = (0.3, 0.7, 0.5)) plus a second factor with anchor loadings h = (s, s/2, 0) and no judge loading (Test B's design)",
         three_anchors: true,
         inject: super::test_b::SPEC.violation.inject,

@@ -229,6 +229,8 @@ pub struct Reading<'a> {
 pub struct Violation {
     /// The command-line name (`power --design NAME`).
     pub name: &'static str,
+    /// The design in a few words, for `power --help`.
+    pub short: &'static str,
     /// One sentence naming the design exactly.
     pub describe: &'static str,
     /// Whether it is studied on the three-anchor design rather than the base design.

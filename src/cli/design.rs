@@ -9,10 +9,18 @@ use clap::Args;
 use super::values::resamples;
 use crate::power::PowerDesign;
 
-pub(super) const PLAN_HELP: &str = "\
+/// `plan --help`'s epilogue; the test names come from the registry.
+pub(super) fn plan_help() -> String {
+    let tests: Vec<&str> = PowerDesign::all()
+        .into_iter()
+        .filter(|d| matches!(d, PowerDesign::Test(_)))
+        .map(PowerDesign::name)
+        .collect();
+    format!(
+        "\
 Targets:
   ci-width=W        every ρ_k's mean 95% bootstrap interval no wider than W
-  power=TEST:P@S    power ≥ P for TEST (test-a, test-b, test-c, test-j, test-o) against its own
+  power=TEST:P@S    power ≥ P for TEST ({}) against its own
                     violation design (as `rhoscope power --design TEST`) at strength S
 
 The search doubles N from a first guess until the target is met, then bisects to within 5 %.
@@ -22,20 +30,36 @@ Worked example:
   rhoscope plan --preset three-anchor --target ci-width=0.2
   rhoscope plan --preset mid --target power=test-a:0.8@0.4 --json
 
-Exit codes: 0 ok, 2 bad arguments.";
+Exit codes: 0 ok, 2 bad arguments.",
+        tests.join(", ")
+    )
+}
 
-pub(super) const POWER_HELP: &str = "\
-Designs (the paper's violations; strength s):
-  test-a           half the judges load s on a second factor (Test A's target)
-  test-b           a second factor on three anchors with loadings (s, s/2, 0) (Test B's target)
-  test-c           three families of two judges with family residual SD s (Test C's target)
-  shared-residual  a residual of strength s shared by every judge, three anchors (Test B, weakly)
-
+/// `power --help`'s epilogue: one line per design, from the registry.
+pub(super) fn power_help() -> String {
+    let mut s = String::from("Designs (the paper's violations; strength s):\n");
+    for d in PowerDesign::all() {
+        let what = match d {
+            PowerDesign::Test(t) => {
+                format!("{} (Test {}'s target)", t.spec().violation.short, t.name())
+            }
+            PowerDesign::SharedResidual => {
+                "a residual of strength s shared by every judge, three anchors (Test B, weakly)"
+                    .into()
+            }
+        };
+        let _ = writeln!(s, "  {:<16} {what}", d.name());
+    }
+    s.push_str(
+        "
 Strength 0 (the false-positive rate) is always included. Each rate has Monte-Carlo standard
 error √(r(1 − r)/reps). --coverage B adds bootstrap CI coverage and mean width per anchor.
 
 Worked example (the paper's operating-characteristics table, Test A):
-  rhoscope power --design test-a --strength 0.4,0.6 --n 500,2000,10000 --reps 500";
+  rhoscope power --design test-a --strength 0.4,0.6 --n 500,2000,10000 --reps 500",
+    );
+    s
+}
 
 pub(super) const REPRODUCE_HELP: &str = "\
 Tables: recovery, finite-sample, boundary, asymmetry, opchar, family, ctc, coverage,
@@ -104,7 +128,7 @@ fn design(name: &str) -> Result<PowerDesign, String> {
 
 #[derive(Debug, Args)]
 pub struct PowerArgs {
-    /// Which violation to inject: test-a, test-b, test-c (one per test) or shared-residual.
+    /// Which violation to inject: one per registered test (test-a, …) or shared-residual.
     #[arg(long, value_parser = design)]
     pub design: PowerDesign,
     /// Violation strengths (comma-separated).

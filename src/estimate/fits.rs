@@ -11,7 +11,8 @@ use crate::families::JudgeFamilies;
 use crate::moments::{JudgePairs, Moments};
 use crate::panel::Panel;
 
-pub use super::registry::{EXPLORER, Estimator};
+pub use super::Estimator;
+pub use super::registry::EXPLORER;
 
 /// What a fit needs besides the data: the judges' families and the anchor trusted as clean.
 #[derive(Debug, Clone, Default, PartialEq)]

@@ -1,12 +1,12 @@
 //! The estimator registry: each estimator's file owns its whole story as one [`Entry`] (JSON
 //! key, titles, applicability, fit, bootstrap, where it is shown), and the `registry!` call
-//! below builds [`Estimator`] from them. Everything that lists estimators — `--method`, the
+//! in `estimate.rs` declares their modules and builds [`Estimator`] from them. Everything that lists estimators — `--method`, the
 //! text and JSON reports, the explorer, the battery, the bootstrap — reads this registry, so
 //! a new estimator is one new file plus one line here.
 
 use nalgebra::DMatrix;
 
-use super::{Context, Detail, Estimate, EstimateError};
+use super::{Context, Detail, Estimate, EstimateError, Estimator};
 use crate::moments::{JudgePairs, Moments};
 use crate::panel::Panel;
 
@@ -85,45 +85,43 @@ pub fn all_pairs(_: &Context) -> JudgePairs<'_> {
     JudgePairs::All
 }
 
+/// Builds [`Estimator`] from `Variant => module` lines: declares each estimator's module
+/// (so a new estimator is its file plus its line), the enum, [`COUNT`] and `entry()`.
+/// Invoked in `estimate.rs`, whose folder holds the estimators' files.
 macro_rules! registry {
     ($($(#[$attr:meta])* $id:ident => $module:ident),+ $(,)?) => {
+        $($(#[$attr])* pub mod $module;)+
+
         /// The estimators, in report order.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
         pub enum Estimator {
             $($(#[$attr])* $id),+
         }
 
+        impl Estimator {
+            /// Every estimator, in report order.
+            pub const ALL: [Estimator; registry::COUNT] = [$($(#[$attr])* Estimator::$id),+];
+
+            /// The estimator's own description, from its file.
+            #[must_use]
+            pub const fn entry(self) -> &'static registry::Entry {
+                match self {
+                    $($(#[$attr])* Estimator::$id => &$module::ENTRY),+
+                }
+            }
+        }
+
         /// How many estimators are registered.
-        pub const COUNT: usize = {
+        const REGISTERED: usize = {
             let mut n = 0;
             $($(#[$attr])* { n += 1; })+
             n
         };
-
-        impl Estimator {
-            /// Every estimator, in report order.
-            pub const ALL: [Estimator; COUNT] = [$($(#[$attr])* Estimator::$id),+];
-
-            /// The estimator's own description, from its file.
-            #[must_use]
-            pub const fn entry(self) -> &'static Entry {
-                match self {
-                    $($(#[$attr])* Estimator::$id => &super::$module::ENTRY),+
-                }
-            }
-        }
     };
 }
 
-registry! {
-    ClosedForm => closed,
-    Ml => ml,
-    Blocked => blocked,
-    DesignatedClean => clean,
-    FreeScale => free_scale,
-    #[cfg(test)]
-    Throwaway => throwaway,
-}
+/// How many estimators are registered.
+pub const COUNT: usize = super::REGISTERED;
 
 /// How many estimators the explorer shows.
 const EXPLORER_COUNT: usize = count(List::Explorer);
