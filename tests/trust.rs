@@ -342,3 +342,57 @@ fn a_heywood_judge_after_the_anchors_count_is_named_without_a_panic() {
     let json = rhoscope::report::estimate_json(&fit.estimate, &anchors);
     assert!(json["flags"][0]["anchor"].is_null(), "{json}");
 }
+
+#[test]
+fn an_ordinal_anchor_beside_continuous_judges_undefines_the_common_scale_fits() {
+    // Five continuous judges J = t + c + e; two clean continuous anchors (ρ = 0) and a crowd
+    // anchor A3 = t + 0.5 c + u scored on five integer levels. Read as numbers, the crowd's codes
+    // put clean anchors at ρ̂ ≈ 0.19 with intervals excluding 0.
+    use rand::SeedableRng;
+    use rand_distr::{Distribution, StandardNormal};
+    let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(11);
+    let mut z = || -> f64 { StandardNormal.sample(&mut rng) };
+    let mut csv = String::from("J1,J2,J3,J4,J5,A1,A2,A3\n");
+    for _ in 0..4000 {
+        let (t, c) = (z(), 0.7 * z());
+        let j: Vec<f64> = (0..5).map(|_| t + c + 0.5 * z()).collect();
+        let e1 = t + 0.7 * z();
+        let e2 = t + 0.7 * z();
+        let crowd = (t + 0.5 * c + 0.5 * z()).round().clamp(-2.0, 2.0);
+        writeln!(
+            csv,
+            "{},{},{},{},{},{e1},{e2},{crowd}",
+            j[0], j[1], j[2], j[3], j[4]
+        )
+        .unwrap();
+    }
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "crowd.csv", csv.as_bytes());
+    let doc = json(dir.path(), &["estimate", "crowd.csv", "--json"]);
+    let est = &doc["estimate"];
+    assert!(codes(est).contains(&"ordinal_anchor".to_string()), "{est}");
+    for a in est["anchors"].as_array().unwrap() {
+        assert!(a["rho"].is_null(), "{a}");
+    }
+    let battery = [
+        "battery",
+        "crowd.csv",
+        "--json",
+        "--bootstrap",
+        "200",
+        "--null-draws",
+        "200",
+    ];
+    let b = json(dir.path(), &battery);
+    assert!(b["read"]["estimator"].is_null(), "{}", b["read"]);
+    // Left out, the two clean anchors' intervals cover their true ρ = 0.
+    let mut clean = battery.to_vec();
+    clean.extend(["--anchors", "A1,A2"]);
+    let b = json(dir.path(), &clean);
+    assert_eq!(b["read"]["estimator"], "estimate", "{}", b["read"]);
+    for a in b["estimate"]["anchors"].as_array().unwrap() {
+        let ci = a["ci"].as_array().unwrap();
+        let (lo, hi) = (ci[0].as_f64().unwrap(), ci[1].as_f64().unwrap());
+        assert!(lo <= 0.0 && 0.0 <= hi, "{a}");
+    }
+}

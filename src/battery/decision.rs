@@ -191,6 +191,17 @@ pub fn decide(c: &Configuration) -> Decision {
             if identified || !spec.uses_anchors {
                 available.push(format!("Test {} ({})", spec.name, spec.title));
             }
+        } else if (spec.applicable)(&c.layout).is_ok() {
+            // Enough columns; the scales are what rule it out.
+            let side = if c.layout.ordinal_judges > 0 {
+                "ordinal judges"
+            } else {
+                "an ordinal anchor"
+            };
+            unguarded.push(format!(
+                "{} (no Test {} with {side})",
+                spec.target, spec.name
+            ));
         } else {
             unguarded.push(spec.unguarded.to_string());
         }

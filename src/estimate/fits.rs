@@ -173,11 +173,14 @@ impl Estimator {
     }
 }
 
-/// Assumption 1's common scale on a fit that needs it ([`super::scale`]): ordinal judges
-/// leave every ρ̂ undefined; a range mismatch is flagged beside the numbers.
+/// Assumption 1's common scale on a fit that needs it ([`super::scale`]): ordinal judges or
+/// an ordinal anchor leave every ρ̂ undefined; a range mismatch is flagged beside the numbers.
 pub(super) fn common_scale(estimate: &mut Estimate, panel: &Panel) {
     for flag in super::scale::flags(panel) {
-        if flag.code == super::FlagCode::OrdinalCodes {
+        if matches!(
+            flag.code,
+            super::FlagCode::OrdinalCodes | super::FlagCode::OrdinalAnchor
+        ) {
             estimate.undefine(flag);
         } else {
             estimate.flags.push(flag);

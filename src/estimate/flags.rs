@@ -30,6 +30,8 @@ pub enum FlagCode {
     AnchorsMisfit,
     /// Ordinal judges read as numbers by an estimator that needs one common scale.
     OrdinalCodes,
+    /// An ordinal anchor read as numbers by an estimator that needs one common scale.
+    OrdinalAnchor,
     /// Judges and anchors coded on integer ranges of different widths (Assumption 1).
     ScaleMismatch,
 
@@ -59,6 +61,7 @@ impl FlagCode {
             FlagCode::Ridge => "ridge",
             FlagCode::AnchorsMisfit => "anchors_misfit",
             FlagCode::OrdinalCodes => "ordinal_codes",
+            FlagCode::OrdinalAnchor => "ordinal_anchor",
             FlagCode::ScaleMismatch => "scale_mismatch",
             FlagCode::NoMlSolution => "no_ml_solution",
             FlagCode::HeywoodVariance => "heywood_variance",
@@ -153,6 +156,11 @@ impl Flag {
                 )
             },
             FlagCode::OrdinalCodes => "the judges are ordinal, and this estimator reads their codes as numbers on the anchors' scale, which Likert codes do not share (Assumption 1; Section 7), so every ρ̂ is undefined; read the free-scale estimate (`--method free-scale`, ≥ 3 judges and ≥ 3 continuous anchors).".to_string(),
+            FlagCode::OrdinalAnchor => format!(
+                "anchor {} is ordinal, and this estimator reads its codes as numbers on the judges' scale, which Likert codes do not share (Assumption 1; Section 7); σ̂_t² comes from every anchor pair, so every ρ̂ is undefined, the other anchors' too. Leave it out (name the others with --anchors), or, if its codes are interval-scaled, say so with --continuous {}.",
+                name(self.anchor.unwrap_or(0)),
+                name(self.anchor.unwrap_or(0))
+            ),
             FlagCode::ScaleMismatch => format!(
                 "the judges' scores span {:.1}× the range of the anchors' (e.g. 1–10 against 1–5), but Assumption 1 needs judges and anchors on one scale: these ρ̂ are biased by an unknown amount; put the judges on the anchors' scale, or read the free-scale estimate (it needs ≥ 3 continuous anchors).",
                 self.value

@@ -1,7 +1,7 @@
 //! Assumption 1's common scale, checked where the data can show it. Judges and anchors must
 //! score on one scale for every estimator but the free-scale one; two ways a panel breaks it
-//! are visible without a model: judges on ordinal codes (whose numbers share no scale with
-//! anything, Section 7) and judges and anchors coded on different integer ranges (1–10
+//! are visible without a model: judges or anchors on ordinal codes (whose numbers share no
+//! scale with anything, Section 7) and judges and anchors coded on different integer ranges (1–10
 //! against 1–5). With two anchors a common rescaling of the judges is not visible in the
 //! covariances at all, so these checks are all there is.
 
@@ -40,13 +40,19 @@ pub fn panel_not_identified(panel: &Panel) -> Option<String> {
     not_identified(p, ordinal_judges, continuous_anchors)
 }
 
-/// The common-scale flags of a fit that reads judges and anchors on one scale.
+/// The common-scale flags of a fit that reads judges and anchors on one scale: ordinal
+/// judges, else the first ordinal anchor; a range mismatch.
 #[must_use]
 pub fn flags(panel: &Panel) -> Vec<Flag> {
     let p = panel.p();
     let mut out = Vec::new();
     if panel.scales[..p].iter().any(Scale::is_ordinal) {
         out.push(Flag::new(FlagCode::OrdinalCodes, f64::NAN));
+    } else if let Some(k) = panel.scales[p..].iter().position(Scale::is_ordinal) {
+        out.push(Flag {
+            anchor: Some(k),
+            ..Flag::new(FlagCode::OrdinalAnchor, f64::NAN)
+        });
     }
     if let Some(ratio) = range_ratio(panel) {
         out.push(Flag::new(FlagCode::ScaleMismatch, ratio));

@@ -232,7 +232,7 @@ pub fn panel_notes(panel: &Panel) -> Vec<String> {
     let mut notes = Vec::new();
     if !ordinal.is_empty() {
         notes.push(format!(
-            "ordinal columns ({}): the closed form treats their codes as numbers, which Section 7 finds erratic; with all columns ordinal ρ is not identified at all",
+            "ordinal columns ({}): their codes share no scale with the other columns (Section 7), so the estimators that need one common scale leave ρ̂ undefined (flags ordinal_codes, ordinal_anchor); with ordinal judges read the free-scale estimate (≥ 3 continuous anchors); with all columns ordinal ρ is not identified at all; `--continuous NAME` marks a column whose codes are interval-scaled",
             ordinal.join(", ")
         ));
     }
