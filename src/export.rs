@@ -26,7 +26,7 @@ pub enum Syntax {
 pub struct Source<'a> {
     /// The panel file as the script should read it (the path as given).
     pub path: &'a str,
-    /// Its delimiter (`,`, tab or `;`).
+    /// Its delimiter (`,`, tab or `;`; a comma for [`data_csv`]'s file).
     pub delimiter: u8,
     /// The judge and anchor columns' names as written in the file (panel order): the
     /// script selects these, while comments show the sanitised names.
@@ -42,6 +42,44 @@ impl Source<'_> {
             panel.names()
         };
         names.iter().map(|n| quoted(n)).collect()
+    }
+}
+
+/// The panel's judge and anchor columns as comma-separated text, headed by the names the
+/// script selects, for a source the script cannot read itself (Parquet, JSON, gzip, standard
+/// input, a data frame); every value in its shortest form that reads back to the same `f64`.
+#[must_use]
+pub fn data_csv(panel: &Panel, columns: &[String]) -> String {
+    let names = if columns.len() == panel.p() + panel.m() {
+        columns.to_vec()
+    } else {
+        panel.names()
+    };
+    let mut out = names
+        .iter()
+        .map(|n| csv_field(n))
+        .collect::<Vec<_>>()
+        .join(",");
+    out.push('\n');
+    let cols: Vec<&[f64]> = (0..names.len()).map(|c| panel.col(c)).collect();
+    for i in 0..panel.n {
+        for (c, col) in cols.iter().enumerate() {
+            if c > 0 {
+                out.push(',');
+            }
+            let _ = write!(out, "{}", col[i]);
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// A CSV header field, quoted (quotes doubled) when it holds a comma, quote, space or line break.
+fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n', '\r']) || s.trim() != s {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
     }
 }
 

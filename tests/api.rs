@@ -87,3 +87,42 @@ fn a_cancelled_battery_stops_as_an_interrupt() {
     let e = api::json(argv, None, &|| true).unwrap_err();
     assert_eq!(e.exit_code(), 130);
 }
+
+#[test]
+fn each_call_has_its_own_threads_and_the_same_numbers() {
+    let quick = ["--bootstrap", "100", "--null-draws", "100", "--seed", "3"];
+    let docs: Vec<String> = ["1", "2", "1"]
+        .iter()
+        .map(|t| {
+            let mut args = vec!["--threads", t, "battery", MID];
+            args.extend(quick);
+            api_text(&args, None)
+        })
+        .collect();
+    assert!(
+        docs.iter().all(|d| *d == docs[0]),
+        "equal at any thread count"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    for (k, t) in ["2", "1"].iter().enumerate() {
+        let out = dir.path().join(format!("sim{k}.csv"));
+        let argv: Vec<OsString> = [
+            "rhoscope",
+            "--threads",
+            t,
+            "simulate",
+            "--n",
+            "100",
+            "--seed",
+            "5",
+            "-o",
+        ]
+        .iter()
+        .map(OsString::from)
+        .chain(std::iter::once(out.into_os_string()))
+        .collect();
+        api::files(argv).unwrap();
+    }
+    let read = |k: usize| std::fs::read(dir.path().join(format!("sim{k}.csv"))).unwrap();
+    assert_eq!(read(0), read(1));
+}

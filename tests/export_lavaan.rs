@@ -1,6 +1,7 @@
 //! `rhoscope export`: the lavaan script, run through R lavaan, gives our ML fit's ρ to 1e-4
 //! (skipped with a message when `Rscript` or lavaan is missing); families become residual
-//! covariances; the output file is never overwritten without `--force`.
+//! covariances; the output file is never overwritten without `--force`; a source the script
+//! cannot read (JSON, gzip, Parquet, standard input) has its data written beside it as CSV.
 #![cfg(feature = "cli")]
 
 mod common;
@@ -257,4 +258,167 @@ fn the_semopy_script_refits_our_ml_rho() {
             "ρ of {id}: semopy {theirs} vs {rho}"
         );
     }
+}
+
+/// Runs `rhoscope` in `dir` with `stdin` as its standard input.
+fn run_with_stdin(dir: &Path, args: &[&str], stdin: &[u8]) -> common::Run {
+    use std::io::Write as _;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_rhoscope"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    // A run that stops before reading its input closes the pipe early.
+    let _ = child.stdin.take().unwrap().write_all(stdin);
+    let out = child.wait_with_output().unwrap();
+    common::Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+/// The awkward panel's rows as JSON records (`null` for its missing cell), one per line.
+fn json_lines(csv: &str) -> String {
+    let mut lines = csv.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let mut out = String::new();
+    for l in lines {
+        let cells: Vec<String> = header
+            .iter()
+            .zip(l.split(','))
+            .map(|(h, c)| {
+                let v = if c == "NA" || c.is_empty() { "null" } else { c };
+                format!("{}: {v}", serde_json::Value::from(*h))
+            })
+            .collect();
+        out.push('{');
+        out.push_str(&cells.join(", "));
+        out.push_str("}\n");
+    }
+    out
+}
+
+fn gzip(bytes: &[u8]) -> Vec<u8> {
+    use std::io::Write as _;
+    let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    enc.write_all(bytes).unwrap();
+    enc.finish().unwrap()
+}
+
+/// The closed-form estimate of a panel file, as its JSON text (numbers to the bit).
+fn closed_form(dir: &Path, panel: &str, roles: &[&str]) -> String {
+    let mut args = vec!["estimate", panel, "--json"];
+    args.extend(roles);
+    let r = run(dir, &args);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    v["estimate"].to_string()
+}
+
+/// Exports `source` (fed on stdin when it is `-`) into `refit.R`; the script reads the
+/// panel's data written beside it, which is the same panel as `panel.csv`.
+fn exports_its_data_beside(dir: &Path, source: &str, stdin: &[u8], lavaan: bool) {
+    let mut args = vec!["export", source, "-o", "refit.R"];
+    args.extend(ROLES);
+    let r = run_with_stdin(dir, &args, stdin);
+    assert_eq!(r.code, 0, "{source}: {}", r.stderr);
+    let script = std::fs::read_to_string(dir.join("refit.R")).unwrap();
+    assert!(
+        script.contains("read.table(\"refit.data.csv\", header = TRUE, sep = \",\""),
+        "{source}: {script}"
+    );
+    assert_eq!(
+        closed_form(dir, "refit.data.csv", &ROLES),
+        closed_form(dir, "panel.csv", &ROLES),
+        "{source}: the data beside the script is the panel"
+    );
+    // Never overwritten without --force, the script's data no more than the script.
+    std::fs::remove_file(dir.join("refit.R")).unwrap();
+    let r = run_with_stdin(dir, &args, stdin);
+    assert_eq!(r.code, 2, "{source}: {}", r.stderr);
+    assert!(r.stderr.contains("refit.data.csv") && r.stderr.contains("--force"));
+    args.push("--force");
+    let r = run_with_stdin(dir, &args, stdin);
+    assert_eq!(r.code, 0, "{source}: {}", r.stderr);
+    if lavaan {
+        let theirs = lavaan_estimates(dir, &script);
+        let mut args = vec!["estimate", "panel.csv", "--method", "ml", "--json"];
+        args.extend(ROLES);
+        let v: serde_json::Value = serde_json::from_str(&run(dir, &args).stdout).unwrap();
+        for (k, id) in ["human_a", "human_b", "c_2"].iter().enumerate() {
+            let rho = v["ml"]["anchors"][k]["rho"].as_f64().unwrap();
+            let label = format!("rho_{id}");
+            let (_, r, _) = theirs.iter().find(|(l, _, _)| *l == label).unwrap();
+            assert!((r - rho).abs() < 1e-4, "{source} ρ of {id}: R {r} vs {rho}");
+        }
+    }
+    for f in ["refit.R", "refit.data.csv"] {
+        std::fs::remove_file(dir.join(f)).unwrap();
+    }
+}
+
+#[test]
+fn every_source_format_gives_a_script_that_reads_its_data() {
+    let lavaan = lavaan_available();
+    if !lavaan {
+        eprintln!(
+            "every_source_format_gives_a_script_that_reads_its_data: Rscript with lavaan not found, the refits are skipped"
+        );
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    awkward_panel(d);
+    let csv = std::fs::read_to_string(d.join("panel.csv")).unwrap();
+    let jsonl = json_lines(&csv);
+    let array = format!("[{}]\n", jsonl.lines().collect::<Vec<_>>().join(",\n"));
+    common::write(d, "panel.jsonl", jsonl.as_bytes());
+    common::write(d, "panel.json", array.as_bytes());
+    common::write(d, "panel.csv.gz", &gzip(csv.as_bytes()));
+    common::write(d, "records.jsonl.gz", &gzip(jsonl.as_bytes()));
+    for source in [
+        "panel.jsonl",
+        "panel.json",
+        "panel.csv.gz",
+        "records.jsonl.gz",
+    ] {
+        exports_its_data_beside(d, source, b"", lavaan);
+    }
+    exports_its_data_beside(d, "-", csv.as_bytes(), lavaan);
+    // A delimited text file is still read where it is, with no data beside the script.
+    let mut args = vec!["export", "panel.csv", "-o", "plain.R"];
+    args.extend(ROLES);
+    assert_eq!(run(d, &args).code, 0);
+    assert!(!d.join("plain.data.csv").exists());
+    // Without -o there is nowhere to put the data: the reason and the way out.
+    let mut args = vec!["export", "panel.jsonl"];
+    args.extend(ROLES);
+    let r = run(d, &args);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("JSON records") && r.stderr.contains("-o FILE"));
+}
+
+#[test]
+fn a_parquet_panel_exports_its_data_beside_the_script() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let fixtures = common::root().join("tests/fixtures");
+    let pq = fixtures.join("pipeline_snappy.parquet");
+    let csv = fixtures.join("pipeline.csv");
+    let (pq, csv) = (pq.to_str().unwrap(), csv.to_str().unwrap());
+    let r = run(d, &["export", pq, "-o", "refit.py", "--syntax", "semopy"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let script = std::fs::read_to_string(d.join("refit.py")).unwrap();
+    assert!(
+        script.contains("pd.read_csv(\"refit.data.csv\", sep=\",\""),
+        "{script}"
+    );
+    assert_eq!(
+        closed_form(d, "refit.data.csv", &[]),
+        closed_form(d, csv, &[])
+    );
 }

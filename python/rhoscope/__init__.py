@@ -72,10 +72,25 @@ def _flags(**kw: Any) -> List[str]:
     return out
 
 
-def _panel_flags(judges: Any, anchors: Any, families: Any, id: Any, continuous: Any) -> List[str]:
-    if isinstance(families, os.PathLike):
-        families = os.fspath(families)
-    return _flags(judges=judges, anchors=anchors, families=families, id=id, continuous=continuous)
+# Keyword arguments that are no flag of the command: the data and how to read it, the
+# threads (passed last, as the CLI's global flag) and a plot's kind (its positional argument).
+_NOT_FLAGS = frozenset({"data", "names", "long", "threads", "kind"})
+# The flags that describe a panel's columns, passed right after the panel.
+_PANEL_OPTIONS = ("judges", "anchors", "families", "id", "continuous")
+
+
+def _panel_flags(given: Mapping[str, Any]) -> List[str]:
+    """The panel flags among a function's arguments (a families path as text)."""
+    panel = {k: given.get(k) for k in _PANEL_OPTIONS}
+    if isinstance(panel["families"], os.PathLike):
+        panel["families"] = os.fspath(panel["families"])
+    return _flags(**panel)
+
+
+def _options(given: Mapping[str, Any]) -> List[str]:
+    """The command's own flags: every argument of the function (its ``locals()``) that is
+    neither a panel flag nor the call's own, so a new option is one line in a signature."""
+    return _flags(**{k: v for k, v in given.items() if k not in _NOT_FLAGS and k not in _PANEL_OPTIONS})
 
 
 def _call(args: List[str], shown: Optional[str] = None, prepared: Any = None) -> tuple:
@@ -91,19 +106,11 @@ def _call(args: List[str], shown: Optional[str] = None, prepared: Any = None) ->
     return text, notes, error
 
 
-def _panel_command(
-    command: str,
-    cls: type,
-    data: Any,
-    names: Optional[Sequence[str]],
-    long: Optional[Sequence[str]],
-    panel: List[str],
-    rest: List[str],
-    threads: Optional[int],
-) -> Any:
-    p = prepare(data, names=names, long=long)
-    args = [command, p.path] + panel + _flags(long=p.long) + rest + ["--json"] + _flags(threads=threads)
-    text, notes, error = _call(args, p.shown, p)
+def _panel_command(command: str, cls: type, given: Mapping[str, Any]) -> Any:
+    """Runs a reporting command on the panel in ``given["data"]``."""
+    p = prepare(given["data"], names=given["names"], long=given["long"])
+    args = [command, p.path] + _panel_flags(given) + _flags(long=p.long) + _options(given)
+    text, notes, error = _call(args + ["--json"] + _flags(threads=given["threads"]), p.shown, p)
     result = cls(text, notes)
     if error is not None:
         code, message = error
@@ -111,6 +118,14 @@ def _panel_command(
         exc.result = result  # type: ignore[attr-defined]
         raise exc
     return result
+
+
+def _design_command(command: str, cls: type, given: Mapping[str, Any]) -> Any:
+    """Runs a reporting command on a design (no panel; panel flags are refused as usage)."""
+    panel = _panel_flags(given) + _flags(long=given.get("long"))
+    args = [command] + panel + _options(given) + ["--json"] + _flags(threads=given["threads"])
+    text, notes, _ = _call(args)
+    return cls(text, notes)
 
 
 PanelData = Any
@@ -136,16 +151,7 @@ def estimate(
 ) -> Estimate:
     """``rhoscope estimate``: every anchor's ρ̂ (Theorem 1), and ML / free-scale / blocked /
     designated-clean fits when asked (``method="closed" | "ml" | "both" | "free-scale" | "all"``)."""
-    rest = _flags(
-        method=method,
-        blocked=blocked,
-        designated_clean=designated_clean,
-        bias_correct=bias_correct,
-        bias_reps=bias_reps,
-        seed=seed,
-    )
-    panel = _panel_flags(judges, anchors, families, id, continuous)
-    return _panel_command("estimate", Estimate, data, names, long, panel, rest, threads)
+    return _panel_command("estimate", Estimate, dict(locals()))
 
 
 def battery(
@@ -166,15 +172,7 @@ def battery(
     threads: Optional[int] = None,
 ) -> Battery:
     """``rhoscope battery``: bootstrap CIs, the weak-ID screen and Tests A/B/C/J/O."""
-    rest = _flags(
-        bootstrap=bootstrap,
-        null_draws=null_draws,
-        seed=seed,
-        codes_as_numbers=codes_as_numbers,
-        fail_on_diagnostic=fail_on_diagnostic,
-    )
-    panel = _panel_flags(judges, anchors, families, id, continuous)
-    return _panel_command("battery", Battery, data, names, long, panel, rest, threads)
+    return _panel_command("battery", Battery, dict(locals()))
 
 
 def identify(
@@ -190,11 +188,9 @@ def identify(
     threads: Optional[int] = None,
 ) -> Identify:
     """``rhoscope identify``: Section 7's hierarchy on a panel, or at the paper's design."""
-    panel = _panel_flags(judges, anchors, families, id, continuous)
     if data is None:
-        text, notes, _ = _call(["identify"] + panel + _flags(long=long) + ["--json"] + _flags(threads=threads))
-        return Identify(text, notes)
-    return _panel_command("identify", Identify, data, names, long, panel, [], threads)
+        return _design_command("identify", Identify, dict(locals()))
+    return _panel_command("identify", Identify, dict(locals()))
 
 
 def validate(
@@ -218,17 +214,7 @@ def validate(
 ) -> Validate:
     """``rhoscope validate``: recovery of injected ρ on synthetic panels built on the
     judges' own textures."""
-    rest = _flags(
-        inject=inject,
-        n=n,
-        reps=reps,
-        seed=seed,
-        bootstrap=bootstrap,
-        null_draws=null_draws,
-        balanced=balanced,
-    )
-    panel = _panel_flags(judges, anchors, families, id, continuous)
-    return _panel_command("validate", Validate, data, names, long, panel, rest, threads)
+    return _panel_command("validate", Validate, dict(locals()))
 
 
 def power(
@@ -245,19 +231,7 @@ def power(
     threads: Optional[int] = None,
 ) -> Power:
     """``rhoscope power``: a test's false-positive rate and power by simulation."""
-    args = ["power"] + _flags(
-        design=design,
-        strength=strength,
-        n=n,
-        reps=reps,
-        null_draws=null_draws,
-        coverage=coverage,
-        seed=seed,
-        ordinal=ordinal,
-        skewed=skewed,
-    )
-    text, notes, _ = _call(args + ["--json"] + _flags(threads=threads))
-    return Power(text, notes)
+    return _design_command("power", Power, dict(locals()))
 
 
 def plan(
@@ -274,18 +248,7 @@ def plan(
 ) -> Plan:
     """``rhoscope plan``: the N a design needs for a target; keyword arguments beyond these
     are ``--set KEY=VALUE`` overrides of the preset."""
-    args = ["plan"] + _flags(
-        preset=preset,
-        target=target,
-        reps=reps,
-        null_draws=null_draws,
-        bootstrap=bootstrap,
-        max_n=max_n,
-        seed=seed,
-        set=set,
-    )
-    text, notes, _ = _call(args + ["--json"] + _flags(threads=threads))
-    return Plan(text, notes)
+    return _design_command("plan", Plan, dict(locals()))
 
 
 def _files(args: List[str], prepared: Any = None) -> List[str]:
@@ -331,11 +294,12 @@ def simulate(
     numbers of the command's CSV, bit for bit); keyword arguments beyond these are
     ``--set KEY=VALUE`` overrides. Judge families, when the design has them, are in
     ``df.attrs["families"]``."""
+    given = dict(locals())
     import pandas as pd
 
     with tempfile.TemporaryDirectory(prefix="rhoscope-") as d:
         out = os.path.join(d, "panel.csv")
-        args = ["simulate"] + _flags(preset=preset, n=n, seed=seed, set=set) + ["-o", out]
+        args = ["simulate"] + _options(given) + ["-o", out]
         _files(args + _flags(threads=threads))
         # pandas 3 parses floats exactly by default; earlier versions only when asked.
         exact = {} if int(pd.__version__.split(".")[0]) >= 3 else {"float_precision": "round_trip"}
@@ -351,24 +315,39 @@ def export(
     data: Union[str, os.PathLike],
     *,
     syntax: Optional[str] = None,
+    output: Optional[Union[str, os.PathLike]] = None,
+    force: bool = False,
     judges: Optional[Sequence[Union[str, int]]] = None,
     anchors: Optional[Sequence[Union[str, int]]] = None,
     families: Optional[Union[str, Mapping[str, str], os.PathLike]] = None,
     id: Optional[str] = None,
     continuous: Optional[Union[str, Sequence[str]]] = None,
 ) -> str:
-    """``rhoscope export``: the model as a lavaan or semopy script (text). The script reads
-    the panel file again, so ``data`` is a path."""
+    """``rhoscope export``: the model as a lavaan or semopy script (text), also written to
+    ``output`` when given. The script reads the panel file again, so ``data`` is a path; a
+    file it cannot read (Parquet, JSON, gzip) needs ``output``, beside which its data is
+    written as CSV (``refit.R`` → ``refit.data.csv``)."""
     if not isinstance(data, (str, os.PathLike)):
         raise UsageError(
             "export writes a script that reads the panel file again: give the path of a panel file "
             "(e.g. df.to_csv('panel.csv', index=False))",
             2,
         )
+    given = dict(locals())
+    given["output"] = None if output is None else os.fspath(output)
+    if output is not None:
+        _files(["export", os.fspath(data)] + _panel_flags(given) + _options(given))
+        with open(given["output"], encoding="utf-8") as f:
+            return f.read()
     with tempfile.TemporaryDirectory(prefix="rhoscope-") as d:
         out = os.path.join(d, "model.txt")
-        panel = _panel_flags(judges, anchors, families, id, continuous)
-        _files(["export", os.fspath(data)] + panel + _flags(syntax=syntax) + ["-o", out])
+        _files(["export", os.fspath(data)] + _panel_flags(given) + _options({**given, "output": out}))
+        if os.path.exists(os.path.join(d, "model.data.csv")):
+            raise UsageError(
+                f"{os.fspath(data)}: the script cannot read this file's format: give output='refit.R' "
+                "(or .py), and the panel's data is written beside the script as CSV",
+                2,
+            )
         with open(out, encoding="utf-8") as f:
             return f.read()
 
@@ -397,24 +376,14 @@ def plot(
 ) -> str:
     """``rhoscope plot KIND``: a figure as SVG text (``rho``, ``bootstrap`` and ``battery`` on
     a panel or a scenario; ``power`` and ``boundary`` on a scenario)."""
+    given = dict(locals())
     prepared = None
     args = ["plot", kind]
     if data is not None:
         prepared = prepare(data, names=names, long=long)
         args.append(prepared.path)
         args += _flags(long=prepared.long)
-    args += _panel_flags(judges, anchors, families, id, continuous)
-    args += _flags(
-        preset=preset,
-        n=n,
-        ns=ns,
-        strength=strength,
-        reps=reps,
-        bootstrap=bootstrap,
-        null_draws=null_draws,
-        seed=seed,
-        set=set,
-    )
+    args += _panel_flags(given) + _options(given)
     with tempfile.TemporaryDirectory(prefix="rhoscope-") as d:
         out = os.path.join(d, "figure.svg")
         _files(args + ["-o", out] + _flags(threads=threads), prepared)

@@ -11,6 +11,8 @@ The script reads the panel file itself (the path as given here), keeps the judge
 columns as loaded, drops incomplete items, fits Assumption 1's model by maximum likelihood
 (N − 1 likelihood) and prints β_k, σ_ak² and ρ_k (named rho_<anchor>). Judge families (from
 --families or the FILE.families.csv sidecar) become free residual covariances within a family.
+A panel the script cannot read (Parquet, JSON, gzip, standard input) needs -o FILE: its data
+is written beside the script as CSV (refit.R -> refit.data.csv), which the script reads.
 
 Worked example:
   rhoscope export assets/three-anchor.csv --syntax lavaan -o refit.R

@@ -1,16 +1,20 @@
 //! `battery`: the diagnostic tests on one panel, with a bar per stage.
 
-use super::output::{write_json, write_stdout};
-use super::shared::{load_panel, warn_cost};
-use super::stages;
+use super::console::{Console, Output, Steps, cancelled, render};
+use super::shared::warn_cost;
 use crate::battery::{self, NullSpec};
 use crate::cli::BatteryArgs;
+use crate::data::Loaded;
 use crate::error::Error;
 use crate::report;
 
-/// What `battery` reports for exit purposes.
-pub(super) fn battery_cmd(a: &BatteryArgs) -> Result<(), Error> {
-    let loaded = load_panel(&a.panel, 0)?;
+/// `battery` on a loaded panel: its report, and [`Error::Diagnostic`] after it when an
+/// alarm fires under `--fail-on-diagnostic`.
+pub(super) fn report(
+    a: &BatteryArgs,
+    loaded: &Loaded,
+    console: &mut dyn Console,
+) -> Result<Output, Error> {
     let panel = &loaded.panel;
     let opts = battery::Options {
         resamples: a.bootstrap as usize,
@@ -36,25 +40,23 @@ pub(super) fn battery_cmd(a: &BatteryArgs) -> Result<(), Error> {
         opts.resamples,
         opts.null_draws
     );
-    warn_cost(crate::cost::battery_seconds(&shape), &what);
-    let bars = stages::StageBars::new(&opts, !a.json);
+    warn_cost(console, crate::cost::battery_seconds(&shape), &what);
     let conventions = battery::Conventions {
         codes_as_numbers: a.codes_as_numbers,
     };
+    let meter = console.meter(Steps::Battery(&opts), !a.json);
     let report = battery::run_with(panel, &NullSpec::Matched, &opts, conventions, &|p| {
-        bars.tick(p)
-    })
-    .expect("a progress bar never stops the run");
-    bars.finish();
-    let source = a.panel.panel.display().to_string();
+        meter.tick(p)
+    });
+    meter.finish();
+    let report = report.ok_or_else(cancelled)?;
+    let source = console.source(&a.panel);
     let fam = loaded.families_source.as_deref();
-    if a.json {
-        write_json(&report::battery::json(&source, panel, fam, &report))?;
-    } else {
-        write_stdout(report::battery::text(&source, panel, fam, &report).as_bytes())?;
-    }
-    if a.fail_on_diagnostic && report.any_alarm() {
-        return Err(Error::Diagnostic);
-    }
-    Ok(())
+    let rendered = render(
+        a.json,
+        || report::battery::json(&source, panel, fam, &report),
+        || report::battery::text(&source, panel, fam, &report),
+    );
+    let error = (a.fail_on_diagnostic && report.any_alarm()).then_some(Error::Diagnostic);
+    Ok(Output { rendered, error })
 }

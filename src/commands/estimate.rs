@@ -1,15 +1,19 @@
 //! `estimate`: every requested estimator's ρ on one panel, refusals shown after the numbers.
 
-use super::output::{write_json, write_stdout};
-use super::shared::{identified, load_panel, progress_bar, warn_cost};
+use super::console::{Console, Output, Rendered, Steps, cancelled};
+use super::shared::{identified, warn_cost};
 use crate::cli::{EstimateArgs, Method};
+use crate::data::Loaded;
 use crate::error::Error;
 use crate::estimate::{Context, Estimator, Fits};
-use crate::progress::{Flow, Progress};
 use crate::report::{self, estimate::EstimateReport};
 
-pub(super) fn estimate(a: &EstimateArgs) -> Result<(), Error> {
-    let loaded = load_panel(&a.panel, 2)?;
+/// `estimate` on a loaded panel: its report, and a refused estimator the user asked for.
+pub(super) fn report(
+    a: &EstimateArgs,
+    loaded: &Loaded,
+    console: &mut dyn Console,
+) -> Result<Output, Error> {
     let panel = &loaded.panel;
     identified(&a.panel.panel, panel)?;
     let s = panel.covariance();
@@ -34,7 +38,11 @@ pub(super) fn estimate(a: &EstimateArgs) -> Result<(), Error> {
             panel.p(),
             panel.m()
         );
-        warn_cost(crate::cost::ml_seconds(panel.p(), panel.m()), &what);
+        warn_cost(
+            console,
+            crate::cost::ml_seconds(panel.p(), panel.m()),
+            &what,
+        );
     }
     if a.bias_correct && !which.contains(&Estimator::FreeScale) {
         return Err(Error::Usage(
@@ -46,17 +54,15 @@ pub(super) fn estimate(a: &EstimateArgs) -> Result<(), Error> {
     let bias = match fits.free_scale().filter(|_| a.bias_correct) {
         Some(fs) => {
             let reps = a.bias_reps as usize;
-            let bar = progress_bar(reps as u64, !a.json);
-            let tick = |_: Progress| {
-                bar.inc(1);
-                Flow::Continue
-            };
+            let meter = console.meter(Steps::Count(reps as u64), !a.json);
             let streams = crate::rng::Streams::of(a.seed);
-            let b = crate::estimate::bias::correct(panel, fs, reps, streams, &tick)
-                .map(|b| b.expect("a progress bar never stops the run"))
-                .map_err(String::from);
-            bar.finish_and_clear();
-            Some(b)
+            let b = crate::estimate::bias::correct(panel, fs, reps, streams, &|p| meter.tick(p));
+            meter.finish();
+            match b {
+                Ok(None) => return Err(cancelled()),
+                Ok(Some(b)) => Some(Ok(b)),
+                Err(e) => Some(Err(String::from(e))),
+            }
         }
         None => None,
     };
@@ -73,7 +79,7 @@ pub(super) fn estimate(a: &EstimateArgs) -> Result<(), Error> {
     if let Some(Error::Usage(_)) = refused {
         return Err(refused.expect("matched Some"));
     }
-    let source = a.panel.panel.display().to_string();
+    let source = console.source(&a.panel);
     let r = EstimateReport {
         source: &source,
         panel,
@@ -88,12 +94,17 @@ pub(super) fn estimate(a: &EstimateArgs) -> Result<(), Error> {
             .fits
             .iter()
             .any(|f| f.estimator != Estimator::ClosedForm);
-    if a.json {
-        write_json(&report::estimate::json(&r))?;
+    let rendered = if a.json {
+        Rendered::Json(report::estimate::json(&r))
     } else if something_to_show {
-        write_stdout(report::estimate::text(&r).as_bytes())?;
-    }
-    refused.map_or(Ok(()), Err)
+        Rendered::Text(report::estimate::text(&r))
+    } else {
+        Rendered::Nothing
+    };
+    Ok(Output {
+        rendered,
+        error: refused,
+    })
 }
 
 /// An anchor by name or 1-based position among the anchors.

@@ -1,38 +1,111 @@
-//! `export`: the model as a lavaan or semopy script.
+//! `export`: the model as a lavaan or semopy script. The script reads delimited text; a
+//! panel from any other source (Parquet, JSON, gzip, standard input) has its data written
+//! beside the script as CSV, which the script reads instead.
+
+use std::io::Read as _;
+use std::path::{Path, PathBuf};
 
 use super::output;
 use super::shared::{identified, load_panel, output_target};
 use crate::error::Error;
 
 /// `export`: the model as a lavaan or semopy script, on stdout or into `-o FILE` (atomically;
-/// an existing file only with `--force`).
+/// an existing file only with `--force`), with `FILE`'s data beside it when needed.
 pub(super) fn export_cmd(a: &crate::cli::ExportArgs) -> Result<(), Error> {
     if a.panel.opts.long.is_some() {
         return Err(Error::Usage(
             "export reads wide panel files; the script cannot reshape --long tables (write the wide table first)".into(),
         ));
     }
-    if !std::fs::metadata(&a.panel.panel).is_ok_and(|m| m.is_file()) && a.panel.panel.exists()
-        || a.panel.panel.as_os_str() == "-"
-    {
-        return Err(Error::Usage(format!(
-            "{}: export writes a script that reads the panel file again; give a regular file, not standard input, a pipe or a device",
-            crate::error::sanitize(&a.panel.panel.display().to_string())
-        )));
-    }
+    let shown = crate::error::sanitize(&a.panel.panel.display().to_string());
+    let data_path = match unreadable(&a.panel.panel) {
+        None => None,
+        Some(what) => match a.output.as_deref() {
+            Some(script) => Some(data_beside(script)),
+            None => {
+                return Err(Error::Usage(format!(
+                    "{shown}: the script cannot read {what}: give -o FILE, and the panel's data is written beside the script as CSV"
+                )));
+            }
+        },
+    };
     let out = output_target(a.output.as_deref(), a.force)?;
+    let data_out = match &data_path {
+        Some(p) => {
+            if out.is_stream() {
+                return Err(Error::Usage(format!(
+                    "{shown}: the script's data goes beside it: give -o a regular FILE, not a pipe or device"
+                )));
+            }
+            Some(output::target(p, a.force)?)
+        }
+        None => None,
+    };
     let loaded = load_panel(&a.panel, 2)?;
     identified(&a.panel.panel, &loaded.panel)?;
-    let path = a.panel.panel.display().to_string();
+    let path = data_path.as_ref().map_or_else(
+        || a.panel.panel.display().to_string(),
+        |p| p.display().to_string(),
+    );
     let src = crate::export::Source {
         path: &path,
-        delimiter: loaded.delimiter,
+        delimiter: if data_path.is_some() {
+            b','
+        } else {
+            loaded.delimiter
+        },
         columns: &loaded.raw_names,
     };
     let syntax = match a.syntax {
         crate::cli::Syntax::Lavaan => crate::export::Syntax::Lavaan,
         crate::cli::Syntax::Semopy => crate::export::Syntax::Semopy,
     };
+    if let Some(d) = &data_out {
+        let csv = crate::export::data_csv(&loaded.panel, &loaded.raw_names);
+        output::write(d, |w| w.write_all(csv.as_bytes()))?;
+    }
     let text = crate::export::script(&loaded.panel, &src, syntax);
     output::write(&out, |w| w.write_all(text.as_bytes()))
+}
+
+/// Where the data of a script at `script` goes: `refit.R` → `refit.data.csv`.
+fn data_beside(script: &Path) -> PathBuf {
+    let stem = script
+        .file_stem()
+        .map_or_else(|| "panel".into(), |s| s.to_string_lossy().into_owned());
+    script.with_file_name(format!("{stem}.data.csv"))
+}
+
+/// What the script could not read at `path` (it reads uncompressed delimited text from a
+/// regular file), or `None` when it can.
+fn unreadable(path: &Path) -> Option<&'static str> {
+    if path.as_os_str() == "-" {
+        return Some("standard input");
+    }
+    let Ok(mut file) = std::fs::File::open(path) else {
+        return None; // the loader names the trouble
+    };
+    if !file.metadata().is_ok_and(|m| m.is_file()) {
+        return Some("a pipe or device");
+    }
+    let mut head = [0u8; 512];
+    let n = file.read(&mut head).unwrap_or(0);
+    let head = &head[..n];
+    let ext = path
+        .extension()
+        .map(|e| e.to_string_lossy().to_ascii_lowercase());
+    let first = head.iter().find(|b| !b.is_ascii_whitespace());
+    if head.starts_with(b"\x1F\x8B") || ext.as_deref() == Some("gz") {
+        Some("a gzip-compressed file")
+    } else if head.starts_with(b"PAR1") {
+        Some("a Parquet file")
+    } else if head.starts_with(b"\xFF\xFE") || head.starts_with(b"\xFE\xFF") {
+        Some("UTF-16 text")
+    } else if matches!(ext.as_deref(), Some("json" | "jsonl" | "ndjson"))
+        || matches!(first, Some(b'[' | b'{'))
+    {
+        Some("JSON records")
+    } else {
+        None
+    }
 }

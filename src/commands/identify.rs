@@ -1,13 +1,13 @@
 //! `identify`: where Section 7's identification hierarchy places a design or a panel.
 
-use super::output::{write_json, write_stdout};
-use super::shared::load_panel;
+use super::console::{Console, Output, render};
 use crate::cli::{IdentifyArgs, PanelArgs};
+use crate::data::Loaded;
 use crate::error::Error;
 use crate::report;
 
-/// `identify`: Section 7's hierarchy at the paper's design, or at a panel's own point.
-pub(super) fn identify_cmd(a: &IdentifyArgs) -> Result<(), Error> {
+/// The panel `identify` reads, if any; panel flags without a panel are a usage error.
+pub(super) fn panel_args(a: &IdentifyArgs) -> Result<Option<PanelArgs>, Error> {
     let Some(path) = &a.panel else {
         let o = &a.opts;
         let given = [
@@ -23,32 +23,42 @@ pub(super) fn identify_cmd(a: &IdentifyArgs) -> Result<(), Error> {
                 "{flag} describes a panel file: give the PANEL too, or leave it out for the paper's design"
             )));
         }
+        return Ok(None);
+    };
+    Ok(Some(PanelArgs {
+        panel: path.clone(),
+        opts: a.opts.clone(),
+    }))
+}
+
+/// `identify`: Section 7's hierarchy at the paper's design, or at a loaded panel's own point.
+pub(super) fn report(
+    a: &IdentifyArgs,
+    panel: Option<(&PanelArgs, &Loaded)>,
+    console: &mut dyn Console,
+) -> Result<Output, Error> {
+    let Some((args, loaded)) = panel else {
         let id = crate::identify::at_paper_design().map_err(|e| Error::System(e.to_string()))?;
         let r = report::identify::IdentifyReport {
             id: &id,
             panel: None,
         };
-        return if a.json {
-            write_json(&report::identify::json(&r))
-        } else {
-            write_stdout(report::identify::text(&r).as_bytes())
-        };
+        return Ok(Output::ok(render(
+            a.json,
+            || report::identify::json(&r),
+            || report::identify::text(&r),
+        )));
     };
-    let args = PanelArgs {
-        panel: path.clone(),
-        opts: a.opts.clone(),
-    };
-    let loaded = load_panel(&args, 1)?;
     let id = crate::identify::at_panel(&loaded.panel)
-        .map_err(|e| Error::data(path, format!("identify: {e}")))?;
-    let source = path.display().to_string();
+        .map_err(|e| Error::data(&args.panel, format!("identify: {e}")))?;
+    let source = console.source(args);
     let r = report::identify::IdentifyReport {
         id: &id,
         panel: Some((&source, &loaded.panel, loaded.families_source.as_deref())),
     };
-    if a.json {
-        write_json(&report::identify::json(&r))
-    } else {
-        write_stdout(report::identify::text(&r).as_bytes())
-    }
+    Ok(Output::ok(render(
+        a.json,
+        || report::identify::json(&r),
+        || report::identify::text(&r),
+    )))
 }

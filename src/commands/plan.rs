@@ -1,14 +1,13 @@
 //! `plan`: the smallest N that meets a target on a scenario.
 
-use super::output::{write_json, write_stdout};
-use super::shared::progress_bar;
+use super::console::{Console, Output, Steps, cancelled, render};
 use crate::cli::PlanArgs;
 use crate::error::Error;
-use crate::progress::{Flow, Progress};
 use crate::report;
 use crate::scenario;
 
-pub(super) fn plan_cmd(a: &PlanArgs) -> Result<(), Error> {
+/// `plan`: its report on a scenario (no panel).
+pub(super) fn report(a: &PlanArgs, console: &mut dyn Console) -> Result<Output, Error> {
     let mut pm = scenario::preset(&a.preset).map_err(Error::from)?;
     for s in &a.set {
         scenario::apply_set(&mut pm, s).map_err(Error::from)?;
@@ -27,15 +26,13 @@ pub(super) fn plan_cmd(a: &PlanArgs) -> Result<(), Error> {
         crate::plan::Target::CiWidth(_) => opts.reps,
         crate::plan::Target::Power { .. } => opts.null_draws + 2 * opts.reps,
     };
-    let bar = progress_bar((crate::plan::MAX_EVALUATIONS * per_eval) as u64, !a.json);
-    let tick = |_: Progress| {
-        bar.inc(1);
-        Flow::Continue
-    };
-    let plan = crate::plan::plan(&pm, target, &opts, &tick)
+    let steps = (crate::plan::MAX_EVALUATIONS * per_eval) as u64;
+    let meter = console.meter(Steps::Count(steps), !a.json);
+    let plan = crate::plan::plan(&pm, target, &opts, &|p| meter.tick(p));
+    meter.finish();
+    let plan = plan
         .map_err(|e| Error::Usage(format!("plan: {e}")))?
-        .expect("a progress bar never stops the run");
-    bar.finish_and_clear();
+        .ok_or_else(cancelled)?;
     let scenario = format!(
         "preset {}{}",
         a.preset,
@@ -47,9 +44,9 @@ pub(super) fn plan_cmd(a: &PlanArgs) -> Result<(), Error> {
             acc
         })
     );
-    if a.json {
-        write_json(&report::plan::json(&scenario, &plan, &opts))
-    } else {
-        write_stdout(report::plan::text(&scenario, &plan, &opts).as_bytes())
-    }
+    Ok(Output::ok(render(
+        a.json,
+        || report::plan::json(&scenario, &plan, &opts),
+        || report::plan::text(&scenario, &plan, &opts),
+    )))
 }

@@ -1,14 +1,13 @@
 //! `power`: each test's size and power across sample sizes and strengths.
 
-use super::output::{write_json, write_stdout};
-use super::shared::progress_bar;
+use super::console::{Console, Output, Rendered, Steps, cancelled};
 use crate::cli::PowerArgs;
 use crate::error::Error;
 use crate::power::{self, PowerOptions};
-use crate::progress::{Flow, Progress};
 use crate::report;
 
-pub(super) fn power_cmd(a: &PowerArgs) -> Result<(), Error> {
+/// `power`: its report on a design (no panel).
+pub(super) fn report(a: &PowerArgs, console: &mut dyn Console) -> Result<Output, Error> {
     let design = a.design;
     if let Some(bad) = a.strength.iter().find(|s| !s.is_finite() || **s < 0.0) {
         return Err(Error::Usage(format!(
@@ -27,31 +26,29 @@ pub(super) fn power_cmd(a: &PowerArgs) -> Result<(), Error> {
         seed: a.seed,
         coverage: a.coverage.map(|b| b as usize),
     };
-    let bar = progress_bar(power::total_steps(&opts), !a.json);
-    let tick = |_: Progress| {
-        bar.inc(1);
-        Flow::Continue
-    };
+    let meter = console.meter(Steps::Count(power::total_steps(&opts)), !a.json);
     let base = match a.ordinal {
         Some(l) => power::with_ordinal_judges(&design.base(), l as usize, a.skewed),
         None => design.base(),
     };
-    let cells = power::characteristics_on(design, &base, &opts, &tick)
+    let cells = power::characteristics_on(design, &base, &opts, &|p| meter.tick(p));
+    meter.finish();
+    let cells = cells
         .map_err(|e| Error::Usage(format!("power: {e}")))?
-        .expect("a progress bar never stops the run");
-    bar.finish_and_clear();
-    if a.json {
+        .ok_or_else(cancelled)?;
+    let rendered = if a.json {
         let mut doc = report::power::json(design, &opts, &cells);
         if let Some(l) = a.ordinal {
             doc["ordinal_judges"] = serde_json::json!({"levels": l, "skewed": a.skewed});
         }
-        write_json(&doc)
-    } else if let Some(l) = a.ordinal {
-        let mut out = report::power::text(design, &opts, &cells);
-        out.push_str(&report::power::ordinal_line(l, a.skewed));
-        out.push_str(&report::power::all_tests_text(&cells));
-        write_stdout(out.as_bytes())
+        Rendered::Json(doc)
     } else {
-        write_stdout(report::power::text(design, &opts, &cells).as_bytes())
-    }
+        let mut out = report::power::text(design, &opts, &cells);
+        if let Some(l) = a.ordinal {
+            out.push_str(&report::power::ordinal_line(l, a.skewed));
+            out.push_str(&report::power::all_tests_text(&cells));
+        }
+        Rendered::Text(out)
+    };
+    Ok(Output::ok(rendered))
 }

@@ -4,10 +4,13 @@
 use std::io::{self, Write};
 use std::path::Path;
 
+use super::console::{Console, Meter, Output, Rendered, Steps};
 use super::output;
+use super::stages::StageBars;
 use crate::cli::PanelArgs;
 use crate::data::{self, LoadOptions, Loaded};
 use crate::error::Error;
+use crate::progress::{Flow, Progress};
 
 /// The loader options of a panel's flags.
 #[must_use]
@@ -80,11 +83,11 @@ pub fn note(line: &str) {
     let _ = writeln!(io::stderr(), "rhoscope: {line}");
 }
 
-/// Says on stderr, before it starts, that a computation will take more than
+/// Says through the console, before it starts, that a computation will take more than
 /// [`crate::cost::WARN_SECONDS`] (one line; the estimate comes from the panel's shape).
-pub fn warn_cost(seconds: f64, what: &str) {
+pub(super) fn warn_cost(console: &mut dyn Console, seconds: f64, what: &str) {
     if let Some(w) = crate::cost::warning(seconds, what) {
-        note(&w);
+        console.note(&w);
     }
 }
 
@@ -93,4 +96,62 @@ fn print_notes(loaded: &Loaded) {
     for line in &loaded.notes {
         note(line);
     }
+}
+
+/// The command line's console: panels read from their paths, notes and bars on stderr.
+pub(super) struct Terminal;
+
+impl Console for Terminal {
+    fn load(&mut self, a: &PanelArgs, min_anchors: usize) -> Result<Loaded, Error> {
+        load_panel(a, min_anchors)
+    }
+
+    fn source(&self, a: &PanelArgs) -> String {
+        a.panel.display().to_string()
+    }
+
+    fn note(&mut self, line: &str) {
+        note(line);
+    }
+
+    fn meter(&self, steps: Steps<'_>, show: bool) -> Box<dyn Meter + '_> {
+        match steps {
+            Steps::Count(n) => Box::new(Bar(progress_bar(n, show))),
+            Steps::Battery(opts) => Box::new(StageBars::new(opts, show)),
+        }
+    }
+}
+
+/// One progress bar, a step a tick.
+struct Bar(indicatif::ProgressBar);
+
+impl Meter for Bar {
+    fn tick(&self, _: Progress) -> Flow {
+        self.0.inc(1);
+        Flow::Continue
+    }
+
+    fn finish(&self) {
+        self.0.finish_and_clear();
+    }
+}
+
+impl Meter for StageBars {
+    fn tick(&self, p: Progress) -> Flow {
+        StageBars::tick(self, p)
+    }
+
+    fn finish(&self) {
+        StageBars::finish(self);
+    }
+}
+
+/// Prints a report on stdout, then returns the error that follows it.
+pub(super) fn print(out: Output) -> Result<(), Error> {
+    match out.rendered {
+        Rendered::Json(doc) => output::write_json(&doc)?,
+        Rendered::Text(text) => output::write_stdout(text.as_bytes())?,
+        Rendered::Nothing => {}
+    }
+    out.error.map_or(Ok(()), Err)
 }

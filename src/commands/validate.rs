@@ -1,19 +1,17 @@
 //! `validate`: the real-texture protocol on a panel's own judges.
 
-use super::output::{write_json, write_stdout};
-use super::shared::{load_panel, progress_bar};
+use super::console::{Console, Output, Steps, cancelled, render};
 use crate::cli::ValidateArgs;
+use crate::data::Loaded;
 use crate::error::Error;
-use crate::progress::{Flow, Progress};
 use crate::report;
+use crate::validate::{self, Thresholds};
 
-/// `validate`: Section 7's real-texture protocol on the panel's own judges.
-pub(super) fn validate_cmd(a: &ValidateArgs) -> Result<(), Error> {
-    use crate::validate::{self, Thresholds};
-    let mut ns = Vec::new();
-    let mut opts = validate::Options {
+/// `validate`'s options, checked before the panel is read (usage errors first).
+pub(super) fn options(a: &ValidateArgs) -> Result<validate::Options, Error> {
+    let opts = validate::Options {
         inject: a.inject.clone(),
-        ns: Vec::new(),
+        ns: vec![10],
         reps: a.reps as usize,
         seed: a.seed,
         bootstrap: a.bootstrap as usize,
@@ -24,14 +22,21 @@ pub(super) fn validate_cmd(a: &ValidateArgs) -> Result<(), Error> {
             Thresholds::Own
         },
     };
-    // Usage errors before the file is read.
-    opts.ns = vec![10];
     opts.check()
         .map_err(|e| Error::Usage(format!("validate: {e}")))?;
-    let loaded = load_panel(&a.panel, 0)?;
+    Ok(opts)
+}
+
+/// `validate`: Section 7's real-texture protocol on a loaded panel's own judges.
+pub(super) fn report(
+    a: &ValidateArgs,
+    mut opts: validate::Options,
+    loaded: &Loaded,
+    console: &mut dyn Console,
+) -> Result<Output, Error> {
     let panel = &loaded.panel;
     let tex = validate::Texture::of(panel).map_err(|e| Error::data(&a.panel.panel, e))?;
-    ns.push(panel.n);
+    let mut ns = vec![panel.n];
     for &n in &a.n {
         let n = usize::try_from(n).unwrap_or(usize::MAX);
         if !ns.contains(&n) {
@@ -41,20 +46,17 @@ pub(super) fn validate_cmd(a: &ValidateArgs) -> Result<(), Error> {
     opts.ns = ns;
     opts.check()
         .map_err(|e| Error::data(&a.panel.panel, format!("validate: {e}")))?;
-    let bar = progress_bar(validate::total_steps(&opts), !a.json);
-    let tick = |_: Progress| {
-        bar.inc(1);
-        Flow::Continue
-    };
-    let study = validate::run(&tex, &opts, &tick)
+    let meter = console.meter(Steps::Count(validate::total_steps(&opts)), !a.json);
+    let study = validate::run(&tex, &opts, &|p| meter.tick(p));
+    meter.finish();
+    let study = study
         .map_err(|e| Error::Usage(format!("validate: {e}")))?
-        .expect("a progress bar never stops the run");
-    bar.finish_and_clear();
-    let source = a.panel.panel.display().to_string();
+        .ok_or_else(cancelled)?;
+    let source = console.source(&a.panel);
     let fam = loaded.families_source.as_deref();
-    if a.json {
-        write_json(&report::validate::json(&source, panel, fam, &opts, &study))
-    } else {
-        write_stdout(report::validate::text(&source, panel, fam, &opts, &study).as_bytes())
-    }
+    Ok(Output::ok(render(
+        a.json,
+        || report::validate::json(&source, panel, fam, &opts, &study),
+        || report::validate::text(&source, panel, fam, &opts, &study),
+    )))
 }

@@ -222,6 +222,36 @@ def test_threads_and_seed_behave_as_on_the_cli():
     assert rhoscope.battery(df, seed=6, **QUICK).to_json() != one.to_json()
 
 
+def test_threads_differ_from_call_to_call_in_one_process(monkeypatch):
+    # Each call gets a pool of its own, so a second call with another count works and the
+    # numbers do not depend on it.
+    df = read_exact(THREE)
+    one = rhoscope.estimate(df, method="all", bias_correct=True, bias_reps=20, threads=1)
+    two = rhoscope.estimate(df, method="all", bias_correct=True, bias_reps=20, threads=2)
+    assert one.to_json() == two.to_json()
+    sims = [rhoscope.simulate("mid", n=200, seed=3, threads=t) for t in (1, 2, 1)]
+    assert all(np.array_equal(sims[0].to_numpy(), s.to_numpy()) for s in sims[1:])
+    svgs = [rhoscope.plot("rho", MID, bootstrap=100, threads=t) for t in (2, 1)]
+    assert svgs[0] == svgs[1]
+    # RAYON_NUM_THREADS is honoured call after call as well.
+    monkeypatch.setenv("RAYON_NUM_THREADS", "2")
+    again = [rhoscope.simulate("mid", n=200, seed=3) for _ in range(2)]
+    assert all(np.array_equal(sims[0].to_numpy(), s.to_numpy()) for s in again)
+    assert rhoscope.estimate(df, method="all", bias_correct=True, bias_reps=20).to_json() == one.to_json()
+
+
+def test_export_of_a_parquet_panel_writes_its_data_beside_the_script(tmp_path):
+    pq = tmp_path / "three.parquet"
+    read_exact(THREE).to_parquet(pq, index=False)
+    with pytest.raises(rhoscope.UsageError, match="output="):
+        rhoscope.export(pq)
+    script = rhoscope.export(pq, syntax="semopy", output=tmp_path / "refit.py")
+    assert "refit.data.csv" in script and (tmp_path / "refit.data.csv").exists()
+    assert pd.read_csv(tmp_path / "refit.data.csv").shape[0] == len(read_exact(THREE))
+    with pytest.raises(rhoscope.UsageError, match="--force"):
+        rhoscope.export(pq, output=tmp_path / "refit.py")
+
+
 def test_results_render_in_a_notebook():
     result = rhoscope.battery(read_exact(MID), **QUICK)
     assert "<table>" in result._repr_html_()
