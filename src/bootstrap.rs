@@ -12,7 +12,7 @@ pub mod oracle;
 pub mod second;
 pub mod weighted;
 
-use crate::estimate::{Context, Estimate, Estimator, free_scale};
+use crate::estimate::{Context, Estimate, Estimator, FlagCode, free_scale};
 use crate::panel::Panel;
 use crate::progress::{Flow, Progress};
 use crate::rng::{Index, Purpose, Streams};
@@ -167,6 +167,11 @@ pub fn bootstrap_with_neff(
         set
     };
     let features = set.compute(panel);
+    // Ordinal columns read as numbers leave every common-scale fit undefined (as its point
+    // fit is): the scales are the panel's, the same in every resample.
+    let off_scale = crate::estimate::scale::flags(panel)
+        .iter()
+        .any(|f| matches!(f.code, FlagCode::OrdinalCodes | FlagCode::OrdinalAnchor));
     let batch = (BATCH_BYTES / n.max(1)).clamp(1, MAX_BATCH);
     let starts: Vec<usize> = (0..resamples).step_by(batch).collect();
     let draws: Vec<Option<BatchDraws>> = starts
@@ -221,7 +226,11 @@ pub fn bootstrap_with_neff(
                     estimators
                         .iter()
                         .map(|&e| {
-                            let est = refit(e, panel, ctx, &features, w, covs.get(r), &rows);
+                            let est = if off_scale && e.from_moments() {
+                                None
+                            } else {
+                                refit(e, panel, ctx, &features, w, covs.get(r), &rows)
+                            };
                             Draw::of(est, m)
                         })
                         .collect()

@@ -385,6 +385,11 @@ fn an_ordinal_anchor_beside_continuous_judges_undefines_the_common_scale_fits() 
     ];
     let b = json(dir.path(), &battery);
     assert!(b["read"]["estimator"].is_null(), "{}", b["read"]);
+    // No interval either: every resample reads the same codes as numbers.
+    for a in b["estimate"]["anchors"].as_array().unwrap() {
+        assert!(a["rho"].is_null() && a["ci"].is_null(), "{a}");
+    }
+    assert!(b["estimate"]["sigma_t2_ci"].is_null(), "{}", b["estimate"]);
     // Left out, the two clean anchors' intervals cover their true ρ = 0.
     let mut clean = battery.to_vec();
     clean.extend(["--anchors", "A1,A2"]);
