@@ -331,7 +331,7 @@ fn judge_step(r: &BatteryReport, panel: &Panel, fits: Option<&Fits>) -> String {
                 ""
             };
             format!(
-                "Next, a guess to try: Test J says the judges need a second factor, and {name} loads least (λ {l:.2}). Set it aside (Space on it in the data pane) and check that Test J then passes{c}; if not, these judges share no one factor and no ρ̂ can be read from them."
+                "Next, as a guess to check: Test J says the judges need a second factor; try setting aside {name}, the judge that loads least (λ {l:.2}; Space on it in the data pane), and check that Test J then passes{c}. If not, these judges share no one factor and no ρ̂ can be read from them."
             )
         }
         _ => format!(
