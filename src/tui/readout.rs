@@ -212,7 +212,8 @@ pub fn next_step(r: &BatteryReport, panel: &Panel, fits: Option<&Fits>) -> Strin
             return "Next: score the anchors as numbers (c on each anchor in the data pane): the free-scale estimate then gives every ρ̂ here, with Test O to check it.".into();
         }
     }
-    if fires(TestId::J) {
+    // Test J guards the free-scale estimate: its guess leads only where nothing else is read.
+    if fires(TestId::J) && r.route.read.is_none_or(|e| e == Estimator::FreeScale) {
         return judge_step(r, panel, fits);
     }
     if m < 3 {

@@ -273,6 +273,20 @@ fn overall(r: &BatteryReport) -> [String; 2] {
     } else {
         format!("Test {}", fired.join(", Test "))
     };
+    let raised = if fired.len() > 1 {
+        "each raised"
+    } else {
+        "raised"
+    };
+    // An estimate the alarms do not guard is still read: the route says which, and why.
+    if let Some(e) = r.route.read
+        && e != crate::estimate::Estimator::FreeScale
+    {
+        return [
+            format!("Overall: {which} {raised} an alarm."),
+            r.route.why.clone(),
+        ];
+    }
     let any_point = r
         .estimate()
         .is_some_and(|e| e.rho().iter().any(|x| x.is_some_and(f64::is_finite)));
@@ -283,14 +297,7 @@ fn overall(r: &BatteryReport) -> [String; 2] {
         (false, _) => "and there is no closed-form point estimate to report",
     };
     [
-        format!(
-            "Overall: {which} {} an alarm, {consequence}.",
-            if fired.len() > 1 {
-                "each raised"
-            } else {
-                "raised"
-            }
-        ),
+        format!("Overall: {which} {raised} an alarm, {consequence}."),
         if free_scale {
             "Read the free-scale estimate instead: it frees each judge's scale (Enter on the battery says why).".into()
         } else if fired.contains(&TestId::A.name()) {

@@ -261,3 +261,18 @@ fn a_talk_starts_frozen_and_says_how_to_unfreeze() {
     act(&mut app, Action::Next);
     assert_eq!(app.mode, Mode::Demo(1), "n still steps the scenes");
 }
+
+#[test]
+fn the_last_step_agrees_with_the_estimate_it_reads() {
+    // Tests C and J fire on this panel, and the route reads the family-blocked estimate.
+    let app = started(Start::File(
+        PathBuf::from("assets/families.csv"),
+        rhoscope::data::LoadOptions::default(),
+    ));
+    let r = app.battery.as_ref().unwrap();
+    assert_eq!(r.route.read, Some(Estimator::Blocked));
+    let text = last_step(&app);
+    assert!(text.contains("Answer (read blocked"), "{text}");
+    assert!(!text.contains("should not be trusted"), "{text}");
+    assert!(!text.contains("no ρ̂ can be read"), "{text}");
+}
