@@ -6,9 +6,21 @@ use super::app::{App, Mode, Step};
 use super::scenes::{self, Setup};
 use super::walkthrough;
 
-/// The caption's title and two lines, when a talk or a walkthrough is on.
+/// The caption's title and text, when a talk or a walkthrough is on: the two lines of a
+/// scene or step run on as one paragraph, so that wrapping leaves no short line between them.
 #[must_use]
 pub fn of(app: &App) -> Option<(String, [String; 2])> {
+    let (title, [a, b]) = lines(app)?;
+    let text = match (a.is_empty(), b.is_empty()) {
+        (_, true) => a,
+        (true, false) => b,
+        (false, false) => format!("{a} {b}"),
+    };
+    Some((title, [text, String::new()]))
+}
+
+/// The title and the two lines of the current scene or step.
+fn lines(app: &App) -> Option<(String, [String; 2])> {
     match app.mode {
         Mode::Explore => None,
         Mode::Demo(i) => {

@@ -33,6 +33,56 @@ pub fn loading_list(lambda: &[Option<f64>]) -> String {
         .join(" ")
 }
 
+/// The estimates pane's λ line in `width` characters: every judge by name where that fits on
+/// one line, else the lowest and the highest, names clipped alike until the line fits.
+#[must_use]
+pub fn loading_line(panel: &Panel, lambda: &[Option<f64>], width: usize) -> String {
+    let named: Vec<(String, String)> = panel
+        .judges
+        .iter()
+        .zip(lambda)
+        .map(|(j, l)| {
+            (
+                crate::error::sanitize(j),
+                l.map_or_else(|| "Heywood".into(), |l| format!("{l:.2}")),
+            )
+        })
+        .collect();
+    let all: Vec<String> = named.iter().map(|(j, l)| format!("{j} {l}")).collect();
+    let full = format!("judge loadings λ: {}", all.join(", "));
+    if full.chars().count() <= width {
+        return full;
+    }
+    let order = |l: &Option<f64>| l.unwrap_or(f64::INFINITY);
+    let by_value: Vec<usize> = {
+        let mut v: Vec<usize> = (0..named.len()).collect();
+        v.sort_by(|&a, &b| order(&lambda[a]).total_cmp(&order(&lambda[b])));
+        v
+    };
+    let (Some(&lo), Some(&hi)) = (by_value.first(), by_value.last()) else {
+        return full;
+    };
+    let longest = named
+        .iter()
+        .map(|(j, _)| j.chars().count())
+        .max()
+        .unwrap_or(0);
+    let line = |w: usize| {
+        format!(
+            "λ lowest {} {}, highest {} {}",
+            crate::error::clip(&named[lo].0, w),
+            named[lo].1,
+            crate::error::clip(&named[hi].0, w),
+            named[hi].1
+        )
+    };
+    (4..=longest)
+        .rev()
+        .map(line)
+        .find(|l| l.chars().count() <= width)
+        .unwrap_or_else(|| line(4))
+}
+
 /// λ with the judges' names, lowest first, for a sentence.
 #[must_use]
 pub fn named_loadings(panel: &Panel, lambda: &[Option<f64>]) -> String {
@@ -67,6 +117,33 @@ pub fn explorer_advice(text: &str, panel: Option<&Panel>) -> String {
     } else {
         text.to_string()
     }
+}
+
+/// What the roles set so far still lack, as guidance while they are being set (a panel
+/// needs 2 judges to load; ρ needs 2 anchors besides), or `None` when the judges are there.
+#[must_use]
+pub fn roles_missing(roles: &[crate::tui::app::Role]) -> Option<String> {
+    use crate::tui::app::Role;
+    let judges = roles.iter().filter(|r| **r == Role::Judge).count();
+    let anchors = roles.iter().filter(|r| **r == Role::Anchor).count();
+    if judges >= 2 {
+        return None;
+    }
+    let more = |k: usize, what: &str| {
+        if k == 1 {
+            format!("1 more {what}")
+        } else {
+            format!("{k} more {what}s")
+        }
+    };
+    let mut wanted = vec![more(2 - judges, "judge")];
+    if anchors < 2 {
+        wanted.push(more(2 - anchors, "anchor"));
+    }
+    Some(format!(
+        "roles needed: {} ({judges} judge(s), {anchors} anchor(s) set) — Space on a column sets judge, anchor or —",
+        wanted.join(" and ")
+    ))
 }
 
 /// The panel's answer in one sentence: the estimate to read and the anchors whose interval
@@ -114,34 +191,250 @@ pub fn answer(r: &BatteryReport, names: &[String]) -> String {
     format!("Answer (read {label}): {hit_text}{rest}.")
 }
 
-/// The next step that would change the answer, most telling first.
+/// The next step that would change the answer, most telling first. Each step is checked
+/// against what the library returns for the panel it would make, where that is cheap (the
+/// decision table, the explorer's fits); a step that cannot be checked here is worded as a
+/// guess with the verdicts that confirm it.
 #[must_use]
 pub fn next_step(r: &BatteryReport, panel: &Panel, fits: Option<&Fits>) -> String {
+    if r.decision.refusal.is_some() {
+        return identify_step(panel);
+    }
     let (p, m) = (panel.p(), panel.m());
     let ordinal_anchors = (0..m).filter(|&k| panel.scales[p + k].is_ordinal()).count();
     let fires = |t: TestId| r.tests[t].verdict == Verdict::Fires;
     let free_ran = fits
         .and_then(|f| f.estimate(Estimator::FreeScale))
         .is_some();
-    if ordinal_anchors > 0 && !free_ran && p >= 3 && m >= 3 {
-        return "Next: score the anchors continuously (c on each anchor in the data pane) to run the free-scale estimate and Test O, which frees each judge's scale.".into();
+    if ordinal_anchors > 0 && !free_ran && p >= 3 && m >= 3 && !fires(TestId::J) {
+        // Only where the free-scale fit of the anchors read as numbers gives every ρ̂.
+        if free_scale_as_numbers(panel) == Some(Ok(())) {
+            return "Next: score the anchors as numbers (c on each anchor in the data pane): the free-scale estimate then gives every ρ̂ here, with Test O to check it.".into();
+        }
     }
-    if fires(TestId::J) {
-        let lambda = loadings(fits, Some(r)).map(|l| named_loadings(panel, &l));
-        return format!(
-            "Next: the judges need a second factor; set aside the judge that loads least (λ: {}) with Space in the data pane and rerun.",
-            lambda.unwrap_or_default()
-        );
+    // Test J guards the free-scale estimate: its guess leads only where nothing else is read.
+    if fires(TestId::J) && r.route.read.is_none_or(|e| e == Estimator::FreeScale) {
+        return judge_step(r, panel, fits);
     }
     if m < 3 {
-        return "Next: add a third anchor: it brings Test B and, with continuous anchors, the free-scale estimate.".into();
+        return "Next: add a third anchor (Space on a column in the data pane): it brings Test B and, with ≥ 3 judges and continuous anchors, the free-scale estimate.".into();
     }
     if panel.families.is_none() {
         return "Next: give the judges their families (F in the data pane): Test C and the family-blocked estimate need them.".into();
     }
     if fires(TestId::O) {
-        return "Next: the anchors' covariances reject the model; check each anchor's scoring, or set aside the one the free-scale misfit points at.".into();
+        let names: Vec<String> = panel
+            .anchors
+            .iter()
+            .map(|a| crate::error::sanitize(a))
+            .collect();
+        return format!(
+            "Next: Test O says the anchors disagree about the judges' scale; check how each of {} was scored (with {m} anchors no one of them can be set aside and Test O still run{}).",
+            names.join(", "),
+            if m >= 4 {
+                " unless it is the only odd one"
+            } else {
+                ""
+            }
+        );
     }
-    "Next: more items (a larger N) narrow every interval; the configuration pane says how many."
-        .into()
+    plan_step(r, panel)
+}
+
+/// The step for a panel on which ρ is not identified: the fewest changes of roles and scales
+/// after which the decision table identifies it.
+fn identify_step(panel: &Panel) -> String {
+    use crate::battery::decision::{Configuration, decide};
+    let c = Configuration::of(panel);
+    let (p, m) = (c.layout.p, c.layout.m);
+    let min_judges = crate::estimate::free_scale::MIN_JUDGES;
+    // (anchors wanted, anchors read as numbers, judges read as numbers)
+    let candidates = [
+        (m.max(2), false, false),
+        (m.max(2), true, false),
+        (m.max(3), true, false),
+        (m.max(2), true, true),
+    ];
+    let found = candidates
+        .into_iter()
+        .find(|&(want, anchors_num, judges_num)| {
+            let mut w = c.clone();
+            w.layout.m = want;
+            // New anchors read as the present ones are (as the judges are, with none yet).
+            let continuous_now = (c.continuous_anchors * want)
+                .checked_div(m)
+                .unwrap_or(if c.ordinal_judges == 0 { want } else { 0 });
+            w.continuous_anchors = if anchors_num { want } else { continuous_now };
+            if judges_num {
+                w.ordinal_judges = 0;
+            }
+            w.layout.ordinal_anchors = want - w.continuous_anchors;
+            w.layout.ordinal_judges = w.ordinal_judges;
+            // Ordinal judges are read by the free-scale estimate alone, which needs ≥ 3 judges.
+            decide(&w).refusal.is_none() && (w.ordinal_judges == 0 || p >= min_judges)
+        });
+    let Some((want, anchors_num, judges_num)) = found else {
+        return "Next: ρ cannot be identified by changing roles or scales here; the panel needs other columns.".into();
+    };
+    let mut parts = Vec::new();
+    if want > m {
+        let more = want - m;
+        parts.push(format!(
+            "add {} (Space on a column in the data pane makes it an anchor)",
+            if more == 1 {
+                format!("{} anchor", ordinal_word(want))
+            } else {
+                format!("{more} anchors")
+            }
+        ));
+    }
+    if judges_num {
+        parts.push("read every column's codes as numbers (c on each judge and anchor): on ordinal codes alone ρ is not identified (Section 7)".to_string());
+    } else if anchors_num {
+        parts.push(format!(
+            "score the anchors as numbers (c on each anchor): ordinal judges need ≥ {want} continuous anchors"
+        ));
+    }
+    format!("Next: {}.", parts.join(", and "))
+}
+
+/// "second", "third", … for the k-th anchor.
+fn ordinal_word(k: usize) -> String {
+    match k {
+        1 => "a first".into(),
+        2 => "a second".into(),
+        3 => "a third".into(),
+        k => format!("a {k}th"),
+    }
+}
+
+/// Test J fires: a guess named on screen, with the verdicts that would confirm it.
+fn judge_step(r: &BatteryReport, panel: &Panel, fits: Option<&Fits>) -> String {
+    let lowest = loadings(fits, Some(r)).and_then(|l| {
+        panel
+            .judges
+            .iter()
+            .zip(l)
+            .filter_map(|(j, l)| l.map(|l| (crate::error::sanitize(j), l)))
+            .min_by(|a, b| a.1.total_cmp(&b.1))
+    });
+    let p = panel.p();
+    // Test J must still run on the judges left, or the guess cannot be checked.
+    let mut fewer = crate::battery::Layout::of(panel);
+    fewer.p = p.saturating_sub(1);
+    fewer.ordinal_judges = fewer.ordinal_judges.min(fewer.p);
+    fewer.families = None;
+    match lowest {
+        Some((name, l)) if TestId::J.applicable(&fewer).is_ok() => {
+            let c = if r.tests[TestId::C].verdict == Verdict::Pass {
+                " and Test C still passes"
+            } else {
+                ""
+            };
+            format!(
+                "Next, as a guess to check: Test J says the judges need a second factor; try setting aside {name}, the judge that loads least (λ {l:.2}; Space on it in the data pane), and check that Test J then passes{c}. If not, these judges share no one factor and no ρ̂ can be read from them."
+            )
+        }
+        _ => format!(
+            "Next: Test J says these {p} judges share no one factor; setting one aside would leave too few for Test J to check, so no ρ̂ can be read from them: add judges of other families."
+        ),
+    }
+}
+
+/// The last step: more items, with the command that plans how many for a design like this
+/// panel's (the configuration pane plans for simulated scenarios only). The command is
+/// checked: its design must be one the planner accepts.
+fn plan_step(r: &BatteryReport, panel: &Panel) -> String {
+    const PLAIN: &str = "Next: more items (a larger N) narrow every interval; `rhoscope plan` says how many for a simulated design like this one.";
+    let Some(e) = r.route.read.and_then(|e| r.fit(e)).map(|f| &f.estimate) else {
+        return PLAIN.into();
+    };
+    let list = |v: Vec<f64>| {
+        v.iter()
+            .map(|x| format!("{x:.2}"))
+            .collect::<Vec<_>>()
+            .join(",")
+    };
+    let rho: Option<Vec<f64>> = e
+        .anchors
+        .iter()
+        .map(|a| a.rho.map(|x| x.clamp(-0.95, 0.95)))
+        .collect();
+    let sd: Vec<f64> = e
+        .anchors
+        .iter()
+        .map(|a| a.sigma_a2.max(0.0).sqrt())
+        .collect();
+    let (Some(rho), true) = (rho, e.sigma_t2 > 0.0 && e.sigma_c2 > 0.0) else {
+        return PLAIN.into();
+    };
+    let sets = [
+        format!("p={}", panel.p()),
+        format!("sigma_t2={:.2}", e.sigma_t2),
+        format!("sigma_c2={:.2}", e.sigma_c2),
+        format!("rho={}", list(rho)),
+        format!("sigma_a={}", list(sd)),
+    ];
+    let mut pm = crate::model::Params::default();
+    let ok = sets
+        .iter()
+        .all(|s| crate::scenario::apply_set(&mut pm, s).is_ok())
+        && pm.validate().is_ok();
+    if !ok {
+        return PLAIN.into();
+    }
+    let args: Vec<String> = sets.iter().map(|s| format!("--set {s}")).collect();
+    format!(
+        "Next: more items (a larger N) narrow every interval; for a simulated design like this panel's, `rhoscope plan {} --target ci-width=0.2` says how many (the configuration pane plans for presets only).",
+        args.join(" ")
+    )
+}
+
+/// Whether the free-scale fit, with the panel's ordinal anchors read as numbers, gives every
+/// ρ̂ (`Ok`), or the flags that leave them undefined; `None` when no anchor is ordinal or the
+/// fit cannot run. Kept for the last panel asked about: the caption is drawn every frame.
+#[must_use]
+pub fn free_scale_as_numbers(panel: &Panel) -> Option<Result<(), String>> {
+    type Cache = Option<(usize, usize, Option<Result<(), String>>)>;
+    thread_local! {
+        static LAST: std::cell::RefCell<Cache> = const { std::cell::RefCell::new(None) };
+    }
+    let key = (std::ptr::from_ref(panel).addr(), panel.n);
+    if let Some(hit) = LAST.with_borrow(|c| {
+        c.as_ref()
+            .filter(|(a, n, _)| (*a, *n) == key)
+            .map(|(_, _, v)| v.clone())
+    }) {
+        return hit;
+    }
+    let value = free_scale_as_numbers_uncached(panel);
+    LAST.set(Some((key.0, key.1, value.clone())));
+    value
+}
+
+fn free_scale_as_numbers_uncached(panel: &Panel) -> Option<Result<(), String>> {
+    let p = panel.p();
+    if !panel.scales[p..]
+        .iter()
+        .any(crate::panel::Scale::is_ordinal)
+    {
+        return None;
+    }
+    let mut numbers = panel.clone();
+    for s in &mut numbers.scales[p..] {
+        *s = crate::panel::Scale::Continuous;
+    }
+    let fits = Fits::explorer(&numbers)?;
+    let e = fits.estimate(Estimator::FreeScale)?;
+    let flags: Vec<&str> = e
+        .flags
+        .iter()
+        .filter(|f| crate::estimate::free_scale::undefines(f.code))
+        .map(|f| f.code.as_str())
+        .collect();
+    if e.rho().iter().all(Option::is_some) && flags.is_empty() {
+        Some(Ok(()))
+    } else {
+        Some(Err(flags.join(", ")))
+    }
 }

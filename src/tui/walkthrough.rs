@@ -46,7 +46,17 @@ pub fn explain(app: &App, step: Step) -> [String; 2] {
                     b = format!("{b} Loadings λ: {}.", readout::named_loadings(p, &l));
                 }
             }
-            // The last step restates the answer and the step that would change it.
+            // Test A points at the free-scale estimate: only where it would give ρ̂.
+            Step::Test(TestId::A) if r.tests[TestId::A].verdict == Verdict::Fires => {
+                if let Some(why) = free_scale_gives_nothing(r, p, app.fit.as_ref()) {
+                    b = b.replace(FREE_SCALE_CLAUSE, &format!(": {why}."));
+                }
+            }
+            // The last step restates the answer and the step that would change it; with ρ
+            // not identified the first line is the answer.
+            Step::Overall if r.decision.refusal.is_some() => {
+                b = readout::next_step(r, p, app.fit.as_ref());
+            }
             Step::Overall => {
                 b = format!(
                     "{b} {} {}",
@@ -188,7 +198,57 @@ fn test(r: &BatteryReport, id: TestId) -> [String; 2] {
     ]
 }
 
+/// Test A's advice to read the free-scale estimate, as the battery words it.
+const FREE_SCALE_CLAUSE: &str = ", or read the free-scale estimate, which frees each judge's scale (it needs ≥ 3 continuous anchors), once Test J passes.";
+
+/// Why the free-scale estimate gives no ρ̂ on this panel (nor with its anchors read as
+/// numbers), or `None` when it would.
+fn free_scale_gives_nothing(
+    r: &BatteryReport,
+    panel: &crate::panel::Panel,
+    fits: Option<&crate::estimate::Fits>,
+) -> Option<String> {
+    use crate::estimate::Estimator;
+    const LEAD: &str =
+        "the free-scale estimate, which frees each judge's scale, gives no ρ̂ here either";
+    if r.tests[TestId::J].verdict == Verdict::Fires {
+        return Some(format!(
+            "{LEAD} (Test J fires: the judges need a second factor)"
+        ));
+    }
+    let (p, m) = (panel.p(), panel.m());
+    let min = crate::estimate::free_scale::MIN_JUDGES;
+    if p < min || m < crate::estimate::free_scale::MIN_ANCHORS {
+        return Some(format!("{LEAD} (it needs ≥ {min} judges and ≥ 3 anchors)"));
+    }
+    if let Some(e) = fits.and_then(|f| f.estimate(Estimator::FreeScale)) {
+        return e
+            .rho()
+            .iter()
+            .any(Option::is_none)
+            .then(|| format!("{LEAD} (its ρ̂ are undefined)"));
+    }
+    match readout::free_scale_as_numbers(panel) {
+        Some(Ok(())) => None,
+        Some(Err(flags)) if flags.is_empty() => Some(format!(
+            "{LEAD}: with the anchors read as numbers (c) its ρ̂ are undefined"
+        )),
+        Some(Err(flags)) => Some(format!(
+            "{LEAD}: with the anchors read as numbers (c) its ρ̂ are undefined ({flags})"
+        )),
+        None => Some(format!("{LEAD} (it does not run on this panel)")),
+    }
+}
+
 fn overall(r: &BatteryReport) -> [String; 2] {
+    if let Some(why) = &r.decision.refusal {
+        return [
+            format!(
+                "Overall: no ρ can be read from this panel as its roles and scales stand: {why}."
+            ),
+            String::new(),
+        ];
+    }
     let fired: Vec<&str> = r
         .tests
         .values()
@@ -196,6 +256,12 @@ fn overall(r: &BatteryReport) -> [String; 2] {
         .map(|t| t.test.name())
         .collect();
     let weak = r.weak_id.is_some_and(|w| w.flag);
+    if fired.is_empty() && !weak && r.route.read.is_none() {
+        return [
+            "Overall: no test fired, yet no ρ̂ can be read.".into(),
+            r.route.why.clone(),
+        ];
+    }
     if fired.is_empty() && !weak {
         return [
             "Nothing fired. Passing is necessary, not sufficient:".into(),
@@ -207,6 +273,20 @@ fn overall(r: &BatteryReport) -> [String; 2] {
     } else {
         format!("Test {}", fired.join(", Test "))
     };
+    let raised = if fired.len() > 1 {
+        "each raised"
+    } else {
+        "raised"
+    };
+    // An estimate the alarms do not guard is still read: the route says which, and why.
+    if let Some(e) = r.route.read
+        && e != crate::estimate::Estimator::FreeScale
+    {
+        return [
+            format!("Overall: {which} {raised} an alarm."),
+            r.route.why.clone(),
+        ];
+    }
     let any_point = r
         .estimate()
         .is_some_and(|e| e.rho().iter().any(|x| x.is_some_and(f64::is_finite)));
@@ -217,14 +297,7 @@ fn overall(r: &BatteryReport) -> [String; 2] {
         (false, _) => "and there is no closed-form point estimate to report",
     };
     [
-        format!(
-            "Overall: {which} {} an alarm, {consequence}.",
-            if fired.len() > 1 {
-                "each raised"
-            } else {
-                "raised"
-            }
-        ),
+        format!("Overall: {which} {raised} an alarm, {consequence}."),
         if free_scale {
             "Read the free-scale estimate instead: it frees each judge's scale (Enter on the battery says why).".into()
         } else if fired.contains(&TestId::A.name()) {

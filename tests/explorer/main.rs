@@ -7,6 +7,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod advice;
 mod background;
 mod data_pane;
 mod panes;
@@ -228,6 +229,8 @@ fn states() -> Vec<(&'static str, App)> {
         act(&mut llm_verdict, Action::Next);
     }
     let mut explore_demo = demo.clone();
+    // A talk starts frozen: `f`, then `v` shows the panes.
+    act(&mut explore_demo, Action::Freeze);
     act(&mut explore_demo, Action::TogglePresent);
     let mut detail = llm.clone();
     act(&mut detail, Action::Focus(Pane::Battery));

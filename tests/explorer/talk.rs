@@ -247,8 +247,9 @@ fn without_hanna_the_last_scene_says_where_to_get_it() {
 
 #[test]
 fn q_asks_first_when_frozen_and_ctrl_c_does_not() {
+    // A talk starts frozen.
     let mut app = started(Start::Demo);
-    act(&mut app, Action::Freeze);
+    assert!(app.frozen);
     assert!(
         app.update(Action::CloseOrQuit).is_empty(),
         "the first q asks"
@@ -264,7 +265,6 @@ fn q_asks_first_when_frozen_and_ctrl_c_does_not() {
         [Effect::Quit]
     ));
     let mut app = started(Start::Demo);
-    act(&mut app, Action::Freeze);
     assert!(matches!(
         app.update(Action::Quit).as_slice(),
         [Effect::Quit]
@@ -292,6 +292,10 @@ fn n_starts_the_talk_and_esc_restores_the_users_sliders() {
     assert_eq!(app.mode, Mode::Demo(0));
     assert!(app.present, "a talk uses the presentation layout");
     act(&mut app, Action::Next);
+    // The talk starts frozen: Esc leaves it once `f` unfreezes.
+    act(&mut app, Action::CloseOverlay);
+    assert_eq!(app.mode, Mode::Demo(1));
+    act(&mut app, Action::Freeze);
     act(&mut app, Action::CloseOverlay);
     assert_eq!(app.mode, Mode::Explore);
     assert!(!app.present);
@@ -306,7 +310,6 @@ fn n_starts_the_talk_and_esc_restores_the_users_sliders() {
     // A talk started by `rhoscope demo` leaves for the default scenario, not an empty screen;
     // while frozen, Esc does not leave.
     let mut app = started(Start::Demo);
-    act(&mut app, Action::Freeze);
     act(&mut app, Action::CloseOverlay);
     assert_eq!(app.mode, Mode::Demo(0), "a frozen talk stays");
     act(&mut app, Action::Freeze);
@@ -325,6 +328,8 @@ fn n_starts_the_talk_and_esc_restores_the_users_sliders() {
 fn a_moved_slider_marks_the_scene_and_n_restores_it() {
     let mut app = started(Start::Scene(2));
     assert_eq!(app.mode, Mode::Demo(2), "demo --scene 3");
+    // Unfrozen, so the sliders move.
+    act(&mut app, Action::Freeze);
     let shown = format!("{:?}", app.fit);
     app.selected = 0;
     act(&mut app, Action::Coarse(3));
@@ -522,8 +527,9 @@ fn each_talk_scene_opens_with_its_panes_at_their_tops() {
 /// the data keys change nothing.
 #[test]
 fn a_freeze_freezes_every_key_but_unfreeze_quit_and_talk_steps() {
+    // A talk starts frozen.
     let mut app = started(Start::Demo);
-    act(&mut app, Action::Freeze);
+    assert!(app.frozen);
     let before = (app.present, app.focus, app.overlay.clone(), app.generation);
     for a in [
         Action::TogglePresent,

@@ -193,7 +193,14 @@ impl App {
             ));
             return Vec::new();
         }
-        self.load_error = Some(format!("error: {message}"));
+        self.load_error = Some(match &self.source {
+            // Roles still being set: what is missing, as guidance rather than an error.
+            Source::File(f) if failure.fixable_by_roles && !f.header.is_empty() => {
+                crate::tui::readout::roles_missing(&f.roles)
+                    .unwrap_or_else(|| format!("error: {message}"))
+            }
+            _ => format!("error: {message}"),
+        });
         let first_column = self.entries.len();
         if let Source::File(f) = &mut self.source {
             f.loading = false;

@@ -104,18 +104,22 @@ impl App {
                 }
                 Source::Scenario => {
                     let effects = self.start_talk(0);
-                    self.status = "talk mode: Esc returns to your sliders".into();
+                    self.status =
+                        "talk mode, frozen: n/p scenes · f unfreezes, then Esc returns to your sliders"
+                            .into();
                     effects
                 }
             },
         }
     }
 
-    /// Starts the talk at scene `i` (clamped), in the presentation layout, keeping the
-    /// explore state for `Esc`.
+    /// Starts the talk at scene `i` (clamped), in the presentation layout and frozen, so that
+    /// a stray key changes nothing on stage, keeping the explore state for `Esc`.
     pub(super) fn start_talk(&mut self, i: usize) -> Vec<Effect> {
         self.save();
         self.present = true;
+        self.frozen = true;
+        self.status = "talk frozen: n/p step the scenes · f unfreezes".into();
         self.show_scene(i.min(self.scenes.len() - 1))
     }
 

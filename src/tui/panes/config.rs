@@ -57,6 +57,81 @@ fn plan_lines(app: &App, width: usize, theme: Theme) -> Vec<Line<'static>> {
         .collect()
 }
 
+/// The failure modes left unguarded, each test's with the reason it cannot run as the
+/// battery gives it (its own applicability rule, or a null it could not calibrate), not the
+/// table's generic wording.
+fn unguarded(app: &App, d: &crate::battery::decision::Decision) -> Vec<String> {
+    use crate::battery::{Layout, TestId, Verdict};
+    let layout = app.panel.as_deref().map(Layout::of);
+    let report = app.battery.as_deref().filter(|_| !app.battery_stale());
+    let why = |t: TestId, reason: &str| {
+        let text = t.spec().unguarded;
+        let head = text.split_once(" (no ").map_or(text, |(h, _)| h);
+        format!("{head} (no Test {}: {reason})", t.name())
+    };
+    let mut out: Vec<String> = d
+        .unguarded
+        .iter()
+        .map(|u| {
+            let test = TestId::ALL.into_iter().find(|t| t.spec().unguarded == u);
+            let reason = test
+                .zip(layout.as_ref())
+                .and_then(|(t, l)| t.applicable(l).err().map(|e| why(t, &e.0)));
+            reason.unwrap_or_else(|| u.clone())
+        })
+        .collect();
+    // A test the table counts on that the battery could not run here (no calibrated null).
+    if let Some(r) = report {
+        let extra = TestId::ALL.into_iter().filter(|&t| {
+            r.tests[t].verdict == Verdict::NotApplicable
+                && !d.unguarded.iter().any(|u| u == t.spec().unguarded)
+        });
+        let at = out.len().saturating_sub(2).min(out.len());
+        let extra: Vec<String> = extra.map(|t| why(t, &r.tests[t].message)).collect();
+        out.splice(at..at, extra);
+    }
+    out
+}
+
+/// This panel's row, whole (it wraps), what it means for this panel, and what it leaves
+/// unguarded.
+fn row_lines(
+    app: &App,
+    d: &crate::battery::decision::Decision,
+    width: usize,
+    theme: Theme,
+) -> Vec<Line<'static>> {
+    let mut lines = Vec::new();
+    // Broken before the dash where it does not fit, as the other rows are.
+    let parts = [
+        format!("▸ {}", d.row.configuration),
+        format!("— {}", d.row.diagnostics),
+    ];
+    lines.extend(
+        crate::tui::widgets::flow(&parts, " ", width)
+            .into_iter()
+            .map(|t| Line::from(Span::styled(t, theme.highlight()))),
+    );
+    let n = app.panel.as_ref().map_or(0, |p| p.n);
+    if d.row.configuration.contains("10⁴") && n < 10_000 {
+        lines.push(Line::styled(
+            format!("this panel has N = {n}, below the row's N ≳ 10⁴: expect low power"),
+            theme.warn(),
+        ));
+    }
+    // A row reads "2 anchors" for a panel with fewer: the panel's own count and why.
+    if let (Some(why), Some(p)) = (&d.refusal, app.panel.as_deref())
+        && p.m() < 2
+    {
+        lines.push(Line::styled(format!("this panel: {why}"), theme.warn()));
+    }
+    lines.push(Line::raw(format!(
+        "unguarded: {}",
+        unguarded(app, d).join("; ")
+    )));
+    lines
+}
+
 pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
     let block = pane_block(Pane::Config, app, theme, "decision table, §6 · j/k", area);
     let current = app.battery.as_ref().map(|b| &b.decision);
@@ -104,24 +179,7 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
     // every row, else each wrapped under its configuration after a dash (one layout for all
     // rows, so that no row reads as a different kind of line).
     if let Some(d) = current {
-        // Broken before the dash where it does not fit, as the other rows are.
-        let parts = [
-            format!("▸ {}", d.row.configuration),
-            format!("— {}", d.row.diagnostics),
-        ];
-        lines.extend(
-            crate::tui::widgets::flow(&parts, " ", width)
-                .into_iter()
-                .map(|t| Line::from(Span::styled(t, theme.highlight()))),
-        );
-        let n = app.panel.as_ref().map_or(0, |p| p.n);
-        if d.row.configuration.contains("10⁴") && n < 10_000 {
-            lines.push(Line::styled(
-                format!("this panel has N = {n}, below the row's N ≳ 10⁴: expect low power"),
-                theme.warn(),
-            ));
-        }
-        lines.push(Line::raw(format!("unguarded: {}", d.unguarded.join("; "))));
+        lines.extend(row_lines(app, d, width, theme));
     }
     let width = usize::from(area.width.saturating_sub(4));
     let one = |row: &crate::battery::decision::Row| {

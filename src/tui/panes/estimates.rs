@@ -85,11 +85,9 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
     // A real panel's judges load as they do; the walkthrough's Test J step points here.
     if matches!(app.source, Source::File(_))
         && let Some(l) = crate::tui::readout::loadings(Some(fits), app.battery.as_deref())
+        && let Some(p) = app.panel.as_deref()
     {
-        lines.push(Line::raw(format!(
-            "judge loadings λ {}",
-            crate::tui::readout::loading_list(&l)
-        )));
+        lines.push(Line::raw(crate::tui::readout::loading_line(p, &l, width)));
     }
     for f in &e.flags {
         lines.push(Line::styled(
