@@ -10,7 +10,9 @@ mod common;
 mod background;
 mod data_pane;
 mod panes;
+mod suspend;
 mod talk;
+mod usability;
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
