@@ -432,14 +432,13 @@ impl App {
     /// status line names the slider it acted on and its value.
     fn said(&mut self, f: impl FnOnce(&mut Self) -> Vec<Effect>) -> Vec<Effect> {
         let effects = f(self);
-        if self.present && self.status.is_empty() && self.source == Source::Scenario {
-            if let Some(s) = self.scenario.sliders.get(self.selected) {
-                self.status = format!(
-                    "{} = {} (v shows the sliders)",
-                    s.label,
-                    super::panes::sliders::value_text(s)
-                );
-            }
+        let quiet = self.present && self.status.is_empty() && self.source == Source::Scenario;
+        if let Some(s) = self.scenario.sliders.get(self.selected).filter(|_| quiet) {
+            self.status = format!(
+                "{} = {} (v shows the sliders)",
+                s.label,
+                super::panes::sliders::value_text(s)
+            );
         }
         effects
     }

@@ -112,26 +112,12 @@ fn verdicts(app: &App, theme: Theme, width: usize) -> Vec<Line<'static>> {
         ),
         None => (Verdict::NotApplicable, " ".into()),
     };
-    let flags = r.estimate().map_or(0, |e| e.flags.len());
-    let range_v = if r.estimate().is_none() {
-        Verdict::NotApplicable
-    } else if flags > 0 {
-        Verdict::Fires
-    } else {
-        Verdict::Pass
-    };
+    let (range_v, range_t) = range_row(r);
     let weak = vec![
         Span::styled("weak-ID ", body),
         badge(weak_v, stale, theme),
         Span::styled(weak_t, body),
     ];
-    // Without a closed-form fit there is nothing to range-check: say so, not "0 flag(s)"
-    // (a FLAG the estimates pane shows belongs to a point fit the battery could not use).
-    let range_t = if r.estimate().is_none() {
-        " no closed-form fit (Enter: why)".to_string()
-    } else {
-        format!(" {flags} flag(s)")
-    };
     let range = vec![
         Span::styled("range ", body),
         badge(range_v, stale, theme),
@@ -167,6 +153,20 @@ fn verdicts(app: &App, theme: Theme, width: usize) -> Vec<Line<'static>> {
         ));
     }
     lines
+}
+
+/// The range row's verdict and text. Without a closed-form fit there is nothing to
+/// range-check: it says so, not "0 flag(s)" (a FLAG the estimates pane shows then belongs
+/// to a point fit the battery could not use).
+fn range_row(r: &crate::battery::BatteryReport) -> (Verdict, String) {
+    match r.estimate() {
+        None => (
+            Verdict::NotApplicable,
+            " no closed-form fit (Enter: why)".into(),
+        ),
+        Some(e) if e.flags.is_empty() => (Verdict::Pass, " 0 flag(s)".into()),
+        Some(e) => (Verdict::Fires, format!(" {} flag(s)", e.flags.len())),
+    }
 }
 
 /// The p-value in the fewest characters that keep its first significant digits: bootstrap
