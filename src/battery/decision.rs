@@ -191,17 +191,13 @@ pub fn decide(c: &Configuration) -> Decision {
             if identified || !spec.uses_anchors {
                 available.push(format!("Test {} ({})", spec.name, spec.title));
             }
-        } else if (spec.applicable)(&c.layout).is_ok() {
-            // Enough columns; the scales are what rule it out.
-            let side = if c.layout.ordinal_judges > 0 {
-                "ordinal judges"
-            } else {
-                "an ordinal anchor"
-            };
-            unguarded.push(format!(
-                "{} (no Test {} with {side})",
-                spec.target, spec.name
-            ));
+        } else if let (Ok(()), Err(why)) = ((spec.applicable)(&c.layout), t.applicable(&c.layout)) {
+            // Enough columns; the scales rule it out, for the reason the test gives.
+            let head = spec
+                .unguarded
+                .split_once(" (no ")
+                .map_or(spec.unguarded, |(h, _)| h);
+            unguarded.push(format!("{head} (no Test {}: {})", spec.name, why.0));
         } else {
             unguarded.push(spec.unguarded.to_string());
         }

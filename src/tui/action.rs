@@ -43,6 +43,8 @@ impl Pane {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Action {
     Quit,
+    /// `Ctrl-z`: give the terminal back and stop (the event loop raises SIGTSTP; `fg` resumes).
+    Suspend,
     /// `q`: close the overlay if one is open, else quit.
     CloseOrQuit,
     /// `Esc`: close the overlay; never quits.

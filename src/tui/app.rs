@@ -294,7 +294,12 @@ impl App {
 
     /// The one transition.
     pub fn update(&mut self, action: Action) -> Vec<Effect> {
+        let study = self.study.clone();
         let mut effects = self.transition(action);
+        // A new configuration: its power lines are at the top of the configuration pane.
+        if self.study != study {
+            self.scroll[pane_index(Pane::Config)] = 0;
+        }
         self.drop_stale_validation(&mut effects);
         effects
     }
@@ -325,6 +330,8 @@ impl App {
                 Vec::new()
             }
             Action::Quit | Action::CloseOrQuit => self.quit(),
+            // The event loop stops the process; the state is untouched.
+            Action::Suspend => Vec::new(),
             Action::CloseOverlay if self.validating.is_some() && self.mode == Mode::Explore => {
                 self.cancel_validation()
             }
@@ -358,17 +365,21 @@ impl App {
             }
             Action::Up => self.move_cursor(-1),
             Action::Down => self.move_cursor(1),
-            Action::Top => self.move_cursor(i32::MIN / 2),
+            Action::Top => self.top(),
             Action::Bottom => self.move_cursor(i32::MAX / 2),
-            Action::Fine(d) => self.nudge(f64::from(d), false),
-            Action::Coarse(d) => self.nudge(f64::from(d), true),
-            Action::SelectSlider(d) => self.select_slider(d),
-            Action::ResetSlider => self.reset_slider(),
+            Action::Fine(d) => self.said(|a| a.nudge(f64::from(d), false)),
+            Action::Coarse(d) => self.said(|a| a.nudge(f64::from(d), true)),
+            Action::SelectSlider(d) => self.said(|a| a.select_slider(d)),
+            Action::ResetSlider => self.said(Self::reset_slider),
             Action::ResetAll => self.reset_all(),
             Action::Rerun => self.battery_job().into_iter().collect(),
             Action::NewSeed => self.new_seed(),
             Action::Freeze => self.toggle_freeze(),
             Action::Next => self.step(1),
+            Action::Prev if self.mode == Mode::Explore => {
+                self.status = "p steps back in a talk or walkthrough: n starts one".into();
+                Vec::new()
+            }
             Action::Prev => self.step(-1),
             Action::Activate => self.activate(),
             Action::CycleRole => self.edit_column(FileState::cycle_role),
@@ -390,6 +401,7 @@ impl App {
             Action::Worker(msg) => self.receive(msg),
             // Handled by `transition`.
             Action::Quit
+            | Action::Suspend
             | Action::CloseOrQuit
             | Action::CloseOverlay
             | Action::OpenPrompt
@@ -408,11 +420,27 @@ impl App {
             Action::Freeze
             | Action::CloseOrQuit
             | Action::Quit
+            | Action::Suspend
             | Action::Worker(_)
             | Action::FigureWritten(_) => true,
             Action::Next | Action::Prev => self.mode != Mode::Explore,
             _ => false,
         }
+    }
+
+    /// A slider key; in the presentation layout, where the sliders pane is hidden, the
+    /// status line names the slider it acted on and its value.
+    fn said(&mut self, f: impl FnOnce(&mut Self) -> Vec<Effect>) -> Vec<Effect> {
+        let effects = f(self);
+        let quiet = self.present && self.status.is_empty() && self.source == Source::Scenario;
+        if let Some(s) = self.scenario.sliders.get(self.selected).filter(|_| quiet) {
+            self.status = format!(
+                "{} = {} (v shows the sliders)",
+                s.label,
+                super::panes::sliders::value_text(s)
+            );
+        }
+        effects
     }
 
     /// `w` / `W`: asks the loop to write the view's figure, or says why there is none yet.

@@ -63,6 +63,14 @@ pub static KEYMAP: &[Binding] = &[
         action: Action::Quit,
         help: "quit from anywhere",
     },
+    Binding {
+        keys: "Ctrl-z",
+        codes: &[Char('z')],
+        ctrl: true,
+        context: Global,
+        action: Action::Suspend,
+        help: "suspend to the shell (fg resumes)",
+    },
     bind(
         "Esc",
         &[Esc],
@@ -133,7 +141,7 @@ pub static KEYMAP: &[Binding] = &[
         &[Char('g'), Home],
         Global,
         Action::Top,
-        "first item",
+        "first item (data pane: first column, again: top)",
     ),
     bind(
         "G / End",
@@ -210,7 +218,7 @@ pub static KEYMAP: &[Binding] = &[
         &[Char('f')],
         Global,
         Action::Freeze,
-        "freeze / unfreeze (for talks)",
+        "freeze / unfreeze (frozen: only f, q, Ctrl-c, talk n/p)",
     ),
     Binding {
         keys: "Ctrl-r",

@@ -227,6 +227,9 @@ fn prompt_key(k: &event::KeyEvent, app: &App) -> Option<Action> {
         KeyCode::Char('c') if k.modifiers.contains(KeyModifiers::CONTROL) => {
             return Some(Action::Quit);
         }
+        KeyCode::Char('z') if k.modifiers.contains(KeyModifiers::CONTROL) => {
+            return Some(Action::Suspend);
+        }
         KeyCode::Char(c) => PromptEdit::Insert(c),
         KeyCode::Backspace => PromptEdit::Backspace,
         KeyCode::Tab if !path => return None,
@@ -416,6 +419,12 @@ fn event_loop(
                 }
                 Event::Signal(s) => return Err(Error::Signal(s)),
             };
+            if action == Some(Action::Suspend) {
+                // Raw mode turns Ctrl-z into a key: stop as the shell's Ctrl-z would, through
+                // the SIGTSTP handling above (terminal restored, then re-entered on `fg`).
+                let _ = signal_hook::low_level::raise(signal_hook::consts::SIGTSTP);
+                continue;
+            }
             if let Some(a) = action {
                 effects.extend(app.update(a));
             }

@@ -66,7 +66,7 @@ impl Slider {
                 1.0,
                 0.05,
                 0.2,
-                "second factor on judges",
+                "second factor on judges; at h = 0 it is s",
             ),
             Knob::H => (
                 "factor h (anchors)".into(),
@@ -90,7 +90,7 @@ impl Slider {
                 1.0,
                 0.05,
                 0.2,
-                "panel-wide: a false clean",
+                "judges only: factor g at h = 0; a false clean",
             ),
             Knob::SigmaF => ("family σ_f".into(), 0.0, 1.0, 0.05, 0.2, "Test C's target"),
             Knob::N => ("N items".into(), 50.0, 20_000.0, 50.0, 500.0, "sample size"),

@@ -81,10 +81,13 @@ pub fn areas(app: &App, area: Rect) -> Areas {
             .unwrap_or(u16::MAX)
             .min(area.height / 2)
     });
+    let status_rows =
+        u16::try_from(status_lines(app, Theme { color: false }, usize::from(area.width)).len())
+            .unwrap_or(1);
     let [main, cap, status] = Layout::vertical([
         Constraint::Min(0),
         Constraint::Length(cap_rows),
-        Constraint::Length(1),
+        Constraint::Length(status_rows),
     ])
     .areas(area);
     // The battery's verdict rows whole (at most half the column), then three fifths of the
@@ -204,7 +207,7 @@ pub fn render(frame: &mut Frame<'_>, app: &App) {
         frame.render_widget(Paragraph::new(text).block(block), a.caption);
     }
     frame.render_widget(
-        Paragraph::new(status_line(app, theme, usize::from(a.status.width))),
+        Paragraph::new(status_lines(app, theme, usize::from(a.status.width))),
         a.status,
     );
     if app.detail() {
@@ -221,35 +224,70 @@ fn validating_text(app: &App) -> Option<String> {
         .map(|v| format!(" validating {}/{} (V stops) ", v.done, v.total))
 }
 
-fn status_line(app: &App, theme: Theme, width: usize) -> Line<'static> {
+/// The status line, and below it the status message when it cannot share that line whole:
+/// a message is never cut, and the panel's size and seed (or its file) stay in view.
+#[must_use]
+pub fn status_lines(app: &App, theme: Theme, width: usize) -> Vec<Line<'static>> {
     if let Some(prompt) = app.overlay.prompt() {
-        return prompt_line(prompt, theme, width);
+        return vec![prompt_line(prompt, theme, width)];
     }
+    if app.status.is_empty() || message_fits(app, width) {
+        return vec![status_line(app, theme, width, true)];
+    }
+    let mut lines = vec![status_line(app, theme, width, false)];
+    let text = crate::error::sanitize(&app.status);
+    let wrapped = super::widgets::wrap_words(&text, width.saturating_sub(2).max(1));
+    lines.extend(
+        wrapped
+            .into_iter()
+            .take(STATUS_ROWS - 1)
+            .map(|l| Line::styled(format!(" {l} "), theme.warn())),
+    );
+    lines
+}
+
+/// The most rows the status line and its message take.
+const STATUS_ROWS: usize = 3;
+
+/// What the status line shows besides the source and the message: the busy and frozen badges.
+fn busy_cells(app: &App) -> usize {
+    let computing = if app.computing() { 14 } else { 0 };
+    let frozen = if app.frozen { 8 } else { 0 };
+    computing + frozen + validating_text(app).map_or(0, |v| v.chars().count())
+}
+
+/// Whether the status message fits whole on the status line beside the source (the size and
+/// seed of a simulated panel, or at least the end of a file's path).
+fn message_fits(app: &App, width: usize) -> bool {
+    let message = app.status.chars().count() + 2;
+    let source = match &app.source {
+        super::app::Source::Scenario => scenario_text(app).chars().count(),
+        super::app::Source::File(_) => 14,
+    };
+    10 + source + busy_cells(app) + message <= width
+}
+
+fn scenario_text(app: &App) -> String {
+    format!(" simulated · N = {} · seed {} ", app.scenario.n(), app.seed)
+}
+
+fn status_line(app: &App, theme: Theme, width: usize, message: bool) -> Line<'static> {
+    let status = if message { app.status.as_str() } else { "" };
     let mut spans = vec![Span::styled(" rhoscope ", theme.highlight())];
     let source = match &app.source {
-        super::app::Source::Scenario => {
-            let full = format!(" simulated · N = {} · seed {} ", app.scenario.n(), app.seed);
-            // A status message is worth more than the scenario's size and seed.
-            let status = app.status.chars().count() + 2;
-            if !app.status.is_empty() && 10 + full.chars().count() + status > width {
-                " simulated ".to_string()
-            } else {
-                full
-            }
-        }
+        super::app::Source::Scenario => scenario_text(app),
         super::app::Source::File(f) => {
             // A long path gives way (keeping its end, the file's name) so that the status
             // message after it, which may carry a number, is shown whole.
             let path = crate::error::sanitize(&f.path.display().to_string());
-            let status = if app.status.is_empty() {
+            let status = if status.is_empty() {
                 0
             } else {
-                app.status.chars().count() + 2
+                status.chars().count() + 2
             };
-            let busy = if app.computing() { 14 } else { 0 }
-                + if app.frozen { 8 } else { 0 }
-                + validating_text(app).map_or(0, |v| v.chars().count());
-            let room = width.saturating_sub(10 + 2 + status + busy).max(12);
+            let room = width
+                .saturating_sub(10 + 2 + status + busy_cells(app))
+                .max(12);
             format!(" {} ", super::widgets::keep_end(&path, room))
         }
     };
@@ -263,8 +301,8 @@ fn status_line(app: &App, theme: Theme, width: usize) -> Line<'static> {
     if app.frozen {
         spans.push(Span::styled(" FROZEN ", theme.warn()));
     }
-    if !app.status.is_empty() {
-        spans.push(Span::styled(format!(" {} ", app.status), theme.warn()));
+    if !status.is_empty() {
+        spans.push(Span::styled(format!(" {status} "), theme.warn()));
     }
     let hint = match app.mode {
         super::app::Mode::Explore => "? help · n talk/walk · q quit",
@@ -308,7 +346,12 @@ fn prompt_line(prompt: &super::app::Prompt, theme: Theme, width: usize) -> Line<
         hint.push_str(&c);
     }
     if prompt.choices.is_empty() {
-        hint = super::widgets::whole_parts(keys, room.saturating_sub(2));
+        let keys = if prompt.no_match {
+            format!("no match · {keys}")
+        } else {
+            keys.to_string()
+        };
+        hint = super::widgets::whole_parts(&keys, room.saturating_sub(2));
         if !hint.is_empty() {
             hint.insert_str(0, "  ");
         }

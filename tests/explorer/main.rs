@@ -11,7 +11,9 @@ mod advice;
 mod background;
 mod data_pane;
 mod panes;
+mod suspend;
 mod talk;
+mod usability;
 
 use std::fmt::Write as _;
 use std::path::PathBuf;

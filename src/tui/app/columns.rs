@@ -8,10 +8,14 @@ use crate::tui::action::Effect;
 impl App {
     /// Applies `f` to the column under the cursor, then reloads the file with the new roles.
     pub(super) fn edit_column(&mut self, f: impl FnOnce(&mut FileState, usize)) -> Vec<Effect> {
-        let Some(c) = self.cursor.checked_sub(self.entries.len()) else {
-            return Vec::new();
-        };
-        let Source::File(file) = &mut self.source else {
+        let column = self.cursor.checked_sub(self.entries.len());
+        let (Some(c), Source::File(file)) = (column, &mut self.source) else {
+            // On a preset or a file name: say where the key acts instead of nothing.
+            self.status = match self.source {
+                Source::File(_) => "Space and +/- edit a column: move down to one (j)",
+                Source::Scenario => "Space and +/- edit a file's columns: open a file first",
+            }
+            .into();
             return Vec::new();
         };
         if c >= file.header.len() {

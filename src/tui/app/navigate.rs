@@ -44,6 +44,22 @@ impl App {
         }
     }
 
+    /// `g` / `Home`: the first item; in the data pane with a file open, the file's first
+    /// column (where `Space` and `c` act), and from there the top of the list.
+    pub(super) fn top(&mut self) -> Vec<Effect> {
+        let first_column = self.entries.len();
+        let on_file = self.focus == Pane::Data
+            && !self.overlay.is_box()
+            && self.file_columns() > 0
+            && self.cursor > first_column;
+        if on_file {
+            self.cursor = first_column;
+            self.status = "first column: g again goes to the presets".into();
+            return Vec::new();
+        }
+        self.move_cursor(i32::MIN / 2)
+    }
+
     /// A click: focus the pane and select the slider or data-pane entry under the pointer.
     pub(super) fn click(&mut self, pane: Pane, item: Option<usize>) -> Vec<Effect> {
         self.focus = pane;

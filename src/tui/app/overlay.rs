@@ -23,6 +23,8 @@ pub struct Prompt {
     pub kind: PromptKind,
     pub text: String,
     pub choices: Vec<String>,
+    /// A `Tab` found nothing to complete: the prompt says so until the next edit.
+    pub no_match: bool,
 }
 
 /// The overlay on screen, if any.
@@ -87,6 +89,7 @@ impl App {
             kind,
             text,
             choices: Vec::new(),
+            no_match: false,
         });
         Vec::new()
     }
@@ -154,8 +157,10 @@ impl App {
         };
         // Any edit but a completion clears the choices a `Tab` listed.
         prompt.choices.clear();
+        prompt.no_match = false;
         match edit {
             PromptEdit::Completed { text, choices } => {
+                prompt.no_match = choices.is_empty() && text == prompt.text;
                 if choices.len() > 1 {
                     prompt.choices = choices;
                 }

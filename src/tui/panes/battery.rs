@@ -65,13 +65,24 @@ fn verdicts(app: &App, theme: Theme, width: usize) -> Vec<Line<'static>> {
     let body = if stale { theme.dim() } else { Style::new() };
     let mut lines: Vec<Line> = Vec::new();
     let mut idle: Vec<&str> = Vec::new();
+    let mut shown: Vec<TestId> = Vec::new();
     for t in TestId::ALL {
         let res = &r.tests[t];
         if res.verdict == Verdict::NotApplicable && res.statistic.is_none() {
             idle.push(t.name());
             continue;
         }
-        lines.push(test_line(app, t, width, (stale, body, theme)));
+        shown.push(t);
+    }
+    // One form for every row (the first in which each keeps its sparkline), so the rows
+    // line up and read alike.
+    let form = shown
+        .iter()
+        .map(|t| row_form(app, *t, width))
+        .max()
+        .unwrap_or(0);
+    for t in shown {
+        lines.push(test_line(app, t, width, form, (stale, body, theme)));
     }
     if !idle.is_empty() {
         lines.push(Line::from(vec![
@@ -101,14 +112,7 @@ fn verdicts(app: &App, theme: Theme, width: usize) -> Vec<Line<'static>> {
         ),
         None => (Verdict::NotApplicable, " ".into()),
     };
-    let flags = r.estimate().map_or(0, |e| e.flags.len());
-    let range_v = if r.estimate().is_none() {
-        Verdict::NotApplicable
-    } else if flags > 0 {
-        Verdict::Fires
-    } else {
-        Verdict::Pass
-    };
+    let (range_v, range_t) = range_row(r);
     let weak = vec![
         Span::styled("weak-ID ", body),
         badge(weak_v, stale, theme),
@@ -117,7 +121,7 @@ fn verdicts(app: &App, theme: Theme, width: usize) -> Vec<Line<'static>> {
     let range = vec![
         Span::styled("range ", body),
         badge(range_v, stale, theme),
-        Span::styled(format!(" {flags} flag(s)"), body),
+        Span::styled(range_t, body),
     ];
     let cells = |v: &[Span]| v.iter().map(|s| s.content.chars().count()).sum::<usize>();
     if cells(&weak) + 2 + cells(&range) <= width {
@@ -151,12 +155,47 @@ fn verdicts(app: &App, theme: Theme, width: usize) -> Vec<Line<'static>> {
     lines
 }
 
-/// One test's row: name, badge, statistic against threshold, p-value and, where there is
-/// room, its sparkline.
-fn test_line(app: &App, t: TestId, width: usize, look: (bool, Style, Theme)) -> Line<'static> {
-    let (stale, body, theme) = look;
+/// The range row's verdict and text. Without a closed-form fit there is nothing to
+/// range-check: it says so, not "0 flag(s)" (a FLAG the estimates pane shows then belongs
+/// to a point fit the battery could not use).
+fn range_row(r: &crate::battery::BatteryReport) -> (Verdict, String) {
+    match r.estimate() {
+        None => (
+            Verdict::NotApplicable,
+            " no closed-form fit (Enter: why)".into(),
+        ),
+        Some(e) if e.flags.is_empty() => (Verdict::Pass, " 0 flag(s)".into()),
+        Some(e) => (Verdict::Fires, format!(" {} flag(s)", e.flags.len())),
+    }
+}
+
+/// The p-value in the fewest characters that keep its first significant digits: bootstrap
+/// p-values are multiples of 1/(draws + 1), so a small one needs one digit, not two.
+#[must_use]
+pub fn p_text(p: f64) -> String {
+    if p > 0.0 && p < 0.01 {
+        // Rounded first: 0.000999 is "0.001", not "0.0010".
+        let rounded: f64 = sig(p, 1).parse().unwrap_or(p);
+        sig(rounded, 1)
+    } else {
+        sig(p, 2)
+    }
+}
+
+/// A test row's wordings, longest first: "Test A" and double spaces, then "A", then single
+/// spaces.
+const FORMS: [(&str, &str); 3] = [("Test ", "  "), ("", "  "), ("", " ")];
+
+/// A test row's parts in wording `form`: name, the badge, the numbers, and the cells used.
+fn row_parts(
+    app: &App,
+    t: TestId,
+    form: usize,
+    look: (bool, Theme),
+) -> (String, Span<'static>, String) {
+    let (stale, theme) = look;
     let Some(r) = &app.battery else {
-        return Line::raw("");
+        return (String::new(), Span::raw(""), String::new());
     };
     let res = &r.tests[t];
     let stat = match (res.statistic, res.threshold) {
@@ -167,18 +206,61 @@ fn test_line(app: &App, t: TestId, width: usize, look: (bool, Style, Theme)) -> 
         (Some(s), None) => sig(s, 3),
         _ => "—".into(),
     };
+    let (test, gap) = FORMS[form.min(FORMS.len() - 1)];
     let p = res
         .p_value
-        .map_or(String::new(), |p| format!("  p {}", sig(p, 2)));
-    let head = format!("Test {} ", t.name());
-    let badge = badge(res.verdict, stale, theme);
-    let text = format!("  {stat}{p}");
+        .map_or(String::new(), |p| format!("{gap}p {}", p_text(p)));
+    (
+        format!("{test}{} ", t.name()),
+        badge(res.verdict, stale, theme),
+        format!("{gap}{stat}{p}"),
+    )
+}
+
+/// The sparkline's cells a row wants at the least: its history, up to 4; none without a null.
+fn spark_want(app: &App, t: TestId) -> usize {
+    let has_null = app
+        .battery
+        .as_ref()
+        .is_some_and(|r| r.tests[t].statistic.is_some() && r.tests[t].threshold.is_some());
+    if has_null {
+        app.history.stats[t].len().clamp(1, 4)
+    } else {
+        0
+    }
+}
+
+/// The first wording in which test `t`'s row keeps its sparkline at `width`.
+fn row_form(app: &App, t: TestId, width: usize) -> usize {
+    let theme = Theme { color: false };
+    (0..FORMS.len())
+        .find(|&f| {
+            let (head, badge, text) = row_parts(app, t, f, (false, theme));
+            let used = head.chars().count() + badge.content.chars().count() + text.chars().count();
+            used + FORMS[f].1.len() + spark_want(app, t) <= width
+        })
+        .unwrap_or(FORMS.len() - 1)
+}
+
+/// One test's row in wording `form`: name, badge, statistic against threshold, p-value and,
+/// for a test with a null distribution, its sparkline in the cells left (up to 30). Numbers
+/// are never cut: the words shorten first, then the sparkline.
+fn test_line(
+    app: &App,
+    t: TestId,
+    width: usize,
+    form: usize,
+    look: (bool, Style, Theme),
+) -> Line<'static> {
+    let (stale, body, theme) = look;
+    let (head, badge, text) = row_parts(app, t, form, (stale, theme));
+    let gap = FORMS[form.min(FORMS.len() - 1)].1;
     let used = head.chars().count() + badge.content.chars().count() + text.chars().count();
     let mut spans = vec![Span::styled(head, body), badge, Span::styled(text, body)];
-    let room = width.saturating_sub(used + 2);
-    if room >= 6 {
+    let room = width.saturating_sub(used + gap.len());
+    if spark_want(app, t) > 0 && room >= 1 {
         let history: Vec<f64> = app.history.stats[t].iter().copied().collect();
-        spans.push(Span::raw("  "));
+        spans.push(Span::raw(gap));
         spans.push(Span::styled(
             sparkline(&history, 0.0, SPARK_HI, room.min(30)),
             theme.dim(),
@@ -208,8 +290,11 @@ fn histories(app: &App, theme: Theme, width: usize, lines: &mut Vec<Line<'static
 }
 
 pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
+    // The sparklines' scale rides in the title, so it shows however few rows the pane has.
     let extra = if app.computing() {
-        "recomputing…"
+        "recomputing… · spark ▄ = threshold"
+    } else if app.battery.is_some() {
+        "spark ▄ = threshold · j/k scroll"
     } else {
         "j/k scroll"
     };

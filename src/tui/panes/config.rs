@@ -84,7 +84,9 @@ fn unguarded(app: &App, d: &crate::battery::decision::Decision) -> Vec<String> {
     if let Some(r) = report {
         let extra = TestId::ALL.into_iter().filter(|&t| {
             r.tests[t].verdict == Verdict::NotApplicable
-                && !d.unguarded.iter().any(|u| u == t.spec().unguarded)
+                && !d.unguarded.iter().any(|u| {
+                    u == t.spec().unguarded || u.contains(&format!("(no Test {}", t.name()))
+                })
         });
         let at = out.len().saturating_sub(2).min(out.len());
         let extra: Vec<String> = extra.map(|t| why(t, &r.tests[t].message)).collect();

@@ -3,6 +3,8 @@
 //! roles could not be guessed lists its header with role "—", ready for `Space`. The list
 //! scrolls to keep the cursor in view.
 
+use std::fmt::Write as _;
+
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
@@ -123,9 +125,24 @@ fn column_lines(
         "scale",
         "family"
     );
-    // The heading of the missing count only where the rows have room for it.
-    if heading.chars().count() + " missing".chars().count() <= width {
-        heading.push_str(" missing");
+    // The missing count, heading and all rows together, only where it fits whole: a count
+    // without its heading reads as stray digits at the border.
+    // "NA" (the files' own word for a missing value) where "missing" does not fit.
+    let digits = panel.map_or(1, |p| {
+        p.missing
+            .iter()
+            .map(|m| m.to_string().len())
+            .max()
+            .unwrap_or(1)
+    });
+    // No panel yet, no counts: no heading either.
+    let missing_w = ["missing", "NA"]
+        .into_iter()
+        .map(|h| (h, h.len().max(digits)))
+        .find(|(_, w)| heading.chars().count() + 1 + w <= width)
+        .filter(|_| panel.is_some());
+    if let Some((h, w)) = missing_w {
+        let _ = write!(heading, " {h:>w$}");
     }
     lines.push((Line::styled(heading, theme.dim()), None));
     for (c, name) in f.header.iter().enumerate() {
@@ -161,10 +178,9 @@ fn column_lines(
             "{:<name_w$} {role:<6} {scale:<5} {fam:<fam_w$}",
             elide_middle(&sanitize(name), name_w)
         );
-        // The missing count only when it fits whole: no number is cut.
-        let more = format!(" {missing}");
-        if label.chars().count() + more.chars().count() + 2 <= width {
-            label.push_str(&more);
+        // Right-aligned under its heading, as wide as the widest count.
+        if let Some((_, w)) = missing_w {
+            let _ = write!(label, " {missing:>w$}");
         }
         let i = app.entries.len() + c;
         lines.push((cursor_line(app, i, &label, theme, width), Some(i)));

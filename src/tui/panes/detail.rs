@@ -7,7 +7,8 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph};
 
-use crate::battery::TestId;
+use crate::battery::{TestId, Verdict};
+use crate::bootstrap::WEAK_ID_T;
 use crate::tui::app::App;
 use crate::tui::theme::{Theme, centred, clear};
 use crate::tui::widgets::{badge, sig, versus, wrap_words};
@@ -60,7 +61,86 @@ pub fn lines(app: &App, theme: Theme, width: usize) -> Vec<Line<'static>> {
         }
         wrap(&res.message, &mut out);
     }
+    screens(app, theme, &wrap, &mut out);
     out
+}
+
+/// The two screens the pane shows beside the tests, whole: the weak-identification screen
+/// of the closed form and its range flags, each with what it means.
+fn screens(
+    app: &App,
+    theme: Theme,
+    wrap: &dyn Fn(&str, &mut Vec<Line<'static>>),
+    out: &mut Vec<Line<'static>>,
+) {
+    let Some(r) = &app.battery else {
+        return;
+    };
+    let stale = app.battery_stale();
+    let (weak_v, weak_text) = match r.weak_id {
+        Some(w) if w.out_of_range => (
+            Verdict::NotApplicable,
+            format!(
+                "T = |den̂| / SD_boot = {}, but the fit is out of range (see the range flags), so T gives no verdict.",
+                sig(w.t, 3)
+            ),
+        ),
+        Some(w) => (
+            if w.flag {
+                Verdict::Fires
+            } else {
+                Verdict::Pass
+            },
+            format!(
+                "T = |den̂| / SD_boot = {} against {WEAK_ID_T}: {}",
+                sig(w.t, 3),
+                if w.flag {
+                    "the denominator of Theorem 1 is weakly identified; report ρ̂ as an interval only."
+                } else {
+                    "the denominator is well away from zero; the point estimates can be read."
+                }
+            ),
+        ),
+        None => (Verdict::NotApplicable, no_closed_form(app)),
+    };
+    out.push(Line::raw(""));
+    out.push(Line::from(vec![
+        Span::styled("weak-ID ", theme.highlight()),
+        badge(weak_v, stale, theme),
+    ]));
+    wrap(
+        "guards against: a Theorem 1 denominator too close to zero for its noise (weak identification)",
+        out,
+    );
+    wrap(&weak_text, out);
+    let names = app
+        .panel
+        .as_ref()
+        .map(|p| p.anchors.clone())
+        .unwrap_or_default();
+    let (range_v, range_text) = match r.estimate() {
+        None => (Verdict::NotApplicable, vec![no_closed_form(app)]),
+        Some(e) if e.flags.is_empty() => (
+            Verdict::Pass,
+            vec!["every closed-form quantity lies in its admissible range.".to_string()],
+        ),
+        Some(e) => (
+            Verdict::Fires,
+            e.flags.iter().map(|f| f.message(e, &names)).collect(),
+        ),
+    };
+    out.push(Line::raw(""));
+    out.push(Line::from(vec![
+        Span::styled("range ", theme.highlight()),
+        badge(range_v, stale, theme),
+    ]));
+    wrap(
+        "guards against: a closed-form fit outside the admissible range (σ̂_c² ≤ 0, |ρ̂| > 1, …)",
+        out,
+    );
+    for t in &range_text {
+        wrap(t, out);
+    }
 }
 
 pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
@@ -85,4 +165,32 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
         &app.overlay_end,
     );
     frame.render_widget(Paragraph::new(lines).block(block).scroll((offset, 0)), r);
+}
+
+/// Why the battery has no closed-form fit to screen or range-check, in its own words, and
+/// whose a FLAG on the estimates pane is then.
+fn no_closed_form(app: &App) -> String {
+    let Some(r) = &app.battery else {
+        return String::new();
+    };
+    let why = r
+        .refused
+        .iter()
+        .find(|(e, _)| *e == crate::estimate::Estimator::ClosedForm)
+        .map_or_else(
+            || "ρ is not identified on this panel".to_string(),
+            |(_, why)| why.clone(),
+        );
+    let point_flags = app
+        .fit
+        .as_ref()
+        .and_then(|f| f.closed_form())
+        .is_some_and(|e| !e.flags.is_empty());
+    if point_flags {
+        format!(
+            "no closed-form fit in the battery: {why}. The FLAG on the estimates pane is the explorer's point fit, which the battery does not report."
+        )
+    } else {
+        format!("no closed-form fit to check: {why}.")
+    }
 }

@@ -117,15 +117,17 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
         sa.join(", "),
         app.seed
     ));
-    let mut note_lines: Vec<String> = Vec::new();
+    // Whole notes only: a note cut after its first line loses its point ("(s: new)").
+    let mut room = extra;
     for note in notes {
-        note_lines.extend(crate::tui::widgets::wrap_words(
-            &note,
-            width.saturating_sub(2),
-        ));
-    }
-    for l in note_lines.into_iter().take(extra) {
-        lines.push(Line::styled(format!("  {l}"), theme.dim()));
+        let wrapped = crate::tui::widgets::wrap_words(&note, width.saturating_sub(2));
+        if wrapped.len() > room {
+            break;
+        }
+        room -= wrapped.len();
+        for l in wrapped {
+            lines.push(Line::styled(format!("  {l}"), theme.dim()));
+        }
     }
     frame.render_widget(Paragraph::new(lines), inner);
 }
