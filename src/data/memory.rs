@@ -99,8 +99,9 @@ pub trait TableSource: Send + Sync {
     fn table(&self) -> Table<'_>;
 }
 
-/// How a registered table is named where a panel path goes.
-const PREFIX: &str = "<in-memory panel ";
+/// How a registered table is named where a panel path goes: no character that a figure's
+/// SVG text or a message would escape, so a caller can replace the name it shows.
+const PREFIX: &str = "in-memory panel #";
 
 type Registry = Mutex<Vec<(PathBuf, Arc<dyn TableSource>)>>;
 
