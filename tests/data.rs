@@ -349,7 +349,8 @@ fn memory_loader_equals_the_file_loader_on_the_fixtures() {
             },
         );
     }
-    for asset in ["mid.csv", "three-anchor.csv", "families.csv"] {
+    // (assets/families.csv is left out: a file adopts its families sidecar, a table has none.)
+    for asset in ["mid.csv", "three-anchor.csv"] {
         memory_equals_file(
             &common::root().join("assets").join(asset),
             &LoadOptions::default(),
