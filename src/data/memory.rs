@@ -140,7 +140,7 @@ impl Drop for Registered {
 #[must_use]
 pub fn register(source: Arc<dyn TableSource>) -> Registered {
     static NEXT: AtomicU64 = AtomicU64::new(1);
-    let path = PathBuf::from(format!("{PREFIX}{}>", NEXT.fetch_add(1, Ordering::Relaxed)));
+    let path = PathBuf::from(format!("{PREFIX}{}", NEXT.fetch_add(1, Ordering::Relaxed)));
     TABLES
         .lock()
         .unwrap_or_else(PoisonError::into_inner)
