@@ -3,21 +3,23 @@ time on the same panel.
 
 Run from the repository root after `pip install .` (a release build):
 
-    python benches/python_battery.py [--n 20000] [--runs 3]
+    python benches/python_battery.py [--n 20000] [--runs 7]
 
 "Library" is the crate's battery command on the panel's CSV file, run in this process by the
 extension (the loader, the battery and the JSON: what `rhoscope battery FILE --json` does,
 without starting a process); "API" is `rhoscope.battery(df)` on the same panel held in a
 pandas DataFrame. Both print the best of the runs; the overhead is their difference.
 
-What the API copies: a float64 column passes to the extension without a copy, but the panel
-reaches the library's loader as a temporary CSV file (each number in its shortest exact form),
-which the loader parses into its own column-major matrix as it does any file. So the API adds
-one text rendering of the frame to the library's work, and the loader's parse is shared.
+What the API copies: nothing of a float64 column on its way in. The extension registers the
+frame's arrays with the library as an in-memory panel and the library's loader reads them in
+place (the same roles, checks and ordinal rule as for a file, no text in between), copying each
+column once into the panel's column-major matrix, as it copies a file's parsed values. Both runs go
+through `rhoscope.battery` (the JSON comes back the same way), so the difference is the
+Python-side preparation of the frame's columns against the parse of the CSV file.
 
-Measured (release build, 2 cores shared with other builds, best of 7): library 0.096 s, API
-0.117 s, +22 %; rendering the 160 000 cells takes about 12 ms of that. The 5 % goal needs the
-loader to take columns in memory (no text in between), a change to the data layer.
+Measured (dev-profile build, 2 cores shared with other builds, best of 7): library 0.117 s,
+API 0.106 s, -10 %; preparing the frame's columns takes 0.2 ms. See docs/benchmarks.md
+("Through the Python API").
 """
 
 from __future__ import annotations
@@ -42,7 +44,7 @@ def best(f, runs: int) -> float:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--n", type=int, default=20_000)
-    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--runs", type=int, default=7)
     a = ap.parse_args()
     df = rhoscope.simulate("mid", n=a.n, seed=1)
     with tempfile.TemporaryDirectory() as d:

@@ -7,7 +7,9 @@ mod common;
 use std::fmt::Write as _;
 
 use common::{run, shared};
-use rhoscope::data::{LoadOptions, load};
+use std::path::Path;
+
+use rhoscope::data::{Column, LoadOptions, Loaded, Table, load, load_table};
 
 const WORKERS: [&str; 3] = ["A1IZ4NX41GKU4X", "A2VE5IV9OD2SK1", "A3CFNUD7VR2E1E"];
 
@@ -207,4 +209,241 @@ fn missing_markers_drop_the_same_items_in_both_readers() {
     assert_eq!(a.panel.missing, b.panel.missing);
     assert_eq!(a.first_dropped, b.first_dropped);
     assert_eq!(a.first_dropped.unwrap().row, Some(2));
+}
+
+/// A column of a CSV file as a data frame holds it: numbers when every cell is one or
+/// missing, else text.
+enum FrameColumn {
+    Numbers(Vec<f64>),
+    Text(Vec<Option<String>>),
+}
+
+/// A CSV file's names and columns, as `pandas.read_csv` would hand them over.
+fn frame(path: &Path) -> (Vec<String>, Vec<FrameColumn>) {
+    let mut r = csv::ReaderBuilder::new()
+        .trim(csv::Trim::All)
+        .from_path(path)
+        .unwrap();
+    let names: Vec<String> = r.headers().unwrap().iter().map(String::from).collect();
+    let mut cells: Vec<Vec<String>> = vec![Vec::new(); names.len()];
+    for rec in r.records() {
+        for (c, f) in rec.unwrap().iter().enumerate() {
+            cells[c].push(f.to_string());
+        }
+    }
+    let missing =
+        |s: &str| s.is_empty() || ["na", "nan", "null"].contains(&s.to_lowercase().as_str());
+    let columns = cells
+        .into_iter()
+        .map(|col| {
+            let nums: Option<Vec<f64>> = col
+                .iter()
+                .map(|s| {
+                    if missing(s) {
+                        Some(f64::NAN)
+                    } else {
+                        s.parse().ok()
+                    }
+                })
+                .collect();
+            nums.map_or_else(
+                || {
+                    FrameColumn::Text(
+                        col.iter()
+                            .map(|s| (!s.is_empty()).then(|| s.clone()))
+                            .collect(),
+                    )
+                },
+                FrameColumn::Numbers,
+            )
+        })
+        .collect();
+    (names, columns)
+}
+
+const MEMORY: &str = "<frame>";
+
+/// Loads `path` from its file and from its columns in memory.
+fn both(path: &Path, opts: &LoadOptions) -> (Result<Loaded, String>, Result<Loaded, String>) {
+    let (names, cols) = frame(path);
+    let table = Table {
+        names: &names,
+        columns: cols
+            .iter()
+            .map(|c| match c {
+                FrameColumn::Numbers(x) => Column::Numbers(x),
+                FrameColumn::Text(t) => Column::Text(t),
+            })
+            .collect(),
+    };
+    let file = load(path, opts).map_err(|e| e.to_string());
+    let memory = load_table(Path::new(MEMORY), &table, opts).map_err(|e| e.to_string());
+    (file, memory)
+}
+
+/// A file message as the memory loader words it: the table's name, and a file row (the
+/// header is row 1, which a table's names do not have) as a row index.
+fn as_memory(message: &str, path: &Path) -> String {
+    let m = message.replace(&path.display().to_string(), MEMORY);
+    let Some(at) = m.find(": row ") else { return m };
+    let rest = &m[at + 6..];
+    let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+    let row: u64 = digits.parse().unwrap();
+    if row == 1 {
+        // The header's row: a table's names have no row.
+        return format!("{}{}", &m[..at], &rest[digits.len()..]);
+    }
+    format!(
+        "{}: row index {}{}",
+        &m[..at],
+        row - 2,
+        &rest[digits.len()..]
+    )
+}
+
+/// The memory loader gives the file loader's panel, header, names, notes and errors.
+fn memory_equals_file(path: &Path, opts: &LoadOptions) {
+    match both(path, opts) {
+        (Ok(f), Ok(m)) => {
+            assert_eq!(
+                bits(&f.panel.data),
+                bits(&m.panel.data),
+                "{}",
+                path.display()
+            );
+            assert_eq!(f.panel, m.panel, "{}", path.display());
+            assert_eq!(f.header, m.header);
+            assert_eq!(f.raw_names, m.raw_names);
+            let notes: Vec<String> = f.notes.iter().map(|n| as_memory(n, path)).collect();
+            assert_eq!(notes, m.notes);
+            assert_eq!(
+                f.first_dropped
+                    .as_ref()
+                    .map(|at| (at.row.map(|r| r - 2), at.column.clone())),
+                m.first_dropped
+                    .as_ref()
+                    .map(|at| (at.row, at.column.clone()))
+            );
+        }
+        (Err(f), Err(m)) => assert_eq!(as_memory(&f, path), m),
+        (f, m) => panic!(
+            "{}: the file gives {:?}, memory {:?}",
+            path.display(),
+            f.map(|l| l.panel.n),
+            m.map(|l| l.panel.n)
+        ),
+    }
+}
+
+#[test]
+fn memory_loader_equals_the_file_loader_on_the_fixtures() {
+    let fixtures = common::root().join("tests/fixtures");
+    for name in ["notes.csv", "pipeline.csv", "pipeline_pandas_default.csv"] {
+        memory_equals_file(&fixtures.join(name), &LoadOptions::default());
+        memory_equals_file(
+            &fixtures.join(name),
+            &LoadOptions {
+                continuous: Some(vec!["all".into()]),
+                judges: Some(vec!["J2".into(), "J1".into(), "J3".into()]),
+                ..LoadOptions::default()
+            },
+        );
+    }
+    // (assets/families.csv is left out: a file adopts its families sidecar, a table has none.)
+    for asset in ["mid.csv", "three-anchor.csv"] {
+        memory_equals_file(
+            &common::root().join("assets").join(asset),
+            &LoadOptions::default(),
+        );
+    }
+}
+
+#[test]
+fn memory_loader_equals_the_file_loader_on_the_shared_data() {
+    let data = common::root().join("../shared/data");
+    if !data.is_dir() {
+        eprintln!("skipped: {} is not beside the checkout", data.display());
+        return;
+    }
+    let workers = Some(WORKERS.iter().map(|s| (*s).to_string()).collect::<Vec<_>>());
+    memory_equals_file(
+        &data.join("hanna/hanna_coherence_panel.csv"),
+        &LoadOptions {
+            judges: workers.clone(),
+            min_anchors: 0,
+            ..LoadOptions::default()
+        },
+    );
+    memory_equals_file(
+        &data.join("hanna/hanna_ratings_with_workers.csv"),
+        &LoadOptions {
+            judges: workers,
+            long: Some(vec![
+                "Story ID".into(),
+                "Worker ID".into(),
+                "Coherence".into(),
+            ]),
+            min_anchors: 0,
+            ..LoadOptions::default()
+        },
+    );
+    let llm = |s: &str| Some(s.split(',').map(String::from).collect::<Vec<_>>());
+    memory_equals_file(
+        &data.join("hanna-llm/hanna_llm_coherence.csv"),
+        &LoadOptions {
+            judges: llm("beluga_13b,orca_platypus_13b,mistral_7b,llama2_13b_chat,chatgpt"),
+            anchors: llm("human1,human2,human3"),
+            families: Some(data.join("hanna-llm/families.csv").display().to_string()),
+            id: Some("story_id".into()),
+            min_anchors: 2,
+            ..LoadOptions::default()
+        },
+    );
+}
+
+#[test]
+fn memory_loader_errors_are_the_file_loaders_by_row_index() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases: [(&str, LoadOptions); 7] = [
+        (
+            "J1,J2,A1,A2\n1,2,3,4\n2,oops,4,1\n3,1,2,2\n",
+            LoadOptions::default(),
+        ),
+        (
+            "J1,J2,A1,A2\n1,2,3,4\n2,1,4,inf\n3,1,2,2\n0,2,1,1\n",
+            LoadOptions::default(),
+        ),
+        ("J1,J2,A1,A2\n1,2,3,4\n2,1,4,1\n", LoadOptions::default()),
+        (
+            "J1,J2,A1,A2\n1,2,3,4\n1,1,4,1\n1,3,2,2\n1,0,5,1\n",
+            LoadOptions::default(),
+        ),
+        ("J1,J1,A1,A2\n1,2,3,4\n", LoadOptions::default()),
+        (
+            "J1,Q2,A1,A2\n1,2,3,4\n2,1,4,1\n3,3,1,2\n",
+            LoadOptions {
+                min_anchors: 2,
+                ..LoadOptions::default()
+            },
+        ),
+        (
+            "item,rater,score\n1,J1,3\n1,J2,4\n1,J1,5\n",
+            LoadOptions {
+                long: Some(vec!["item".into(), "rater".into(), "score".into()]),
+                ..LoadOptions::default()
+            },
+        ),
+    ];
+    for (i, (text, opts)) in cases.iter().enumerate() {
+        let path = common::write(dir.path(), &format!("e{i}.csv"), text.as_bytes());
+        let (file, memory) = both(&path, opts);
+        let (Err(f), Err(m)) = (&file, &memory) else {
+            panic!(
+                "{text}: both must fail: {:?} {:?}",
+                file.is_ok(),
+                memory.is_ok()
+            );
+        };
+        assert_eq!(&as_memory(f, &path), m, "{text}");
+    }
 }

@@ -1,6 +1,9 @@
 """Turns what the user hands over (a pandas or polars frame, a 2-D array with names, a
-mapping of columns, or a path) into a panel file for the library's own loader, so roles,
-missing values and the ordinal rule are the command line's."""
+mapping of columns, or a path) into a panel for the library's own loader, so roles,
+missing values and the ordinal rule are the command line's. An in-memory panel is
+registered with the library under a path of its own: float64 columns are read where they
+lie (no copy, no text), other columns are converted once (numbers to float64, the rest to
+text cells)."""
 
 from __future__ import annotations
 
@@ -19,7 +22,7 @@ IN_MEMORY = {"pandas": "<DataFrame>", "polars": "<DataFrame>", "numpy": "<array>
 
 class Prepared:
     """A panel ready for the command line: its path, the name shown for it, and the
-    temporary file kept alive while it is used."""
+    in-memory panel's registration, kept alive while it is used."""
 
     def __init__(self, path: str, shown: Optional[str], keep: Any = None, long: Optional[str] = None):
         self.path = path
@@ -28,7 +31,7 @@ class Prepared:
         self.long = long
 
     def message(self, text: str) -> str:
-        """A library message with the temporary file's path replaced by the shown name."""
+        """A library message with the in-memory panel's path replaced by the shown name."""
         return text.replace(self.path, self.shown) if self.shown else text
 
 
@@ -99,7 +102,7 @@ def _polars_column(s: Any) -> Any:
 
 def _columns(data: Any, kind: str, names: Optional[Sequence[str]]) -> tuple:
     if kind == "pandas":
-        return [str(c) for c in data.columns], [_pandas_column(data[c]) for c in data.columns]
+        return [str(c) for c in data.columns], [_pandas_column(data.iloc[:, j]) for j in range(data.shape[1])]
     if kind == "polars":
         return list(data.columns), [_polars_column(data.get_column(c)) for c in data.columns]
     if kind == "numpy":
@@ -136,13 +139,11 @@ def _long_frame(data: Any, kind: str, long: Sequence[str]) -> Any:
         raise UsageError("long= reads a DataFrame or a mapping of columns (item, rater, score)", 2)
     if not isinstance(scores, np.ndarray):
         raise UsageError(f"long=: the score column {score!r} is not numeric", 2)
-    items = ["" if v is None else v for v in items]
-    raters = ["" if v is None else v for v in raters]
     return _rhoscope.long_panel((item, rater, score), items, raters, _floats(scores))
 
 
 def prepare(data: Any, names: Optional[Sequence[str]] = None, long: Optional[Sequence[str]] = None) -> Prepared:
-    """The panel file for ``data`` (a path is used as it is)."""
+    """The panel for ``data``: an in-memory panel, or a path used as it is."""
     kind = _kind(data)
     long_flag = None
     if long is not None:

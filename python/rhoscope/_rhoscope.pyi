@@ -11,7 +11,8 @@ class Failure(Exception):
     """A command's error; ``args`` is (exit code, message)."""
 
 class Panel:
-    """A temporary panel file, removed when this object goes."""
+    """A panel held in memory (its float64 arrays read in place), registered with the
+    library under ``path`` until this object goes."""
 
     @property
     def path(self) -> str: ...
@@ -24,7 +25,7 @@ def run_cli(argv: List[str]) -> int: ...
 def wide_panel(names: List[str], columns: Sequence[object]) -> Panel: ...
 def long_panel(
     header: Tuple[str, str, str],
-    items: List[str],
-    raters: List[str],
+    items: List[Optional[str]],
+    raters: List[Optional[str]],
     scores: npt.NDArray[np.float64],
 ) -> Panel: ...

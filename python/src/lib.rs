@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::time::Duration;
 
-use numpy::PyReadonlyArray1;
+use numpy::{PyArray1, PyArrayMethods};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyException, PyKeyboardInterrupt};
 use pyo3::prelude::*;
@@ -107,64 +107,117 @@ fn run_cli(py: Python<'_>, argv: Vec<String>) -> i32 {
     py.detach(move || api::run_cli(args))
 }
 
-/// A panel written for the library's loader; the file goes when this object does.
+/// A panel held in memory and registered with the library under a path of its own; the
+/// registration goes when this object does.
 #[pyclass(frozen)]
 struct Panel {
-    temp: api::TempPanel,
+    registered: api::input::Registered,
 }
 
 #[pymethods]
 impl Panel {
     #[getter]
     fn path(&self) -> String {
-        self.temp.path().display().to_string()
+        self.registered.path().display().to_string()
+    }
+}
+
+/// A float64 array read in place: the reference keeps it (and its buffer) alive, and the
+/// address and length were taken from its contiguous slice.
+struct Borrowed {
+    _owner: Py<PyArray1<f64>>,
+    addr: usize,
+    len: usize,
+}
+
+impl Borrowed {
+    /// Holds `array` if it is contiguous.
+    fn new(array: &Bound<'_, PyArray1<f64>>) -> PyResult<Self> {
+        let view = array.readonly();
+        let slice = view
+            .as_slice()
+            .map_err(|e| Failure::new_err((2, format!("a column is not contiguous: {e}"))))?;
+        Ok(Borrowed {
+            _owner: array.clone().unbind(),
+            addr: slice.as_ptr() as usize,
+            len: slice.len(),
+        })
+    }
+
+    fn slice(&self) -> &[f64] {
+        if self.len == 0 {
+            return &[];
+        }
+        // SAFETY: `addr` and `len` are those of the array's contiguous buffer, taken from
+        // `as_slice`; `_owner` keeps the array alive, and numpy refuses to resize an array
+        // that others reference, so the buffer stays where it is. The library only reads it.
+        unsafe { std::slice::from_raw_parts(self.addr as *const f64, self.len) }
     }
 }
 
 /// A column as the extension holds it: a float64 array (read in place) or text cells.
-enum Held<'py> {
-    Numbers(PyReadonlyArray1<'py, f64>),
+enum Held {
+    Numbers(Borrowed),
     Text(Vec<Option<String>>),
 }
 
-/// A wide panel from named columns: contiguous float64 arrays (NaN missing), read without
-/// copying them, or lists of text cells (None missing).
-#[pyfunction]
-fn wide_panel(names: Vec<String>, columns: Vec<Bound<'_, PyAny>>) -> PyResult<Panel> {
-    let held: Vec<Held<'_>> = columns
-        .iter()
-        .map(|c| match c.extract::<PyReadonlyArray1<'_, f64>>() {
-            Ok(a) => Ok(Held::Numbers(a)),
-            Err(_) => c.extract::<Vec<Option<String>>>().map(Held::Text),
-        })
-        .collect::<PyResult<_>>()?;
-    let cols: Vec<api::Column<'_>> = held
-        .iter()
-        .map(|h| match h {
-            Held::Numbers(a) => a.as_slice().map(api::Column::Numbers),
-            Held::Text(t) => Ok(api::Column::Text(t)),
-        })
-        .collect::<Result<_, _>>()
-        .map_err(|e| Failure::new_err((2, format!("a column is not contiguous: {e}"))))?;
-    api::wide_panel(&names, &cols)
-        .map(|temp| Panel { temp })
-        .map_err(|e| failure(&e))
+/// A data frame's columns, as the library's loader reads them.
+struct Frame {
+    names: Vec<String>,
+    columns: Vec<Held>,
 }
 
-/// A long panel (item, rater, score rows).
+impl api::input::TableSource for Frame {
+    fn table(&self) -> api::input::Table<'_> {
+        api::input::Table {
+            names: &self.names,
+            columns: self
+                .columns
+                .iter()
+                .map(|c| match c {
+                    Held::Numbers(b) => api::Column::Numbers(b.slice()),
+                    Held::Text(t) => api::Column::Text(t),
+                })
+                .collect(),
+        }
+    }
+}
+
+fn hold(column: &Bound<'_, PyAny>) -> PyResult<Held> {
+    match column.cast::<PyArray1<f64>>() {
+        Ok(a) => Borrowed::new(a).map(Held::Numbers),
+        Err(_) => column.extract::<Vec<Option<String>>>().map(Held::Text),
+    }
+}
+
+fn register(names: Vec<String>, columns: Vec<Held>) -> Panel {
+    Panel {
+        registered: api::input::register(Arc::new(Frame { names, columns })),
+    }
+}
+
+/// A panel from named columns: float64 arrays (NaN missing), read in place without a copy,
+/// or lists of text cells (None missing). The long layout is the same three columns read
+/// with `--long`.
+#[pyfunction]
+fn wide_panel(names: Vec<String>, columns: Vec<Bound<'_, PyAny>>) -> PyResult<Panel> {
+    let held = columns.iter().map(hold).collect::<PyResult<Vec<_>>>()?;
+    Ok(register(names, held))
+}
+
+/// A long panel (item, rater, score rows): ids as text, scores as float64 read in place.
 #[pyfunction]
 fn long_panel(
     header: (String, String, String),
-    items: Vec<String>,
-    raters: Vec<String>,
-    scores: PyReadonlyArray1<'_, f64>,
+    items: Vec<Option<String>>,
+    raters: Vec<Option<String>>,
+    scores: Bound<'_, PyArray1<f64>>,
 ) -> PyResult<Panel> {
-    let scores = scores
-        .as_slice()
-        .map_err(|e| Failure::new_err((2, format!("the scores are not contiguous: {e}"))))?;
-    api::long_panel([&header.0, &header.1, &header.2], &items, &raters, scores)
-        .map(|temp| Panel { temp })
-        .map_err(|e| failure(&e))
+    let scores = Borrowed::new(&scores)?;
+    Ok(register(
+        vec![header.0, header.1, header.2],
+        vec![Held::Text(items), Held::Text(raters), Held::Numbers(scores)],
+    ))
 }
 
 #[pymodule]

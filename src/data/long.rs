@@ -2,6 +2,7 @@
 //! columns.
 
 use std::collections::{HashMap, HashSet};
+use std::path::Path;
 
 use csv::ByteRecord;
 
@@ -131,88 +132,140 @@ pub(super) fn read_long(
     spec: &[String],
     opts: &LoadOptions,
 ) -> Result<Raw, DataError> {
-    if spec.len() != 3 {
-        return Err(DataError::Usage(
-            "--long takes three columns: ITEM,RATER,SCORE".into(),
-        ));
-    }
     let names = src.header.clone();
-    let idx = resolve_list(spec, &names, true, "--long")?;
-    let (ci, cr, cs) = (idx[0], idx[1], idx[2]);
-    let mut raters = RaterColumns::new(opts)?;
-    let mut items: HashMap<Vec<u8>, usize> = HashMap::new();
-    let mut lines: Vec<u64> = Vec::new();
+    let path = src.path.clone();
+    let mut long = LongReader::new(&path, &names, spec, opts)?;
+    let (ci, cr, cs) = long.columns;
     let mut rec = ByteRecord::new();
     while let Some(line) = src.next(&mut rec)? {
         if is_blank(&rec) {
             continue;
         }
-        check_width(&src.path, &rec, &names, line)?;
+        check_width(&path, &rec, &names, line)?;
+        long.row(line, &rec[ci], &rec[cr], || {
+            cell_value(&path, &rec[cs], line, &names[cs])
+        })?;
+    }
+    long.finish()
+}
+
+/// The long layout's rules, row by row, whatever holds the rows (a file, a table in memory):
+/// rater roles, item order, one score per (item, rater), the limits.
+pub(super) struct LongReader<'a> {
+    path: &'a Path,
+    names: &'a [String],
+    /// The item, rater and score columns.
+    pub(super) columns: (usize, usize, usize),
+    opts: &'a LoadOptions,
+    raters: RaterColumns,
+    items: HashMap<Vec<u8>, usize>,
+    lines: Vec<u64>,
+}
+
+impl<'a> LongReader<'a> {
+    /// Resolves `--long ITEM,RATER,SCORE` against the header.
+    pub(super) fn new(
+        path: &'a Path,
+        names: &'a [String],
+        spec: &[String],
+        opts: &'a LoadOptions,
+    ) -> Result<Self, DataError> {
+        if spec.len() != 3 {
+            return Err(DataError::Usage(
+                "--long takes three columns: ITEM,RATER,SCORE".into(),
+            ));
+        }
+        let idx = resolve_list(spec, names, true, "--long")?;
+        Ok(LongReader {
+            path,
+            names,
+            columns: (idx[0], idx[1], idx[2]),
+            opts,
+            raters: RaterColumns::new(opts)?,
+            items: HashMap::new(),
+            lines: Vec::new(),
+        })
+    }
+
+    /// One row (file line or table row `line`): its item and rater ids, and its score,
+    /// parsed only when the rater is selected.
+    pub(super) fn row(
+        &mut self,
+        line: u64,
+        item_id: &[u8],
+        rater: &[u8],
+        score: impl FnOnce() -> Result<f64, DataError>,
+    ) -> Result<(), DataError> {
+        let cr = self.columns.1;
+        let raters = &mut self.raters;
         let before = raters.count();
-        let Some((role, slot)) = raters.slot(&rec[cr]) else {
-            continue;
+        let Some((role, slot)) = raters.slot(rater) else {
+            return Ok(());
+        };
+        let at_rater = || Location {
+            row: Some(line),
+            column: Some(self.names[cr].clone()),
+            value: Some(String::from_utf8_lossy(rater).into_owned()),
         };
         if raters.count() > before && raters.count() > MAX_COLUMNS {
             return Err(DataError::data_at(
-                &src.path,
-                Location {
-                    row: Some(line),
-                    column: Some(names[cr].clone()),
-                    value: Some(String::from_utf8_lossy(&rec[cr]).into_owned()),
-                },
+                self.path,
+                at_rater(),
                 format!(
                     "more than {MAX_COLUMNS} judge and anchor raters; at most {MAX_COLUMNS} are supported: select some with --judges / --anchors"
                 ),
             ));
         }
-        let next_item = items.len();
-        let item = *items.entry(rec[ci].to_vec()).or_insert(next_item);
-        if item == lines.len() {
-            lines.push(line);
+        let next_item = self.items.len();
+        let item = *self.items.entry(item_id.to_vec()).or_insert(next_item);
+        if item == self.lines.len() {
+            self.lines.push(line);
         }
-        let score = raters
+        let cell = raters
             .scores
             .entry(score_key(role, slot, item))
             .or_insert(f64::NAN);
-        if !score.is_nan() {
+        if !cell.is_nan() {
             return Err(DataError::data_at(
-                &src.path,
-                Location {
-                    row: Some(line),
-                    column: Some(names[cr].clone()),
-                    value: Some(String::from_utf8_lossy(&rec[cr]).into_owned()),
-                },
+                self.path,
+                at_rater(),
                 format!(
                     "a second score for item '{}' by the same rater",
-                    sanitize(&String::from_utf8_lossy(&rec[ci]))
+                    sanitize(&String::from_utf8_lossy(item_id))
                 ),
             ));
         }
-        *score = cell_value(&src.path, &rec[cs], line, &names[cs])?;
+        *cell = score()?;
+        Ok(())
     }
-    raters.check_listed(&names[cr])?;
-    let n = lines.len();
-    let (p, q) = (raters.judges.len(), raters.count());
-    check_cells(&src.path, n, q, "items")?;
-    let mut data = vec![f64::NAN; n * q];
-    for (&key, &x) in &raters.scores {
-        let (role, slot, item) = split_key(key);
-        let col = match role {
-            Role::Judge => slot,
-            Role::Anchor => p + slot,
-        };
-        data[col * n + item] = x;
+
+    /// The raters' columns, once every row is read.
+    pub(super) fn finish(self) -> Result<Raw, DataError> {
+        let raters = self.raters;
+        raters.check_listed(&self.names[self.columns.1])?;
+        let n = self.lines.len();
+        let (p, q) = (raters.judges.len(), raters.count());
+        check_cells(self.path, n, q, "items")?;
+        let mut data = vec![f64::NAN; n * q];
+        for (&key, &x) in &raters.scores {
+            let (role, slot, item) = split_key(key);
+            let col = match role {
+                Role::Judge => slot,
+                Role::Anchor => p + slot,
+            };
+            data[col * n + item] = x;
+        }
+        Ok(Raw {
+            judges: raters.judges,
+            anchors: raters.anchors,
+            data,
+            stride: n,
+            lines: self.lines,
+            judges_given: self.opts.judges.is_some(),
+            anchors_given: self.opts.anchors.is_some(),
+            written_names: Vec::new(),
+        })
     }
-    Ok(Raw {
-        judges: raters.judges,
-        anchors: raters.anchors,
-        data,
-        stride: n,
-        lines,
-        judges_given: opts.judges.is_some(),
-        anchors_given: opts.anchors.is_some(),
-        written_names: Vec::new(),
-    })
 }
 
 /// Bits of a long-layout score key: the item index takes the low 40 (a file has fewer rows),

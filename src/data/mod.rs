@@ -69,6 +69,14 @@ pub struct Loaded {
 /// # Errors
 /// As [`load`], for the header only.
 pub fn header(path: &Path) -> Result<Vec<String>, DataError> {
+    if let Some(source) = memory::lookup(path) {
+        return Ok(source
+            .table()
+            .names
+            .iter()
+            .map(|n| crate::error::sanitize(n))
+            .collect());
+    }
     Ok(Source::open(path)?.header)
 }
 
@@ -105,15 +113,29 @@ enum Strategy {
 }
 
 fn load_with(path: &Path, opts: &LoadOptions, strategy: Strategy) -> Result<Loaded, DataError> {
+    if let Some(source) = memory::lookup(path) {
+        return memory::load_table(path, &source.table(), opts);
+    }
     let mut src = Source::open(path)?;
     let mut raw = if let Some(cols) = &opts.long {
         read_long(&mut src, cols, opts)?
     } else {
         read_wide(&mut src, opts, strategy)?
     };
-    let mut loaded = finish(path, &mut raw, opts)?;
-    loaded.header = src.header;
-    loaded.delimiter = src.delimiter;
+    assemble(path, &mut raw, src.header, src.delimiter, opts)
+}
+
+/// The panel from raw columns (a file's or a table's in memory), with its header.
+fn assemble(
+    path: &Path,
+    raw: &mut Raw,
+    header: Vec<String>,
+    delimiter: u8,
+    opts: &LoadOptions,
+) -> Result<Loaded, DataError> {
+    let mut loaded = finish(path, raw, opts)?;
+    loaded.header = header;
+    loaded.delimiter = delimiter;
     loaded.raw_names = if raw.written_names.is_empty() {
         loaded.panel.names()
     } else {
@@ -131,6 +153,7 @@ mod fast;
 mod input;
 mod json;
 mod long;
+pub mod memory;
 mod records;
 mod roles;
 mod sniff;
@@ -138,6 +161,7 @@ mod wide;
 
 pub use checks::MAX_MAGNITUDE;
 pub use error::DataError;
+pub use memory::{Column, Table, TableSource, load_table, register};
 pub use roles::{Role, default_role};
 
 use cells::cell_value;
@@ -150,7 +174,7 @@ use records::Opened;
 use records::Records;
 use roles::{assign_roles, preview, resolve_list};
 use sniff::{Source, io_reason, looks_utf16};
-use wide::{Wide, check_width, is_blank, ragged, read_wide};
+use wide::{Wide, check_width, is_blank, ragged, read_wide, wide_layout};
 
 /// Columns of selected raters before complete-case filtering (`NaN` = missing).
 struct Raw {

@@ -20,19 +20,22 @@ pub(super) struct Wide<'a> {
     pub(super) delimiter: u8,
 }
 
-pub(super) fn read_wide(
-    src: &mut Source,
+/// The wide layout's columns: the id, the judge and anchor roles and the raw columns they
+/// fill, decided from the header alone (a file's or a table's in memory); the selected
+/// columns' indices into `names`, judges then anchors.
+pub(super) fn wide_layout(
+    path: &Path,
+    names: &[String],
+    raw_header: &[String],
     opts: &LoadOptions,
-    strategy: Strategy,
-) -> Result<Raw, DataError> {
-    let names = src.header.clone();
+) -> Result<(Raw, Vec<usize>), DataError> {
     let id = match &opts.id {
-        Some(tok) => resolve_list(std::slice::from_ref(tok), &names, true, "--id")?,
+        Some(tok) => resolve_list(std::slice::from_ref(tok), names, true, "--id")?,
         None => Vec::new(),
     };
-    let (judges, anchors) = assign_roles(&names, &id, opts, true)?;
+    let (judges, anchors) = assign_roles(names, &id, opts, true)?;
     let selected: Vec<usize> = judges.iter().chain(&anchors).copied().collect();
-    let mut raw = Raw {
+    let raw = Raw {
         judges: judges.iter().map(|&i| names[i].clone()).collect(),
         anchors: anchors.iter().map(|&i| names[i].clone()).collect(),
         data: Vec::new(),
@@ -40,15 +43,21 @@ pub(super) fn read_wide(
         lines: Vec::new(),
         judges_given: opts.judges.is_some(),
         anchors_given: opts.anchors.is_some(),
-        written_names: judges
-            .iter()
-            .chain(&anchors)
-            .map(|&i| src.raw_header[i].clone())
-            .collect(),
+        written_names: selected.iter().map(|&i| raw_header[i].clone()).collect(),
     };
     // Role counts are checked after the rows (as before: a bad row is reported first); the
     // column limit before them, since it guards the allocation.
-    check_column_count(&src.path, selected.len(), "judge and anchor columns")?;
+    check_column_count(path, selected.len(), "judge and anchor columns")?;
+    Ok((raw, selected))
+}
+
+pub(super) fn read_wide(
+    src: &mut Source,
+    opts: &LoadOptions,
+    strategy: Strategy,
+) -> Result<Raw, DataError> {
+    let names = src.header.clone();
+    let (mut raw, selected) = wide_layout(&src.path, &names, &src.raw_header, opts)?;
     let path = src.path.clone();
     let wide = Wide {
         path: &path,
