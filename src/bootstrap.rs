@@ -12,7 +12,7 @@ pub mod oracle;
 pub mod second;
 pub mod weighted;
 
-use crate::estimate::{Context, Estimate, Estimator, FlagCode, free_scale};
+use crate::estimate::{Context, Estimate, Estimator, free_scale};
 use crate::panel::Panel;
 use crate::progress::{Flow, Progress};
 use crate::rng::{Index, Purpose, Streams};
@@ -167,11 +167,8 @@ pub fn bootstrap_with_neff(
         set
     };
     let features = set.compute(panel);
-    // Ordinal columns read as numbers leave every common-scale fit undefined (as its point
-    // fit is): the scales are the panel's, the same in every resample.
-    let off_scale = crate::estimate::scale::flags(panel)
-        .iter()
-        .any(|f| matches!(f.code, FlagCode::OrdinalCodes | FlagCode::OrdinalAnchor));
+    // As its point fit, every resample's common-scale fit is undefined on ordinal codes.
+    let off_scale = crate::estimate::scale::reads_codes(panel);
     let batch = (BATCH_BYTES / n.max(1)).clamp(1, MAX_BATCH);
     let starts: Vec<usize> = (0..resamples).step_by(batch).collect();
     let draws: Vec<Option<BatchDraws>> = starts
@@ -226,11 +223,9 @@ pub fn bootstrap_with_neff(
                     estimators
                         .iter()
                         .map(|&e| {
-                            let est = if off_scale && e.from_moments() {
-                                None
-                            } else {
-                                refit(e, panel, ctx, &features, w, covs.get(r), &rows)
-                            };
+                            let est = (!(off_scale && e.from_moments()))
+                                .then(|| refit(e, panel, ctx, &features, w, covs.get(r), &rows))
+                                .flatten();
                             Draw::of(est, m)
                         })
                         .collect()

@@ -60,6 +60,13 @@ pub fn flags(panel: &Panel) -> Vec<Flag> {
     out
 }
 
+/// Whether a common-scale fit of this panel reads ordinal codes as numbers, which leaves
+/// every ρ̂ undefined (the scales are the panel's, the same in every bootstrap resample).
+#[must_use]
+pub fn reads_codes(panel: &Panel) -> bool {
+    panel.scales.iter().any(Scale::is_ordinal)
+}
+
 /// The judges' widest integer range over the anchors' widest, when every column holds
 /// integers and the two differ by [`RANGE_RATIO`] or more.
 #[must_use]
