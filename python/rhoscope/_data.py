@@ -124,6 +124,11 @@ def _columns(data: Any, kind: str, names: Optional[Sequence[str]]) -> tuple:
 
 def _long_frame(data: Any, kind: str, long: Sequence[str]) -> Any:
     item, rater, score = (str(c) for c in long)
+    if kind in ("pandas", "polars", "mapping"):
+        have = [str(c) for c in (data.keys() if kind == "mapping" else data.columns)]
+        for c in (item, rater, score):
+            if c not in have:
+                raise UsageError(f"long=: no column {c!r} (columns: {', '.join(have)})", 2)
     if kind == "pandas":
         col = lambda c: data[c]  # noqa: E731
         items, raters = _text(col(item).tolist()), _text(col(rater).tolist())

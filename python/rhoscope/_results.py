@@ -30,8 +30,10 @@ class Result:
     def __init__(self, text: str, notes: Optional[List[str]] = None) -> None:
         self._text = text
         self._doc: Dict[str, Any] = json.loads(text)
-        #: The lines the command line prints on stderr (dropped items, cost warnings).
-        self.notes: List[str] = list(notes or [])
+        #: Every note on the panel and the run: the document's own ``notes`` (ordinal columns,
+        #: …) and the lines the command line prints on stderr (dropped items, cost warnings).
+        own = self._doc.get("notes") if isinstance(self._doc.get("notes"), list) else []
+        self.notes: List[str] = list(own) + [n for n in (notes or []) if n not in own]
 
     def to_dict(self) -> Dict[str, Any]:
         """The command line's ``--json`` document, as a fresh dict."""
@@ -72,9 +74,9 @@ class Result:
                     {
                         "estimator": key,
                         "anchor": a["name"],
-                        "estimate": rho,
-                        "ci_low": ci[0],
-                        "ci_high": ci[1],
+                        "estimate": _float(rho),
+                        "ci_low": _float(ci[0]),
+                        "ci_high": _float(ci[1]),
                         "admissible": rho is not None and -1.0 <= rho <= 1.0,
                         "flags": ",".join(own),
                     }
@@ -112,16 +114,23 @@ class Result:
         cells = [[_fmt(v) for v in r] for r in rows]
         widths = [max([len(c)] + [len(r[i]) for r in cells]) for i, c in enumerate(cols)]
         line = lambda r: "  ".join(v.ljust(w) for v, w in zip(r, widths)).rstrip()  # noqa: E731
-        return "\n".join([self._title(), line(cols)] + [line(r) for r in cells])
+        notes = [f"note: {n}" for n in self.notes]
+        return "\n".join([self._title(), line(cols)] + [line(r) for r in cells] + notes)
 
     def _repr_html_(self) -> str:
         cols, rows = self._table_rows()
         head = "".join(f"<th>{html.escape(c)}</th>" for c in cols)
         body = "".join("<tr>" + "".join(f"<td>{html.escape(_fmt(v))}</td>" for v in r) + "</tr>" for r in rows)
+        notes = "".join(f"<p>note: {html.escape(n)}</p>" for n in self.notes)
         return (
             f"<div><strong>{html.escape(self._title())}</strong>"
-            f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>"
+            f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>{notes}</div>"
         )
+
+
+def _float(v: Any) -> float:
+    """A number for a float column: None (undefined) is NaN, so pandas keeps float64."""
+    return float("nan") if v is None else float(v)
 
 
 def _fmt(v: Any) -> str:

@@ -156,11 +156,7 @@ impl Flag {
                 )
             },
             FlagCode::OrdinalCodes => "the judges are ordinal, and this estimator reads their codes as numbers on the anchors' scale, which Likert codes do not share (Assumption 1; Section 7), so every ρ̂ is undefined; read the free-scale estimate (`--method free-scale`, ≥ 3 judges and ≥ 3 continuous anchors).".to_string(),
-            FlagCode::OrdinalAnchor => format!(
-                "anchor {} is ordinal, and this estimator reads its codes as numbers on the judges' scale, which Likert codes do not share (Assumption 1; Section 7); σ̂_t² comes from every anchor pair, so every ρ̂ is undefined, the other anchors' too. Leave it out (name the others with --anchors), or, if its codes are interval-scaled, say so with --continuous {}.",
-                name(self.anchor.unwrap_or(0)),
-                name(self.anchor.unwrap_or(0))
-            ),
+            FlagCode::OrdinalAnchor => "an anchor is ordinal (the panel's scales name it), and this estimator reads its codes as numbers on the judges' scale, which Likert codes do not share (Assumption 1; Section 7); σ̂_t² comes from every anchor pair, so every ρ̂ is undefined, the other anchors' too. Leave it out (name the others with --anchors), or, if its codes are interval-scaled, say so with --continuous NAME.".to_string(),
             FlagCode::ScaleMismatch => format!(
                 "the judges' scores span {:.1}× the range of the anchors' (e.g. 1–10 against 1–5), but Assumption 1 needs judges and anchors on one scale: these ρ̂ are biased by an unknown amount; put the judges on the anchors' scale, or read the free-scale estimate (it needs ≥ 3 continuous anchors).",
                 self.value

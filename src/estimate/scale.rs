@@ -41,18 +41,16 @@ pub fn panel_not_identified(panel: &Panel) -> Option<String> {
 }
 
 /// The common-scale flags of a fit that reads judges and anchors on one scale: ordinal
-/// judges, else the first ordinal anchor; a range mismatch.
+/// judges, else ordinal anchors; a range mismatch.
 #[must_use]
 pub fn flags(panel: &Panel) -> Vec<Flag> {
     let p = panel.p();
     let mut out = Vec::new();
     if panel.scales[..p].iter().any(Scale::is_ordinal) {
         out.push(Flag::new(FlagCode::OrdinalCodes, f64::NAN));
-    } else if let Some(k) = panel.scales[p..].iter().position(Scale::is_ordinal) {
-        out.push(Flag {
-            anchor: Some(k),
-            ..Flag::new(FlagCode::OrdinalAnchor, f64::NAN)
-        });
+    } else if panel.scales[p..].iter().any(Scale::is_ordinal) {
+        // The whole fit's flag: every anchor's ρ̂ is undefined, not the ordinal one's alone.
+        out.push(Flag::new(FlagCode::OrdinalAnchor, f64::NAN));
     }
     if let Some(ratio) = range_ratio(panel) {
         out.push(Flag::new(FlagCode::ScaleMismatch, ratio));

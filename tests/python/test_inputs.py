@@ -214,3 +214,26 @@ def test_an_in_memory_panel_is_no_file():
     panel = _rhoscope.wide_panel(["J1"], [x])
     assert panel.path.startswith("in-memory panel #")
     del panel
+
+
+def test_a_missing_long_column_is_a_usage_error_naming_the_columns():
+    long = pd.DataFrame({"item": ["1"], "rater": ["J1"], "score": [3.0]})
+    with pytest.raises(rhoscope.UsageError) as e:
+        rhoscope.estimate(long, long=("item", "judge", "score"))
+    assert str(e.value) == "long=: no column 'judge' (columns: item, rater, score)"
+
+
+def test_tidy_keeps_float_columns_and_notes_carry_the_documents_own():
+    """An undefined ρ̂ and a missing interval are NaN in float64 columns, and the document's
+    notes (here: an ordinal anchor) reach ``notes`` and the printed table."""
+    df = factor_frame()
+    df["A3"] = np.clip(np.round(df["A3"]), -2, 2).astype(int)
+    est = rhoscope.estimate(df)
+    t = est.tidy()
+    for c in ("estimate", "ci_low", "ci_high"):
+        assert t[c].dtype == np.float64, c
+    assert t["estimate"].isna().all(), "an ordinal anchor read as numbers leaves ρ̂ undefined"
+    assert t["flags"].str.contains("ordinal_anchor").all(), "a flag of the whole fit"
+    own = est.to_dict()["notes"]
+    assert own and all(n in est.notes for n in own)
+    assert "note: ordinal columns (A3)" in repr(est)
