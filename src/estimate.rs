@@ -137,7 +137,8 @@ impl Estimate {
                 let rho = if clean == Some(a) {
                     Some(0.0)
                 } else {
-                    (defined && c_positive && a_positive)
+                    // A negative σ̂_t² is a variance below zero (Heywood): no ρ̂ from it.
+                    (defined && c_positive && a_positive && sigma_t2 > 0.0)
                         .then(|| beta / (sigma_a2.sqrt() * sigma_c2.sqrt()))
                 };
                 if let Some(r) = rho.filter(|r| r.abs() > 1.0) {

@@ -111,8 +111,14 @@ impl Flag {
             FlagCode::SigmaT2Outside0K => {
                 let d = apart(self.value, est.k).max(apart(self.value, 0.0));
                 format!(
-                    "σ̂_t² = {:.d$} lies outside (0, K = {:.d$}): an out-of-range (Heywood-type) fit that signals misspecification or weak identification; do not interpret the point estimates.",
-                    self.value, est.k
+                    "σ̂_t² = {:.d$} lies outside (0, K = {:.d$}): an out-of-range (Heywood-type) fit that signals misspecification or weak identification{}",
+                    self.value,
+                    est.k,
+                    if self.value <= 0.0 {
+                        "; a variance at or below zero, so every ρ̂ is undefined — run the battery."
+                    } else {
+                        "; do not interpret the point estimates."
+                    }
                 )
             }
             FlagCode::SigmaA2Nonpositive => format!(
