@@ -276,3 +276,24 @@ fn the_last_step_agrees_with_the_estimate_it_reads() {
     assert!(!text.contains("should not be trusted"), "{text}");
     assert!(!text.contains("no ρ̂ can be read"), "{text}");
 }
+
+/// Roles that make no panel (one judge left) leave no "recomputing…" behind: the old panel's
+/// numbers go, nothing is computing, and the data pane says what is missing.
+#[test]
+fn roles_that_make_no_panel_leave_nothing_recomputing() {
+    let mut app = llm_assigned();
+    assert!(app.panel.is_some() && !app.computing());
+    let base = app.entries.len();
+    // Four of the five judges become anchors, then "—" (two presses each: anchor, then —).
+    for c in 2..6 {
+        app.cursor = base + c;
+        act(&mut app, Action::CycleRole);
+        act(&mut app, Action::CycleRole);
+    }
+    assert!(app.panel.is_none(), "no panel for one judge");
+    assert!(!app.computing(), "nothing is recomputing");
+    let t = screen(&app, 80, 24);
+    let text = format!("{:?}", t.backend());
+    assert!(!text.contains("recomputing"), "{text}");
+    assert!(text.contains("roles needed"), "{text}");
+}

@@ -202,6 +202,13 @@ impl App {
             _ => format!("error: {message}"),
         });
         let first_column = self.entries.len();
+        if failure.fixable_by_roles && matches!(self.source, Source::File(_)) {
+            // These roles make no panel: the panes say so, rather than show the last panel's
+            // numbers as "recomputing…" for a battery that will never run.
+            self.panel = None;
+            self.fit = None;
+            self.battery = None;
+        }
         if let Source::File(f) = &mut self.source {
             f.loading = false;
             if f.header.is_empty() && failure.fixable_by_roles {
