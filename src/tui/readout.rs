@@ -332,7 +332,7 @@ fn judge_step(r: &BatteryReport, panel: &Panel, fits: Option<&Fits>) -> String {
                 ""
             };
             format!(
-                "Next, as a guess to check: Test J says the judges need a second factor; try setting aside {name}, the judge that loads least (λ {l:.2}; Space on it in the data pane), and check that Test J then passes{c}. If not, these judges share no one factor and no ρ̂ can be read from them."
+                "Next, as a guess to check: Test J says the judges need a second factor; try setting aside {name}, the judge that loads least (λ {l:.2}; Space twice on it in the data pane makes it —), and check that Test J then passes{c}. If not, these judges share no one factor and no ρ̂ can be read from them."
             )
         }
         _ => format!(

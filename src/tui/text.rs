@@ -18,3 +18,38 @@ pub fn whole_parts(hints: &str, room: usize) -> String {
     }
     shown
 }
+
+/// A library sentence as the explorer says it: the command line's ways out named by the keys
+/// that do the same here (the data pane's Space and `c`).
+#[must_use]
+pub fn in_explorer(s: &str) -> String {
+    const KEYS: [(&str, &str); 4] = [
+        (
+            "name the others with --anchors",
+            "Space on it in the data pane makes it —",
+        ),
+        (
+            "say so with --continuous NAME",
+            "press c on it in the data pane",
+        ),
+        ("mark it --continuous", "press c on it in the data pane"),
+        (
+            "leave it out of the anchors",
+            "leave it out of the anchors (Space in the data pane)",
+        ),
+    ];
+    KEYS.iter()
+        .fold(s.to_string(), |acc, (cli, keys)| acc.replace(cli, keys))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn command_line_ways_out_become_keys() {
+        let s = super::in_explorer(
+            "Leave the ordinal anchor out (name the others with --anchors), or mark it --continuous if its codes are interval-scaled.",
+        );
+        assert!(!s.contains("--"), "{s}");
+        assert!(s.contains("press c on it in the data pane"), "{s}");
+    }
+}

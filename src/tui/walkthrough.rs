@@ -141,20 +141,31 @@ fn name(names: &[String], k: usize) -> String {
 }
 
 fn weak_id(r: &BatteryReport) -> [String; 2] {
+    let unreadable = |w: &crate::bootstrap::WeakId| {
+        !w.t.is_finite()
+            || w.out_of_range
+            || r.estimate()
+                .is_some_and(|e| e.rho().iter().all(Option::is_none))
+    };
     match r.weak_id {
+        // First: a screen of a fit with no ρ̂ has nothing to say, whatever its T.
+        Some(w) if unreadable(&w) => [
+            if w.t.is_finite() && w.denominator.is_finite() {
+                format!(
+                    "The denominator ({:.3}) is {:.1} bootstrap SDs from zero, but the fit is out of range.",
+                    w.denominator, w.t
+                )
+            } else {
+                "No weak-ID verdict: the fit is out of range.".into()
+            },
+            "The fit is out of range (see its flags): the model does not fit this panel, so there is no estimate to screen.".into(),
+        ],
         Some(w) if w.flag => [
             format!(
                 "The denominator is only {:.1} bootstrap SDs from zero (T < {WEAK_ID_T}).",
                 w.t
             ),
             "The estimate sits near the identification boundary: report intervals only.".into(),
-        ],
-        Some(w) if w.out_of_range || r.estimate().is_some_and(|e| e.rho().iter().all(Option::is_none)) => [
-            format!(
-                "The denominator ({:.3}) is {:.1} bootstrap SDs from zero, but the fit is out of range.",
-                w.denominator, w.t
-            ),
-            "The fit is out of range (see its flags): the model does not fit this panel, so there is no estimate to screen.".into(),
         ],
         Some(w) => [
             format!(
@@ -259,7 +270,7 @@ fn overall(r: &BatteryReport) -> [String; 2] {
     if fired.is_empty() && !weak && r.route.read.is_none() {
         return [
             "Overall: no test fired, yet no ρ̂ can be read.".into(),
-            r.route.why.clone(),
+            crate::tui::text::in_explorer(&r.route.why),
         ];
     }
     if fired.is_empty() && !weak {
@@ -284,7 +295,7 @@ fn overall(r: &BatteryReport) -> [String; 2] {
     {
         return [
             format!("Overall: {which} {raised} an alarm."),
-            r.route.why.clone(),
+            crate::tui::text::in_explorer(&r.route.why),
         ];
     }
     let any_point = r

@@ -2,6 +2,7 @@
 //! what it guards against, its statistic against the threshold of the named null, and what
 //! the verdict means for this panel and what to do (the battery's own message). Modal.
 
+use crate::tui::text::in_explorer;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -40,7 +41,7 @@ pub fn lines(app: &App, theme: Theme, width: usize) -> Vec<Line<'static>> {
     }
     out.push(Line::raw(""));
     out.push(Line::styled("Which estimate to read", theme.highlight()));
-    wrap(&r.route.why, &mut out);
+    wrap(&in_explorer(&r.route.why), &mut out);
     for t in TestId::ALL {
         let res = &r.tests[t];
         out.push(Line::raw(""));
@@ -126,7 +127,10 @@ fn screens(
         ),
         Some(e) => (
             Verdict::Fires,
-            e.flags.iter().map(|f| f.message(e, &names)).collect(),
+            e.flags
+                .iter()
+                .map(|f| in_explorer(&f.message(e, &names)))
+                .collect(),
         ),
     };
     out.push(Line::raw(""));

@@ -1,6 +1,7 @@
 //! The estimates pane: ρ̂_k with its bootstrap CI beside the true ρ_k as a marker plot,
 //! σ̂_t² and σ̂_c², flags with their meaning, and the blocked and designated-clean estimates.
 
+use crate::tui::text::in_explorer;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -91,7 +92,11 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
     }
     for f in &e.flags {
         lines.push(Line::styled(
-            format!("FLAG {}: {}", f.code.as_str(), f.message(e, &names)),
+            format!(
+                "FLAG {}: {}",
+                f.code.as_str(),
+                in_explorer(&f.message(e, &names))
+            ),
             theme.warn(),
         ));
     }
