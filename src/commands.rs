@@ -54,8 +54,47 @@ pub fn dispatch(command: Command) -> Result<(), Error> {
         }
         Command::Explore(a) => explore::explore(a.panel.as_deref(), &a.opts, !a.no_mouse, None),
         Command::Demo(a) => explore::demo(a.hanna.clone(), !a.no_mouse, usize::from(a.scene) - 1),
-        reporting => console::report(&reporting, &mut shared::Terminal)
+        reporting => report(&reporting, &mut shared::Terminal)
             .unwrap_or_else(|| Err(Error::Usage("no such subcommand".into())))
             .and_then(shared::print),
+    }
+}
+
+/// Runs a reporting subcommand (`estimate`, `battery`, `identify`, `validate`, `power`,
+/// `plan`) on `console`; `None` for any other subcommand.
+pub fn report(command: &Command, console: &mut dyn Console) -> Option<Result<Output, Error>> {
+    Some(match command {
+        Command::Estimate(a) => console
+            .load(&a.panel, 2)
+            .and_then(|l| estimate::report(a, &l, console)),
+        Command::Battery(a) => console
+            .load(&a.panel, 0)
+            .and_then(|l| battery::report(a, &l, console)),
+        Command::Identify(a) => identify::panel_args(a).and_then(|args| match args {
+            Some(p) => console
+                .load(&p, 1)
+                .and_then(|l| identify::report(a, Some((&p, &l)), console)),
+            None => identify::report(a, None, console),
+        }),
+        Command::Validate(a) => validate::options(a).and_then(|opts| {
+            let l = console.load(&a.panel, 0)?;
+            validate::report(a, opts, &l, console)
+        }),
+        Command::Power(a) => power::report(a, console),
+        Command::Plan(a) => plan::report(a, console),
+        _ => return None,
+    })
+}
+
+/// Asks a reporting subcommand for its `--json` document (the API's results are documents).
+pub fn imply_json(command: &mut Command) {
+    match command {
+        Command::Estimate(a) => a.json = true,
+        Command::Battery(a) => a.json = true,
+        Command::Identify(a) => a.json = true,
+        Command::Validate(a) => a.json = true,
+        Command::Power(a) => a.json = true,
+        Command::Plan(a) => a.json = true,
+        _ => {}
     }
 }

@@ -39,14 +39,14 @@ pub fn json(
     let Some(mut command) = cli.command else {
         return Err(not_json());
     };
-    crate::commands::console::imply_json(&mut command);
+    crate::commands::imply_json(&mut command);
     let mut console = Api {
         shown,
         cancel,
         notes: Vec::new(),
     };
     let out = threads::scoped(cli.threads, || {
-        crate::commands::console::report(&command, &mut console).unwrap_or_else(|| Err(not_json()))
+        crate::commands::report(&command, &mut console).unwrap_or_else(|| Err(not_json()))
     })?;
     let Rendered::Json(doc) = out.rendered else {
         return Err(not_json());

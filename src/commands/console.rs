@@ -4,7 +4,7 @@
 use serde_json::Value;
 
 use crate::battery;
-use crate::cli::{Command, PanelArgs};
+use crate::cli::PanelArgs;
 use crate::data::Loaded;
 use crate::error::Error;
 use crate::progress::{Flow, Progress};
@@ -84,43 +84,4 @@ pub(super) fn render(
 /// A run stopped by its progress hook, as an interrupt (SIGINT).
 pub(super) fn cancelled() -> Error {
     Error::Signal(2)
-}
-
-/// Runs a reporting subcommand (`estimate`, `battery`, `identify`, `validate`, `power`,
-/// `plan`) on `console`; `None` for any other subcommand.
-pub fn report(command: &Command, console: &mut dyn Console) -> Option<Result<Output, Error>> {
-    Some(match command {
-        Command::Estimate(a) => console
-            .load(&a.panel, 2)
-            .and_then(|l| super::estimate::report(a, &l, console)),
-        Command::Battery(a) => console
-            .load(&a.panel, 0)
-            .and_then(|l| super::battery::report(a, &l, console)),
-        Command::Identify(a) => super::identify::panel_args(a).and_then(|args| match args {
-            Some(p) => console
-                .load(&p, 1)
-                .and_then(|l| super::identify::report(a, Some((&p, &l)), console)),
-            None => super::identify::report(a, None, console),
-        }),
-        Command::Validate(a) => super::validate::options(a).and_then(|opts| {
-            let l = console.load(&a.panel, 0)?;
-            super::validate::report(a, opts, &l, console)
-        }),
-        Command::Power(a) => super::power::report(a, console),
-        Command::Plan(a) => super::plan::report(a, console),
-        _ => return None,
-    })
-}
-
-/// Asks a reporting subcommand for its `--json` document (the API's results are documents).
-pub fn imply_json(command: &mut Command) {
-    match command {
-        Command::Estimate(a) => a.json = true,
-        Command::Battery(a) => a.json = true,
-        Command::Identify(a) => a.json = true,
-        Command::Validate(a) => a.json = true,
-        Command::Power(a) => a.json = true,
-        Command::Plan(a) => a.json = true,
-        _ => {}
-    }
 }

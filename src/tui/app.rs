@@ -434,11 +434,7 @@ impl App {
         let effects = f(self);
         let quiet = self.present && self.status.is_empty() && self.source == Source::Scenario;
         if let Some(s) = self.scenario.sliders.get(self.selected).filter(|_| quiet) {
-            self.status = format!(
-                "{} = {} (v shows the sliders)",
-                s.label,
-                super::panes::sliders::value_text(s)
-            );
+            self.status = format!("{} = {} (v shows the sliders)", s.label, s.value_text());
         }
         effects
     }

@@ -119,33 +119,6 @@ pub fn explorer_advice(text: &str, panel: Option<&Panel>) -> String {
     }
 }
 
-/// What the roles set so far still lack, as guidance while they are being set (a panel
-/// needs 2 judges to load; ρ needs 2 anchors besides), or `None` when the judges are there.
-#[must_use]
-pub fn roles_missing(roles: &[crate::tui::app::Role]) -> Option<String> {
-    use crate::tui::app::Role;
-    let judges = roles.iter().filter(|r| **r == Role::Judge).count();
-    let anchors = roles.iter().filter(|r| **r == Role::Anchor).count();
-    if judges >= 2 {
-        return None;
-    }
-    let more = |k: usize, what: &str| {
-        if k == 1 {
-            format!("1 more {what}")
-        } else {
-            format!("{k} more {what}s")
-        }
-    };
-    let mut wanted = vec![more(2 - judges, "judge")];
-    if anchors < 2 {
-        wanted.push(more(2 - anchors, "anchor"));
-    }
-    Some(format!(
-        "roles needed: {} ({judges} judge(s), {anchors} anchor(s) set) — Space on a column sets judge, anchor or —",
-        wanted.join(" and ")
-    ))
-}
-
 /// The panel's answer in one sentence: the estimate to read and the anchors whose interval
 /// lies above zero, or that no ρ̂ can be read.
 #[must_use]

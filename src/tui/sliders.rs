@@ -42,6 +42,16 @@ pub struct Slider {
 }
 
 impl Slider {
+    /// The value as the slider shows it: whole numbers for whole steps, else two decimals.
+    #[must_use]
+    pub fn value_text(&self) -> String {
+        if self.fine >= 1.0 {
+            format!("{:.0}", self.value)
+        } else {
+            format!("{:.2}", self.value)
+        }
+    }
+
     fn new(knob: Knob, value: f64) -> Slider {
         let (label, min, max, fine, coarse, hint) = match knob {
             Knob::Rho(k) => (

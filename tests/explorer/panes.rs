@@ -50,7 +50,6 @@ fn enter_on_the_battery_shows_every_verdict_whole_and_is_modal() {
 
 #[test]
 fn numbers_are_never_clipped_at_any_usable_size() {
-    use rhoscope::tui::panes::sliders::value_text;
     use rhoscope::tui::widgets::versus;
     let mut apps = vec![started(Start::Default)];
     let mut three = started(Start::Default);
@@ -76,7 +75,7 @@ fn numbers_are_never_clipped_at_any_usable_size() {
                             row.trim_end()
                                 .trim_end_matches('│')
                                 .trim_end()
-                                .ends_with(&format!(" {}", value_text(s))),
+                                .ends_with(&format!(" {}", s.value_text())),
                             "{w}×{h}: slider {} shows {row:?}",
                             s.label
                         );
@@ -86,7 +85,7 @@ fn numbers_are_never_clipped_at_any_usable_size() {
                 let joined = sliders.join("\n");
                 let sel = &app.scenario.sliders[app.selected];
                 assert!(
-                    joined.contains(&value_text(sel)),
+                    joined.contains(&sel.value_text()),
                     "{w}×{h}: selected slider in view"
                 );
                 // Every test's statistic and threshold appear whole in the battery pane.

@@ -196,8 +196,7 @@ impl App {
         self.load_error = Some(match &self.source {
             // Roles still being set: what is missing, as guidance rather than an error.
             Source::File(f) if failure.fixable_by_roles && !f.header.is_empty() => {
-                crate::tui::readout::roles_missing(&f.roles)
-                    .unwrap_or_else(|| format!("error: {message}"))
+                roles_missing(&f.roles).unwrap_or_else(|| format!("error: {message}"))
             }
             _ => format!("error: {message}"),
         });
@@ -347,4 +346,29 @@ fn short_path(msg: &str, path: &std::path::Path) -> String {
         |n| crate::error::sanitize(&n.to_string_lossy()),
     );
     msg.replacen(&full, &name, 1)
+}
+
+/// What the roles set so far still lack, as guidance while they are being set (a panel
+/// needs 2 judges to load; ρ needs 2 anchors besides), or `None` when the judges are there.
+fn roles_missing(roles: &[Role]) -> Option<String> {
+    let judges = roles.iter().filter(|r| **r == Role::Judge).count();
+    let anchors = roles.iter().filter(|r| **r == Role::Anchor).count();
+    if judges >= 2 {
+        return None;
+    }
+    let more = |k: usize, what: &str| {
+        if k == 1 {
+            format!("1 more {what}")
+        } else {
+            format!("{k} more {what}s")
+        }
+    };
+    let mut wanted = vec![more(2 - judges, "judge")];
+    if anchors < 2 {
+        wanted.push(more(2 - anchors, "anchor"));
+    }
+    Some(format!(
+        "roles needed: {} ({judges} judge(s), {anchors} anchor(s) set) — Space on a column sets judge, anchor or —",
+        wanted.join(" and ")
+    ))
 }

@@ -19,23 +19,13 @@ pub fn offset(app: &App, rows: usize) -> usize {
     app.selected.saturating_sub(rows.max(1) - 1)
 }
 
-/// A slider's value as text: whole numbers for integer knobs, else two decimals.
-#[must_use]
-pub fn value_text(s: &Slider) -> String {
-    if s.fine >= 1.0 {
-        format!("{:.0}", s.value)
-    } else {
-        format!("{:.2}", s.value)
-    }
-}
-
 /// One slider line of exactly `width` characters (or the value alone, if even that is
 /// wider): marker, label (padded to `label_w`, or elided), a bar when every line has room
 /// for one, value right-aligned.
 #[must_use]
 pub fn slider_text(s: &Slider, selected: bool, width: usize, label_w: usize) -> String {
     let marker = if selected { "▸ " } else { "  " };
-    let value = value_text(s);
+    let value = s.value_text();
     let fixed = 2 + 1 + 6;
     if width <= fixed {
         return value;
