@@ -399,12 +399,7 @@ fn free_scale_as_numbers_uncached(panel: &Panel) -> Option<Result<(), String>> {
     }
     let fits = Fits::explorer(&numbers)?;
     let e = fits.estimate(Estimator::FreeScale)?;
-    let flags: Vec<&str> = e
-        .flags
-        .iter()
-        .filter(|f| crate::estimate::free_scale::undefines(f.code))
-        .map(|f| f.code.as_str())
-        .collect();
+    let flags = crate::estimate::free_scale::undefining_codes(e);
     if e.rho().iter().all(Option::is_some) && flags.is_empty() {
         Some(Ok(()))
     } else {

@@ -208,6 +208,16 @@ pub fn undefines(code: FlagCode) -> bool {
     )
 }
 
+/// The codes of a fit's flags that leave it without a readable ρ̂ ([`undefines`]), in order.
+#[must_use]
+pub fn undefining_codes(e: &Estimate) -> Vec<&'static str> {
+    e.flags
+        .iter()
+        .filter(|f| undefines(f.code))
+        .map(|f| f.code.as_str())
+        .collect()
+}
+
 pub(super) fn check_shapes(
     r_judges: &DMatrix<f64>,
     r_ja: &DMatrix<f64>,

@@ -272,12 +272,7 @@ fn free_scale_line(
     } else {
         format!("; identified sets {}", sets.join(", "))
     };
-    let flags: Vec<&str> = e
-        .flags
-        .iter()
-        .filter(|f| crate::estimate::free_scale::undefines(f.code))
-        .map(|f| f.code.as_str())
-        .collect();
+    let flags = crate::estimate::free_scale::undefining_codes(e);
     if e.rho().iter().all(Option::is_none) {
         let why = if flags.is_empty() {
             String::new()
