@@ -44,12 +44,14 @@ pub fn lines(app: &App, theme: Theme, width: usize) -> Vec<Line<'static>> {
     wrap(&in_explorer(&r.route.why), &mut out);
     for t in TestId::ALL {
         let res = &r.tests[t];
-        out.push(Line::raw(""));
-        out.push(Line::from(vec![
-            Span::styled(format!("Test {} ", t.name()), theme.highlight()),
-            badge(res.verdict, stale, theme),
-        ]));
-        wrap(&format!("guards against: {}", t.guards()), &mut out);
+        let name = format!("Test {} ", t.name());
+        heading(
+            &mut out,
+            &wrap,
+            (theme, stale),
+            (&name, res.verdict),
+            &t.guards(),
+        );
         if let (Some(s), Some(th)) = (res.statistic, res.threshold) {
             let (a, b) = versus(s, th);
             let p = res
@@ -64,6 +66,22 @@ pub fn lines(app: &App, theme: Theme, width: usize) -> Vec<Line<'static>> {
     }
     screens(app, theme, &wrap, &mut out);
     out
+}
+
+/// A check's heading: a blank line, its name with its verdict badge, and what it guards.
+fn heading(
+    out: &mut Vec<Line<'static>>,
+    wrap: &dyn Fn(&str, &mut Vec<Line<'static>>),
+    (theme, stale): (Theme, bool),
+    (name, verdict): (&str, Verdict),
+    guards: &str,
+) {
+    out.push(Line::raw(""));
+    out.push(Line::from(vec![
+        Span::styled(name.to_string(), theme.highlight()),
+        badge(verdict, stale, theme),
+    ]));
+    wrap(&format!("guards against: {guards}"), out);
 }
 
 /// The two screens the pane shows beside the tests, whole: the weak-identification screen
@@ -104,14 +122,12 @@ fn screens(
         ),
         None => (Verdict::NotApplicable, no_closed_form(app)),
     };
-    out.push(Line::raw(""));
-    out.push(Line::from(vec![
-        Span::styled("weak-ID ", theme.highlight()),
-        badge(weak_v, stale, theme),
-    ]));
-    wrap(
-        "guards against: a Theorem 1 denominator too close to zero for its noise (weak identification)",
+    heading(
         out,
+        wrap,
+        (theme, stale),
+        ("weak-ID ", weak_v),
+        "a Theorem 1 denominator too close to zero for its noise (weak identification)",
     );
     wrap(&weak_text, out);
     let names = app
@@ -133,14 +149,12 @@ fn screens(
                 .collect(),
         ),
     };
-    out.push(Line::raw(""));
-    out.push(Line::from(vec![
-        Span::styled("range ", theme.highlight()),
-        badge(range_v, stale, theme),
-    ]));
-    wrap(
-        "guards against: a closed-form fit outside the admissible range (σ̂_c² ≤ 0, |ρ̂| > 1, …)",
+    heading(
         out,
+        wrap,
+        (theme, stale),
+        ("range ", range_v),
+        "a closed-form fit outside the admissible range (σ̂_c² ≤ 0, |ρ̂| > 1, …)",
     );
     for t in &range_text {
         wrap(t, out);
