@@ -6,10 +6,13 @@
 #[macro_use]
 pub mod registry;
 
+mod answer;
 pub mod calibration;
 pub mod decision;
 pub mod null;
+pub mod phrase;
 pub mod reading;
+mod remedy;
 pub mod types;
 pub mod verdict;
 
@@ -34,9 +37,10 @@ use crate::rng::Streams;
 pub(crate) use calibration::shares_judge_fit;
 pub use calibration::{Draws, NullDistribution, NullSpec, calibrate};
 use calibration::{
-    calibrate_on, calibrated, free_scale_null, method_of, null_for, observed_correlations,
+    Slot, calibrate_on, calibrated, free_scale_null, judges_null, method_of, null_for,
+    observed_correlations,
 };
-use decision::{Configuration, Decision, Route, decide, route};
+use decision::{Configuration, Decision, Route, decide};
 use null::NullModel;
 pub use reading::{Reading, Room};
 pub use registry::{COUNT, PerTest};
@@ -93,8 +97,8 @@ pub struct NullInfo {
     pub draws: usize,
     /// One sentence on the null used, and on what it could not cover.
     pub note: String,
-    /// One sentence on the free-scale null that calibrates Tests J and O (docs/method.md §7), when one
-    /// was built or why not.
+    /// One sentence on the latent nulls (docs/method.md §7): the judges' own one-factor null
+    /// of Test J, the free-scale null of Test O, each when one was built or why not.
     pub free_scale: Option<String>,
 }
 
@@ -139,9 +143,7 @@ impl BatteryReport {
     /// read (ρ not identified, or every estimate undefined or flagged): `--fail-on-diagnostic`.
     #[must_use]
     pub fn any_alarm(&self) -> bool {
-        self.tests.values().any(|t| t.verdict == Verdict::Fires)
-            || self.weak_id.is_some_and(|w| w.flag)
-            || self.route.read.is_none()
+        self.reading.any_alarm()
     }
 
     /// One estimator's fit and intervals, if it ran.
@@ -223,14 +225,23 @@ pub fn run_in(
     let (null_model, null_note) = null_for(panel, &s, estimate, spec);
     let corr = observed_correlations(panel);
     let (fs_null, fs_note) = free_scale_null(panel, &s, corr.as_ref(), fits.free_scale(), spec);
-    let single = calibrated(NullKind::SingleFactor, &layout, &null_model, true);
-    let free = calibrated(NullKind::FreeScale, &layout, &fs_null, corr.is_ok());
+    let (own_null, own_note) = judges_null(panel, &s, corr.as_ref(), spec);
+    let single = calibrated(Slot::Single, &layout, &null_model, true);
+    let free = calibrated(Slot::Free, &layout, &fs_null, corr.is_ok());
+    let own = calibrated(Slot::Judges, &layout, &own_null, corr.is_ok());
     let codes = conventions.codes_as_numbers && single.is_empty();
-    let (null_note, fs_note) = notes(&layout, (&single, &free, codes), null_note, fs_note);
+    let (null_note, fs_note) = notes(
+        &layout,
+        (&single, [(&own, own_note), (&free, fs_note)], codes),
+        null_note,
+    );
     let which: Vec<Estimator> = fits.fits.iter().map(|f| f.estimator).collect();
-    let free_refused = fits.refusal(Estimator::FreeScale).map(String::from);
-    let calibrations = [(&null_model, &single[..]), (&fs_null, &free[..])];
-    let ((boots, n_eff), nulls, fs_nulls) =
+    let calibrations = [
+        (&null_model, &single[..]),
+        (&fs_null, &free[..]),
+        (&own_null, &own[..]),
+    ];
+    let ((boots, n_eff), [nulls, fs_nulls, own_nulls]) =
         resample_and_calibrate(panel, &layout, &ctx, &which, calibrations, opts, progress)?;
     let inferred: Vec<Inferred> = fits
         .fits
@@ -256,6 +267,7 @@ pub fn run_in(
     let calibrations = Calibrations {
         single: (&nulls, &null_model),
         free: (&fs_nulls, &fs_null),
+        own: (&own_nulls, &own_null),
     };
     let (tests, null_stats) = results(
         panel,
@@ -265,23 +277,15 @@ pub fn run_in(
         &calibrations,
         (opts, codes),
     );
-    let route = route_of(
-        &config,
-        &decision,
-        &tests,
-        &inferred,
-        weak_id,
-        free_refused.as_deref(),
-    );
     let reading = reading::read(&reading::Inputs {
-        config: &config,
-        decision: &decision,
+        panel,
         tests: &tests,
         fits: &inferred,
         weak_id: weak_id.as_ref(),
         refused: &fits.refused,
         room,
     });
+    let route = reading.route(&panel.anchors);
     Some(BatteryReport {
         decision,
         reading,
@@ -302,45 +306,44 @@ pub fn run_in(
     })
 }
 
-/// The bootstrap and the two null calibrations (single-factor, then latent), run side by
-/// side; `None` when `progress` stops the run.
+/// The bootstrap and the three null calibrations (single-factor, free-scale, the judges'
+/// own), run side by side; `None` when `progress` stops the run.
 fn resample_and_calibrate(
     panel: &Panel,
     layout: &Layout,
     ctx: &Context,
     which: &[Estimator],
-    [(null_model, single), (fs_null, free)]: [(&Result<NullModel, EstimateError>, &[TestId]); 2],
+    nulls: [(&Result<NullModel, EstimateError>, &[TestId]); 3],
     opts: &Options,
     progress: &(dyn Fn(Progress) -> Flow + Sync),
 ) -> Option<(
     (Vec<BootstrapResult>, crate::neff::Neff),
-    NullDistribution,
-    NullDistribution,
+    [NullDistribution; 3],
 )> {
     let boot = |p: Progress| progress(p.of(Stage::Bootstrap)); // stages run side by side
-    let (boots, (nulls, fs_nulls)) = rayon::join(
+    // Each null has its own block of streams: the single-factor null's first, then the
+    // free-scale null's, then the judges' own, so Test J draws the same whatever the anchors.
+    let stages = [Stage::Null, Stage::FreeScaleNull, Stage::JudgeNull];
+    let one = |i: usize| {
+        let (model, tests) = nulls[i];
+        let draws = opts.draws(i as u64 * opts.null_draws as u64);
+        calibrate_on(model, tests, panel.n, layout, (draws, stages[i]), progress)
+    };
+    let (boots, (single, (free, own))) = rayon::join(
         || {
             let streams = Streams::of(opts.seed);
             bootstrap_with_neff(panel, which, ctx, opts.resamples, streams, true, &boot)
         },
-        || {
-            rayon::join(
-                || calibrate_on(null_model, single, panel.n, layout, opts.draws(0), progress),
-                // Its own block of streams, after the single-factor null's.
-                || {
-                    let base = opts.null_draws as u64;
-                    calibrate_on(fs_null, free, panel.n, layout, opts.draws(base), progress)
-                },
-            )
-        },
+        || rayon::join(|| one(0), || rayon::join(|| one(1), || one(2))),
     );
-    Some((boots?, nulls?, fs_nulls?))
+    Some((boots?, [single?, free?, own?]))
 }
 
 /// The null draws and null model of the single-factor tests, and of the latent ones.
 struct Calibrations<'a> {
     single: (&'a NullDistribution, &'a Result<NullModel, EstimateError>),
     free: (&'a NullDistribution, &'a Result<NullModel, EstimateError>),
+    own: (&'a NullDistribution, &'a Result<NullModel, EstimateError>),
 }
 
 /// Every test's result and its null statistics; with `codes` (and Likert judges), Test A read
@@ -361,11 +364,16 @@ fn results(
         sample,
         corr,
         estimate,
-        [(Some(c.single.0), c.single.1), (Some(c.free.0), c.free.1)],
+        [
+            (Some(c.single.0), c.single.1),
+            (Some(c.free.0), c.free.1),
+            (Some(c.own.0), c.own.1),
+        ],
     );
-    let mut null_stats = PerTest::from_fn(|t| match t.null_kind(layout) {
-        NullKind::SingleFactor => c.single.0.stats[t].clone(),
-        NullKind::FreeScale => c.free.0.stats[t].clone(),
+    let mut null_stats = PerTest::from_fn(|t| match Slot::of(t, layout) {
+        Slot::Single => c.single.0.stats[t].clone(),
+        Slot::Free => c.free.0.stats[t].clone(),
+        Slot::Judges => c.own.0.stats[t].clone(),
     });
     if codes
         && let Some((a, stats)) =
@@ -376,17 +384,22 @@ fn results(
     (tests, null_stats)
 }
 
-/// The two null notes as the report shows them: the single-factor null's (a sentence on
-/// Likert judges when no test reads it), and the latent null's with the tests it calibrates.
+/// The null notes as the report shows them: the single-factor null's (a sentence on Likert
+/// judges when no test reads it), and the latent nulls' (the judges' own, then the
+/// free-scale one), each with the tests it calibrates.
 fn notes(
     layout: &Layout,
-    (single, free, codes): (&[TestId], &[TestId], bool),
+    (single, latent, codes): (&[TestId], [(&Vec<TestId>, Option<String>); 2], bool),
     null_note: String,
-    fs_note: Option<String>,
 ) -> (String, Option<String>) {
-    let fs_note = fs_note
-        .filter(|_| !free.is_empty())
-        .map(|n| name_tests(free, &n));
+    let named: Vec<String> = latent
+        .into_iter()
+        .filter_map(|(tests, note)| {
+            note.filter(|_| !tests.is_empty())
+                .map(|n| name_tests(tests, &n))
+        })
+        .collect();
+    let fs_note = (!named.is_empty()).then(|| named.join("; "));
     if layout.ordinal_judges > 0 && codes {
         return (
             format!("Test A with codes as numbers (the paper's convention): {null_note}"),
@@ -440,7 +453,7 @@ fn codes_as_numbers(
         &[TestId::A],
         panel.n,
         &codes,
-        opts.draws(0),
+        (opts.draws(0), Stage::Null),
         &silent,
     )?;
     let mut a = judge(TestId::A, &codes, sample, estimate, Some(&nd), null_model);
@@ -464,21 +477,4 @@ fn codes_as_numbers(
         );
     }
     Some((a, nd.stats[TestId::A].clone()))
-}
-
-/// [`route`] from the fits with their intervals and the weak-identification screen.
-fn route_of(
-    config: &Configuration,
-    decision: &Decision,
-    tests: &PerTest<TestResult>,
-    inferred: &[Inferred],
-    weak_id: Option<WeakId>,
-    free_refused: Option<&str>,
-) -> Route {
-    let estimates: Vec<_> = inferred
-        .iter()
-        .map(|f| (f.estimator, &f.estimate))
-        .collect();
-    let weak = weak_id.is_some_and(|w| w.flag);
-    route(config, decision, tests, &estimates, weak, free_refused)
 }

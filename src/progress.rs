@@ -19,8 +19,12 @@ pub enum Stage {
     Bootstrap,
     /// The single-factor null of Tests A, B and C (D draws).
     Null,
-    /// The free-scale null of Tests J and O (D more draws, when those tests run).
+    /// The free-scale null of the tests that read the anchors on free scales (Test O; D more
+    /// draws, when it runs).
     FreeScaleNull,
+    /// The judges' own one-factor null of Test J (and Test C on Likert judges), whatever the
+    /// anchors (D more draws, when those tests run).
+    JudgeNull,
 }
 
 impl Progress {
@@ -38,7 +42,8 @@ impl Stage {
         match self {
             Stage::Bootstrap => "bootstrap",
             Stage::Null => "null (A/B/C)",
-            Stage::FreeScaleNull => "null (J/O)",
+            Stage::FreeScaleNull => "null (O)",
+            Stage::JudgeNull => "null (J)",
         }
     }
 }

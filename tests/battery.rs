@@ -362,6 +362,40 @@ fn battery_json_has_the_contracted_names() {
     let ci = &v["estimate"]["anchors"][0]["ci"];
     assert!(ci[0].as_f64().unwrap() < ci[1].as_f64().unwrap());
     assert_eq!(v["schema_version"], 1);
+    // The reading: the same estimator as "read", every anchor with a status, one weak-ID
+    // and range verdict, and the steps with their command-line change.
+    let g = &v["reading"];
+    for key in [
+        "read",
+        "because",
+        "headline",
+        "obstacles",
+        "anchors",
+        "alarms",
+        "evidence",
+        "next",
+    ] {
+        assert!(g.get(key).is_some(), "reading.{key}");
+    }
+    assert_eq!(g["read"], v["read"]["estimator"]);
+    assert_eq!(g["headline"], v["read"]["why"]);
+    assert_eq!(g["anchors"].as_array().unwrap().len(), 3);
+    for a in g["anchors"].as_array().unwrap() {
+        let status = a["status"].as_str().unwrap();
+        assert!(
+            ["contaminated", "not_distinguishable", "undefined"].contains(&status),
+            "{a}"
+        );
+    }
+    for key in ["tests", "weak_id", "range"] {
+        assert!(g["evidence"].get(key).is_some(), "reading.evidence.{key}");
+    }
+    assert_eq!(g["evidence"]["tests"]["A"], v["tests"]["A"]["verdict"]);
+    for s in g["next"].as_array().unwrap() {
+        for key in ["remedy", "outcome", "text", "cli"] {
+            assert!(s.get(key).is_some(), "reading.next[].{key}: {s}");
+        }
+    }
 }
 
 #[cfg(feature = "cli")]

@@ -141,7 +141,14 @@ fn routes_follow_the_scales_of_the_columns() {
         40,
     );
     assert_eq!(r.route.read, None);
-    assert!(r.route.why.contains("rhoscope identify"), "{}", r.route.why);
+    assert_eq!(
+        r.reading.answer.obstacles,
+        [battery::reading::Obstacle::NotIdentified(
+            battery::reading::Unidentified::AllOrdinal
+        )],
+        "{}",
+        r.route.why
+    );
     assert!(r.fits.is_empty());
     // The base design (continuous, 2 anchors): the closed form; Test J runs (6 judges), Test O
     // cannot (it needs 3 continuous anchors) and says so.

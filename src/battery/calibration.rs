@@ -157,10 +157,10 @@ pub(super) fn observed_correlations(
     }
 }
 
-/// The tests of one null kind that run here and that `model` can calibrate (a test reading the
+/// The tests of one null slot that run here and that `model` can calibrate (a test reading the
 /// anchors needs a null that models them); none unless `defined` (the panel's correlations).
 pub(super) fn calibrated(
-    kind: NullKind,
+    slot: Slot,
     layout: &Layout,
     model: &Result<NullModel, EstimateError>,
     defined: bool,
@@ -168,7 +168,7 @@ pub(super) fn calibrated(
     TestId::ALL
         .into_iter()
         .filter(|_| defined)
-        .filter(|t| t.null_kind(layout) == kind && t.applicable(layout).is_ok())
+        .filter(|t| Slot::of(*t, layout) == slot && t.applicable(layout).is_ok())
         .filter(|t| !t.spec().uses_anchors || model.as_ref().is_ok_and(|m| m.q() > layout.p))
         .collect()
 }
@@ -180,7 +180,7 @@ pub(super) fn calibrate_on(
     tests: &[TestId],
     n: usize,
     layout: &Layout,
-    draws: Draws,
+    (draws, stage): (Draws, Stage),
     progress: &(dyn Fn(Progress) -> Flow + Sync),
 ) -> Option<NullDistribution> {
     let empty = NullDistribution {
@@ -196,11 +196,6 @@ pub(super) fn calibrate_on(
     let null_layout = Layout {
         m: m.q() - layout.p,
         ..layout.clone()
-    };
-    let stage = if draws.base == 0 {
-        Stage::Null
-    } else {
-        Stage::FreeScaleNull
     };
     calibrate(m, n, &null_layout, tests, draws, &|p| progress(p.of(stage)))
 }
@@ -243,6 +238,37 @@ pub(super) fn free_scale_null(
             Err(why) => (Err(why.clone()), Some(format!("not calibrated: {why}"))),
         };
     }
+    judges_null(panel, s, corr, spec)
+}
+
+/// The null of the free-scale tests that read only the judges (Test J; Test C on Likert
+/// judges), and a sentence on it: the judges' own one-factor fit of their correlations (free
+/// loadings λ̂), whatever the anchors, so these tests answer the same with any anchors; for a
+/// scenario, its own free-scale null restricted to the judges.
+pub(super) fn judges_null(
+    panel: &Panel,
+    s: &DMatrix<f64>,
+    corr: Result<&Option<DMatrix<f64>>, &crate::ordinal::OrdinalError>,
+    spec: &NullSpec,
+) -> (Result<NullModel, EstimateError>, Option<String>) {
+    let p = panel.p();
+    if p < 3 {
+        return (Err(EstimateError::NullTooFewJudges), None);
+    }
+    if let NullSpec::Scenario(params) = spec {
+        return (
+            NullModel::scenario_free_scale(params).map(|m| m.judges_only(p)),
+            None,
+        );
+    }
+    let marginals = if panel.scales[..p]
+        .iter()
+        .any(crate::panel::Scale::is_ordinal)
+    {
+        ", ordinal judges discretised at their own empirical thresholds"
+    } else {
+        ""
+    };
     let r = match corr {
         Ok(Some(r)) => r.clone(),
         Ok(None) => Sample::of_cov(s).correlations().into_owned(),
@@ -260,6 +286,32 @@ pub(super) fn free_scale_null(
             )),
         ),
         Err(why) => (Err(why.clone()), Some(format!("not calibrated: {why}"))),
+    }
+}
+
+/// Which of the battery's three nulls calibrates test `t`: the single-factor null, the
+/// free-scale null of the whole panel (a latent test that reads the anchors), or the
+/// judges' own one-factor null (a latent test that reads only the judges).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Slot {
+    Single,
+    Free,
+    Judges,
+}
+
+impl Slot {
+    /// The null that calibrates `t` on `layout`.
+    pub(super) fn of(t: TestId, layout: &Layout) -> Slot {
+        match t.null_kind(layout) {
+            NullKind::SingleFactor => Slot::Single,
+            NullKind::FreeScale if t.spec().uses_anchors => Slot::Free,
+            NullKind::FreeScale => Slot::Judges,
+        }
+    }
+
+    /// The slot's place in an array of three calibrations.
+    pub(super) fn index(self) -> usize {
+        self as usize
     }
 }
 

@@ -3,11 +3,11 @@
 //! this finds the matching row, the estimators and diagnostics available, and the failure
 //! modes left unguarded.
 
-use super::registry::{PerTest, TestId};
+use super::registry::TestId;
 use super::types::Layout;
-use super::verdict::{TestResult, Verdict};
+
+use crate::estimate::Estimator;
 use crate::estimate::scale::not_identified;
-use crate::estimate::{Estimate, Estimator};
 use crate::families::JudgeFamilies;
 use crate::panel::Panel;
 
@@ -227,157 +227,14 @@ pub fn decide(c: &Configuration) -> Decision {
     }
 }
 
-/// Which estimate to read on a panel, and why (docs/method.md §5 and §7, as data).
+/// Which estimate to read on a panel, and why: the reading's answer
+/// ([`super::reading::Reading::route`]) in the older shape, kept for its callers.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Route {
     /// The estimator whose ρ̂ to read; `None` when no ρ̂ may be read.
     pub read: Option<Estimator>,
     /// One or two sentences a practitioner can act on.
     pub why: String,
-}
-
-/// Whether an estimate can be read as points: every ρ̂ defined and no flag raised.
-fn readable(e: Option<&Estimate>) -> bool {
-    e.is_some_and(|e| e.flags.is_empty() && e.anchors.iter().all(|a| a.rho.is_some()))
-}
-
-/// Why an estimate cannot be read, in a clause, or `None` when it can.
-fn unreadable(e: Option<&Estimate>, refused: Option<&str>) -> Option<String> {
-    match e {
-        None => Some(format!(
-            "it did not run ({})",
-            refused.unwrap_or("not applicable")
-        )),
-        Some(e) if readable(Some(e)) => None,
-        Some(e) => Some(format!(
-            "its fit is flagged ({})",
-            e.flags
-                .iter()
-                .map(|f| f.code.as_str())
-                .collect::<Vec<_>>()
-                .join(", ")
-        )),
-    }
-}
-
-/// Routes a panel to the estimate to read, in one place, from its configuration, the
-/// battery's verdicts and every fit's flags. It never names an estimate whose ρ̂ are
-/// undefined or flagged, nor one a firing test guards against: Tests A and B guard the closed
-/// form (C too, which the blocked estimate answers), Tests J and O the free-scale estimate,
-/// and the weak-identification screen every point estimate of the closed form.
-#[must_use]
-pub fn route(
-    c: &Configuration,
-    d: &Decision,
-    tests: &PerTest<TestResult>,
-    fits: &[(Estimator, &Estimate)],
-    weak_id: bool,
-    free_refused: Option<&str>,
-) -> Route {
-    if let Some(r) = &d.refusal {
-        let all_ordinal = c.layout.p == c.ordinal_judges && c.continuous_anchors == 0;
-        return Route {
-            read: None,
-            why: if all_ordinal {
-                format!(
-                    "{r}. `rhoscope identify` shows the non-identification: two parameter sets with ρ_1 = 0.30 and 0.80 give the same correlations"
-                )
-            } else {
-                format!("{r}.")
-            },
-        };
-    }
-    let get = |e: Estimator| fits.iter().find(|(k, _)| *k == e).map(|(_, f)| *f);
-    let fires = |t: TestId| tests[t].verdict == Verdict::Fires;
-    // The free-scale estimate, if nothing guards against it.
-    let free = {
-        let guard = [TestId::J, TestId::O].into_iter().find(|&t| fires(t));
-        match (unreadable(get(Estimator::FreeScale), free_refused), guard) {
-            (Some(why), _) => Err(format!("the free-scale estimate cannot be read: {why}")),
-            (None, Some(t)) => Err(format!(
-                "Test {} fires against the free-scale estimate ({})",
-                t.name(),
-                if t == TestId::J {
-                    "the judges need more than one factor even on their own scales"
-                } else {
-                    "its anchors' covariances reject the model"
-                }
-            )),
-            (None, None) => Ok(()),
-        }
-    };
-    let free_route = |reason: &str| Route {
-        read: Some(Estimator::FreeScale),
-        why: format!(
-            "Read the free-scale estimate: {reason}; it frees every judge's scale and reads their correlations (Section 7)."
-        ),
-    };
-    let none = |reason: String| Route {
-        read: None,
-        why: format!(
-            "No ρ̂ to read: {reason}. Report the intervals and identified sets only, and see the flags."
-        ),
-    };
-    if c.ordinal_judges > 0 {
-        return match free {
-            Ok(()) => free_route(
-                "the judges are ordinal, and their codes share no scale with the anchors",
-            ),
-            Err(why) => none(format!(
-                "the judges are ordinal, so only the free-scale estimate applies, and {why}"
-            )),
-        };
-    }
-    if c.layout.ordinal_anchors > 0 {
-        return Route {
-            read: None,
-            why: "No ρ̂ to read: an anchor is ordinal, so the closed form reads its codes as numbers on the judges' scale (flag ordinal_anchor), and the free-scale estimate needs continuous anchors. Leave the ordinal anchor out (name the others with --anchors), or mark it --continuous if its codes are interval-scaled.".into(),
-        };
-    }
-    // The closed form, unless a test or a flag guards against it. Only Test A's alarm (the
-    // judges' scales differ) is answered by freeing the scales; a range flag with Test A
-    // silent, Test B or weak identification concerns what the free-scale fit reads too.
-    let guard = [TestId::A, TestId::B].into_iter().find(|&t| fires(t));
-    let closed = match (unreadable(get(Estimator::ClosedForm), None), guard) {
-        (_, Some(TestId::A)) => Err((true, "Test A fires: the judges load unequally (for instance, each on its own scale), which biases the closed form".to_string())),
-        (Some(why), _) => Err((false, format!("the closed form cannot be read: {why}"))),
-        (None, Some(t)) => Err((false, format!("Test {} fires: the anchors disagree on σ_t², so the closed form's point estimates do not hold", t.name()))),
-        (None, None) if weak_id => Err((false, "the weak-identification screen flags the closed form (T < 4): report its intervals, not its points".to_string())),
-        (None, None) => Ok(()),
-    };
-    match closed {
-        Ok(()) if fires(TestId::C) => {
-            if readable(get(Estimator::Blocked)) {
-                Route {
-                    read: Some(Estimator::Blocked),
-                    why: "Read the family-blocked estimate: Test C fires, so judges of one family share a residual that inflates the closed form's K; the blocked estimate takes K from cross-family pairs only (Section 5).".into(),
-                }
-            } else {
-                none("Test C fires (a family residual biases the closed form), and the family-blocked estimate cannot be read".into())
-            }
-        }
-        Ok(()) => {
-            let a = if tests[TestId::A].verdict == Verdict::Pass {
-                "Test A does not fire"
-            } else {
-                "Test A cannot run here"
-            };
-            let beside = if free.is_ok() {
-                "; the free-scale estimate is shown beside it as a check"
-            } else {
-                ""
-            };
-            Route {
-                read: Some(Estimator::ClosedForm),
-                why: format!("Read the closed form (Theorem 1): {a}{beside}."),
-            }
-        }
-        Err((true, closed_why)) => match free {
-            Ok(()) => free_route(&closed_why),
-            Err(free_why) => none(format!("{closed_why}; and {free_why}")),
-        },
-        Err((false, closed_why)) => none(closed_why),
-    }
 }
 
 #[cfg(test)]

@@ -4,11 +4,14 @@
 //! checked against the panel. Front ends word it; nothing here names a front-end control.
 
 use super::Inferred;
-use super::decision::{Configuration, Decision, route};
+use super::answer::{Fitted, route};
+use super::decision::{Configuration, Route};
 use super::registry::{PerTest, TestId};
+use super::remedy::{About, next_steps};
 use super::verdict::{TestResult, Verdict};
 use crate::bootstrap::WeakId;
 use crate::estimate::{Estimate, Estimator, FlagCode};
+use crate::panel::Panel;
 use crate::stats::Interval;
 
 /// Everything a front end shows of a panel's answer, computed once by [`super::reading::read`].
@@ -203,6 +206,8 @@ pub enum Remedy {
     DesignateClean(usize),
     /// Collect this many more anchors (new columns of data).
     CollectAnchors(usize),
+    /// Collect this many more continuous anchors (what Likert judges or ordinal anchors need).
+    CollectContinuousAnchors(usize),
     /// Collect more items: the planner's N for this panel.
     MoreItems(Plan),
 }
@@ -232,8 +237,12 @@ pub struct Plan {
 pub enum Outcome {
     /// Re-decided: this estimator could then be read.
     Reads(Estimator),
-    /// Re-decided: still no ρ̂ to read.
+    /// Re-decided: every ρ̂ still undefined (or ρ not identified), so never offered.
     NothingReadable,
+    /// Re-decided: ρ̂ defined, but a firing test still guards this estimator.
+    DefinedButGuarded { estimator: Estimator, test: TestId },
+    /// Re-decided: some ρ̂ defined, but this estimator's fit is still flagged.
+    StillFlagged(Estimator),
     /// Not re-decided here (it needs new data or a full battery run).
     Unchecked,
 }
@@ -311,9 +320,8 @@ impl RangeVerdict {
 /// What [`read`] reads: the battery's fits and verdicts on one panel.
 #[derive(Debug, Clone, Copy)]
 pub struct Inputs<'a> {
-    /// The panel's configuration and its row of the table.
-    pub config: &'a Configuration,
-    pub decision: &'a Decision,
+    /// The panel read.
+    pub panel: &'a Panel,
     /// Every test's result.
     pub tests: &'a PerTest<TestResult>,
     /// The fits that ran, with their intervals.
@@ -330,6 +338,8 @@ pub struct Inputs<'a> {
 /// its evidence and the next steps are decided.
 #[must_use]
 pub fn read(inputs: &Inputs<'_>) -> Reading {
+    let panel = inputs.panel;
+    let config = Configuration::of(panel);
     let closed = inputs
         .fits
         .iter()
@@ -339,30 +349,41 @@ pub fn read(inputs: &Inputs<'_>) -> Reading {
         weak_id: WeakIdVerdict::of(inputs.weak_id, closed.map(|f| &f.estimate)),
         range: RangeVerdict::of(closed.map(|f| &f.estimate)),
     };
-    let estimates: Vec<_> = inputs
-        .fits
-        .iter()
-        .map(|f| (f.estimator, &f.estimate))
+    let ordinal_anchors: Vec<usize> = (0..panel.m())
+        .filter(|&k| panel.scales[panel.p() + k].is_ordinal())
         .collect();
-    let free_refused = inputs
-        .refused
-        .iter()
-        .find(|(e, _)| *e == Estimator::FreeScale)
-        .map(|(_, why)| why.as_str());
-    let route = route(
-        inputs.config,
-        inputs.decision,
-        inputs.tests,
-        &estimates,
-        evidence.weak_id.alarm(),
-        free_refused,
+    let fitted = Fitted {
+        estimates: inputs
+            .fits
+            .iter()
+            .map(|f| (f.estimator, &f.estimate))
+            .collect(),
+        refused: inputs.refused,
+    };
+    let routed = route(
+        &config,
+        &ordinal_anchors,
+        &evidence.tests,
+        evidence.weak_id,
+        &fitted,
     );
-    let fit = route
+    let next = next_steps(&About {
+        panel,
+        room: inputs.room,
+        routed: &routed,
+        evidence: &evidence,
+        j_threshold: inputs.tests[TestId::J].threshold,
+    });
+    let fit = routed
         .read
         .and_then(|e| inputs.fits.iter().find(|f| f.estimator == e));
-    let anchors = (0..inputs.config.layout.m)
-        .map(|k| anchor_answer(k, fit))
-        .collect();
+    let anchors = (0..panel.m()).map(|k| anchor_answer(k, fit)).collect();
+    let answered = |t: TestId| {
+        routed
+            .obstacles
+            .iter()
+            .any(|o| matches!(o, Obstacle::Guarded { test, .. } if *test == t))
+    };
     let alarms = TestId::ALL
         .into_iter()
         .filter_map(|t| {
@@ -371,23 +392,42 @@ pub fn read(inputs: &Inputs<'_>) -> Reading {
                 test: t,
                 statistic: r.statistic.unwrap_or(f64::NAN),
                 threshold: r.threshold.unwrap_or(f64::NAN),
-                answered: false,
+                answered: answered(t),
             })
         })
         .collect();
     Reading {
         answer: Answer {
-            read: route.read,
-            because: None,
-            obstacles: Vec::new(),
+            read: routed.read,
+            because: routed.because,
+            obstacles: routed.obstacles,
             anchors,
             alarms,
         },
         evidence,
-        next: Vec::new(),
+        next,
     }
 }
 
+impl Reading {
+    /// The answer as the older [`Route`]: the estimator and a core-level sentence.
+    #[must_use]
+    pub fn route(&self, anchors: &[String]) -> Route {
+        Route {
+            read: self.answer.read,
+            why: super::phrase::headline(&self.answer, anchors),
+        }
+    }
+
+    /// Whether the reading raises any alarm: a firing test, a weak-identification flag, or no
+    /// estimate to read (`--fail-on-diagnostic`).
+    #[must_use]
+    pub fn any_alarm(&self) -> bool {
+        !self.answer.alarms.is_empty()
+            || self.evidence.weak_id.alarm()
+            || self.answer.read.is_none()
+    }
+}
 /// What a read fit says of anchor `k`.
 fn anchor_answer(k: usize, fit: Option<&Inferred>) -> AnchorAnswer {
     let Some(f) = fit else {

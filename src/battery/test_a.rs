@@ -65,7 +65,16 @@ pub const SPEC: Diagnostic = Diagnostic {
 /// What Test A's verdict means (Sections 5 and 8).
 fn meaning(r: &Observation<'_>) -> String {
     if r.fires {
-        "The judges' covariances are unequal beyond chance: they load unequally on what they share, so the unit-loading closed form should not be used on this panel (Section 8); treat every ρ̂ as unverified. Fix the panel, or read the free-scale estimate, which frees each judge's scale (it needs ≥ 3 continuous anchors), once Test J passes.".into()
+        let base = "The judges' covariances are unequal beyond chance: they load unequally on what they share, so the unit-loading closed form should not be used on this panel (Section 8); treat every ρ̂ as unverified. Fix the panel, or read the free-scale estimate, which frees each judge's scale (it needs ≥ 3 continuous anchors), once Test J passes.";
+        // What the advice depends on: Test J runs only with ≥ 4 judges.
+        if r.layout.p < 4 {
+            format!(
+                "{base} Test J, the check that estimate rests on, needs ≥ 4 judges; with {} it cannot run, so the judges' one-factor structure stays unchecked.",
+                r.layout.p
+            )
+        } else {
+            base.into()
+        }
     } else {
         "No dispersion beyond chance in the judge covariances. Passing is necessary, not sufficient: mild spreads are nearly invisible at N ≈ 500–2000 (power at spread 0.2 is at or below the false-positive rate), and a panel-wide residual never shows here.".into()
     }

@@ -3,7 +3,7 @@
 
 use nalgebra::DMatrix;
 
-use super::calibration::NullDistribution;
+use super::calibration::{NullDistribution, Slot};
 use super::null::NullModel;
 use super::registry::{PerTest, TestId};
 use super::types::{Layout, NullKind, Observation, Sample};
@@ -69,20 +69,18 @@ impl TestResult {
     }
 }
 
-/// Every test's result: `calibrations` holds the null draws and the null model of the
-/// single-factor tests, then of the free-scale tests.
+/// Every test's result: `calibrations` holds the null draws and the null model of each
+/// [`Slot`]: the single-factor tests, the free-scale tests that read the anchors, then those
+/// that read only the judges.
 pub(super) fn judge_all(
     layout: &Layout,
     sample: &Sample<'_>,
     corr: &Result<Option<DMatrix<f64>>, crate::ordinal::OrdinalError>,
     estimate: Option<&Estimate>,
-    calibrations: [(Option<&NullDistribution>, &Result<NullModel, EstimateError>); 2],
+    calibrations: [(Option<&NullDistribution>, &Result<NullModel, EstimateError>); 3],
 ) -> PerTest<TestResult> {
     PerTest::from_fn(|t| {
-        let (nulls, model) = match t.null_kind(layout) {
-            NullKind::SingleFactor => calibrations[0],
-            NullKind::FreeScale => calibrations[1],
-        };
+        let (nulls, model) = calibrations[Slot::of(t, layout).index()];
         match (corr, t.null_kind(layout)) {
             (Err(why), NullKind::FreeScale) if t.applicable(layout).is_ok() => {
                 TestResult::not_applicable(

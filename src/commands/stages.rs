@@ -36,7 +36,7 @@ impl StageBars {
     pub(crate) fn total(&self, stage: Stage) -> u64 {
         match stage {
             Stage::Bootstrap => self.resamples,
-            Stage::Null | Stage::FreeScaleNull => self.null_draws,
+            Stage::Null | Stage::FreeScaleNull | Stage::JudgeNull => self.null_draws,
         }
     }
 

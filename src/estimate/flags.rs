@@ -109,11 +109,12 @@ impl Flag {
                 self.value
             ),
             FlagCode::SigmaT2Outside0K => {
-                let d = apart(self.value, est.k).max(apart(self.value, 0.0));
+                // Each number at its own precision: σ̂_t² told apart from the bound it crossed.
+                let bound = if self.value <= 0.0 { 0.0 } else { est.k };
                 format!(
-                    "σ̂_t² = {:.d$} lies outside (0, K = {:.d$}): an out-of-range (Heywood-type) fit that signals misspecification or weak identification{}",
-                    self.value,
-                    est.k,
+                    "σ̂_t² = {} lies outside (0, K = {}): an out-of-range (Heywood-type) fit that signals misspecification or weak identification{}",
+                    beside(self.value, bound),
+                    beside(est.k, self.value),
                     if self.value <= 0.0 {
                         "; a variance at or below zero, so every ρ̂ is undefined — run the battery."
                     } else {
@@ -190,6 +191,20 @@ impl Flag {
                 self.value
             ),
         }
+    }
+}
+
+/// `x` at a sensible precision beside `bound`: 4 decimals, more only to tell it from a
+/// `bound` it is close to, exactly 0 as "0", and a tiny nonzero value in scientific notation
+/// (never "0.000000000000000").
+fn beside(x: f64, bound: f64) -> String {
+    if x == 0.0 {
+        "0".into()
+    } else if x.abs() < 1e-4 {
+        format!("{x:.3e}")
+    } else {
+        let d = apart(x, bound);
+        format!("{x:.d$}")
     }
 }
 

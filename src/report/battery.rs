@@ -8,6 +8,7 @@ use serde_json::{Value, json};
 
 use super::{estimate_text, estimate_with_ci_json, fmt_num, num, panel_json, panel_text, table};
 use crate::battery::BatteryReport;
+use crate::battery::reading::WeakIdVerdict;
 use crate::bootstrap::{BootstrapResult, WEAK_ID_T};
 use crate::estimate::{Context, Detail, Estimator};
 use crate::panel::Panel;
@@ -16,21 +17,19 @@ fn bootstrap_json(b: &BootstrapResult) -> Value {
     json!({"resamples": b.resamples, "dropped": b.dropped, "seed": b.seed})
 }
 
-/// The weak-identification screen's line (Section 6).
-fn weak_id_text(w: &crate::bootstrap::WeakId) -> String {
+/// The weak-identification screen's line (Section 6), worded from its one verdict.
+fn weak_id_text(w: &crate::bootstrap::WeakId, verdict: WeakIdVerdict) -> String {
     format!(
         "\nWeak-identification screen: T = |den| / SD_boot(den) = {} / {} = {} → {}\n",
         fmt_num(w.denominator.abs()),
         fmt_num(w.sd_boot),
         fmt_num(w.t),
-        if w.out_of_range {
-            "no verdict: the closed form is out of range (see its flags), and T screens only an in-range fit".to_string()
-        } else if w.flag {
-            format!(
+        match verdict {
+            WeakIdVerdict::NoFit | WeakIdVerdict::OutOfRange { .. } => "no verdict: the closed form is out of range or gives no ρ̂ (see its flags), and T screens only an in-range fit".to_string(),
+            WeakIdVerdict::Weak { .. } => format!(
                 "FLAGGED (T < {WEAK_ID_T}): the data carry little information about σ_t²; report every ρ as its interval only"
-            )
-        } else {
-            format!("ok (T ≥ {WEAK_ID_T})")
+            ),
+            WeakIdVerdict::Ok { .. } => format!("ok (T ≥ {WEAK_ID_T})"),
         }
     )
 }
@@ -67,6 +66,7 @@ pub fn json(
         "estimator": r.route.read.map(Estimator::key),
         "why": r.route.why,
     });
+    doc["reading"] = super::reading::json(panel, r);
     doc["weak_id"] = r.weak_id.map_or(Value::Null, |w| {
         json!({"T": num(w.t), "flag": w.flag, "denominator": num(w.denominator), "sd_boot": num(w.sd_boot), "out_of_range": w.out_of_range})
     });
@@ -121,7 +121,7 @@ pub fn text(
     if let Some(why) = &d.refusal {
         let _ = writeln!(out, "\nEstimate: {why}.");
     }
-    let _ = writeln!(out, "\nWhich estimate to read: {}", r.route.why);
+    out.push_str(&super::reading::text(panel, r));
     let ctx = Context::default();
     for (e, why) in &r.refused {
         if *e == Estimator::FreeScale && d.refusal.is_none() {
@@ -153,7 +153,7 @@ pub fn text(
     }
     out.push_str(&super::neff::text(&r.n_eff, &panel.judges));
     if let Some(w) = r.weak_id {
-        out.push_str(&weak_id_text(&w));
+        out.push_str(&weak_id_text(&w, r.reading.evidence.weak_id));
     }
     let _ = writeln!(
         out,
@@ -181,7 +181,8 @@ pub fn text(
                 t.verdict.badge().into(),
                 opt(t.statistic),
                 opt(t.threshold),
-                t.p_value.map_or_else(|| "—".into(), |p| format!("{p:.4}")),
+                t.p_value
+                    .map_or_else(|| "—".into(), crate::battery::phrase::p_value),
             ]
         })
         .collect();

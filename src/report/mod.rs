@@ -9,6 +9,7 @@ pub mod identify;
 pub mod neff;
 pub mod plan;
 pub mod power;
+pub mod reading;
 pub mod reproduce;
 pub mod validate;
 

@@ -3,6 +3,7 @@
 
 use super::app::{App, Step};
 use super::readout;
+use crate::battery::reading::WeakIdVerdict;
 use crate::battery::{BatteryReport, TestId, Verdict};
 use crate::bootstrap::WEAK_ID_T;
 
@@ -141,15 +142,11 @@ fn name(names: &[String], k: usize) -> String {
 }
 
 fn weak_id(r: &BatteryReport) -> [String; 2] {
-    let unreadable = |w: &crate::bootstrap::WeakId| {
-        !w.t.is_finite()
-            || w.out_of_range
-            || r.estimate()
-                .is_some_and(|e| e.rho().iter().all(Option::is_none))
-    };
+    // The one weak-ID verdict (battery::reading): no verdict on a fit out of range or
+    // without ρ̂, whatever its T.
+    let verdict = r.reading.evidence.weak_id;
     match r.weak_id {
-        // First: a screen of a fit with no ρ̂ has nothing to say, whatever its T.
-        Some(w) if unreadable(&w) => [
+        Some(w) if matches!(verdict, WeakIdVerdict::OutOfRange { .. }) => [
             if w.t.is_finite() && w.denominator.is_finite() {
                 format!(
                     "The denominator ({:.3}) is {:.1} bootstrap SDs from zero, but the fit is out of range.",
@@ -158,9 +155,9 @@ fn weak_id(r: &BatteryReport) -> [String; 2] {
             } else {
                 "No weak-ID verdict: the fit is out of range.".into()
             },
-            "The fit is out of range (see its flags): the model does not fit this panel, so there is no estimate to screen.".into(),
+            "T screens only an in-range closed form; its flags say why this one is not.".into(),
         ],
-        Some(w) if w.flag => [
+        Some(w) if verdict.alarm() => [
             format!(
                 "The denominator is only {:.1} bootstrap SDs from zero (T < {WEAK_ID_T}).",
                 w.t
@@ -266,7 +263,7 @@ fn overall(r: &BatteryReport) -> [String; 2] {
         .filter(|t| t.verdict == Verdict::Fires)
         .map(|t| t.test.name())
         .collect();
-    let weak = r.weak_id.is_some_and(|w| w.flag);
+    let weak = r.reading.evidence.weak_id.alarm();
     if fired.is_empty() && !weak && r.route.read.is_none() {
         return [
             "Overall: no test fired, yet no ρ̂ can be read.".into(),

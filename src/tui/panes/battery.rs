@@ -11,6 +11,7 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
+use crate::battery::reading::WeakIdVerdict;
 use crate::battery::{TestId, Verdict};
 use crate::bootstrap::WEAK_ID_T;
 use crate::tui::action::Pane;
@@ -99,18 +100,16 @@ fn verdicts(app: &App, theme: Theme, width: usize) -> Vec<Line<'static>> {
         ]));
     }
     // The weak-identification screen and the range flags share one line.
-    let (weak_v, weak_t) = match r.weak_id {
-        // No verdict on an out-of-range fit: "PASS" would vouch for it.
-        Some(w) if w.out_of_range => (Verdict::NotApplicable, " no verdict, out of range ".into()),
-        Some(w) => (
-            if w.flag {
-                Verdict::Fires
-            } else {
-                Verdict::Pass
-            },
-            format!(" T {} ", sig(w.t, 3)),
-        ),
-        None => (Verdict::NotApplicable, " ".into()),
+    // The one weak-ID verdict (battery::reading): no verdict on an out-of-range fit.
+    let weak_id = r.reading.evidence.weak_id;
+    let (weak_v, weak_t) = match weak_id {
+        WeakIdVerdict::OutOfRange { .. } => {
+            (Verdict::NotApplicable, " no verdict, out of range ".into())
+        }
+        WeakIdVerdict::Weak { t } | WeakIdVerdict::Ok { t } => {
+            (weak_id.verdict(), format!(" T {} ", sig(t, 3)))
+        }
+        WeakIdVerdict::NoFit => (Verdict::NotApplicable, " ".into()),
     };
     let (range_v, range_t) = range_row(r);
     let weak = vec![
@@ -127,7 +126,7 @@ fn verdicts(app: &App, theme: Theme, width: usize) -> Vec<Line<'static>> {
     if cells(&weak) + 2 + cells(&range) <= width {
         let mut one = weak;
         // The N/A badge ends in its own dot.
-        let sep = if weak_v == Verdict::NotApplicable && r.weak_id.is_none_or(|w| !w.out_of_range) {
+        let sep = if weak_id == WeakIdVerdict::NoFit {
             " "
         } else {
             "· "

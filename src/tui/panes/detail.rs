@@ -8,6 +8,7 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph};
 
+use crate::battery::reading::WeakIdVerdict;
 use crate::battery::{TestId, Verdict};
 use crate::bootstrap::WEAK_ID_T;
 use crate::tui::app::App;
@@ -96,31 +97,29 @@ fn screens(
         return;
     };
     let stale = app.battery_stale();
-    let (weak_v, weak_text) = match r.weak_id {
-        Some(w) if w.out_of_range => (
+    // The one weak-ID verdict (battery::reading).
+    let weak_id = r.reading.evidence.weak_id;
+    let (weak_v, weak_text) = match weak_id {
+        WeakIdVerdict::OutOfRange { t } => (
             Verdict::NotApplicable,
             format!(
                 "T = |den̂| / SD_boot = {}, but the fit is out of range (see the range flags), so T gives no verdict.",
-                sig(w.t, 3)
+                sig(t, 3)
             ),
         ),
-        Some(w) => (
-            if w.flag {
-                Verdict::Fires
-            } else {
-                Verdict::Pass
-            },
+        WeakIdVerdict::Weak { t } | WeakIdVerdict::Ok { t } => (
+            weak_id.verdict(),
             format!(
                 "T = |den̂| / SD_boot = {} against {WEAK_ID_T}: {}",
-                sig(w.t, 3),
-                if w.flag {
+                sig(t, 3),
+                if weak_id.alarm() {
                     "the denominator of Theorem 1 is weakly identified; report ρ̂ as an interval only."
                 } else {
                     "the denominator is well away from zero; the point estimates can be read."
                 }
             ),
         ),
-        None => (Verdict::NotApplicable, no_closed_form(app)),
+        WeakIdVerdict::NoFit => (Verdict::NotApplicable, no_closed_form(app)),
     };
     heading(
         out,

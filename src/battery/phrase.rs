@@ -1,0 +1,237 @@
+//! Core-level phrases of a reading: what each reason and remedy says, naming no front-end
+//! control (no flag, key or keyword argument). Front ends add how to do it in their own terms.
+
+use super::reading::{Answer, Column, Obstacle, Outcome, ReadBecause, Remedy, Unidentified};
+use super::registry::TestId;
+use super::verdict::Verdict;
+use crate::estimate::{Estimator, FlagCode};
+
+/// An estimator's name in running text ("the closed form").
+#[must_use]
+pub fn estimator(e: Estimator) -> &'static str {
+    match e {
+        Estimator::ClosedForm => "the closed form",
+        Estimator::Ml => "the ML estimate",
+        Estimator::Blocked => "the family-blocked estimate",
+        Estimator::DesignatedClean => "the designated-clean estimate",
+        Estimator::FreeScale => "the free-scale estimate",
+        #[cfg(test)]
+        Estimator::Throwaway => "the throwaway estimate",
+    }
+}
+
+/// A column's name: `judges` and `anchors` are the panel's names.
+#[must_use]
+pub fn column(c: Column, judges: &[String], anchors: &[String]) -> String {
+    let (names, i, role) = match c {
+        Column::Judge(j) => (judges, j, "judge"),
+        Column::Anchor(k) => (anchors, k, "anchor"),
+    };
+    names
+        .get(i)
+        .cloned()
+        .unwrap_or_else(|| format!("{role} {}", i + 1))
+}
+
+/// Names joined with commas.
+#[must_use]
+pub fn list(names: &[String]) -> String {
+    names.join(", ")
+}
+
+/// Why ρ is not identified, as a clause.
+#[must_use]
+pub fn unidentified(u: Unidentified) -> String {
+    match u {
+        Unidentified::TooFewAnchors { anchors } => format!(
+            "{anchors} anchor{}: Theorem 1 needs ≥ 2 anchors, so σ_t² and every ρ are not identified",
+            if anchors == 1 { "" } else { "s" }
+        ),
+        Unidentified::AllOrdinal => {
+            "every column is ordinal: ρ is not identified at any number of anchors (Section 7)"
+                .into()
+        }
+        Unidentified::OrdinalJudgesFewContinuous { continuous_anchors } => format!(
+            "the judges are ordinal and the panel has {continuous_anchors} continuous anchor{}: ρ needs ≥ 3 continuous anchors (Section 7)",
+            if continuous_anchors == 1 { "" } else { "s" }
+        ),
+    }
+}
+
+/// What a firing test says against an estimator, as a clause.
+fn guard(t: TestId) -> &'static str {
+    match t {
+        TestId::A => "the judges load unequally (for instance, each on its own scale)",
+        TestId::B => "the anchors disagree on σ_t²",
+        TestId::C => "judges of one family share a residual that inflates K",
+        TestId::J => "the judges need more than one factor even on their own scales",
+        TestId::O => "the anchors' covariances reject the free-scale model",
+        #[cfg(test)]
+        TestId::Z => "the test's own alarm",
+    }
+}
+
+/// One obstacle as a clause, naming anchors by `anchors`.
+#[must_use]
+pub fn obstacle(o: &Obstacle, anchors: &[String]) -> String {
+    match o {
+        Obstacle::NotIdentified(u) => unidentified(*u),
+        Obstacle::OrdinalAnchors(idx) => {
+            let names: Vec<String> = idx
+                .iter()
+                .map(|&k| column(Column::Anchor(k), &[], anchors))
+                .collect();
+            format!(
+                "the anchor{} {} {} ordinal: the closed form would read the codes as numbers on the judges' scale, and the free-scale estimate needs continuous anchors",
+                if idx.len() == 1 { "" } else { "s" },
+                list(&names),
+                if idx.len() == 1 { "is" } else { "are" }
+            )
+        }
+        Obstacle::Guarded { estimator: e, test } => format!(
+            "Test {} fires against {}: {}",
+            test.name(),
+            estimator(*e),
+            guard(*test)
+        ),
+        Obstacle::Flagged { estimator: e, flags } => format!(
+            "{} is out of range (flags {})",
+            estimator(*e),
+            flags
+                .iter()
+                .map(|f| f.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        Obstacle::DidNotRun { estimator: e, refusal } => {
+            format!("{} does not run here ({refusal})", estimator(*e))
+        }
+        Obstacle::WeaklyIdentified => "the weak-identification screen flags the closed form (T < 4): its points are not to be read, only its intervals".into(),
+    }
+}
+
+/// Why the answer reads its estimator, as a sentence.
+#[must_use]
+pub fn because(b: ReadBecause) -> String {
+    match b {
+        ReadBecause::ClosedForm {
+            test_a,
+            free_scale_beside,
+        } => format!(
+            "Read the closed form (Theorem 1): {}{}.",
+            if test_a == Verdict::Pass {
+                "Test A does not fire"
+            } else {
+                "Test A cannot run here"
+            },
+            if free_scale_beside {
+                "; the free-scale estimate is shown beside it as a check"
+            } else {
+                ""
+            }
+        ),
+        ReadBecause::FreeScaleOrdinalJudges => "Read the free-scale estimate: the judges are ordinal, so their codes share no scale with the anchors; it frees every judge's scale and reads their correlations (Section 7).".into(),
+        ReadBecause::FreeScaleTestA => "Read the free-scale estimate: Test A fires (the judges load unequally), and it frees every judge's scale and reads their correlations (Section 7); Test J passes, which it rests on.".into(),
+        ReadBecause::BlockedTestC => "Read the family-blocked estimate: Test C fires, so judges of one family share a residual that inflates the closed form's K; the blocked estimate takes K from cross-family pairs only (Section 5).".into(),
+    }
+}
+
+/// The answer's headline, a sentence naming no front-end control.
+#[must_use]
+pub fn headline(a: &Answer, anchors: &[String]) -> String {
+    if let Some(b) = a.because {
+        return because(b);
+    }
+    let reasons: Vec<String> = a.obstacles.iter().map(|o| obstacle(o, anchors)).collect();
+    format!("No ρ̂ to read: {}.", reasons.join("; and "))
+}
+
+/// A remedy as an imperative clause (what to do, not how in any front end).
+#[must_use]
+pub fn remedy(r: &Remedy, judges: &[String], anchors: &[String]) -> String {
+    let cols = |cs: &[Column]| {
+        list(
+            &cs.iter()
+                .map(|&c| column(c, judges, anchors))
+                .collect::<Vec<_>>(),
+        )
+    };
+    match r {
+        Remedy::MarkContinuous(cs) => format!(
+            "read {} as continuous, if their codes are interval-scaled",
+            cols(cs)
+        ),
+        Remedy::MarkOrdinal(cs) => format!("read {} as ordinal (Likert codes)", cols(cs)),
+        Remedy::LeaveOutAnchors(ks) => format!(
+            "leave out the anchor{} {}",
+            if ks.len() == 1 { "" } else { "s" },
+            cols(&ks.iter().map(|&k| Column::Anchor(k)).collect::<Vec<_>>())
+        ),
+        Remedy::SetJudgeAside(j) => format!(
+            "set the judge {} aside",
+            column(Column::Judge(*j), judges, anchors)
+        ),
+        Remedy::UseAsAnchors(names) => format!("make {} anchors", list(names)),
+        Remedy::GiveFamilies => {
+            "give the judges' families (for Test C and the family-blocked estimate)".into()
+        }
+        Remedy::DesignateClean(k) => format!(
+            "designate {} as clean (its ρ = 0 by assumption)",
+            column(Column::Anchor(*k), judges, anchors)
+        ),
+        Remedy::CollectAnchors(n) => {
+            format!("collect {n} more anchor{}", if *n == 1 { "" } else { "s" })
+        }
+        Remedy::CollectContinuousAnchors(n) => format!(
+            "collect {n} more continuous anchor{} (human or reference scores on an interval scale)",
+            if *n == 1 { "" } else { "s" }
+        ),
+        Remedy::MoreItems(plan) => format!(
+            "collect more items: about N = {} with {} judges and {} anchors lifts T past 4",
+            plan.n, plan.judges, plan.anchors
+        ),
+    }
+}
+
+/// What re-deciding with a remedy gave, as a clause.
+#[must_use]
+pub fn outcome(o: Outcome) -> String {
+    match o {
+        Outcome::Reads(e) => format!("then {} can be read", estimator(e)),
+        Outcome::NothingReadable => "every ρ̂ stays undefined".into(),
+        Outcome::DefinedButGuarded { estimator: e, test } => format!(
+            "then {} gives ρ̂, but Test {} still fires against it",
+            estimator(e),
+            test.name()
+        ),
+        Outcome::StillFlagged(e) => format!("then {} gives some ρ̂, still flagged", estimator(e)),
+        Outcome::Unchecked => "not checked here".into(),
+    }
+}
+
+/// A flag code's name, as in the JSON.
+#[must_use]
+pub fn flag(f: FlagCode) -> &'static str {
+    f.as_str()
+}
+
+/// A p-value in one format everywhere: one significant digit below 0.01 (p-values are
+/// multiples of 1/(draws + 1), so 0.000999 prints "0.001"), else two.
+#[must_use]
+pub fn p_value(p: f64) -> String {
+    if !p.is_finite() {
+        return "—".into();
+    }
+    let sig = if p > 0.0 && p < 0.01 { 1 } else { 2 };
+    if p <= 0.0 {
+        return "0".into();
+    }
+    let mag = p.log10().floor() as i32;
+    let decimals = (sig - 1 - mag).max(0) as usize;
+    let scale = 10f64.powi(decimals as i32);
+    let rounded = (p * scale).round() / scale;
+    // Rounding may carry a digit (0.0095 → 0.01): keep the significant digits asked for.
+    let mag2 = rounded.log10().floor() as i32;
+    let decimals = (sig - 1 - mag2).max(0) as usize;
+    format!("{rounded:.decimals$}")
+}

@@ -1,0 +1,411 @@
+//! The next steps of a panel's reading: remedies generated from the answer's obstacles, each
+//! checked against the panel (one it cannot take is not offered), and re-decided where that is
+//! cheap — the remedy applied to the panel, the fits redone and the answer routed again — so
+//! that one leaving every ρ̂ undefined is never offered.
+
+use super::answer::{Fitted, Routed, route, some_rho, unidentified};
+use super::decision::Configuration;
+use super::reading::{
+    Column, Evidence, NextStep, Obstacle, Outcome, Plan, Remedy, Room, Unidentified, WeakIdVerdict,
+};
+use super::registry::{PerTest, TestId};
+use super::verdict::Verdict;
+use crate::bootstrap::WEAK_ID_T;
+use crate::estimate::free_scale::one_factor_uls;
+use crate::estimate::{Context, Estimator, Fits, FlagCode};
+use crate::panel::{Panel, Scale};
+
+/// What the next steps are worked out from.
+pub(super) struct About<'a> {
+    pub panel: &'a Panel,
+    pub room: &'a Room,
+    pub routed: &'a Routed,
+    pub evidence: &'a Evidence,
+    /// The judges' one-factor RMS threshold of Test J, when it ran.
+    pub j_threshold: Option<f64>,
+}
+
+/// The next steps, most useful first: those re-decided to a readable ρ̂, then those that give
+/// ρ̂ a firing test still guards, then those not checked here; none that leaves every ρ̂
+/// undefined, and none the panel cannot take.
+pub(super) fn next_steps(a: &About<'_>) -> Vec<NextStep> {
+    let mut steps: Vec<NextStep> = Vec::new();
+    let mut offer = |remedy: Remedy, outcome: Outcome| {
+        if outcome != Outcome::NothingReadable && !steps.iter().any(|s| s.remedy == remedy) {
+            steps.push(NextStep { remedy, outcome });
+        }
+    };
+    for o in &a.routed.obstacles {
+        for (remedy, outcome) in for_obstacle(a, o) {
+            offer(remedy, outcome);
+        }
+    }
+    // Test J guards the free-scale estimate even when another obstacle is met first.
+    if a.routed.read.is_none() && a.evidence.tests[TestId::J] == Verdict::Fires {
+        for (remedy, outcome) in aside_for_j(a) {
+            offer(remedy, outcome);
+        }
+    }
+    if a.routed.read.is_some() {
+        for (remedy, outcome) in strengthen(a) {
+            offer(remedy, outcome);
+        }
+    }
+    // Stable: within a rank, the order the obstacles were met.
+    steps.sort_by_key(|s| match s.outcome {
+        Outcome::Reads(_) => 0,
+        Outcome::DefinedButGuarded { .. } | Outcome::StillFlagged(_) => 1,
+        Outcome::Unchecked => 2,
+        Outcome::NothingReadable => 3,
+    });
+    steps
+}
+
+/// Remedies aimed at one obstacle, with what each gives.
+fn for_obstacle(a: &About<'_>, o: &Obstacle) -> Vec<(Remedy, Outcome)> {
+    let p = a.panel.p();
+    let mut out = Vec::new();
+    match o {
+        Obstacle::NotIdentified(why) => out.extend(unidentified_remedies(a, *why)),
+        Obstacle::OrdinalAnchors(idx) => {
+            let cols: Vec<Column> = idx.iter().map(|&k| Column::Anchor(k)).collect();
+            out.push((
+                Remedy::MarkContinuous(cols.clone()),
+                redecide(a, &continuous(a.panel, &cols), false),
+            ));
+            if a.panel.m() - idx.len() >= 2 {
+                out.push((
+                    Remedy::LeaveOutAnchors(idx.clone()),
+                    redecide(a, &without(a.panel, &[], idx), false),
+                ));
+            }
+            out.push((Remedy::CollectContinuousAnchors(3), Outcome::Unchecked));
+        }
+        Obstacle::Guarded {
+            estimator: Estimator::FreeScale,
+            test: TestId::J,
+        } => out.extend(aside_for_j(a)),
+        Obstacle::Guarded {
+            estimator: Estimator::ClosedForm,
+            test: TestId::A,
+        } if a.panel.m() < crate::estimate::free_scale::MIN_ANCHORS => {
+            // The free-scale estimate answers Test A, and needs three anchors.
+            out.push((
+                Remedy::CollectAnchors(crate::estimate::free_scale::MIN_ANCHORS - a.panel.m()),
+                Outcome::Unchecked,
+            ));
+        }
+        Obstacle::Flagged { estimator, flags } => {
+            for j in heywood_judges(a.panel, *estimator, flags) {
+                if p > 3 {
+                    out.push((
+                        Remedy::SetJudgeAside(j),
+                        redecide(a, &without(a.panel, &[j], &[]), true),
+                    ));
+                }
+            }
+            if *estimator == Estimator::ClosedForm && a.evidence.tests[TestId::A] != Verdict::Fires
+            {
+                out.extend(clean_anchor(a));
+            }
+            if *estimator == Estimator::FreeScale && flags.contains(&FlagCode::AnchorsMisfit) {
+                out.extend(drop_misfit_anchor(a));
+            }
+        }
+        Obstacle::WeaklyIdentified => out.extend(more_items(a)),
+        Obstacle::Guarded { .. } | Obstacle::DidNotRun { .. } => {}
+    }
+    out
+}
+
+/// Remedies when ρ is not identified: spare columns or new anchors, or reading Likert codes
+/// as numbers when that is what identifies it.
+fn unidentified_remedies(a: &About<'_>, why: Unidentified) -> Vec<(Remedy, Outcome)> {
+    let mut out = Vec::new();
+    let m = a.panel.m();
+    let ordinal_judges: Vec<Column> = (0..a.panel.p())
+        .filter(|&j| a.panel.scales[j].is_ordinal())
+        .map(Column::Judge)
+        .collect();
+    let ordinal_anchors: Vec<Column> = (0..m)
+        .filter(|&k| a.panel.scales[a.panel.p() + k].is_ordinal())
+        .map(Column::Anchor)
+        .collect();
+    match why {
+        Unidentified::TooFewAnchors { anchors } => {
+            if !a.room.spare.is_empty() {
+                let take = a.room.spare.iter().take(2 - anchors).cloned().collect();
+                out.push((Remedy::UseAsAnchors(take), Outcome::Unchecked));
+            }
+            if ordinal_judges.is_empty() {
+                out.push((Remedy::CollectAnchors(2 - anchors), Outcome::Unchecked));
+            } else {
+                out.push((Remedy::CollectContinuousAnchors(3), Outcome::Unchecked));
+            }
+        }
+        Unidentified::AllOrdinal | Unidentified::OrdinalJudgesFewContinuous { .. } => {
+            let all: Vec<Column> = ordinal_judges
+                .iter()
+                .chain(&ordinal_anchors)
+                .copied()
+                .collect();
+            out.push((
+                Remedy::MarkContinuous(all.clone()),
+                redecide(a, &continuous(a.panel, &all), false),
+            ));
+            if !ordinal_anchors.is_empty() {
+                out.push((
+                    Remedy::MarkContinuous(ordinal_anchors.clone()),
+                    redecide(a, &continuous(a.panel, &ordinal_anchors), false),
+                ));
+            }
+            let continuous_anchors = m - ordinal_anchors.len();
+            out.push((
+                Remedy::CollectContinuousAnchors(3usize.saturating_sub(continuous_anchors).max(1)),
+                Outcome::Unchecked,
+            ));
+        }
+    }
+    out
+}
+
+/// Steps that add protection to a readable answer: families for Test C and the blocked
+/// estimate, when none are given.
+fn strengthen(a: &About<'_>) -> Vec<(Remedy, Outcome)> {
+    let blockable = a.panel.judge_families().is_some_and(|f| f.blockable());
+    if a.panel.p() >= 3 && !blockable {
+        vec![(Remedy::GiveFamilies, Outcome::Unchecked)]
+    } else {
+        Vec::new()
+    }
+}
+
+/// Setting aside the judge whose absence leaves the judges' one-factor fit closest to one
+/// factor, when Test J fires and four judges remain to run it; offered only when its RMS then
+/// falls below Test J's threshold.
+fn aside_for_j(a: &About<'_>) -> Vec<(Remedy, Outcome)> {
+    let p = a.panel.p();
+    let (Some(threshold), true) = (a.j_threshold, p > 4) else {
+        return Vec::new();
+    };
+    let Ok(r) = judge_correlations(a.panel) else {
+        return Vec::new();
+    };
+    let rms_without = |j: usize| {
+        let keep: Vec<usize> = (0..p).filter(|&i| i != j).collect();
+        let sub = nalgebra::DMatrix::from_fn(keep.len(), keep.len(), |x, y| r[(keep[x], keep[y])]);
+        one_factor_uls(&sub).map_or(f64::INFINITY, |(_, rms, _)| rms)
+    };
+    let best = (0..p)
+        .map(|j| (j, rms_without(j)))
+        .min_by(|x, y| x.1.total_cmp(&y.1));
+    match best {
+        Some((j, rms)) if rms <= threshold => vec![(
+            Remedy::SetJudgeAside(j),
+            redecide(a, &without(a.panel, &[j], &[]), true),
+        )],
+        _ => Vec::new(),
+    }
+}
+
+/// Leaving out the one anchor whose absence lets the free-scale fit read (or, failing that,
+/// give some ρ̂), when the anchors misfit and three would remain.
+fn drop_misfit_anchor(a: &About<'_>) -> Vec<(Remedy, Outcome)> {
+    let m = a.panel.m();
+    if m <= crate::estimate::free_scale::MIN_ANCHORS {
+        return Vec::new();
+    }
+    let tried: Vec<(usize, Outcome)> = (0..m)
+        .map(|k| (k, redecide(a, &without(a.panel, &[], &[k]), false)))
+        .collect();
+    let best = tried
+        .iter()
+        .find(|(_, o)| matches!(o, Outcome::Reads(_)))
+        .or_else(|| {
+            tried
+                .iter()
+                .find(|(_, o)| matches!(o, Outcome::DefinedButGuarded { .. }))
+        });
+    best.map(|(k, o)| vec![(Remedy::LeaveOutAnchors(vec![*k]), *o)])
+        .unwrap_or_default()
+}
+
+/// The judges' correlations as Test J reads them (mixed when some judge is ordinal).
+fn judge_correlations(panel: &Panel) -> Result<nalgebra::DMatrix<f64>, ()> {
+    let p = panel.p();
+    let r = if panel.scales.iter().any(Scale::is_ordinal) {
+        crate::ordinal::correlation_matrix(panel).map_err(|_| ())?.r
+    } else {
+        super::types::Sample::of_cov(&panel.covariance())
+            .correlations()
+            .into_owned()
+    };
+    Ok(r.view((0, 0), (p, p)).into_owned())
+}
+
+/// Judges a fit flags as Heywood cases (a loading |λ_j| ≥ 1).
+fn heywood_judges(panel: &Panel, _e: Estimator, flags: &[FlagCode]) -> Vec<usize> {
+    if !flags.contains(&FlagCode::HeywoodJudge) {
+        return Vec::new();
+    }
+    judge_correlations(panel)
+        .ok()
+        .and_then(|r| one_factor_uls(&r).ok())
+        .map(|(lambda, _, _)| {
+            lambda
+                .iter()
+                .enumerate()
+                .filter(|(_, l)| l.abs() >= 1.0)
+                .map(|(j, _)| j)
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Designating as clean the first anchor with which the designated-clean estimate reads.
+fn clean_anchor(a: &About<'_>) -> Vec<(Remedy, Outcome)> {
+    let s = a.panel.covariance();
+    (0..a.panel.m())
+        .find(|&k| {
+            let ctx = Context {
+                families: a.panel.judge_families(),
+                clean: Some(k),
+            };
+            let fits = Fits::of_points(a.panel, &s, &ctx, &[Estimator::DesignatedClean]);
+            fits.estimate(Estimator::DesignatedClean)
+                .is_some_and(super::answer::readable)
+        })
+        .map(|k| {
+            vec![(
+                Remedy::DesignateClean(k),
+                Outcome::Reads(Estimator::DesignatedClean),
+            )]
+        })
+        .unwrap_or_default()
+}
+
+/// More items when the closed form is weakly identified: T grows as √N, so the planner's
+/// scaling N · (T₀ / T)² (rounded up to a hundred, and at least doubling N) reaches T₀ = 4.
+fn more_items(a: &About<'_>) -> Vec<(Remedy, Outcome)> {
+    let WeakIdVerdict::Weak { t } = a.evidence.weak_id else {
+        return Vec::new();
+    };
+    let n = a.panel.n as f64;
+    let want = if t.is_finite() && t > 0.0 {
+        (n * (WEAK_ID_T / t).powi(2) * 1.1).max(2.0 * n)
+    } else {
+        4.0 * n
+    };
+    let n = ((want / 100.0).ceil() * 100.0) as usize;
+    vec![(
+        Remedy::MoreItems(Plan {
+            n,
+            judges: a.panel.p(),
+            anchors: a.panel.m(),
+        }),
+        Outcome::Unchecked,
+    )]
+}
+
+/// The panel with `cols` read as continuous.
+fn continuous(panel: &Panel, cols: &[Column]) -> Panel {
+    let mut out = panel.clone();
+    for c in cols {
+        let i = match *c {
+            Column::Judge(j) => j,
+            Column::Anchor(k) => panel.p() + k,
+        };
+        out.scales[i] = Scale::Continuous;
+    }
+    out
+}
+
+/// The panel without the judges `judges` and the anchors `anchors` (indices in their roles).
+fn without(panel: &Panel, judges: &[usize], anchors: &[usize]) -> Panel {
+    let (n, p) = (panel.n, panel.p());
+    let keep: Vec<usize> = (0..panel.p() + panel.m())
+        .filter(|&c| {
+            if c < p {
+                !judges.contains(&c)
+            } else {
+                !anchors.contains(&(c - p))
+            }
+        })
+        .collect();
+    let mut data = Vec::with_capacity(keep.len() * n);
+    for &c in &keep {
+        data.extend_from_slice(&panel.data[c * n..(c + 1) * n]);
+    }
+    let names = |v: &[String], gone: &[usize]| -> Vec<String> {
+        v.iter()
+            .enumerate()
+            .filter(|(i, _)| !gone.contains(i))
+            .map(|(_, s)| s.clone())
+            .collect()
+    };
+    Panel {
+        n,
+        data,
+        judges: names(&panel.judges, judges),
+        anchors: names(&panel.anchors, anchors),
+        families: panel.families.as_ref().map(|f| names(f, judges)),
+        scales: keep.iter().map(|&c| panel.scales[c].clone()).collect(),
+        missing: keep.iter().map(|&c| panel.missing[c]).collect(),
+        n_dropped: panel.n_dropped,
+    }
+}
+
+/// The answer re-decided on `changed` (the remedy applied): the fits redone and routed with
+/// the tests' verdicts, those that cannot run on the new layout N/A. Judge-side tests keep
+/// their verdicts unless `judges_changed`, when Test J is taken as passing (the remedy was
+/// offered because its fit then passes) and Test A and C keep theirs.
+fn redecide(a: &About<'_>, changed: &Panel, judges_changed: bool) -> Outcome {
+    let c = Configuration::of(changed);
+    if unidentified(&c).is_some() {
+        return Outcome::NothingReadable;
+    }
+    let s = changed.covariance();
+    let ctx = Context {
+        families: changed.judge_families(),
+        clean: None,
+    };
+    let fits = Fits::of_points(changed, &s, &ctx, &super::ESTIMATORS);
+    let tests = PerTest::from_fn(|t| {
+        if t.applicable(&c.layout).is_err() {
+            Verdict::NotApplicable
+        } else if judges_changed && t == TestId::J {
+            Verdict::Pass
+        } else {
+            a.evidence.tests[t]
+        }
+    });
+    let ordinal_anchors: Vec<usize> = (0..changed.m())
+        .filter(|&k| changed.scales[changed.p() + k].is_ordinal())
+        .collect();
+    let fitted = Fitted {
+        estimates: fits
+            .fits
+            .iter()
+            .map(|f| (f.estimator, &f.estimate))
+            .collect(),
+        refused: &fits.refused,
+    };
+    let routed = route(&c, &ordinal_anchors, &tests, WeakIdVerdict::NoFit, &fitted);
+    if let Some(e) = routed.read {
+        return Outcome::Reads(e);
+    }
+    let defined = fits.fits.iter().any(|f| some_rho(&f.estimate));
+    match routed.obstacles.first() {
+        Some(Obstacle::Guarded { estimator, test }) if defined => Outcome::DefinedButGuarded {
+            estimator: *estimator,
+            test: *test,
+        },
+        _ => fits
+            .fits
+            .iter()
+            .find(|f| some_rho(&f.estimate))
+            .map_or(Outcome::NothingReadable, |f| {
+                Outcome::StillFlagged(f.estimator)
+            }),
+    }
+}
