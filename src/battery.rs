@@ -306,6 +306,12 @@ pub fn run_in(
     })
 }
 
+/// Each fit's bootstrap and the effective number of judges, on the same resamples.
+type Resampled = (Vec<BootstrapResult>, crate::neff::Neff);
+
+/// The tests a latent null calibrates, and the sentence on that null.
+type LatentNote<'a> = (&'a Vec<TestId>, Option<String>);
+
 /// The bootstrap and the three null calibrations (single-factor, free-scale, the judges'
 /// own), run side by side; `None` when `progress` stops the run.
 fn resample_and_calibrate(
@@ -316,10 +322,7 @@ fn resample_and_calibrate(
     nulls: [(&Result<NullModel, EstimateError>, &[TestId]); 3],
     opts: &Options,
     progress: &(dyn Fn(Progress) -> Flow + Sync),
-) -> Option<(
-    (Vec<BootstrapResult>, crate::neff::Neff),
-    [NullDistribution; 3],
-)> {
+) -> Option<(Resampled, [NullDistribution; 3])> {
     let boot = |p: Progress| progress(p.of(Stage::Bootstrap)); // stages run side by side
     // Each null has its own block of streams: the single-factor null's first, then the
     // free-scale null's, then the judges' own, so Test J draws the same whatever the anchors.
@@ -389,7 +392,7 @@ fn results(
 /// free-scale one), each with the tests it calibrates.
 fn notes(
     layout: &Layout,
-    (single, latent, codes): (&[TestId], [(&Vec<TestId>, Option<String>); 2], bool),
+    (single, latent, codes): (&[TestId], [LatentNote<'_>; 2], bool),
     null_note: String,
 ) -> (String, Option<String>) {
     let named: Vec<String> = latent

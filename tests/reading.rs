@@ -220,6 +220,18 @@ fn hanna_llm_scores_test_j_is_the_same_with_human_and_metric_anchors() {
             .any(|s| matches!(s.remedy, Remedy::MoreItems(_)))
     );
     assert!(!g.next.iter().any(|s| s.remedy == Remedy::GiveFamilies));
+    // Leaving an anchor out cannot silence Test A, which reads only the judges.
+    assert!(
+        !g.next.iter().any(|s| matches!(
+            s.outcome,
+            Outcome::DefinedButGuarded {
+                test: TestId::A,
+                ..
+            }
+        )),
+        "{:?}",
+        g.next
+    );
     check_next(&metric, g);
     check_next(&human, &h.reading);
 }

@@ -223,15 +223,17 @@ pub fn p_value(p: f64) -> String {
         return "—".into();
     }
     let sig = if p > 0.0 && p < 0.01 { 1 } else { 2 };
-    if p <= 0.0 {
-        return "0".into();
+    // The fewest decimals whose rounding keeps `sig` significant digits.
+    for d in 0..=15usize {
+        let text = format!("{p:.d$}");
+        let significant = text
+            .trim_start_matches(['0', '.'])
+            .chars()
+            .filter(char::is_ascii_digit)
+            .count();
+        if significant >= sig {
+            return text;
+        }
     }
-    let mag = p.log10().floor() as i32;
-    let decimals = (sig - 1 - mag).max(0) as usize;
-    let scale = 10f64.powi(decimals as i32);
-    let rounded = (p * scale).round() / scale;
-    // Rounding may carry a digit (0.0095 → 0.01): keep the significant digits asked for.
-    let mag2 = rounded.log10().floor() as i32;
-    let decimals = (sig - 1 - mag2).max(0) as usize;
-    format!("{rounded:.decimals$}")
+    format!("{p:.3e}")
 }

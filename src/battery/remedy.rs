@@ -31,7 +31,10 @@ pub(super) struct About<'a> {
 pub(super) fn next_steps(a: &About<'_>) -> Vec<NextStep> {
     let mut steps: Vec<NextStep> = Vec::new();
     let mut offer = |remedy: Remedy, outcome: Outcome| {
-        if outcome != Outcome::NothingReadable && !steps.iter().any(|s| s.remedy == remedy) {
+        if outcome != Outcome::NothingReadable
+            && !still_guarded(a, &remedy, outcome)
+            && !steps.iter().any(|s| s.remedy == remedy)
+        {
             steps.push(NextStep { remedy, outcome });
         }
     };
@@ -59,6 +62,22 @@ pub(super) fn next_steps(a: &About<'_>) -> Vec<NextStep> {
         Outcome::NothingReadable => 3,
     });
     steps
+}
+
+/// Whether a remedy's outcome is still guarded by a judge-side test that fires now and that
+/// the remedy cannot change (it leaves the judges as they are): no progress to offer.
+fn still_guarded(a: &About<'_>, remedy: &Remedy, outcome: Outcome) -> bool {
+    let Outcome::DefinedButGuarded { test, .. } = outcome else {
+        return false;
+    };
+    let touches_judges = match remedy {
+        Remedy::SetJudgeAside(_) | Remedy::GiveFamilies => true,
+        Remedy::MarkContinuous(cs) | Remedy::MarkOrdinal(cs) => {
+            cs.iter().any(|c| matches!(c, Column::Judge(_)))
+        }
+        _ => false,
+    };
+    !test.spec().uses_anchors && a.evidence.tests[test] == Verdict::Fires && !touches_judges
 }
 
 /// Remedies aimed at one obstacle, with what each gives.
@@ -296,7 +315,9 @@ fn more_items(a: &About<'_>) -> Vec<(Remedy, Outcome)> {
     } else {
         4.0 * n
     };
-    let n = ((want / 100.0).ceil() * 100.0) as usize;
+    // A positive, finite count of items well inside usize.
+    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+    let n = ((want / 100.0).ceil() * 100.0).min(1e12) as usize;
     vec![(
         Remedy::MoreItems(Plan {
             n,

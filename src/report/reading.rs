@@ -58,6 +58,9 @@ pub fn text(panel: &Panel, r: &BatteryReport) -> String {
             alarm_clause(a.test, g)
         );
     }
+    if g.next.is_empty() && g.answer.read.is_none() {
+        out.push_str("\nNext steps: none found that this panel can take and that changes the answer; report the intervals and identified sets.\n");
+    }
     if !g.next.is_empty() {
         out.push_str("\nNext steps:\n");
         for (i, s) in g.next.iter().enumerate() {
