@@ -21,6 +21,21 @@ pub(super) fn report(
         Some(name) => Some(anchor_index(&panel.anchors, name, "--designated-clean")?),
         None => None,
     };
+    if let (Some(c), Some(tok)) = (clean, &a.designated_clean)
+        && let Some(other) = tok
+            .parse::<usize>()
+            .ok()
+            .and_then(|i| panel.anchors.get(i.wrapping_sub(1)))
+        && *other != panel.anchors[c]
+    {
+        let show = crate::error::sanitize;
+        console.note(&format!(
+            "note: --designated-clean {} picks the anchor named {} by name; by position among the anchors it would pick {}",
+            show(tok),
+            show(&panel.anchors[c]),
+            show(other)
+        ));
+    }
     let ctx = Context {
         families: panel.judge_families(),
         clean,
@@ -67,8 +82,23 @@ pub(super) fn report(
         None => None,
     };
     // A refused comparison the user asked for is an error; anything else that ran is still
-    // shown first, so one estimator's trouble never hides another's numbers.
-    let refused = fits.refused.first().map(|(e, why)| match e {
+    // shown first, so one estimator's trouble never hides another's numbers. `--method all`
+    // asks for every estimator that can run: one that cannot is a note, not a failure.
+    let (noted, named): (Vec<_>, Vec<_>) = fits
+        .refused
+        .iter()
+        .partition(|(e, _)| matches!(a.method, Method::All) && !flagged.contains(e));
+    for (e, why) in noted {
+        let name = match e {
+            Estimator::Ml => "maximum likelihood",
+            Estimator::FreeScale => "free-scale",
+            other => other.key(),
+        };
+        let what =
+            format!("note: {name} cannot run on this panel ({why}); --method all shows the rest");
+        console.note(&Error::data(&a.panel.panel, what).to_string());
+    }
+    let refused = named.first().map(|(e, why)| match e {
         Estimator::Ml => Error::data(&a.panel.panel, format!("maximum likelihood: {why}")),
         Estimator::FreeScale => Error::data(&a.panel.panel, format!("free-scale: {why}")),
         Estimator::Blocked => Error::Usage(format!(
