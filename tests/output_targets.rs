@@ -321,6 +321,19 @@ fn a_failed_write_to_standard_output_is_74_for_every_writer() {
         &["completions", "bash"],
     ];
     for args in cases {
+        // A closed standard output (`>&-`) is a failed write too, though Rust's runtime
+        // reopens it on /dev/null before main; `> /dev/null` stays a success.
+        let r = run_redirected(dir.path(), args, ">&-");
+        assert_eq!(r.code, 74, "{args:?} with stdout closed: {}", r.stderr);
+        assert!(
+            r.stderr.contains("standard output is closed"),
+            "{args:?}: {}",
+            r.stderr
+        );
+        let r = run_redirected(dir.path(), args, ">&- 2>&-");
+        assert_eq!(r.code, 74, "{args:?} with stdout and stderr closed");
+        let r = run_redirected(dir.path(), args, ">/dev/null");
+        assert_eq!(r.code, 0, "{args:?} to /dev/null: {}", r.stderr);
         let r = run_redirected(dir.path(), args, ">/dev/full");
         assert_eq!(r.code, 74, "{args:?}: {}", r.stderr);
         assert_eq!(r.stderr.lines().count(), 1, "{args:?}: {}", r.stderr);

@@ -283,12 +283,25 @@ pub fn guard_standard_streams() {
         };
         let mask = u8::from(closed(io::stdin().as_fd()))
             | u8::from(closed(io::stdout().as_fd())) << 1
-            | u8::from(closed(io::stderr().as_fd())) << 2;
+            | u8::from(closed(io::stderr().as_fd())) << 2
+            | closed_before_runtime();
         if mask != 0 {
             fill_low_descriptors();
         }
         mask
     });
+}
+
+/// The streams the program's start-up check (`src/start/streams.c`, linked into the rhoscope
+/// program by build.rs) found closed before Rust's runtime reopened them on /dev/null, as a
+/// mask like [`CLOSED_AT_START`]'s; 0 in the library and the Python extension.
+#[cfg(unix)]
+fn closed_before_runtime() -> u8 {
+    std::env::var("RHOSCOPE_CLOSED_STREAMS")
+        .unwrap_or_default()
+        .bytes()
+        .filter(|b| (b'0'..=b'2').contains(b))
+        .fold(0, |mask, b| mask | 1 << (b - b'0'))
 }
 
 /// Elsewhere a closed standard stream is not detected.
