@@ -47,8 +47,9 @@ Examples:
 #[command(name = "rhoscope", version, about = ABOUT, long_about = LONG_ABOUT,
           after_help = EXAMPLES)]
 pub struct Cli {
-    /// Worker threads for parallel work (default: all cores, or RAYON_NUM_THREADS; at most
-    /// 4 × the cores and never above 256). Results are identical at any thread count.
+    /// Worker threads for parallel work (default: all cores, or RAYON_NUM_THREADS; either
+    /// must be a whole number from 1 to 4 × the cores, never above 256, or rhoscope exits 2;
+    /// an empty RAYON_NUM_THREADS is unset). Results are identical at any thread count.
     #[arg(long, global = true, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
     pub threads: Option<u16>,
     #[command(subcommand)]
@@ -137,7 +138,8 @@ pub struct EstimateArgs {
     pub designated_clean: Option<String>,
     /// Estimator: the closed form, full-information maximum likelihood, both, the free-scale
     /// estimator (judges on their own scales; needs ≥ 3 judges and ≥ 3 continuous anchors),
-    /// or all of them.
+    /// or all that can run (one named on its own that cannot run exits 65; with `all` it is a
+    /// note).
     #[arg(long, value_enum, default_value = "closed")]
     pub method: Method,
     /// Correct the free-scale ρ̂ for its finite-sample bias by a parametric bootstrap (refit on
@@ -224,7 +226,8 @@ impl clap::ValueEnum for Method {
             Method::Both => ("both", "The closed form and maximum likelihood"),
             Method::All => (
                 "all",
-                "The closed form, maximum likelihood and the free-scale estimator",
+                "Every estimator that can run on the panel (closed form, maximum likelihood, \
+                 free-scale); one that cannot is a note, not an error",
             ),
         };
         Some(clap::builder::PossibleValue::new(name).help(help))

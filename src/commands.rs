@@ -22,7 +22,8 @@ mod validate;
 use crate::cli::{Cli, Command};
 use crate::error::Error;
 pub use console::{Console, Meter, Output, Rendered, Steps};
-pub use output::{write_json, write_stdout};
+pub(crate) use output::stdout_closed;
+pub use output::{guard_standard_streams, write_json, write_stdout};
 pub use shared::{load_options, load_panel};
 
 /// Runs a parsed command line.

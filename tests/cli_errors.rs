@@ -711,19 +711,80 @@ fn too_few_resamples_for_an_interval_are_refused() {
         assert_eq!(err.lines().count(), 1, "one line: {err}");
         assert!(err.contains(&floor) && err.contains("resamples"), "{err}");
     }
-    // 0 still switches validate's bootstrap off.
-    let r = run(
-        dir.path(),
-        &[
-            "validate",
-            "p.csv",
-            "--bootstrap",
-            "0",
-            "--reps",
-            "1",
-            "--null-draws",
-            "0",
-        ],
-    );
-    assert_ne!(r.code, 2, "{}", r.stderr);
+}
+
+/// `RAYON_NUM_THREADS` is held to the rule of `--threads`: 1 … min(4 × cores, 256), a whole
+/// number; anything else exits 2 naming it (rayon itself would quietly use every core). An
+/// empty value is unset, as in rayon; `--threads` wins over the variable.
+#[test]
+fn rayon_num_threads_out_of_range_or_not_a_number_exits_2() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "p.csv", GOOD.as_bytes());
+    let above = (rhoscope::data::limits::max_threads() + 1).to_string();
+    for bad in ["0", "abc", "-1", "1.5", above.as_str()] {
+        let r = common::run_env(
+            dir.path(),
+            &["estimate", "p.csv"],
+            &[("RAYON_NUM_THREADS", bad)],
+        );
+        assert_eq!(r.code, 2, "RAYON_NUM_THREADS={bad}: {}", r.stderr);
+        assert!(
+            r.stderr.contains(&format!("RAYON_NUM_THREADS={bad}:")),
+            "{}",
+            r.stderr
+        );
+        assert_eq!(r.stderr.lines().count(), 1, "{}", r.stderr);
+        assert!(r.stdout.is_empty());
+        let r = common::run_env(
+            dir.path(),
+            &["--threads", "1", "estimate", "p.csv"],
+            &[("RAYON_NUM_THREADS", bad)],
+        );
+        assert_eq!(r.code, 0, "--threads wins over ={bad}: {}", r.stderr);
+    }
+    for fine in ["1", " 2 ", ""] {
+        let r = common::run_env(
+            dir.path(),
+            &["estimate", "p.csv"],
+            &[("RAYON_NUM_THREADS", fine)],
+        );
+        assert_eq!(r.code, 0, "RAYON_NUM_THREADS='{fine}': {}", r.stderr);
+    }
+}
+
+/// `validate --bootstrap B` follows every other `--bootstrap`: B below 100 is refused, 0
+/// included; leaving the flag out is what switches the coverage off.
+#[test]
+fn validate_bootstrap_below_100_is_refused_zero_included() {
+    let dir = tempfile::tempdir().unwrap();
+    for b in ["0", "1", "99"] {
+        let r = run(dir.path(), &["validate", "p.csv", "--bootstrap", b]);
+        assert_eq!(r.code, 2, "--bootstrap {b}: {}", r.stderr);
+        assert!(r.stderr.contains("resamples"), "{}", r.stderr);
+        assert_eq!(r.stderr.lines().count(), 1, "{}", r.stderr);
+    }
+}
+
+/// `--method all` runs every estimator that can run on the panel: one that cannot (the
+/// free-scale fit on two anchors) says why in a note, and the report is a success. A method
+/// named on its own that cannot run still exits 65 after what did run.
+#[test]
+fn method_all_on_two_anchors_is_a_success_with_the_reason_noted() {
+    let dir = tempfile::tempdir().unwrap();
+    let mid = common::root().join("assets/mid.csv");
+    let mid = mid.to_str().unwrap();
+    for json in [false, true] {
+        let mut args = vec!["estimate", mid, "--method", "all"];
+        if json {
+            args.push("--json");
+        }
+        let r = run(dir.path(), &args);
+        assert_eq!(r.code, 0, "{args:?}: {}", r.stderr);
+        assert!(!r.stdout.is_empty());
+        assert!(r.stderr.contains("free-scale"), "{}", r.stderr);
+        assert!(r.stderr.contains("note"), "{}", r.stderr);
+        assert_eq!(r.stderr.lines().count(), 1, "{}", r.stderr);
+    }
+    let r = run(dir.path(), &["estimate", mid, "--method", "free-scale"]);
+    assert_eq!(r.code, 65, "{}", r.stderr);
 }

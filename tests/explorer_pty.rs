@@ -185,6 +185,19 @@ fn spawn(
     Box<dyn Write + Send>,
     Screen,
 ) {
+    let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_rhoscope"));
+    cmd.args(args);
+    spawn_command(cmd)
+}
+
+/// `cmd` started at 100×30 in a pseudo-terminal (its controlling terminal), as [`spawn`].
+fn spawn_command(
+    mut cmd: CommandBuilder,
+) -> (
+    Box<dyn portable_pty::Child + Send + Sync>,
+    Box<dyn Write + Send>,
+    Screen,
+) {
     let pty = native_pty_system()
         .openpty(PtySize {
             rows: 30,
@@ -193,8 +206,6 @@ fn spawn(
             pixel_height: 0,
         })
         .expect("a pseudo-terminal");
-    let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_rhoscope"));
-    cmd.args(args);
     cmd.cwd(env!("CARGO_MANIFEST_DIR"));
     cmd.env("TERM", "xterm-256color");
     cmd.env("NO_COLOR", "1");
@@ -256,6 +267,40 @@ fn kill(pid: u32, signal: &str) {
         .unwrap()
         .success();
     assert!(ok, "kill -{signal} {pid}");
+}
+
+/// `cat panel.csv | rhoscope explore -` in a terminal: the panel comes from the pipe, the
+/// keys from the terminal (/dev/tty); q quits and the terminal is restored.
+#[test]
+fn a_panel_piped_to_explore_dash_reads_keys_from_the_terminal() {
+    let mut cmd = CommandBuilder::new("sh");
+    cmd.args([
+        "-c",
+        "cat assets/mid.csv | exec \"$0\" explore - --no-mouse",
+        env!("CARGO_BIN_EXE_rhoscope"),
+    ]);
+    let (mut child, mut writer, mut screen) = spawn_command(cmd);
+    screen.wait_for("the piped panel's verdicts", |t| {
+        (t.contains("PASS ✓") || t.contains("FIRES ✗"))
+            && !t.contains("recomputing")
+            && t.contains("1 Data · file")
+            && t.contains("A2     anchor")
+    });
+    writer.write_all(b"?").unwrap();
+    writer.flush().unwrap();
+    screen.wait_for("the help overlay, from a key", |t| {
+        t.contains("q or Esc closes)")
+    });
+    writer.write_all(b"qq").unwrap();
+    writer.flush().unwrap();
+    let status = child.wait().expect("the explorer exits");
+    assert!(status.success(), "exit status {status:?}");
+    screen.drain();
+    let raw = String::from_utf8_lossy(&screen.raw);
+    assert!(
+        raw.rfind("\x1b[?1049l") > raw.rfind("\x1b[?1049h"),
+        "restored"
+    );
 }
 
 /// Everything a restored terminal needs after the last time the alternate screen was entered:

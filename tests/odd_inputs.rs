@@ -6,6 +6,7 @@
 
 mod common;
 
+use std::fmt::Write as _;
 use std::io::Write;
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
@@ -208,5 +209,185 @@ fn family_lists_name_each_judge_once_with_a_family() {
         let r = run(dir.path(), &["estimate", "base.csv", "--families", spec]);
         assert_eq!(r.code, 2, "{spec}: {}", r.stderr);
         assert!(r.stderr.contains(says), "{spec}: {}", r.stderr);
+    }
+}
+
+/// Six items of three judges and two anchors, as (name, value) pairs per record.
+const ROWS: [[f64; 5]; 6] = [
+    [1.0, 2.0, 1.5, 0.3, 0.1],
+    [2.0, 2.5, 2.0, 0.9, 0.4],
+    [0.5, 1.0, 0.2, 0.1, -0.3],
+    [3.0, 2.0, 2.5, 1.2, 0.8],
+    [1.5, 1.9, 1.1, 0.2, 0.6],
+    [2.2, 3.1, 2.6, 1.0, 0.9],
+];
+const KEYS: [&str; 5] = ["J1", "J2", "J3", "A1", "A2"];
+
+/// One JSON object of `row`, with `extra` (`"key": value`) appended when given.
+fn object(row: &[f64; 5], extra: Option<&str>) -> String {
+    let mut pairs: Vec<String> = KEYS
+        .iter()
+        .zip(row)
+        .map(|(k, v)| format!("\"{k}\": {v}"))
+        .collect();
+    pairs.extend(extra.map(str::to_string));
+    format!("{{{}}}", pairs.join(", "))
+}
+
+/// A JSON record that names a key twice is refused, as a CSV header naming a column twice
+/// is: which value was meant is unknowable. One line naming file, record and key, in every
+/// JSON layout (array, JSON Lines, pandas' columns).
+#[test]
+fn a_repeated_key_in_a_json_record_is_refused_naming_record_and_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let rec = |i: usize| object(&ROWS[i], (i == 3).then_some("\"J2\": 9.5"));
+    let lines: Vec<String> = (0..6).map(rec).collect();
+    write(dir.path(), "lines.jsonl", lines.join("\n").as_bytes());
+    write(
+        dir.path(),
+        "array.json",
+        format!("[\n{}\n]", lines.join(",\n")).as_bytes(),
+    );
+    for name in ["lines.jsonl", "array.json"] {
+        let r = run(dir.path(), &["estimate", name]);
+        assert_eq!(r.code, 65, "{name}: {}", r.stderr);
+        assert_eq!(r.stderr.lines().count(), 1, "{}", r.stderr);
+        for part in [name, "row 4", "'J2'", "twice"] {
+            assert!(r.stderr.contains(part), "{name}: no {part}: {}", r.stderr);
+        }
+    }
+    // pandas' column layout: a column named twice, and an index label twice in one column.
+    let col = |k: &str, c: usize| {
+        let cells: Vec<String> = (0..6).map(|i| format!("\"{i}\": {}", ROWS[i][c])).collect();
+        format!("\"{k}\": {{{}}}", cells.join(", "))
+    };
+    let mut cols: Vec<String> = KEYS.iter().enumerate().map(|(c, k)| col(k, c)).collect();
+    let twice = format!("{{{}, {}}}", cols.join(", "), col("J1", 1));
+    write(dir.path(), "cols.json", twice.as_bytes());
+    cols[2] = cols[2].replacen("\"1\":", "\"0\":", 1);
+    write(
+        dir.path(),
+        "labels.json",
+        format!("{{{}}}", cols.join(", ")).as_bytes(),
+    );
+    for (name, key) in [("cols.json", "'J1'"), ("labels.json", "'0'")] {
+        let r = run(dir.path(), &["estimate", name]);
+        assert_eq!(r.code, 65, "{name}: {}", r.stderr);
+        assert_eq!(r.stderr.lines().count(), 1, "{}", r.stderr);
+        assert!(r.stderr.contains(name), "{}", r.stderr);
+        assert!(r.stderr.contains(key), "{name}: {}", r.stderr);
+    }
+    // The same records without the repeat load.
+    let clean: Vec<String> = (0..6).map(|i| object(&ROWS[i], None)).collect();
+    write(dir.path(), "clean.jsonl", clean.join("\n").as_bytes());
+    let r = run(dir.path(), &["estimate", "clean.jsonl"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+}
+
+/// Numeric column names (a frame pivoted from integer rater ids): a token that is a
+/// column's name picks that column; when by position it would pick another, a note says so.
+#[test]
+fn numeric_headers_pick_by_name_and_note_what_positions_would_pick() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut csv = String::from("3,4,5,1,2\n");
+    for r in ROWS {
+        let cells: Vec<String> = r.iter().map(f64::to_string).collect();
+        csv.push_str(&cells.join(","));
+        csv.push('\n');
+    }
+    write(dir.path(), "ids.csv", csv.as_bytes());
+    let args = [
+        "estimate",
+        "ids.csv",
+        "--judges",
+        "1,2,3",
+        "--anchors",
+        "4,5",
+        "--json",
+    ];
+    let r = run(dir.path(), &args);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(v["judges"], serde_json::json!(["1", "2", "3"]));
+    assert_eq!(
+        r.stderr.lines().count(),
+        2,
+        "one note per flag: {}",
+        r.stderr
+    );
+    for flag in ["--judges", "--anchors"] {
+        let line = r.stderr.lines().find(|l| l.contains(flag)).unwrap();
+        assert!(line.contains("ids.csv"), "{line}");
+        assert!(line.contains("by name"), "{line}");
+        assert!(line.contains("position"), "{line}");
+    }
+    let line = r.stderr.lines().find(|l| l.contains("--judges")).unwrap();
+    assert!(line.contains("3, 4, 5"), "{line}");
+    // `--designated-clean` reads a number among the anchors the same way.
+    let args = [
+        "estimate",
+        "ids.csv",
+        "--judges",
+        "3,4,5",
+        "--anchors",
+        "2,1",
+        "--designated-clean",
+        "1",
+    ];
+    let r = run(dir.path(), &args);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let line = r
+        .stderr
+        .lines()
+        .find(|l| l.contains("--designated-clean"))
+        .unwrap_or_else(|| panic!("no note: {}", r.stderr));
+    assert!(line.contains("named 1 by name"), "{line}");
+    assert!(line.contains("would pick 2"), "{line}");
+    // Where names and positions agree there is nothing to say.
+    let agree = csv.replacen("3,4,5,1,2", "1,2,3,4,5", 1);
+    write(dir.path(), "agree.csv", agree.as_bytes());
+    let r = run(
+        dir.path(),
+        &[
+            "estimate",
+            "agree.csv",
+            "--judges",
+            "1,2,3",
+            "--anchors",
+            "4,5",
+        ],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stderr.is_empty(), "{}", r.stderr);
+}
+
+/// `validate` on judges that agree exactly (identical integer columns, or identical decimals
+/// whose item means round) has no residual spread to read a shape from: it says so, never
+/// "-inf" or a kurtosis of rounding noise.
+#[test]
+fn validate_on_identical_judges_says_their_residuals_do_not_vary() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut ints = String::from("J1,J2,J3,A1,A2\n");
+    let mut decimals = ints.clone();
+    for i in 0..40u32 {
+        let s = 1 + (i * 7) % 5;
+        let (a1, a2) = (f64::from(i % 9) * 0.37, f64::from((i * 5) % 11) * 0.21);
+        let _ = writeln!(ints, "{s},{s},{s},{a1},{a2}");
+        let d = f64::from(s) / 10.0 + 0.01 * f64::from(i % 3);
+        let _ = writeln!(decimals, "{d},{d},{d},{a1},{a2}");
+    }
+    write(dir.path(), "ints.csv", ints.as_bytes());
+    write(dir.path(), "decimals.csv", decimals.as_bytes());
+    for name in ["ints.csv", "decimals.csv"] {
+        let args = ["validate", name, "--reps", "2", "--null-draws", "20"];
+        let r = run(dir.path(), &args);
+        assert_eq!(r.code, 0, "{name}: {}", r.stderr);
+        assert!(!r.stdout.contains("inf"), "{name}: {}", r.stdout);
+        assert!(!r.stdout.contains("NaN"), "{name}: {}", r.stdout);
+        assert!(
+            r.stdout.contains("residuals do not vary"),
+            "{name}: {}",
+            r.stdout
+        );
     }
 }

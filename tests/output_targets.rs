@@ -281,3 +281,102 @@ fn a_link_loop_and_a_file_as_out_folder_are_one_line_refusals() {
         "mine\n"
     );
 }
+
+/// Runs `rhoscope ARGS` in `dir` through `sh` with the redirections `redirect` (e.g. `>&-`).
+fn run_redirected(dir: &Path, args: &[&str], redirect: &str) -> common::Run {
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg(format!("exec \"$0\" \"$@\" {redirect}"))
+        .arg(env!("CARGO_BIN_EXE_rhoscope"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("sh runs");
+    common::Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+/// A failed write to standard output (`> /dev/full`) is a failed write for every writer to
+/// it (a report, help, version, completions, `-o -`): exit 74 with one line, and with standard
+/// error closed too the exit code still says it, with no panic. (A standard output closed
+/// before start, `>&-`, is reopened on /dev/null by Rust's runtime: docs/commands.md.)
+#[test]
+fn a_failed_write_to_standard_output_is_74_for_every_writer() {
+    let dir = tempfile::tempdir().unwrap();
+    let mid = common::root().join("assets/mid.csv");
+    let mid = mid.to_str().unwrap();
+    let cases: [&[&str]; 9] = [
+        &["estimate", mid],
+        &["estimate", mid, "--json"],
+        &["--help"],
+        &["estimate", "--help"],
+        &["--version"],
+        &["simulate", "--n", "20", "--seed", "1", "-o", "-"],
+        &["export", mid, "--syntax", "lavaan", "-o", "-"],
+        &["plot", "power", "-o", "-"],
+        &["completions", "bash"],
+    ];
+    for args in cases {
+        // A closed standard output (`>&-`) is a failed write too, though Rust's runtime
+        // reopens it on /dev/null before main; `> /dev/null` stays a success.
+        let r = run_redirected(dir.path(), args, ">&-");
+        assert_eq!(r.code, 74, "{args:?} with stdout closed: {}", r.stderr);
+        assert!(
+            r.stderr.contains("standard output is closed"),
+            "{args:?}: {}",
+            r.stderr
+        );
+        let r = run_redirected(dir.path(), args, ">&- 2>&-");
+        assert_eq!(r.code, 74, "{args:?} with stdout and stderr closed");
+        let r = run_redirected(dir.path(), args, ">/dev/null");
+        assert_eq!(r.code, 0, "{args:?} to /dev/null: {}", r.stderr);
+        let r = run_redirected(dir.path(), args, ">/dev/full");
+        assert_eq!(r.code, 74, "{args:?}: {}", r.stderr);
+        assert_eq!(r.stderr.lines().count(), 1, "{args:?}: {}", r.stderr);
+        assert!(r.stderr.contains("cannot write"), "{args:?}: {}", r.stderr);
+        let r = run_redirected(dir.path(), args, ">/dev/full 2>&-");
+        assert_eq!(r.code, 74, "{args:?} with stderr closed");
+    }
+    assert_eq!(
+        std::fs::read_dir(dir.path()).unwrap().count(),
+        0,
+        "no file is written in place of standard output"
+    );
+}
+
+/// A closed standard output is not taken over by a file the command opens later: the
+/// output file gets exactly what `-o` asked for.
+#[test]
+fn a_closed_standard_output_leaves_an_output_file_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = ["simulate", "--n", "20", "--seed", "1", "-o", "x.csv"];
+    let r = run_redirected(dir.path(), &args, ">&-");
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let closed = std::fs::read_to_string(dir.path().join("x.csv")).unwrap();
+    let r = run(
+        dir.path(),
+        &["simulate", "--n", "20", "--seed", "1", "-o", "-"],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(closed, r.stdout);
+}
+
+/// `reproduce --out` names a folder for two files; `-` (standard output) cannot be one, and
+/// the tables are on standard output already: refused like `--out /dev/stdout`, no folder `-`.
+#[test]
+fn reproduce_out_dash_is_refused_without_a_folder_named_dash() {
+    let dir = tempfile::tempdir().unwrap();
+    for out in ["-", "/dev/stdout"] {
+        let args = ["reproduce", "--quick", "--table", "asymmetry", "--out", out];
+        let r = run(dir.path(), &args);
+        assert_eq!(r.code, 2, "--out {out}: {}", r.stderr);
+        assert_eq!(r.stderr.lines().count(), 1, "{}", r.stderr);
+        assert!(r.stderr.contains("--out names a folder"), "{}", r.stderr);
+        assert!(r.stdout.is_empty());
+    }
+    assert!(!dir.path().join("-").exists(), "no folder named -");
+}

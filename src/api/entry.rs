@@ -14,6 +14,7 @@ use crate::error::{Error, sanitize};
 /// output on stdout, errors on stderr, and the binary's exit code returned.
 #[must_use]
 pub fn run_cli(args: Vec<OsString>) -> i32 {
+    crate::commands::guard_standard_streams();
     let args = with_explore_for_a_file(args);
     let typed = typed_command(&args);
     let cli = match Cli::try_parse_from(args) {
@@ -52,7 +53,15 @@ fn clap_exit(e: &clap::Error, typed: &str) -> i32 {
         ErrorKind::DisplayHelp
         | ErrorKind::DisplayVersion
         | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
-            let written = e.print().and_then(|()| {
+            // clap prints help and version through std's stdout, which calls a write to a
+            // closed descriptor done.
+            let closed = match e.kind() {
+                ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
+                    crate::commands::stdout_closed()
+                }
+                _ => None,
+            };
+            let written = closed.map_or_else(|| e.print(), Err).and_then(|()| {
                 std::io::stdout().flush()?;
                 std::io::stderr().flush()
             });

@@ -106,7 +106,8 @@ pub struct ReproduceArgs {
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,
-    /// Also write report.md and results.json into this folder (existing ones only with --force).
+    /// Also write report.md and results.json into this folder (existing ones only with --force);
+    /// a folder, so not `-`: the tables are on standard output already (--json for the document).
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
     /// Replace an existing report.md or results.json in --out DIR.

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::panel::{PanelArgs, PanelOptions};
-use super::values::{resamples, resamples_or_off};
+use super::values::resamples;
 
 pub(super) const BATTERY_HELP: &str = "\
 Runs before trusting any ρ̂. Prints the panel's row of the paper's decision table, the estimate
@@ -121,10 +121,10 @@ pub struct ValidateArgs {
     /// Seed of every stream.
     #[arg(long, value_name = "S", default_value_t = 1)]
     pub seed: u64,
-    /// Item-bootstrap resamples per replicate for CI coverage (default 0: off, for speed).
-    #[arg(long, value_name = "B", default_value_t = 0,
-          value_parser = resamples_or_off::<100_000>)]
-    pub bootstrap: u32,
+    /// Item-bootstrap resamples per replicate for CI coverage, at least 100 (off unless
+    /// given, for speed).
+    #[arg(long, value_name = "B", value_parser = resamples::<100_000>)]
+    pub bootstrap: Option<u32>,
     /// Null draws per test in each replicate's battery (0: battery off).
     #[arg(long, value_name = "D", default_value_t = 40,
           value_parser = clap::value_parser!(u32).range(0..=100_000))]

@@ -16,10 +16,12 @@ pub struct PanelArgs {
 /// The options shared by every command that reads a panel.
 #[derive(Debug, Args, Clone, Default)]
 pub struct PanelOptions {
-    /// Judge columns (or rater ids with --long): comma-separated names or 1-based indices.
+    /// Judge columns (or rater ids with --long): comma-separated names or 1-based indices
+    /// (a number that is a column's name is that name, with a note if positions differ).
     #[arg(long, value_delimiter = ',', value_name = "LIST")]
     pub judges: Option<Vec<String>>,
-    /// Anchor columns (or rater ids with --long): comma-separated names or 1-based indices.
+    /// Anchor columns (or rater ids with --long): comma-separated names or 1-based indices
+    /// (a number that is a column's name is that name, with a note if positions differ).
     #[arg(long, value_delimiter = ',', value_name = "LIST")]
     pub anchors: Option<Vec<String>>,
     /// Judge families: NAME=FAMILY,... or a two-column judge,family file.

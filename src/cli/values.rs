@@ -17,12 +17,3 @@ pub(super) fn resamples<const MAX: u32>(s: &str) -> Result<u32, String> {
     }
     Ok(b)
 }
-
-/// As [`resamples`], with 0 switching the bootstrap off.
-pub(super) fn resamples_or_off<const MAX: u32>(s: &str) -> Result<u32, String> {
-    if s.trim() == "0" {
-        Ok(0)
-    } else {
-        resamples::<MAX>(s)
-    }
-}

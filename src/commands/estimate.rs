@@ -21,6 +21,9 @@ pub(super) fn report(
         Some(name) => Some(anchor_index(&panel.anchors, name, "--designated-clean")?),
         None => None,
     };
+    if let (Some(c), Some(tok)) = (clean, &a.designated_clean) {
+        note_name_over_position(console, &panel.anchors, tok, c);
+    }
     let ctx = Context {
         families: panel.judge_families(),
         clean,
@@ -67,8 +70,10 @@ pub(super) fn report(
         None => None,
     };
     // A refused comparison the user asked for is an error; anything else that ran is still
-    // shown first, so one estimator's trouble never hides another's numbers.
-    let refused = fits.refused.first().map(|(e, why)| match e {
+    // shown first, so one estimator's trouble never hides another's numbers. `--method all`
+    // asks for every estimator that can run: one that cannot is a note, not a failure.
+    let named = note_what_all_cannot_run(a, &flagged, &fits, console);
+    let refused = named.first().map(|(e, why)| match e {
         Estimator::Ml => Error::data(&a.panel.panel, format!("maximum likelihood: {why}")),
         Estimator::FreeScale => Error::data(&a.panel.panel, format!("free-scale: {why}")),
         Estimator::Blocked => Error::Usage(format!(
@@ -105,6 +110,50 @@ pub(super) fn report(
         rendered,
         error: refused,
     })
+}
+
+/// `--method all` asks for every estimator that can run: each one that cannot (and was not
+/// asked for by its own flag) is a note; the refusals left are the user's to see as errors.
+fn note_what_all_cannot_run<'f>(
+    a: &EstimateArgs,
+    flagged: &[Estimator],
+    fits: &'f Fits,
+    console: &mut dyn Console,
+) -> Vec<&'f (Estimator, String)> {
+    let (noted, named): (Vec<_>, Vec<_>) = fits
+        .refused
+        .iter()
+        .partition(|(e, _)| matches!(a.method, Method::All) && !flagged.contains(e));
+    for (e, why) in noted {
+        let name = match e {
+            Estimator::Ml => "maximum likelihood",
+            Estimator::FreeScale => "free-scale",
+            other => other.key(),
+        };
+        let what =
+            format!("note: {name} cannot run on this panel ({why}); --method all shows the rest");
+        console.note(&Error::data(&a.panel.panel, what).to_string());
+    }
+    named
+}
+
+/// A note when `tok`, the name of anchor `c`, would pick another anchor as a position.
+fn note_name_over_position(console: &mut dyn Console, anchors: &[String], tok: &str, c: usize) {
+    let by_position = tok
+        .parse::<usize>()
+        .ok()
+        .and_then(|i| anchors.get(i.wrapping_sub(1)));
+    if let Some(other) = by_position
+        && *other != anchors[c]
+    {
+        let show = crate::error::sanitize;
+        console.note(&format!(
+            "note: --designated-clean {} picks the anchor named {} by name; by position among the anchors it would pick {}",
+            show(tok),
+            show(&anchors[c]),
+            show(other)
+        ));
+    }
 }
 
 /// An anchor by name or 1-based position among the anchors.

@@ -10,7 +10,7 @@ use crate::error::{Error, sanitize};
 /// A checked output destination, decided before any work is done.
 #[derive(Debug, Clone)]
 pub(crate) enum Target {
-    /// Standard output (`-`, `/dev/stdout`).
+    /// Standard output (`-`, `/dev/stdout`, `/dev/fd/1`).
     Stdout,
     /// A regular file, new or (`replace`, with `--force`) replaced atomically; the path is the
     /// link's target when the name given is a symbolic link, so the link itself survives.
@@ -28,15 +28,21 @@ impl Target {
     }
 }
 
-/// Checks `path` as an output: `-` and `/dev/stdout` are standard output; an existing regular
-/// file (or a link to one) is refused without `force`; a FIFO or character device is written
-/// through; a folder, a block device, a socket or a dangling link is refused.
+/// Checks `path` as an output: `-`, `/dev/stdout` and `/dev/fd/1` are standard output; an
+/// existing regular file (or a link to one) is refused without `force`; a FIFO or character
+/// device is written through; a folder, a block device, a socket or a dangling link is refused.
 ///
 /// # Errors
-/// [`Error::Usage`] for a refused target (exit 2).
+/// [`Error::Usage`] for a refused target (exit 2); [`Error::Output`] for a standard stream
+/// closed at start (exit 74).
 pub(crate) fn target(path: &Path, force: bool) -> Result<Target, Error> {
-    if path.as_os_str() == "-" || path == Path::new("/dev/stdout") {
+    let std_fd = names_std_descriptor(path);
+    if path.as_os_str() == "-" || std_fd == Some(1) {
         return Ok(Target::Stdout);
+    }
+    if let Some(fd) = std_fd.filter(|&fd| was_closed(fd)) {
+        let what = io::Error::other(format!("descriptor {fd} is closed (bad file descriptor)"));
+        return Err(output_error(Some(path), &what));
     }
     let shown = sanitize(&path.display().to_string());
     let usage = |what: &str| Err(Error::Usage(format!("{shown}: {what}")));
@@ -222,11 +228,106 @@ pub fn write_json(v: &serde_json::Value) -> Result<(), Error> {
 /// Writes to stdout; a closed pipe (`rhoscope … | head`) is not an error.
 ///
 /// # Errors
-/// Any other write failure.
+/// Any other write failure, and a standard output closed at start (`>&-`).
 pub fn write_stdout(bytes: &[u8]) -> Result<(), Error> {
+    if let Some(e) = stdout_closed() {
+        return Err(output_error(None, &e));
+    }
     let mut out = io::stdout().lock();
     match out.write_all(bytes).and_then(|()| out.flush()) {
         Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(output_error(None, &e)),
         _ => Ok(()),
+    }
+}
+
+/// Which of descriptors 0–2 were closed when [`guard_standard_streams`] ran (bit `fd`): std
+/// reports writes to a closed standard stream as done (EBADF is swallowed), so writers ask.
+static CLOSED_AT_START: std::sync::OnceLock<u8> = std::sync::OnceLock::new();
+
+/// Whether descriptor `fd` (0–2) was closed at start.
+fn was_closed(fd: u8) -> bool {
+    CLOSED_AT_START.get().is_some_and(|m| m & (1 << fd) != 0)
+}
+
+/// The error of writing to a standard output closed at start, if it was.
+pub(crate) fn stdout_closed() -> Option<io::Error> {
+    was_closed(1).then(|| io::Error::other("standard output is closed (bad file descriptor)"))
+}
+
+/// The descriptor (0–2) a path names (`/dev/stderr`, `/dev/fd/2`, `/proc/self/fd/2`, …).
+fn names_std_descriptor(path: &Path) -> Option<u8> {
+    let s = path.to_str()?;
+    match s {
+        "/dev/stdin" => Some(0),
+        "/dev/stdout" => Some(1),
+        "/dev/stderr" => Some(2),
+        _ => {
+            let n = s
+                .strip_prefix("/dev/fd/")
+                .or_else(|| s.strip_prefix("/proc/self/fd/"))?;
+            n.parse::<u8>().ok().filter(|&fd| fd <= 2)
+        }
+    }
+}
+
+/// Notes which standard streams are closed, then fills closed descriptors 0–2 with
+/// /dev/null, so no file opened later (an output's temporary file) takes their number and
+/// receives what was meant for standard output or error. Runs once per process.
+#[cfg(unix)]
+pub fn guard_standard_streams() {
+    use std::os::fd::AsFd;
+    CLOSED_AT_START.get_or_init(|| {
+        let closed = |fd: std::os::fd::BorrowedFd<'_>| {
+            fd.try_clone_to_owned()
+                .is_err_and(|e| e.raw_os_error() == Some(EBADF))
+        };
+        let mask = u8::from(closed(io::stdin().as_fd()))
+            | u8::from(closed(io::stdout().as_fd())) << 1
+            | u8::from(closed(io::stderr().as_fd())) << 2
+            | closed_before_runtime();
+        if mask != 0 {
+            fill_low_descriptors();
+        }
+        mask
+    });
+}
+
+/// The streams the program's start-up check (`src/start/streams.c`, linked into the rhoscope
+/// program by build.rs) found closed before Rust's runtime reopened them on /dev/null, as a
+/// mask like [`CLOSED_AT_START`]'s; 0 in the library and the Python extension.
+#[cfg(unix)]
+fn closed_before_runtime() -> u8 {
+    std::env::var("RHOSCOPE_CLOSED_STREAMS")
+        .unwrap_or_default()
+        .bytes()
+        .filter(|b| (b'0'..=b'2').contains(b))
+        .fold(0, |mask, b| mask | 1 << (b - b'0'))
+}
+
+/// Elsewhere a closed standard stream is not detected.
+#[cfg(not(unix))]
+pub fn guard_standard_streams() {}
+
+/// EBADF, the same number on Linux and the BSDs.
+#[cfg(unix)]
+const EBADF: i32 = 9;
+
+/// Opens /dev/null until the descriptor it gets is above 2, keeping those at 0–2 open.
+#[cfg(unix)]
+fn fill_low_descriptors() {
+    use std::os::fd::{AsRawFd, IntoRawFd};
+    for _ in 0..3 {
+        let Ok(null) = fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open("/dev/null")
+        else {
+            return;
+        };
+        if null.as_raw_fd() > 2 {
+            return;
+        }
+        // Kept open for the life of the process, in the place of a closed standard stream.
+        let _ = null.into_raw_fd();
     }
 }

@@ -17,6 +17,11 @@ pub(super) fn reproduce_cmd(a: &ReproduceArgs) -> Result<(), Error> {
     // Both files are checked before the tables run, so a refusal costs nothing.
     let outs = match &a.out {
         Some(dir) => {
+            if dir.as_os_str() == "-" {
+                return Err(Error::Usage(
+                    "--out -: --out names a folder for report.md and results.json; the tables are on standard output without it (--json for results.json's document)".into(),
+                ));
+            }
             if std::fs::metadata(dir).is_ok_and(|m| !m.is_dir()) {
                 return Err(Error::Usage(format!(
                     "--out {}: is a file; --out names a folder for report.md and results.json",

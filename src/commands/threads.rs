@@ -5,31 +5,57 @@
 use crate::data;
 use crate::error::Error;
 
-/// The workers asked for by `--threads` or, without it, a positive `RAYON_NUM_THREADS`,
-/// with the option that asked (for messages); `None` when neither says.
-fn asked(threads: Option<u16>) -> Option<(usize, &'static str)> {
-    threads
-        .map(|t| (usize::from(t), "--threads"))
-        .or_else(|| env_threads().map(|t| (t, "RAYON_NUM_THREADS=")))
+/// The workers asked for by `--threads` or, without it, `RAYON_NUM_THREADS`, checked
+/// against the machine; `None` when neither says (an empty variable says nothing, as in rayon).
+///
+/// # Errors
+/// A count outside 1 … [`data::limits::max_threads`], or a variable that is no whole number:
+/// one rule for both, a usage error naming the option (rayon would quietly use every core).
+fn asked(threads: Option<u16>) -> Result<Option<usize>, Error> {
+    if let Some(t) = threads {
+        return checked(usize::from(t), "--threads ", &t.to_string()).map(Some);
+    }
+    let Some(raw) = std::env::var_os("RAYON_NUM_THREADS") else {
+        return Ok(None);
+    };
+    let text = raw.to_string_lossy();
+    let value = text.trim();
+    if value.is_empty() {
+        return Ok(None);
+    }
+    let shown = crate::error::sanitize(&text);
+    match value.parse::<usize>() {
+        Ok(t) => checked(t, "RAYON_NUM_THREADS=", &shown).map(Some),
+        Err(_) => Err(Error::Usage(format!(
+            "RAYON_NUM_THREADS={shown}: not a whole number of threads; {}",
+            allowed()
+        ))),
+    }
 }
 
-/// A positive `RAYON_NUM_THREADS`, which rayon would otherwise honour unchecked.
-fn env_threads() -> Option<usize> {
-    std::env::var("RAYON_NUM_THREADS")
-        .ok()?
-        .trim()
-        .parse::<usize>()
-        .ok()
-        .filter(|t| *t > 0)
+/// The rule, worded for messages.
+fn allowed() -> String {
+    format!(
+        "give 1 … {} on this machine ({} per core, never above {})",
+        data::limits::max_threads(),
+        data::limits::THREADS_PER_CORE,
+        data::limits::MAX_THREADS
+    )
 }
 
-/// Refuses counts above [`data::limits::max_threads`] (a usage error naming `source`).
-fn checked(threads: usize, source: &str) -> Result<usize, Error> {
+/// Refuses counts outside 1 … [`data::limits::max_threads`] (a usage error naming the
+/// option `source` and the value as given).
+fn checked(threads: usize, source: &str, shown: &str) -> Result<usize, Error> {
     let max = data::limits::max_threads();
-    if threads > max {
-        let sep = if source.ends_with('=') { "" } else { " " };
+    if threads == 0 {
         return Err(Error::Usage(format!(
-            "{source}{sep}{threads}: at most {max} threads on this machine ({} per core, never above {})",
+            "{source}{shown}: at least 1 thread; {}",
+            allowed()
+        )));
+    }
+    if threads > max {
+        return Err(Error::Usage(format!(
+            "{source}{shown}: at most {max} threads on this machine ({} per core, never above {})",
             data::limits::THREADS_PER_CORE,
             data::limits::MAX_THREADS
         )));
@@ -44,10 +70,9 @@ fn cannot_start(threads: usize, e: &rayon::ThreadPoolBuildError) -> Error {
 /// Builds the process's global pool as asked (the binary, which runs one command), and
 /// reports a pool the OS will not start instead of a later panic in the first parallel call.
 pub(super) fn start_global(threads: Option<u16>) -> Result<(), Error> {
-    let Some((t, source)) = asked(threads) else {
+    let Some(t) = asked(threads)? else {
         return Ok(());
     };
-    let t = checked(t, source)?;
     rayon::ThreadPoolBuilder::new()
         .num_threads(t)
         .build_global()
@@ -63,10 +88,9 @@ pub fn scoped<T: Send>(
     threads: Option<u16>,
     work: impl FnOnce() -> Result<T, Error> + Send,
 ) -> Result<T, Error> {
-    let Some((t, source)) = asked(threads) else {
+    let Some(t) = asked(threads)? else {
         return work();
     };
-    let t = checked(t, source)?;
     rayon::ThreadPoolBuilder::new()
         .num_threads(t)
         .build()

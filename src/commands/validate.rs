@@ -14,7 +14,7 @@ pub(super) fn options(a: &ValidateArgs) -> Result<validate::Options, Error> {
         ns: vec![10],
         reps: a.reps as usize,
         seed: a.seed,
-        bootstrap: a.bootstrap as usize,
+        bootstrap: a.bootstrap.map_or(0, |b| b as usize),
         null_draws: a.null_draws as usize,
         thresholds: if a.balanced {
             Thresholds::Balanced

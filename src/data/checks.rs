@@ -77,6 +77,7 @@ pub(super) fn finish(path: &Path, raw: &mut Raw, opts: &LoadOptions) -> Result<L
         scales[c] = Scale::Continuous;
     }
     let (families, families_source, mut notes) = load_families(path, &raw.judges, opts)?;
+    notes.append(&mut raw.notes);
     if let Some(note) = identical_judges_note(path, &raw.judges, &data, n) {
         notes.push(note);
     }

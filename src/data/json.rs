@@ -30,13 +30,13 @@ pub(super) fn records(path: &Path, text: &[u8]) -> Result<Opened, DataError> {
     let mut keys = Keys::default();
     let mut rows: Vec<(u64, Record)> = Vec::new();
     if text[start] == b'[' {
-        let values: Vec<Value> = serde_json::from_slice(text).map_err(|e| syntax(path, &e))?;
+        let values: Vec<Strict> = serde_json::from_slice(text).map_err(|e| syntax(path, &e))?;
         for (i, v) in values.into_iter().enumerate() {
             let row = i as u64 + 1;
             rows.push((row, record(path, row, v, &mut keys)?));
         }
     } else {
-        let mut stream = Deserializer::from_slice(text).into_iter::<Value>();
+        let mut stream = Deserializer::from_slice(text).into_iter::<Strict>();
         let (mut pos, mut line) = (0usize, 1u64);
         loop {
             let offset = stream.byte_offset();
@@ -52,7 +52,7 @@ pub(super) fn records(path: &Path, text: &[u8]) -> Result<Opened, DataError> {
                     .unwrap_or(0);
             line += memchr::memchr_iter(b'\n', &text[pos..begin]).count() as u64;
             pos = begin;
-            if rows.is_empty() && keys.names.is_empty() && is_columns(&v) {
+            if rows.is_empty() && keys.names.is_empty() && is_columns(&v.value) {
                 return columns(path, v, &mut stream);
             }
             rows.push((line, record(path, line, v, &mut keys)?));
@@ -130,9 +130,10 @@ fn kind(v: &Value) -> &'static str {
     }
 }
 
-/// A record's fields; the record must be an object.
-fn record(path: &Path, row: u64, v: Value, keys: &mut Keys) -> Result<Record, DataError> {
-    let Value::Object(map) = v else {
+/// A record's fields; the record must be an object that names each key once.
+fn record(path: &Path, row: u64, v: Strict, keys: &mut Keys) -> Result<Record, DataError> {
+    repeated(path, Some(row), &v)?;
+    let Value::Object(map) = v.value else {
         return Err(DataError::data_at(
             path,
             Location {
@@ -141,7 +142,7 @@ fn record(path: &Path, row: u64, v: Value, keys: &mut Keys) -> Result<Record, Da
             },
             format!(
                 "a record is {} where an object of column: value pairs is expected",
-                kind(&v)
+                kind(&v.value)
             ),
         ));
     };
@@ -170,8 +171,8 @@ fn is_columns(v: &Value) -> bool {
 /// row number is that order (1-based).
 fn columns<'a, R: serde_json::de::Read<'a>>(
     path: &Path,
-    v: Value,
-    rest: &mut serde_json::StreamDeserializer<'a, R, Value>,
+    v: Strict,
+    rest: &mut serde_json::StreamDeserializer<'a, R, Strict>,
 ) -> Result<Opened, DataError> {
     match rest.next() {
         None => {}
@@ -183,7 +184,8 @@ fn columns<'a, R: serde_json::de::Read<'a>>(
             ));
         }
     }
-    let Value::Object(cols) = v else {
+    repeated(path, None, &v)?;
+    let Value::Object(cols) = v.value else {
         return Ok(table(Keys::default(), Vec::new()));
     };
     let mut keys = Keys::default();
@@ -204,6 +206,122 @@ fn columns<'a, R: serde_json::de::Read<'a>>(
         }
     }
     Ok(table(keys, rows))
+}
+
+/// A repeated key is refused, as a repeated CSV header is: which value was meant is
+/// unknowable (serde_json would keep the last).
+fn repeated(path: &Path, row: Option<u64>, v: &Strict) -> Result<(), DataError> {
+    let Some(key) = &v.repeated else {
+        return Ok(());
+    };
+    let message = match row {
+        Some(_) => "this key appears twice in the record; give each column one name".into(),
+        None => format!(
+            "key '{}' appears twice in one object; give each column and index label one name",
+            crate::error::sanitize(key)
+        ),
+    };
+    let at = Location {
+        row,
+        column: row.map(|_| key.clone()),
+        value: None,
+    };
+    Err(DataError::data_at(path, at, message))
+}
+
+/// A JSON value with the first key any of its objects names twice (at any depth).
+struct Strict {
+    value: Value,
+    repeated: Option<String>,
+}
+
+impl<'de> serde::Deserialize<'de> for Strict {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(StrictVisitor)
+    }
+}
+
+/// Builds a [`Strict`] as serde_json builds a `Value`, noting repeated keys.
+struct StrictVisitor;
+
+impl<'de> serde::de::Visitor<'de> for StrictVisitor {
+    type Value = Strict;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_bool<E>(self, b: bool) -> Result<Strict, E> {
+        Ok(Strict::plain(Value::Bool(b)))
+    }
+
+    fn visit_i64<E>(self, i: i64) -> Result<Strict, E> {
+        Ok(Strict::plain(Value::from(i)))
+    }
+
+    fn visit_u64<E>(self, u: u64) -> Result<Strict, E> {
+        Ok(Strict::plain(Value::from(u)))
+    }
+
+    fn visit_f64<E>(self, x: f64) -> Result<Strict, E> {
+        Ok(Strict::plain(
+            serde_json::Number::from_f64(x).map_or(Value::Null, Value::Number),
+        ))
+    }
+
+    fn visit_str<E>(self, s: &str) -> Result<Strict, E> {
+        Ok(Strict::plain(Value::String(s.to_owned())))
+    }
+
+    fn visit_string<E>(self, s: String) -> Result<Strict, E> {
+        Ok(Strict::plain(Value::String(s)))
+    }
+
+    fn visit_unit<E>(self) -> Result<Strict, E> {
+        Ok(Strict::plain(Value::Null))
+    }
+
+    fn visit_none<E>(self) -> Result<Strict, E> {
+        Ok(Strict::plain(Value::Null))
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Strict, A::Error> {
+        let (mut items, mut repeated) = (Vec::new(), None);
+        while let Some(Strict { value, repeated: r }) = seq.next_element::<Strict>()? {
+            repeated = repeated.or(r);
+            items.push(value);
+        }
+        Ok(Strict {
+            value: Value::Array(items),
+            repeated,
+        })
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Strict, A::Error> {
+        let (mut object, mut repeated) = (serde_json::Map::new(), None);
+        while let Some(key) = map.next_key::<String>()? {
+            let Strict { value, repeated: r } = map.next_value::<Strict>()?;
+            if object.contains_key(&key) {
+                repeated = repeated.or(Some(key));
+            } else {
+                repeated = repeated.or(r);
+                object.insert(key, value);
+            }
+        }
+        Ok(Strict {
+            value: Value::Object(object),
+            repeated,
+        })
+    }
+}
+
+impl Strict {
+    fn plain(value: Value) -> Self {
+        Strict {
+            value,
+            repeated: None,
+        }
+    }
 }
 
 /// Parsed records, handed out as rows.

@@ -264,6 +264,7 @@ impl<'a> LongReader<'a> {
             judges_given: self.opts.judges.is_some(),
             anchors_given: self.opts.anchors.is_some(),
             written_names: Vec::new(),
+            notes: Vec::new(),
         })
     }
 }

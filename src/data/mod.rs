@@ -172,7 +172,7 @@ use limits::{check_cells, check_column_count};
 use long::read_long;
 use records::Opened;
 use records::Records;
-use roles::{assign_roles, preview, resolve_list};
+use roles::{assign_roles, position_note, preview, resolve_list};
 use sniff::{Source, io_reason, looks_utf16};
 use wide::{Wide, check_width, is_blank, ragged, read_wide, wide_layout};
 
@@ -190,6 +190,8 @@ struct Raw {
     anchors_given: bool,
     /// Wide layout: the selected columns' names as written (judges then anchors).
     written_names: Vec<String>,
+    /// Notes on how the columns were picked (a number read as a name, not a position).
+    notes: Vec<String>,
 }
 
 #[cfg(test)]

@@ -88,6 +88,41 @@ pub(super) fn resolve_list(
     Ok(out)
 }
 
+/// A note when a number in `tokens` names a column (so picks it by name) but as a 1-based
+/// position would pick another: frames pivoted from integer rater ids have such headers.
+pub(super) fn position_note(
+    path: &std::path::Path,
+    tokens: &[String],
+    names: &[String],
+    flag: &str,
+) -> Option<String> {
+    let mut by_name = Vec::new();
+    let mut by_position = Vec::new();
+    for tok in tokens.iter().map(|t| t.trim()) {
+        let Some(pos) = tok
+            .parse::<usize>()
+            .ok()
+            .filter(|i| (1..=names.len()).contains(i))
+        else {
+            continue;
+        };
+        if names.iter().any(|n| n == tok) && names[pos - 1] != tok {
+            by_name.push(sanitize(tok));
+            by_position.push(sanitize(&names[pos - 1]));
+        }
+    }
+    if by_name.is_empty() {
+        return None;
+    }
+    let message = format!(
+        "note: {flag} {} picks the columns named {} by name; by position it would pick the columns named {} (a number that is a column's name is read as the name)",
+        by_name.join(","),
+        by_name.join(", "),
+        by_position.join(", ")
+    );
+    Some(DataError::data(path, message).to_string())
+}
+
 pub(super) fn preview(names: &[String]) -> String {
     let shown: Vec<&str> = names.iter().take(12).map(String::as_str).collect();
     let more = names.len().saturating_sub(12);

@@ -8,7 +8,7 @@ use csv::ByteRecord;
 use super::DataError;
 use super::{
     LoadOptions, Raw, Source, Strategy, assign_roles, cell_value, check_cells, check_column_count,
-    fast, resolve_list,
+    fast, position_note, resolve_list,
 };
 use crate::error::Location;
 
@@ -35,6 +35,15 @@ pub(super) fn wide_layout(
     };
     let (judges, anchors) = assign_roles(names, &id, opts, true)?;
     let selected: Vec<usize> = judges.iter().chain(&anchors).copied().collect();
+    let given = [
+        ("--id", opts.id.as_ref().map(std::slice::from_ref)),
+        ("--judges", opts.judges.as_deref()),
+        ("--anchors", opts.anchors.as_deref()),
+    ];
+    let notes = given
+        .into_iter()
+        .filter_map(|(flag, tokens)| position_note(path, tokens?, names, flag))
+        .collect();
     let raw = Raw {
         judges: judges.iter().map(|&i| names[i].clone()).collect(),
         anchors: anchors.iter().map(|&i| names[i].clone()).collect(),
@@ -44,6 +53,7 @@ pub(super) fn wide_layout(
         judges_given: opts.judges.is_some(),
         anchors_given: opts.anchors.is_some(),
         written_names: selected.iter().map(|&i| raw_header[i].clone()).collect(),
+        notes,
     };
     // Role counts are checked after the rows (as before: a bad row is reported first); the
     // column limit before them, since it guards the allocation.

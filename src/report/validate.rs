@@ -260,9 +260,15 @@ fn texture_note(opts: &Options, study: &Study) -> String {
             }
         }
     }
-    let (skew, kurt) = study.shape;
+    let residuals = match study.shape {
+        Some((skew, kurt)) => {
+            format!(": |skewness| up to {skew:.2}, excess kurtosis up to {kurt:.2}")
+        }
+        None => " do not vary (the judges agree exactly), so they have no shape to read".into(),
+    };
+    let (skew, kurt) = study.shape.unwrap_or((0.0, 0.0));
     let mut out = format!(
-        "\nNominal false-alarm rate with {} null draws: {pi:.3} per test. The judges' residuals: |skewness| up to {skew:.2}, excess kurtosis up to {kurt:.2}.\n",
+        "\nNominal false-alarm rate with {} null draws: {pi:.3} per test. The judges' residuals{residuals}.\n",
         opts.null_draws
     );
     if over.is_empty() {

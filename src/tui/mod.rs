@@ -325,12 +325,24 @@ fn submit(worker: &Worker, effects: Vec<Effect>) {
     }
 }
 
+/// Whether keys can be read from a terminal: standard input, or else the controlling
+/// terminal (`cat panel.csv | rhoscope explore -` reads the panel from the pipe; crossterm
+/// then reads its events and sets raw mode on /dev/tty).
+fn keys_from_a_terminal() -> bool {
+    std::io::stdin().is_terminal()
+        || std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open("/dev/tty")
+            .is_ok_and(|tty| tty.is_terminal())
+}
+
 /// Runs the explorer until the user quits.
 ///
 /// # Errors
 /// No interactive terminal, a terminal failure, or a crash of the worker.
 pub fn run(opts: Options) -> Result<(), Error> {
-    if !stdout().is_terminal() || !std::io::stdin().is_terminal() {
+    if !stdout().is_terminal() || !keys_from_a_terminal() {
         return Err(Error::Usage(
             "the explorer needs an interactive terminal; for scripts use `rhoscope estimate` or `rhoscope battery`".into(),
         ));

@@ -360,8 +360,9 @@ fn summarise(n: usize, opts: &Options, which: &[Estimator], reps: &[Replicate]) 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Study {
     pub estimators: Vec<Estimator>,
-    /// [`Texture::shape`] of the real judges: largest |skewness|, largest excess kurtosis.
-    pub shape: (f64, f64),
+    /// [`Texture::shape`] of the real judges: largest |skewness|, largest excess kurtosis
+    /// (`None`: no judge's residuals vary).
+    pub shape: Option<(f64, f64)>,
     pub cells: Vec<Cell>,
     /// The real panel's N.
     pub panel_n: usize,

@@ -29,25 +29,26 @@ pub struct Texture {
 
 impl Texture {
     /// The largest |skewness| and the largest excess kurtosis of the judges' residuals: the
-    /// textures a Gaussian-latent null does not carry (heavy tails, asymmetry).
+    /// textures a Gaussian-latent null does not carry (heavy tails, asymmetry). `None` when no
+    /// judge's residuals vary (judges that agree exactly), so there is no shape to read.
     #[must_use]
-    pub fn shape(&self) -> (f64, f64) {
-        let mut skew = 0.0f64;
-        let mut kurt = f64::NEG_INFINITY;
+    pub fn shape(&self) -> Option<(f64, f64)> {
+        let mut shape: Option<(f64, f64)> = None;
         for j in &self.judges {
             let r = &j.residuals;
             let n = r.len() as f64;
             let mean = r.iter().sum::<f64>() / n;
             let m2 = r.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / n;
-            if m2 <= 0.0 {
+            if m2.is_nan() || m2 <= 0.0 {
                 continue;
             }
             let m3 = r.iter().map(|x| (x - mean).powi(3)).sum::<f64>() / n;
             let m4 = r.iter().map(|x| (x - mean).powi(4)).sum::<f64>() / n;
-            skew = skew.max((m3 / m2.powf(1.5)).abs());
-            kurt = kurt.max(m4 / (m2 * m2) - 3.0);
+            let (skew, kurt) = ((m3 / m2.powf(1.5)).abs(), m4 / (m2 * m2) - 3.0);
+            let (s0, k0) = shape.unwrap_or((0.0, f64::NEG_INFINITY));
+            shape = Some((s0.max(skew), k0.max(kurt)));
         }
-        (skew, kurt)
+        shape
     }
 
     /// The textures of `panel`'s judges.
@@ -64,6 +65,14 @@ impl Texture {
         }
         let means: Vec<f64> = (0..n)
             .map(|i| (0..p).map(|j| panel.col(j)[i]).sum::<f64>() / p as f64)
+            .collect();
+        // A residual within the rounding of its item's mean is 0: judges that agree exactly
+        // leave no noise for the shape to read.
+        let tolerance: Vec<f64> = (0..n)
+            .map(|i| {
+                let top = (0..p).map(|j| panel.col(j)[i].abs()).fold(0.0, f64::max);
+                4.0 * p as f64 * f64::EPSILON * top
+            })
             .collect();
         let judges = (0..p)
             .map(|j| {
@@ -82,7 +91,11 @@ impl Texture {
                 };
                 JudgeTexture {
                     name: panel.judges[j].clone(),
-                    residuals: col.iter().zip(&means).map(|(x, m)| x - m).collect(),
+                    residuals: col
+                        .iter()
+                        .zip(means.iter().zip(&tolerance))
+                        .map(|(&x, (&m, &tol))| residual(x, m, tol))
+                        .collect(),
                     ordinal,
                 }
             })
@@ -99,6 +112,12 @@ impl Texture {
     pub fn any_ordinal(&self) -> bool {
         self.judges.iter().any(|j| j.ordinal.is_some())
     }
+}
+
+/// `x − m`, or exactly 0 when within `tol` of 0 (the rounding of the item's mean).
+fn residual(x: f64, m: f64, tol: f64) -> f64 {
+    let r = x - m;
+    if r.abs() <= tol { 0.0 } else { r }
 }
 
 /// Level index of each value when `cum` (cumulative proportions of all levels but the last)
