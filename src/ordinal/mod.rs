@@ -19,6 +19,7 @@ mod identification;
 mod matrix;
 mod polychoric;
 mod polyserial;
+mod tally;
 mod thresholds;
 
 pub use crate::stats::normal::{bvn_cdf, bvn_pdf, bvn_upper, norm_cdf, norm_quantile};
@@ -30,6 +31,7 @@ pub use identification::{
 pub use matrix::{Correlations, PairKind, correlation_matrix};
 pub use polychoric::{Polychoric, cross_table, polychoric, polychoric_table};
 pub use polyserial::{Polyserial, polyserial};
+pub use tally::{Accumulator, Items, Layout as TallyLayout, Tally};
 pub use thresholds::{OrdinalColumn, thresholds_from_counts};
 
 /// polycor's `maxcor`: the polyserial estimate is clipped to ±this, and the polychoric search
