@@ -21,9 +21,7 @@ impl Refit {
     /// The tallied refit when the panel's items can be tallied and its anchors are all
     /// continuous (the free-scale fit's own requirement; otherwise it refuses the items too).
     pub(crate) fn of(panel: &Panel) -> Refit {
-        let anchors_continuous = panel.scales[panel.p()..]
-            .iter()
-            .all(|s| !s.is_ordinal());
+        let anchors_continuous = panel.scales[panel.p()..].iter().all(|s| !s.is_ordinal());
         match Items::of(panel) {
             Ok(items) if anchors_continuous => Refit::Tallied(Box::new(items)),
             _ => Refit::Items,

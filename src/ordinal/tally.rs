@@ -195,7 +195,10 @@ impl Stats {
         if n < 2 {
             return Err(OrdinalError::PanelTooSmall(usize::try_from(n).unwrap_or(0)));
         }
-        if let Some(c) = counts.iter().find(|c| c.iter().filter(|x| **x > 0).count() < 2) {
+        if let Some(c) = counts
+            .iter()
+            .find(|c| c.iter().filter(|x| **x > 0).count() < 2)
+        {
             return Err(OrdinalError::TooFewLevels(
                 c.iter().filter(|x| **x > 0).count(),
             ));
@@ -352,7 +355,11 @@ impl Items {
         let mut kinds = Vec::with_capacity(q);
         let mut index: Vec<Vec<u8>> = Vec::new();
         for c in 0..q {
-            if panel.scales.get(c).is_some_and(crate::panel::Scale::is_ordinal) {
+            if panel
+                .scales
+                .get(c)
+                .is_some_and(crate::panel::Scale::is_ordinal)
+            {
                 let col = OrdinalColumn::new(panel.col(c))?;
                 kinds.push(Some(col.levels.clone()));
                 index.push(col.index);
@@ -401,7 +408,8 @@ impl Items {
         let (no, nc) = self.layout.widths();
         let patterns = self.levels.len() / no.max(1);
         let mut t = Tally::zeros(&self.layout, patterns.max(1));
-        t.levels.copy_from_slice(&self.levels[..patterns.max(1) * no]);
+        t.levels
+            .copy_from_slice(&self.levels[..patterns.max(1) * no]);
         for (i, wi) in w.iter().enumerate() {
             let wi: u64 = (*wi).into();
             if wi > 0 {
@@ -488,7 +496,9 @@ impl<'a> Accumulator<'a> {
             t.weight[j] = weight[k];
             t.sums[j * nc..(j + 1) * nc].copy_from_slice(&sums[k * nc..(k + 1) * nc]);
             for o in 0..no {
-                let l = self.layout.kinds[self.layout.ord[o]].as_ref().map_or(1, Vec::len);
+                let l = self.layout.kinds[self.layout.ord[o]]
+                    .as_ref()
+                    .map_or(1, Vec::len);
                 #[expect(clippy::cast_possible_truncation, reason = "at most 10 levels")]
                 let level = ((k / radix[o]) % l) as u8;
                 t.levels[j * no + o] = level;
@@ -542,7 +552,10 @@ mod tests {
     fn tallied_correlations_are_the_items_ones() {
         let p = panel(3000, 7);
         let items = Items::of(&p).unwrap();
-        let (r, cov) = items.tally(&vec![1u8; p.n]).correlations(&items.layout).unwrap();
+        let (r, cov) = items
+            .tally(&vec![1u8; p.n])
+            .correlations(&items.layout)
+            .unwrap();
         let want = crate::ordinal::correlation_matrix(&p).unwrap().r;
         let want_cov = crate::moments::covariance(&p.data, p.n, 5, &mut Vec::new());
         for a in 0..5 {
@@ -560,7 +573,9 @@ mod tests {
         let p = panel(400, 3);
         let items = Items::of(&p).unwrap();
         let w: Vec<u8> = (0..p.n).map(|i| u8::try_from(i % 3).unwrap()).collect();
-        let rows: Vec<usize> = (0..p.n).flat_map(|i| std::iter::repeat_n(i, i % 3)).collect();
+        let rows: Vec<usize> = (0..p.n)
+            .flat_map(|i| std::iter::repeat_n(i, i % 3))
+            .collect();
         let pr = &p;
         let data: Vec<f64> = (0..5)
             .flat_map(|c| rows.iter().map(move |&i| pr.col(c)[i]))
@@ -577,13 +592,18 @@ mod tests {
         let p = panel(500, 11);
         let items = Items::of(&p).unwrap();
         let mut acc = Accumulator::new(&items.layout);
-        let idx: Vec<OrdinalColumn> = (0..3).map(|c| OrdinalColumn::new(p.col(c)).unwrap()).collect();
+        let idx: Vec<OrdinalColumn> = (0..3)
+            .map(|c| OrdinalColumn::new(p.col(c)).unwrap())
+            .collect();
         for i in 0..p.n {
             let lev: Vec<u8> = idx.iter().map(|c| c.index[i]).collect();
             acc.push(&lev, &[p.col(3)[i] - 1000.0, p.col(4)[i]]);
         }
         let (r, _) = acc.finish().correlations(&items.layout).unwrap();
-        let (want, _) = items.tally(&vec![1u8; p.n]).correlations(&items.layout).unwrap();
+        let (want, _) = items
+            .tally(&vec![1u8; p.n])
+            .correlations(&items.layout)
+            .unwrap();
         assert!((r - want).amax() < 1e-12);
         // Weight on one level of J2 only: J2 has one level, so no correlation.
         let keep: Vec<u8> = idx[1].index.iter().map(|l| u8::from(*l == 0)).collect();
