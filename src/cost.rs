@@ -18,11 +18,12 @@ const BOOT_PER_FEATURE: f64 = 5.0e-10;
 /// Measured: q = 252 with 1000 draws in 2.4 s.
 const WISHART_PER_Q3: f64 = 1.5e-10;
 /// Seconds per simulated row and column of one ordinal null draw (the row's latent normals,
-/// their Cholesky product and the row's tally, docs/method.md §3).
+/// their Cholesky product and the row's tally, docs/method.md §3). Measured with the next:
+/// six 5-level judges and three anchors in 0.75 s at N = 2000 and 10.7 s at N = 100 000.
 const ORDINAL_PER_ROW: f64 = 1.1e-8;
 /// Seconds per Likert sample (a null draw or a resample) and judge pair: the pair's polychoric
 /// fit, a few evaluations of the bivariate normal on its table's grid, whatever N.
-const ORDINAL_PER_PAIR: f64 = 2.0e-5;
+const ORDINAL_PER_PAIR: f64 = 2.8e-5;
 
 /// Expected seconds of one ML fit of `p` judges and `m` anchors (whatever N: the fit works on
 /// the covariance matrix), over all its starts ([`crate::estimate::ml::starts`]).
@@ -120,8 +121,9 @@ mod tests {
         assert!(battery_seconds(&shape(2000, 20, 2, false)) < WARN_SECONDS);
         assert!((1.3..5.4).contains(&battery_seconds(&shape(2000, 250, 2, false))));
         assert!((0.5..2.1).contains(&battery_seconds(&shape(200_000, 6, 2, false))));
-        // Ordinal panels, both nulls (the same machine, loaded): within a factor of two of
-        // 107 s, 12 s, 4.3 s and 14.5 s.
+        // Likert panels (six 5-level judges, three continuous anchors; release, the CPU
+        // seconds of the whole process over the 2 cores, medians of 5 and 2 runs): 0.75 s at
+        // N = 2000 and 10.7 s at N = 100 000.
         let within_2x = |s: BatteryShape, measured: f64| {
             let e = battery_seconds(&s);
             assert!(
@@ -129,10 +131,11 @@ mod tests {
                 "{s:?}: {e} s for {measured} s"
             );
         };
-        within_2x(shape(200_000, 6, 3, true), 107.0);
-        within_2x(shape(20_000, 6, 2, true), 12.0);
-        within_2x(shape(5000, 6, 2, true), 4.3);
-        within_2x(shape(5000, 20, 2, true), 14.5);
+        within_2x(shape(2000, 6, 3, true), 0.75);
+        within_2x(shape(100_000, 6, 3, true), 10.7);
+        // The fits, not the rows, set the cost at small N: a tenth of the items is not a tenth
+        // of the time.
+        assert!(battery_seconds(&shape(200, 6, 3, true)) > 0.5 * battery_seconds(&shape(2000, 6, 3, true)));
     }
 
     #[test]
