@@ -171,11 +171,10 @@ pub fn bootstrap_with_neff(
     // As its point fit, every resample's common-scale fit is undefined on ordinal codes.
     let off_scale = crate::estimate::scale::reads_codes(panel);
     // Ordinal columns: the free-scale refit reads each resample's tally of code patterns.
-    let free = if second.is_none() && estimators.contains(&Estimator::FreeScale) {
-        tallied::Refit::of(panel)
-    } else {
-        tallied::Refit::Items
-    };
+    let free = tallied::Refit::of(
+        panel,
+        second.is_none() && estimators.contains(&Estimator::FreeScale),
+    );
     let batch = (BATCH_BYTES / n.max(1)).clamp(1, MAX_BATCH);
     let starts: Vec<usize> = (0..resamples).step_by(batch).collect();
     let draws: Vec<Option<BatchDraws>> = starts
@@ -220,12 +219,7 @@ pub fn bootstrap_with_neff(
                 .enumerate()
                 .map(|(r, w)| {
                     let w = w.as_slice();
-                    let items = || {
-                        let drawn = overflowed
-                            .contains(&r)
-                            .then(|| redraw(streams, start + r, n));
-                        free.fit(panel, &counts[r * n..(r + 1) * n], drawn)
-                    };
+                    let items = || free.fit(panel, (&counts, &overflowed), (streams, start), r);
                     estimators
                         .iter()
                         .map(|&e| {

@@ -135,7 +135,10 @@ mod tests {
         within_2x(shape(100_000, 6, 3, true), 10.7);
         // The fits, not the rows, set the cost at small N: a tenth of the items is not a tenth
         // of the time.
-        assert!(battery_seconds(&shape(200, 6, 3, true)) > 0.5 * battery_seconds(&shape(2000, 6, 3, true)));
+        assert!(
+            battery_seconds(&shape(200, 6, 3, true))
+                > 0.5 * battery_seconds(&shape(2000, 6, 3, true))
+        );
     }
 
     #[test]

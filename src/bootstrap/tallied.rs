@@ -18,25 +18,32 @@ pub(crate) enum Refit {
 }
 
 impl Refit {
-    /// The tallied refit when the panel's items can be tallied and its anchors are all
-    /// continuous (the free-scale fit's own requirement; otherwise it refuses the items too).
-    pub(crate) fn of(panel: &Panel) -> Refit {
+    /// The tallied refit when it is `wanted` (a free-scale refit without a covariance), the
+    /// panel's items can be tallied and its anchors are all continuous (the free-scale fit's
+    /// own requirement; otherwise it refuses the items too).
+    pub(crate) fn of(panel: &Panel, wanted: bool) -> Refit {
         let anchors_continuous = panel.scales[panel.p()..].iter().all(|s| !s.is_ordinal());
         match Items::of(panel) {
-            Ok(items) if anchors_continuous => Refit::Tallied(Box::new(items)),
+            Ok(items) if wanted && anchors_continuous => Refit::Tallied(Box::new(items)),
             _ => Refit::Items,
         }
     }
 
-    /// The free-scale estimate of one resample, from its per-item `counts` or, for a resample
-    /// whose counts overflowed a byte, from its `drawn` item indices.
+    /// The free-scale estimate of resample `r` of a batch from `start`: from its per-item
+    /// counts (the batch's `counts`) or, for a resample whose counts overflowed a byte (listed in
+    /// `overflowed`), from its item indices drawn again.
     pub(crate) fn fit(
         &self,
         panel: &Panel,
-        counts: &[u8],
-        drawn: Option<Vec<usize>>,
+        (counts, overflowed): (&[u8], &[usize]),
+        (streams, start): (crate::rng::Streams, usize),
+        r: usize,
     ) -> Option<Estimate> {
-        let (p, m) = (panel.p(), panel.m());
+        let (n, p, m) = (panel.n, panel.p(), panel.m());
+        let drawn = overflowed
+            .contains(&r)
+            .then(|| super::redraw(streams, start + r, n));
+        let counts = &counts[r * n..(r + 1) * n];
         match self {
             Refit::Tallied(items) => {
                 let tally = match drawn {

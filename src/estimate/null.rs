@@ -339,13 +339,15 @@ impl NullModel {
             return (covariance(&data, n, self.q(), scratch), None);
         }
         let layout = self.tally_layout();
-        match self.draw_tally(n, rng, &layout).correlations(&layout) {
-            Ok((corr, cov)) => (cov, Some(corr)),
-            Err(_) => {
-                let nan = DMatrix::from_element(self.q(), self.q(), f64::NAN);
-                (nan.clone(), Some(nan))
-            }
-        }
+        self.draw_tally(n, rng, &layout)
+            .correlations(&layout)
+            .map_or_else(
+                |_| {
+                    let nan = DMatrix::from_element(self.q(), self.q(), f64::NAN);
+                    (nan.clone(), Some(nan))
+                },
+                |(corr, cov)| (cov, Some(corr)),
+            )
     }
 
     /// Which columns are ordinal (at their level values) and which continuous.

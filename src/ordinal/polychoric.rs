@@ -357,6 +357,11 @@ mod tests {
     use rand::RngExt;
 
     #[test]
+    #[expect(
+        clippy::cast_possible_truncation,
+        clippy::cast_sign_loss,
+        reason = "small non-negative whole counts"
+    )]
     fn newton_finds_the_maximum_the_search_finds() {
         // Random 2–5 × 2–5 tables, sparse cells and strong dependence included.
         let mut rng = Streams { seed: 5, base: 0 }.rng(Purpose::Null, 0);

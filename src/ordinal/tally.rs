@@ -104,10 +104,10 @@ impl Tally {
         for (s, v) in self.sums[k * c..(k + 1) * c].iter_mut().zip(x) {
             *s += wf * v;
         }
-        for a in 0..c {
-            let wa = wf * x[a];
-            for b in a..c {
-                self.cross[a * c + b] += wa * x[b];
+        for (a, xa) in x.iter().enumerate() {
+            let wa = wf * xa;
+            for (b, xb) in x.iter().enumerate().skip(a) {
+                self.cross[a * c + b] += wa * xb;
             }
         }
     }
@@ -307,7 +307,10 @@ impl Stats {
             sxy += dy * (sums[l] - counts[l] as f64 * xbar);
         }
         let cor = sxy / (self.ss(c) * ssy).sqrt();
-        let kept: Vec<usize> = present.iter().map(|&l| counts[l] as usize).collect();
+        let kept: Vec<usize> = present
+            .iter()
+            .map(|&l| usize::try_from(counts[l]).unwrap_or(usize::MAX))
+            .collect();
         let phis: f64 = thresholds_from_counts(&kept)
             .iter()
             .map(|t| norm_pdf(*t))
@@ -452,26 +455,24 @@ impl<'a> Accumulator<'a> {
     /// Adds one row: its ordinal level indices and its continuous values.
     pub fn push(&mut self, levels: &[u8], x: &[f64]) {
         let nc = x.len();
-        match (&mut self.dense, &self.layout.radix) {
-            (Some((weight, sums, touched)), Some(radix)) => {
-                let k: usize = levels
-                    .iter()
-                    .zip(radix)
-                    .map(|(l, r)| usize::from(*l) * r)
-                    .sum();
-                if weight[k] == 0 {
-                    touched.push(u32::try_from(k).unwrap_or(u32::MAX));
-                }
-                weight[k] += 1;
-                for (s, v) in sums[k * nc..(k + 1) * nc].iter_mut().zip(x) {
-                    *s += v;
-                }
+        if let (Some((weight, sums, touched)), Some(radix)) = (&mut self.dense, &self.layout.radix)
+        {
+            let k: usize = levels
+                .iter()
+                .zip(radix)
+                .map(|(l, r)| usize::from(*l) * r)
+                .sum();
+            if weight[k] == 0 {
+                touched.push(u32::try_from(k).unwrap_or(u32::MAX));
             }
-            _ => {
-                self.rows.levels.extend_from_slice(levels);
-                self.rows.weight.push(1);
-                self.rows.sums.extend_from_slice(x);
+            weight[k] += 1;
+            for (s, v) in sums[k * nc..(k + 1) * nc].iter_mut().zip(x) {
+                *s += v;
             }
+        } else {
+            self.rows.levels.extend_from_slice(levels);
+            self.rows.weight.push(1);
+            self.rows.sums.extend_from_slice(x);
         }
         let cross = &mut self.rows.cross;
         for a in 0..nc {
@@ -495,12 +496,10 @@ impl<'a> Accumulator<'a> {
             let k = k as usize;
             t.weight[j] = weight[k];
             t.sums[j * nc..(j + 1) * nc].copy_from_slice(&sums[k * nc..(k + 1) * nc]);
-            for o in 0..no {
-                let l = self.layout.kinds[self.layout.ord[o]]
-                    .as_ref()
-                    .map_or(1, Vec::len);
+            for (o, (&col, &place)) in self.layout.ord.iter().zip(radix).enumerate() {
+                let l = self.layout.kinds[col].as_ref().map_or(1, Vec::len);
                 #[expect(clippy::cast_possible_truncation, reason = "at most 10 levels")]
-                let level = ((k / radix[o]) % l) as u8;
+                let level = ((k / place) % l) as u8;
                 t.levels[j * no + o] = level;
             }
         }
