@@ -10,6 +10,7 @@ use rayon::prelude::*;
 pub mod features;
 pub mod oracle;
 pub mod second;
+mod tallied;
 pub mod weighted;
 
 use crate::estimate::{Context, Estimate, Estimator, free_scale};
@@ -116,8 +117,8 @@ const MAX_BATCH: usize = 32;
 /// ([`features`]), accumulated for a batch of resamples in one sequential pass over the
 /// items, and every estimator is refitted on them. Each resample's sums run over the items
 /// in a fixed order, so the output is bit-identical at any thread count. The free-scale
-/// estimator reads correlations, not moments: it is refitted on the resample's items (the
-/// same counts), its correlations recomputed. `progress` is told of each resample and may
+/// estimator reads correlations, not moments: it is refitted on the resample's tally of code
+/// patterns weighted by the same counts ([`tallied`]), its correlations recomputed. `progress` is told of each resample and may
 /// stop the run, in which case `None` is returned. Estimators that are not bootstrappable
 /// get an interval-less result with every resample dropped.
 #[must_use]
@@ -169,6 +170,11 @@ pub fn bootstrap_with_neff(
     let features = set.compute(panel);
     // As its point fit, every resample's common-scale fit is undefined on ordinal codes.
     let off_scale = crate::estimate::scale::reads_codes(panel);
+    // Ordinal columns: the free-scale refit reads each resample's tally of code patterns.
+    let free = tallied::Refit::of(
+        panel,
+        second.is_none() && estimators.contains(&Estimator::FreeScale),
+    );
     let batch = (BATCH_BYTES / n.max(1)).clamp(1, MAX_BATCH);
     let starts: Vec<usize> = (0..resamples).step_by(batch).collect();
     let draws: Vec<Option<BatchDraws>> = starts
@@ -213,18 +219,12 @@ pub fn bootstrap_with_neff(
                 .enumerate()
                 .map(|(r, w)| {
                     let w = w.as_slice();
-                    let rows = || {
-                        if overflowed.contains(&r) {
-                            redraw(streams, start + r, n)
-                        } else {
-                            expand(&counts[r * n..(r + 1) * n])
-                        }
-                    };
+                    let items = || free.fit(panel, (&counts, &overflowed), (streams, start), r);
                     estimators
                         .iter()
                         .map(|&e| {
                             let est = (!(off_scale && e.from_moments()))
-                                .then(|| refit(e, panel, ctx, &features, w, covs.get(r), &rows))
+                                .then(|| refit(e, panel, ctx, &features, w, covs.get(r), &items))
                                 .flatten();
                             Draw::of(est, m)
                         })
@@ -318,7 +318,7 @@ fn batch_neffs(
 
 /// Estimator `e` refitted on one resample: from its feature sums `w`, from its covariance
 /// (the free-scale fit on continuous columns) or, for a free-scale fit with ordinal columns,
-/// on its items (`rows`) with their correlations recomputed.
+/// on its resample (`items`: the tally of its code patterns, [`tallied`]).
 fn refit(
     e: Estimator,
     panel: &Panel,
@@ -326,12 +326,12 @@ fn refit(
     features: &features::Features<'_>,
     w: &[f64],
     cov: Option<&DMatrix<f64>>,
-    rows: &dyn Fn() -> Vec<usize>,
+    items: &dyn Fn() -> Option<Estimate>,
 ) -> Option<Estimate> {
     let (n, p, m) = (panel.n, panel.p(), panel.m());
     match (e, cov) {
         (Estimator::FreeScale, Some(cov)) => free_scale::fit_covariance(p, m, cov),
-        (Estimator::FreeScale, None) => free_scale::fit_resample(panel, gather(panel, &rows())),
+        (Estimator::FreeScale, None) => items(),
         _ if e.from_moments() => features
             .set
             .moments(w, n as f64, e.pairs(ctx))
@@ -389,25 +389,6 @@ fn draws(streams: Streams, r: usize, n: usize) -> impl Iterator<Item = usize> {
         Some(index) => index.draw(&mut rng),
         None => rng.random_range(0..n),
     })
-}
-
-/// The items of a resample from its counts: item i listed `counts[i]` times.
-fn expand(counts: &[u8]) -> Vec<usize> {
-    let mut rows = Vec::with_capacity(counts.len());
-    for (i, &c) in counts.iter().enumerate() {
-        rows.extend(std::iter::repeat_n(i, usize::from(c)));
-    }
-    rows
-}
-
-/// The panel's columns at `rows` (column-major, the panel's layout).
-fn gather(panel: &Panel, rows: &[usize]) -> Vec<f64> {
-    let mut data = Vec::with_capacity(rows.len() * panel.q());
-    for c in 0..panel.q() {
-        let col = panel.col(c);
-        data.extend(rows.iter().map(|&i| col[i]));
-    }
-    data
 }
 
 impl Draw {

@@ -17,15 +17,13 @@ const BOOT_PER_FEATURE: f64 = 5.0e-10;
 /// Seconds per q³ of one Gaussian null draw (a Wishart by Bartlett decomposition, docs/method.md §3).
 /// Measured: q = 252 with 1000 draws in 2.4 s.
 const WISHART_PER_Q3: f64 = 1.5e-10;
-/// Seconds per simulated row and (column + a tenth of a judge pair) of one ordinal null draw
-/// (rows discretised at the panel's thresholds, then polychoric correlations). Measured:
-/// 6 five-level judges at N = 2000 in 0.26 s, 40 judges in 3.0 s, with 1000 draws.
-const ORDINAL_PER_ROW: f64 = 1.25e-8;
-/// An ordinal panel's battery calibrates two nulls of D draws each: the single-factor one
-/// (Tests A/B/C, the cost above) and the free-scale one (Tests J/O), whose draws also take
-/// polychoric and polyserial correlations, about three times the first. Measured: 200,000 rows
-/// of 6 five-level judges and 3 anchors in 107 s, 20,000 rows of 6 judges in 7 to 12 s.
-const ORDINAL_NULLS: f64 = 4.0;
+/// Seconds per simulated row and column of one ordinal null draw (the row's latent normals,
+/// their Cholesky product and the row's tally, docs/method.md §3). Measured with the next:
+/// six 5-level judges and three anchors in 0.75 s at N = 2000 and 10.7 s at N = 100 000.
+const ORDINAL_PER_ROW: f64 = 1.1e-8;
+/// Seconds per Likert sample (a null draw or a resample) and judge pair: the pair's polychoric
+/// fit, a few evaluations of the bivariate normal on its table's grid, whatever N.
+const ORDINAL_PER_PAIR: f64 = 2.8e-5;
 
 /// Expected seconds of one ML fit of `p` judges and `m` anchors (whatever N: the fit works on
 /// the covariance matrix), over all its starts ([`crate::estimate::ml::starts`]).
@@ -46,21 +44,25 @@ pub struct BatteryShape {
     /// Bootstrap resamples B and null draws D.
     pub resamples: usize,
     pub null_draws: usize,
-    /// Whether the null must simulate rows (any ordinal column), rather than draw a Wishart.
+    /// Whether the judges are ordinal: the null simulates rows (rather than drawing a Wishart)
+    /// and every sample fits a polychoric per judge pair.
     pub ordinal: bool,
 }
 
 /// Expected seconds of a battery: the item bootstrap (B resamples of N items, each refitting
-/// on count-weighted feature sums) plus the null draws (a Wishart per draw for continuous
-/// panels, N simulated rows for each of the two nulls of ordinal ones).
+/// on count-weighted feature sums, and on Likert judges each also tallied and its polychorics
+/// fitted) plus the null draws (a Wishart per draw for continuous panels; for Likert ones N
+/// simulated rows tallied, then a polychoric per judge pair).
 #[must_use]
 pub fn battery_seconds(s: &BatteryShape) -> f64 {
     let (n, p, m) = (s.n as f64, s.judges as f64, s.anchors as f64);
     let q = p + m;
     let features = p + 2.0 * m + m * (m + 1.0) / 2.0 + 3.0;
-    let boot = s.resamples as f64 * n * (BOOT_PER_DRAW + BOOT_PER_FEATURE * features);
+    let mut boot = s.resamples as f64 * n * (BOOT_PER_DRAW + BOOT_PER_FEATURE * features);
     let per_draw = if s.ordinal {
-        ORDINAL_NULLS * ORDINAL_PER_ROW * n * (q + 0.1 * p * (p - 1.0) / 2.0)
+        let pairs = ORDINAL_PER_PAIR * p * (p - 1.0) / 2.0;
+        boot += s.resamples as f64 * pairs;
+        ORDINAL_PER_ROW * n * q + pairs
     } else {
         WISHART_PER_Q3 * q.powi(3)
     };
@@ -119,8 +121,9 @@ mod tests {
         assert!(battery_seconds(&shape(2000, 20, 2, false)) < WARN_SECONDS);
         assert!((1.3..5.4).contains(&battery_seconds(&shape(2000, 250, 2, false))));
         assert!((0.5..2.1).contains(&battery_seconds(&shape(200_000, 6, 2, false))));
-        // Ordinal panels, both nulls (the same machine, loaded): within a factor of two of
-        // 107 s, 12 s, 4.3 s and 14.5 s.
+        // Likert panels (six 5-level judges, three continuous anchors; release, the CPU
+        // seconds of the whole process over the 2 cores, medians of 5 and 2 runs): 0.75 s at
+        // N = 2000 and 10.7 s at N = 100 000.
         let within_2x = |s: BatteryShape, measured: f64| {
             let e = battery_seconds(&s);
             assert!(
@@ -128,10 +131,14 @@ mod tests {
                 "{s:?}: {e} s for {measured} s"
             );
         };
-        within_2x(shape(200_000, 6, 3, true), 107.0);
-        within_2x(shape(20_000, 6, 2, true), 12.0);
-        within_2x(shape(5000, 6, 2, true), 4.3);
-        within_2x(shape(5000, 20, 2, true), 14.5);
+        within_2x(shape(2000, 6, 3, true), 0.75);
+        within_2x(shape(100_000, 6, 3, true), 10.7);
+        // The fits, not the rows, set the cost at small N: a tenth of the items is not a tenth
+        // of the time.
+        assert!(
+            battery_seconds(&shape(200, 6, 3, true))
+                > 0.5 * battery_seconds(&shape(2000, 6, 3, true))
+        );
     }
 
     #[test]

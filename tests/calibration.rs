@@ -31,6 +31,9 @@ enum Judges {
     Equal(usize),
     /// L levels, each judge with its own skewed marginals and one category under 2 %.
     Skewed(usize),
+    /// L levels as real raters use them: every judge with one category at 0.6 % of items,
+    /// and judge 1 putting 62 % on one code.
+    Sparse(usize),
 }
 
 /// A violation injected into the model (strength s; 0 is the null).
@@ -61,6 +64,7 @@ impl Design {
             Judges::Continuous => "continuous".to_string(),
             Judges::Equal(l) => format!("{l}-level equal"),
             Judges::Skewed(l) => format!("{l}-level skewed"),
+            Judges::Sparse(l) => format!("{l}-level sparse"),
         };
         let f = if self.families {
             "families"
@@ -76,6 +80,7 @@ impl Design {
             Judges::Continuous => return None,
             Judges::Equal(l) => (l, false),
             Judges::Skewed(l) => (l, true),
+            Judges::Sparse(l) => return Some(sparse_cum_probs(l, j)),
         };
         let mut probs: Vec<f64> = if skewed {
             // One rare category (1.5 %), the rest rising linearly; every other judge mirrored,
@@ -168,6 +173,38 @@ impl Design {
         }
         panel
     }
+}
+
+/// Cumulative proportions of judge j's levels in a sparse design: 0.6 % in the rare category
+/// (the lowest, or the highest for every other judge), 62 % on the top code for judge 1, the
+/// rest rising linearly.
+fn sparse_cum_probs(l: usize, j: usize) -> Vec<f64> {
+    let rare = 0.006;
+    let mut probs: Vec<f64> = if j == 0 {
+        let mid: Vec<f64> = (1..l - 1).map(|k| k as f64).collect();
+        let total: f64 = mid.iter().sum();
+        std::iter::once(rare)
+            .chain(mid.iter().map(|w| (1.0 - rare - 0.62) * w / total))
+            .chain(std::iter::once(0.62))
+            .collect()
+    } else {
+        let rest: Vec<f64> = (1..l).map(|k| (k + j % 3) as f64).collect();
+        let total: f64 = rest.iter().sum();
+        std::iter::once(rare)
+            .chain(rest.iter().map(|w| (1.0 - rare) * w / total))
+            .collect()
+    };
+    if j % 2 == 1 {
+        probs.reverse();
+    }
+    let mut cum = 0.0;
+    probs[..l - 1]
+        .iter()
+        .map(|p| {
+            cum += p;
+            cum
+        })
+        .collect()
 }
 
 /// Per test: (firings, panels on which it ran).
@@ -315,6 +352,20 @@ fn calibration_table() {
                 Judges::Equal(7),
                 Judges::Skewed(7),
             ] {
+                designs.push(Design {
+                    judges,
+                    families,
+                    n,
+                    violation: Violation::None,
+                    rho: [0.0; 3],
+                });
+            }
+        }
+    }
+    // Sparse raters after the rest, so every earlier design keeps its seed.
+    for n in [500, 2000] {
+        for families in [true, false] {
+            for judges in [Judges::Sparse(3), Judges::Sparse(4)] {
                 designs.push(Design {
                     judges,
                     families,

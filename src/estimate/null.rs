@@ -319,10 +319,11 @@ impl NullModel {
 
     /// One null sample at N = `n`: its covariance and, when `correlations` is asked for and
     /// some column is ordinal, its mixed correlation matrix (polychoric/polyserial, as the
-    /// observed one is computed; docs/method.md §7). Continuous nulls use the Wishart shortcut, whose
-    /// Pearson correlations are the ones. A draw whose correlations are undefined (a level
-    /// that never occurs leaves a column with one level) gives a matrix of NaN, which the
-    /// statistics turn into a dropped draw.
+    /// observed one is computed; docs/method.md §7), from the draw's tally of code patterns
+    /// rather than its items (the same tables, so the same statistic). Continuous nulls use the
+    /// Wishart shortcut, whose Pearson correlations are the ones. A draw whose correlations are
+    /// undefined (a level that never occurs leaves a column with one level) gives matrices of
+    /// NaN, which the statistics turn into a dropped draw.
     pub fn draw_sample<R: Rng + ?Sized>(
         &self,
         n: usize,
@@ -333,17 +334,64 @@ impl NullModel {
         if !correlations || self.wishart_ok(n) {
             return (self.draw_cov(n, rng, scratch), None);
         }
-        let q = self.q();
-        let data = self.draw_data(n, rng);
-        let cov = covariance(&data, n, q, scratch);
         if self.discrete.iter().all(Option::is_none) {
-            return (cov, None);
+            let data = self.draw_data(n, rng);
+            return (covariance(&data, n, self.q(), scratch), None);
         }
-        let names = (0..q).map(|c| format!("C{}", c + 1)).collect();
-        let panel = self.panel_of(n, data, names, Vec::new());
-        let corr = crate::ordinal::correlation_matrix(&panel)
-            .map_or_else(|_| DMatrix::from_element(q, q, f64::NAN), |c| c.r);
-        (cov, Some(corr))
+        let layout = self.tally_layout();
+        self.draw_tally(n, rng, &layout)
+            .correlations(&layout)
+            .map_or_else(
+                |_| {
+                    let nan = DMatrix::from_element(self.q(), self.q(), f64::NAN);
+                    (nan.clone(), Some(nan))
+                },
+                |(corr, cov)| (cov, Some(corr)),
+            )
+    }
+
+    /// Which columns are ordinal (at their level values) and which continuous.
+    fn tally_layout(&self) -> crate::ordinal::TallyLayout {
+        crate::ordinal::TallyLayout::new(
+            self.discrete
+                .iter()
+                .map(|d| d.as_ref().map(|d| d.values.clone()))
+                .collect(),
+        )
+    }
+
+    /// N simulated rows tallied by code pattern ([`crate::ordinal::Tally`]): the same latent
+    /// draws, in the same order, as [`Self::draw_data`], never stored as a panel.
+    fn draw_tally<R: Rng + ?Sized>(
+        &self,
+        n: usize,
+        rng: &mut R,
+        layout: &crate::ordinal::TallyLayout,
+    ) -> crate::ordinal::Tally {
+        let q = self.q();
+        let (no, nc) = layout.widths();
+        let mut acc = crate::ordinal::Accumulator::new(layout);
+        let (mut z, mut lev, mut x) = (vec![0.0; q], vec![0u8; no], vec![0.0; nc]);
+        for _ in 0..n {
+            for zi in &mut z {
+                *zi = StandardNormal.sample(rng);
+            }
+            let (mut o, mut c) = (0, 0);
+            for col in 0..q {
+                let v: f64 = (0..=col).map(|k| self.chol[(col, k)] * z[k]).sum();
+                if let Some(d) = &self.discrete[col] {
+                    #[expect(clippy::cast_possible_truncation, reason = "at most 10 levels")]
+                    let l = d.cuts.iter().filter(|cut| **cut < v).count() as u8;
+                    lev[o] = l;
+                    o += 1;
+                } else {
+                    x[c] = v;
+                    c += 1;
+                }
+            }
+            acc.push(&lev, &x);
+        }
+        acc.finish()
     }
 
     /// A simulated panel of N rows with these judge and anchor names, each discretised

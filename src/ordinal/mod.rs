@@ -14,14 +14,17 @@
 //! The normal and bivariate-normal routines live in [`crate::stats::normal`], Brent's
 //! methods in [`crate::stats::brent`].
 
+mod accumulate;
 mod error;
 mod identification;
 mod matrix;
 mod polychoric;
 mod polyserial;
+mod tally;
 mod thresholds;
 
 pub use crate::stats::normal::{bvn_cdf, bvn_pdf, bvn_upper, norm_cdf, norm_quantile};
+pub use accumulate::Accumulator;
 pub use error::OrdinalError;
 pub use identification::{
     AllOrdinalIdentification, LocalRank, RANK_TOLERANCE, all_ordinal_identification,
@@ -30,6 +33,7 @@ pub use identification::{
 pub use matrix::{Correlations, PairKind, correlation_matrix};
 pub use polychoric::{Polychoric, cross_table, polychoric, polychoric_table};
 pub use polyserial::{Polyserial, polyserial};
+pub use tally::{Items, Layout as TallyLayout, Tally};
 pub use thresholds::{OrdinalColumn, thresholds_from_counts};
 
 /// polycor's `maxcor`: the polyserial estimate is clipped to ±this, and the polychoric search
