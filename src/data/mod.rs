@@ -155,6 +155,7 @@ mod json;
 mod long;
 pub mod memory;
 mod records;
+mod request;
 mod roles;
 mod sniff;
 mod wide;
@@ -162,6 +163,7 @@ mod wide;
 pub use checks::MAX_MAGNITUDE;
 pub use error::DataError;
 pub use memory::{Column, Table, TableSource, load_table, register};
+pub use request::{ColumnRef, Columns, Families, LongColumns, PanelRequest};
 pub use roles::{Role, default_role};
 
 use cells::cell_value;
