@@ -23,7 +23,7 @@ use crate::cli::{Cli, Command};
 use crate::error::Error;
 pub use console::{Console, Meter, Output, Rendered, Steps};
 pub use output::{write_json, write_stdout};
-pub use shared::{load_options, load_panel};
+pub use shared::load_panel;
 
 /// Runs a parsed command line.
 ///

@@ -1,6 +1,10 @@
 //! Sentences that refer to a user's setting, kept typed so that each front end words the
 //! setting in its own language: the command line as a flag (`--anchors`), the explorer as
 //! its key, Python as a keyword argument (`anchors=`). The core never names a flag.
+//!
+//! A sentence that must travel as text (inside a report's JSON, say) carries its settings
+//! marked ([`Said::marked`]): each a key between two private-use characters, which every
+//! front end replaces with its own words ([`reword`]) before anyone reads it.
 
 use std::borrow::Cow;
 use std::fmt;
@@ -34,7 +38,43 @@ pub enum Setting {
     BiasCorrect,
 }
 
+/// Opens a marked setting in text (a private-use character no file or user writes).
+const OPEN: char = '\u{E000}';
+/// Closes a marked setting.
+const CLOSE: char = '\u{E001}';
+
 impl Setting {
+    /// The setting's stable key, as marked in text.
+    #[must_use]
+    pub fn key(self) -> &'static str {
+        match self {
+            Setting::Judges => "judges",
+            Setting::Anchors => "anchors",
+            Setting::SetAside => "set_aside",
+            Setting::Id => "id",
+            Setting::Long => "long",
+            Setting::Families => "families",
+            Setting::Continuous => "continuous",
+            Setting::Ordinal => "ordinal",
+            Setting::FreeScale => "free_scale",
+            Setting::DesignatedClean => "designated_clean",
+            Setting::CodesAsNumbers => "codes_as_numbers",
+            Setting::BiasCorrect => "bias_correct",
+        }
+    }
+
+    /// The setting marked in text, for a front end to word with [`reword`].
+    #[must_use]
+    pub fn marked(self) -> String {
+        format!("{OPEN}{}{CLOSE}", self.key())
+    }
+
+    /// The setting of a key.
+    #[must_use]
+    pub fn from_key(key: &str) -> Option<Setting> {
+        Setting::ALL.into_iter().find(|s| s.key() == key)
+    }
+
     /// Every setting, for tests that word each one.
     pub const ALL: [Setting; 12] = [
         Setting::Judges,
@@ -125,16 +165,37 @@ impl Said {
         self
     }
 
+    /// The sentence with `f` applied to each text part (sanitising a file's names, say).
+    #[must_use]
+    pub fn map_text(self, f: impl Fn(&str) -> String) -> Self {
+        Said(
+            self.0
+                .into_iter()
+                .map(|p| match p {
+                    Piece::Text(t) => Piece::Text(f(&t)),
+                    s @ Piece::Setting(_) => s,
+                })
+                .collect(),
+        )
+    }
+
     /// The sentence in a front end's words.
     #[must_use]
     pub fn worded(&self, wording: &dyn Wording) -> String {
         self.0
             .iter()
             .map(|p| match p {
-                Piece::Text(t) => Cow::Borrowed(t.as_str()),
+                Piece::Text(t) => reword(t, wording),
                 Piece::Setting(s) => wording.setting(*s),
             })
             .collect()
+    }
+
+    /// The sentence as text with its settings marked, for a front end to word later with
+    /// [`reword`] (a sentence inside a report, say).
+    #[must_use]
+    pub fn marked(&self) -> String {
+        self.worded(&Marked)
     }
 
     /// The settings the sentence refers to, in order.
@@ -153,6 +214,63 @@ impl Said {
     #[must_use]
     pub fn pieces(&self) -> &[Piece] {
         &self.0
+    }
+}
+
+/// Settings marked in text, for [`reword`].
+struct Marked;
+
+impl Wording for Marked {
+    fn setting(&self, setting: Setting) -> Cow<'static, str> {
+        Cow::Owned(setting.marked())
+    }
+}
+
+/// `text` with each marked setting ([`Said::marked`]) in a front end's words.
+#[must_use]
+pub fn reword<'a>(text: &'a str, wording: &dyn Wording) -> Cow<'a, str> {
+    if !text.contains(OPEN) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(i) = rest.find(OPEN) {
+        out.push_str(&rest[..i]);
+        let after = &rest[i + OPEN.len_utf8()..];
+        let Some(j) = after.find(CLOSE) else {
+            rest = after;
+            break;
+        };
+        let key = &after[..j];
+        match Setting::from_key(key) {
+            Some(s) => out.push_str(&wording.setting(s)),
+            None => out.push_str(key),
+        }
+        rest = &after[j + CLOSE.len_utf8()..];
+    }
+    out.push_str(rest);
+    Cow::Owned(out)
+}
+
+/// Every string of a JSON document with its marked settings in a front end's words.
+pub fn reword_json(doc: &mut serde_json::Value, wording: &dyn Wording) {
+    match doc {
+        serde_json::Value::String(s) => {
+            if let Cow::Owned(w) = reword(s, wording) {
+                *s = w;
+            }
+        }
+        serde_json::Value::Array(items) => {
+            for v in items {
+                reword_json(v, wording);
+            }
+        }
+        serde_json::Value::Object(map) => {
+            for v in map.values_mut() {
+                reword_json(v, wording);
+            }
+        }
+        _ => {}
     }
 }
 
@@ -199,5 +317,19 @@ mod tests {
             "panel.csv: fewer than 2 judges; name them with the judge selection"
         );
         assert_eq!(s.settings(), vec![Setting::Judges]);
+        let text = format!("read: {}", s.marked());
+        assert_eq!(
+            reword(&text, &Flags),
+            "read: panel.csv: fewer than 2 judges; name them with --Judges"
+        );
+        let mut doc = serde_json::json!({"a": [text], "b": 1});
+        reword_json(&mut doc, &Flags);
+        assert_eq!(
+            doc["a"][0],
+            "read: panel.csv: fewer than 2 judges; name them with --Judges"
+        );
+        for setting in Setting::ALL {
+            assert_eq!(Setting::from_key(setting.key()), Some(setting));
+        }
     }
 }

@@ -84,7 +84,10 @@ type JsonOutcome = (String, Vec<String>, Option<(i32, String)>);
 fn run_json(py: Python<'_>, args: Vec<String>, shown: Option<String>) -> PyResult<JsonOutcome> {
     let args = os_args(args);
     let out = detached(py, move |cancel| {
-        api::json(args, shown.as_deref(), &|| cancel.load(Ordering::Relaxed)).map(|o| {
+        api::json(args, None, shown.as_deref(), &|| {
+            cancel.load(Ordering::Relaxed)
+        })
+        .map(|o| {
             let mut text = serde_json::to_string_pretty(&o.doc).unwrap_or_default();
             text.push('\n');
             (text, o.notes, o.error)
@@ -97,7 +100,7 @@ fn run_json(py: Python<'_>, args: Vec<String>, shown: Option<String>) -> PyResul
 #[pyfunction]
 fn run_files(py: Python<'_>, args: Vec<String>) -> PyResult<()> {
     let args = os_args(args);
-    detached(py, move |_| api::files(args))?.map_err(|e| failure(&e))
+    detached(py, move |_| api::files(args, None))?.map_err(|e| failure(&e))
 }
 
 /// The `rhoscope` command itself, on `sys.argv`; returns its exit code.

@@ -331,7 +331,11 @@ pub fn route(
     if c.layout.ordinal_anchors > 0 {
         return Route {
             read: None,
-            why: "No ρ̂ to read: an anchor is ordinal, so the closed form reads its codes as numbers on the judges' scale (flag ordinal_anchor), and the free-scale estimate needs continuous anchors. Leave the ordinal anchor out (name the others with --anchors), or mark it --continuous if its codes are interval-scaled.".into(),
+            why: format!(
+                "No ρ̂ to read: an anchor is ordinal, so the closed form reads its codes as numbers on the judges' scale (flag ordinal_anchor), and the free-scale estimate needs continuous anchors. Leave the ordinal anchor out (name the others with {}), or mark it continuous ({}) if its codes are interval-scaled.",
+                crate::wording::Setting::Anchors.marked(),
+                crate::wording::Setting::Continuous.marked()
+            ),
         };
     }
     // The closed form, unless a test or a flag guards against it. Only Test A's alarm (the

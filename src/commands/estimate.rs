@@ -71,9 +71,9 @@ pub(super) fn report(
     let refused = fits.refused.first().map(|(e, why)| match e {
         Estimator::Ml => Error::data(&a.panel.panel, format!("maximum likelihood: {why}")),
         Estimator::FreeScale => Error::data(&a.panel.panel, format!("free-scale: {why}")),
-        Estimator::Blocked => Error::Usage(format!(
-            "--blocked {why} (give --families NAME=FAMILY,... or a families file)"
-        )),
+        Estimator::Blocked => Error::Usage(
+            format!("--blocked {why} (give --families NAME=FAMILY,... or a families file)").into(),
+        ),
         _ => Error::data(&a.panel.panel, why.clone()),
     });
     if let Some(Error::Usage(_)) = refused {
@@ -119,10 +119,13 @@ fn anchor_index(anchors: &[String], tok: &str, flag: &str) -> Result<usize, Erro
                 .map(|i| i - 1)
         })
         .ok_or_else(|| {
-            Error::Usage(format!(
-                "{flag}: '{}' is not an anchor (anchors: {})",
-                crate::error::sanitize(tok),
-                anchors.join(", ")
-            ))
+            Error::Usage(
+                format!(
+                    "{flag}: '{}' is not an anchor (anchors: {})",
+                    crate::error::sanitize(tok),
+                    anchors.join(", ")
+                )
+                .into(),
+            )
         })
 }

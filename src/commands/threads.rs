@@ -32,7 +32,7 @@ fn checked(threads: usize, source: &str) -> Result<usize, Error> {
             "{source}{sep}{threads}: at most {max} threads on this machine ({} per core, never above {})",
             data::limits::THREADS_PER_CORE,
             data::limits::MAX_THREADS
-        )));
+        ).into()));
     }
     Ok(threads)
 }

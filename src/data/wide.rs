@@ -7,10 +7,11 @@ use csv::ByteRecord;
 
 use super::DataError;
 use super::{
-    LoadOptions, Raw, Source, Strategy, assign_roles, cell_value, check_cells, check_column_count,
+    PanelRequest, Raw, Source, Strategy, assign_roles, cell_value, check_cells, check_column_count,
     fast, resolve_list,
 };
 use crate::error::Location;
+use crate::wording::Setting;
 
 /// The columns of a wide file that a row is parsed for.
 pub(super) struct Wide<'a> {
@@ -27,10 +28,10 @@ pub(super) fn wide_layout(
     path: &Path,
     names: &[String],
     raw_header: &[String],
-    opts: &LoadOptions,
+    opts: &PanelRequest,
 ) -> Result<(Raw, Vec<usize>), DataError> {
     let id = match &opts.id {
-        Some(tok) => resolve_list(std::slice::from_ref(tok), names, true, "--id")?,
+        Some(tok) => resolve_list(std::slice::from_ref(tok), names, true, Setting::Id)?,
         None => Vec::new(),
     };
     let (judges, anchors) = assign_roles(names, &id, opts, true)?;
@@ -53,7 +54,7 @@ pub(super) fn wide_layout(
 
 pub(super) fn read_wide(
     src: &mut Source,
-    opts: &LoadOptions,
+    opts: &PanelRequest,
     strategy: Strategy,
 ) -> Result<Raw, DataError> {
     let names = src.header.clone();

@@ -331,9 +331,7 @@ fn submit(worker: &Worker, effects: Vec<Effect>) {
 /// No interactive terminal, a terminal failure, or a crash of the worker.
 pub fn run(opts: Options) -> Result<(), Error> {
     if !stdout().is_terminal() || !std::io::stdin().is_terminal() {
-        return Err(Error::Usage(
-            "the explorer needs an interactive terminal; for scripts use `rhoscope estimate` or `rhoscope battery`".into(),
-        ));
+        return Err(Error::Usage("the explorer needs an interactive terminal; for scripts use `rhoscope estimate` or `rhoscope battery`".into()));
     }
     let color = std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
     let settings = Settings {
