@@ -115,7 +115,10 @@ impl Error {
                 show_path(path),
                 sanitize(reason)
             ),
-            Error::Diagnostic => "a diagnostic fired, weak identification was flagged, or no estimate can be read (--fail-on-diagnostic)".to_string(),
+            Error::Diagnostic => format!(
+                "a diagnostic fired, weak identification was flagged, or no estimate can be read ({})",
+                wording.setting(crate::wording::Setting::FailOnDiagnostic)
+            ),
         }
     }
 }

@@ -36,6 +36,8 @@ pub enum Setting {
     CodesAsNumbers,
     /// The free-scale estimate's bias correction.
     BiasCorrect,
+    /// Failing when a diagnostic fires.
+    FailOnDiagnostic,
 }
 
 /// Opens a marked setting in text (a private-use character no file or user writes).
@@ -60,6 +62,7 @@ impl Setting {
             Setting::DesignatedClean => "designated_clean",
             Setting::CodesAsNumbers => "codes_as_numbers",
             Setting::BiasCorrect => "bias_correct",
+            Setting::FailOnDiagnostic => "fail_on_diagnostic",
         }
     }
 
@@ -76,7 +79,7 @@ impl Setting {
     }
 
     /// Every setting, for tests that word each one.
-    pub const ALL: [Setting; 12] = [
+    pub const ALL: [Setting; 13] = [
         Setting::Judges,
         Setting::Anchors,
         Setting::SetAside,
@@ -89,6 +92,7 @@ impl Setting {
         Setting::DesignatedClean,
         Setting::CodesAsNumbers,
         Setting::BiasCorrect,
+        Setting::FailOnDiagnostic,
     ];
 
     /// The setting described in plain words, for a message shown outside any front end.
@@ -107,6 +111,7 @@ impl Setting {
             Setting::DesignatedClean => "the designated clean anchor",
             Setting::CodesAsNumbers => "Test A on codes read as numbers",
             Setting::BiasCorrect => "the bias correction",
+            Setting::FailOnDiagnostic => "failing on a diagnostic",
         }
     }
 }

@@ -13,6 +13,7 @@ use crate::commands::{Console, Meter, Rendered, Steps, threads};
 use crate::data::{self, Loaded, PanelRequest};
 use crate::error::Error;
 use crate::progress::{Flow, Progress};
+use crate::wording::{reword, reword_json};
 
 /// A command's `--json` document and the notes the CLI would print on stderr.
 #[derive(Debug, Clone)]
@@ -55,9 +56,10 @@ pub fn json(
     let out = threads::scoped(cli.threads, || {
         crate::commands::report(&command, &mut console).unwrap_or_else(|| Err(not_json()))
     })?;
-    let Rendered::Json(doc) = out.rendered else {
+    let Rendered::Json(mut doc) = out.rendered else {
         return Err(not_json());
     };
+    reword_json(&mut doc, &Keywords);
     Ok(Outcome {
         doc,
         notes: console.notes,
@@ -125,7 +127,8 @@ impl Console for Api<'_> {
     }
 
     fn note(&mut self, line: &str) {
-        self.notes.push(format!("rhoscope: {line}"));
+        self.notes
+            .push(format!("rhoscope: {}", reword(line, &Keywords)));
     }
 
     fn meter(&self, _: Steps<'_>, _: bool) -> Box<dyn Meter + '_> {

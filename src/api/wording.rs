@@ -23,6 +23,7 @@ impl Wording for Keywords {
             Setting::DesignatedClean => "designated_clean=",
             Setting::CodesAsNumbers => "codes_as_numbers=True",
             Setting::BiasCorrect => "bias_correct=True",
+            Setting::FailOnDiagnostic => "fail_on_diagnostic=True",
         })
     }
 }

@@ -149,6 +149,7 @@ impl Wording for Flags {
             Setting::DesignatedClean => "--designated-clean",
             Setting::CodesAsNumbers => "--codes-as-numbers",
             Setting::BiasCorrect => "--bias-correct",
+            Setting::FailOnDiagnostic => "--fail-on-diagnostic",
         })
     }
 }

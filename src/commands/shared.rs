@@ -7,10 +7,11 @@ use std::path::Path;
 use super::console::{Console, Meter, Output, Rendered, Steps};
 use super::output;
 use super::stages::StageBars;
-use crate::cli::PanelArgs;
+use crate::cli::{Flags, PanelArgs};
 use crate::data::{self, Loaded};
 use crate::error::Error;
 use crate::progress::{Flow, Progress};
+use crate::wording::{reword, reword_json};
 
 /// Loads a panel and notes dropped items on stderr (one line).
 ///
@@ -80,7 +81,7 @@ pub(super) fn warn_cost(console: &mut dyn Console, seconds: f64, what: &str) {
 /// Prints the loader's one-line notes (sidecar adopted, identical judges) on stderr.
 fn print_notes(loaded: &Loaded) {
     for line in &loaded.notes {
-        note(&line.worded(&crate::cli::Flags));
+        note(&line.worded(&Flags));
     }
 }
 
@@ -97,7 +98,7 @@ impl Console for Terminal {
     }
 
     fn note(&mut self, line: &str) {
-        note(line);
+        note(&reword(line, &Flags));
     }
 
     fn meter(&self, steps: Steps<'_>, show: bool) -> Box<dyn Meter + '_> {
@@ -132,11 +133,15 @@ impl Meter for StageBars {
     }
 }
 
-/// Prints a report on stdout, then returns the error that follows it.
+/// Prints a report on stdout, its settings named as flags, then returns the error that
+/// follows it.
 pub(super) fn print(out: Output) -> Result<(), Error> {
     match out.rendered {
-        Rendered::Json(doc) => output::write_json(&doc)?,
-        Rendered::Text(text) => output::write_stdout(text.as_bytes())?,
+        Rendered::Json(mut doc) => {
+            reword_json(&mut doc, &Flags);
+            output::write_json(&doc)?;
+        }
+        Rendered::Text(text) => output::write_stdout(reword(&text, &Flags).as_bytes())?,
         Rendered::Nothing => {}
     }
     out.error.map_or(Ok(()), Err)

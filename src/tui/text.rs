@@ -55,6 +55,9 @@ impl Wording for Keys {
             Setting::DesignatedClean => Cow::Borrowed(
                 "a designated clean anchor, with `rhoscope estimate FILE --designated-clean NAME`",
             ),
+            Setting::FailOnDiagnostic => Cow::Borrowed(
+                "an exit code on alarms, with `rhoscope battery FILE --fail-on-diagnostic`",
+            ),
             Setting::BiasCorrect => Cow::Borrowed(
                 "the bias correction, with `rhoscope estimate FILE --method free-scale --bias-correct`",
             ),

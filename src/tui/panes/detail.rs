@@ -198,7 +198,7 @@ fn no_closed_form(app: &App) -> String {
         .find(|(e, _)| *e == crate::estimate::Estimator::ClosedForm)
         .map_or_else(
             || "ρ is not identified on this panel".to_string(),
-            |(_, why)| why.clone(),
+            |(_, why)| reword(why, &Keys).into_owned(),
         );
     let point_flags = app
         .fit
