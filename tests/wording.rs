@@ -265,11 +265,20 @@ fn python_messages_name_keyword_arguments_and_the_cli_flags() {
 #[test]
 fn python_notes_name_keyword_arguments() {
     let dir = tempfile::tempdir().unwrap();
-    let panel = common::write(
-        dir.path(),
-        "p.csv",
-        b"J1,J2,J3,A1,A2\n1,2,3,4,5\n2,1,4.5,2,1\n3,3,1,1,2.5\n0,5,2,3,-1\n4,2,2,5,3\n,1,1,1,1\n",
-    );
+    let mut csv = String::from("J1,J2,J3,A1,A2\n,1,1,1,1\n");
+    for i in 0..40u32 {
+        let t = f64::from(i % 9) * 0.31 + f64::from(i % 4) * 0.17;
+        let e = |k: u32| f64::from((i * k) % 7) * 0.13;
+        csv.push_str(&format!(
+            "{},{},{},{},{}\n",
+            t + e(3),
+            t + e(5),
+            t + e(11),
+            t + e(13),
+            t + e(17)
+        ));
+    }
+    let panel = common::write(dir.path(), "p.csv", csv.as_bytes());
     common::write(dir.path(), "p.families.csv", b"judge,family\nJ1,a\nJ2,a\n");
     let o = api::json(
         argv(&["estimate", panel.to_str().unwrap()]),
@@ -312,10 +321,12 @@ fn python_battery_documents_on_the_real_panels_name_no_flag() {
             },
         ),
         (
-            llm("hanna_llm_scores.csv"),
+            // Every column read as numbers: the closed form's route.
+            llm("hanna_llm_coherence.csv"),
             PanelRequest {
                 judges: Some(judges.map(ColumnRef::from).to_vec()),
                 anchors: Some(human.map(ColumnRef::from).to_vec()),
+                continuous: Some(Columns::All),
                 ..PanelRequest::default()
             },
         ),
@@ -336,9 +347,9 @@ fn python_battery_documents_on_the_real_panels_name_no_flag() {
             "battery",
             path.to_str().unwrap(),
             "--bootstrap",
-            "20",
+            "100",
             "--null-draws",
-            "20",
+            "100",
         ];
         let o = api::json(argv(&args), Some(request), None, &|| false).unwrap();
         let doc = serde_json::to_string(&o.doc).unwrap();

@@ -185,27 +185,38 @@ pub(super) fn check_role_counts(
             DataError::data(path, msg)
         }
     };
+    // The way out is offered only when the file has the columns it asks for.
+    let way_out = |said: Said, needed: usize, setting: Setting| {
+        if raw.width >= needed {
+            said.text("; name them with ").setting(setting)
+        } else {
+            said.text(format!(
+                "; the file has {} column(s) that could take a role",
+                raw.width
+            ))
+        }
+    };
     if raw.judges.len() < 2 {
+        let said = Said::new(format!(
+            "fewer than 2 judges ({} found{})",
+            raw.judges.len(),
+            found_names(&raw.judges)
+        ));
         return Err(count_error(
             raw.judges_given,
-            Said::new(format!(
-                "fewer than 2 judges ({} found{}); name them with ",
-                raw.judges.len(),
-                found_names(&raw.judges)
-            ))
-            .setting(Setting::Judges),
+            way_out(said, 2, Setting::Judges),
         ));
     }
     if raw.anchors.len() < opts.min_anchors {
+        let said = Said::new(format!(
+            "fewer than {} anchors ({} found{})",
+            opts.min_anchors,
+            raw.anchors.len(),
+            found_names(&raw.anchors)
+        ));
         return Err(count_error(
             raw.anchors_given,
-            Said::new(format!(
-                "fewer than {} anchors ({} found{}); name them with ",
-                opts.min_anchors,
-                raw.anchors.len(),
-                found_names(&raw.anchors)
-            ))
-            .setting(Setting::Anchors),
+            way_out(said, raw.judges.len() + opts.min_anchors, Setting::Anchors),
         ));
     }
     Ok(())

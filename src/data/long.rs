@@ -306,6 +306,7 @@ impl<'a> LongReader<'a> {
             judges_given: self.opts.judges.is_some(),
             anchors_given: self.opts.anchors.is_some(),
             written_names: Vec::new(),
+            width: usize::MAX,
         })
     }
 }

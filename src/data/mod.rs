@@ -173,6 +173,9 @@ struct Raw {
     anchors_given: bool,
     /// Wide layout: the selected columns' names as written (judges then anchors).
     written_names: Vec<String>,
+    /// How many columns could take a role (the header less the id column; unbounded in the
+    /// long layout), so no advice asks for more than the file has.
+    width: usize,
 }
 
 #[cfg(test)]

@@ -45,6 +45,7 @@ pub(super) fn wide_layout(
         judges_given: opts.judges.is_some(),
         anchors_given: opts.anchors.is_some(),
         written_names: selected.iter().map(|&i| raw_header[i].clone()).collect(),
+        width: names.len() - id.len(),
     };
     // Role counts are checked after the rows (as before: a bad row is reported first); the
     // column limit before them, since it guards the allocation.

@@ -92,11 +92,11 @@ def test_read_why_on_the_real_panels_names_no_flag():
     humans = ["human1", "human2", "human3"]
     runs = [
         (llm / "hanna_llm_coherence.csv", dict(judges=judges, anchors=humans)),
-        (llm / "hanna_llm_scores.csv", dict(judges=judges, anchors=humans)),
+        (llm / "hanna_llm_coherence.csv", dict(judges=judges, anchors=humans, continuous="all")),
         (DATA / "hanna" / "hanna_coherence_panel.csv", dict(judges=[2, 3, 4])),
     ]
     for path, kwargs in runs:
-        bat = rhoscope.battery(path, bootstrap=20, null_draws=20, **kwargs)
+        bat = rhoscope.battery(path, bootstrap=100, null_draws=100, **kwargs)
         doc = bat.to_dict()
         why = doc["read"]["why"] or ""
         assert flags_named(why) == [], (path, why)

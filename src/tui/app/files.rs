@@ -7,6 +7,8 @@ use super::columns::{lookup, reload_options};
 use super::{App, Entry, Mode, Source};
 use crate::data::{Columns, PanelRequest};
 use crate::tui::action::{Effect, LoadFailure, LoadJob, LoadedFile};
+use crate::tui::text::Keys;
+use crate::wording::{Setting, Wording};
 
 /// A column's role in a loaded file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -217,9 +219,13 @@ impl App {
                 f.header = failure.header;
                 f.family_file = failure.family_file;
                 // Not an error: the usual first step with a file whose roles are not guessed.
-                self.load_error = Some(format!(
-                    "roles needed: {message} — Space on a column sets judge, anchor or —"
-                ));
+                // The key that sets roles, unless the message already names it.
+                let roles_key = Keys.setting(Setting::Judges);
+                self.load_error = Some(if message.contains(&*roles_key) {
+                    format!("roles needed: {message}")
+                } else {
+                    format!("roles needed: {message} — Space on a column sets judge, anchor or —")
+                });
                 self.focus = super::Pane::Data;
                 self.cursor = first_column;
             }
