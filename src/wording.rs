@@ -145,6 +145,7 @@ pub struct Said(Vec<Piece>);
 
 impl Said {
     /// A sentence starting with `text`.
+    #[must_use]
     pub fn new(text: impl Into<String>) -> Self {
         Said(vec![Piece::Text(text.into())])
     }
