@@ -260,6 +260,16 @@ fn unreadable(e: Option<&Estimate>, refused: Option<&str>) -> Option<String> {
     }
 }
 
+/// Why no ρ̂ can be read with an ordinal anchor, its ways out marked for each front end.
+fn ordinal_anchor_why() -> String {
+    use crate::wording::Setting;
+    format!(
+        "No ρ̂ to read: an anchor is ordinal, so the closed form reads its codes as numbers on the judges' scale (flag ordinal_anchor), and the free-scale estimate needs continuous anchors. Leave the ordinal anchor out (name the others with {}), or mark it continuous ({}) if its codes are interval-scaled.",
+        Setting::Anchors.marked(),
+        Setting::Continuous.marked()
+    )
+}
+
 /// Routes a panel to the estimate to read, in one place, from its configuration, the
 /// battery's verdicts and every fit's flags. It never names an estimate whose ρ̂ are
 /// undefined or flagged, nor one a firing test guards against: Tests A and B guard the closed
@@ -331,11 +341,7 @@ pub fn route(
     if c.layout.ordinal_anchors > 0 {
         return Route {
             read: None,
-            why: format!(
-                "No ρ̂ to read: an anchor is ordinal, so the closed form reads its codes as numbers on the judges' scale (flag ordinal_anchor), and the free-scale estimate needs continuous anchors. Leave the ordinal anchor out (name the others with {}), or mark it continuous ({}) if its codes are interval-scaled.",
-                crate::wording::Setting::Anchors.marked(),
-                crate::wording::Setting::Continuous.marked()
-            ),
+            why: ordinal_anchor_why(),
         };
     }
     // The closed form, unless a test or a flag guards against it. Only Test A's alarm (the

@@ -65,7 +65,7 @@ impl DataError {
             DataError::NoInput { .. } => Said::new(self.worded(&Described)),
             DataError::Data { path, at, message } => {
                 let (head, tail) = location_parts(path, at);
-                let said = message.clone().map_text(|t| sanitize(t)).after(head);
+                let said = message.clone().map_text(sanitize).after(head);
                 if tail.is_empty() {
                     said
                 } else {

@@ -69,6 +69,10 @@ fn push(v: &mut VecDeque<f64>, x: f64) {
 
 /// How the explorer starts.
 #[derive(Debug, Clone)]
+#[expect(
+    clippy::large_enum_variant,
+    reason = "one Start is built, once, when the explorer opens"
+)]
 pub enum Start {
     /// The built-in default scenario (the paper's base design, N = 500).
     Default,
