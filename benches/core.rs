@@ -9,7 +9,7 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use rhoscope::data::{LoadOptions, load};
+use rhoscope::data::{PanelRequest, load};
 use rhoscope::estimate::closed_form;
 use rhoscope::moments::{JudgePairs, Moments};
 use rhoscope::scenario::preset;
@@ -61,9 +61,9 @@ fn simulate_panel(c: &mut Criterion) {
 
 fn load_csv(c: &mut Criterion) {
     let dir = tempfile::tempdir().unwrap();
-    let opts = LoadOptions {
+    let opts = PanelRequest {
         min_anchors: 2,
-        ..LoadOptions::default()
+        ..PanelRequest::default()
     };
     let mut g = c.benchmark_group("load");
     g.sample_size(10);

@@ -7,9 +7,11 @@ mod commands;
 #[cfg(feature = "cli")]
 mod entry;
 pub mod input;
+pub mod wording;
 
 #[cfg(feature = "cli")]
 pub use commands::{Outcome, files, json};
 #[cfg(feature = "cli")]
 pub use entry::run_cli;
 pub use input::{Column, TempPanel, long_panel, wide_panel};
+pub use wording::Keywords;

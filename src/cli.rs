@@ -21,7 +21,7 @@ use explore::{DEMO_HELP, EXPLORE_HELP};
 pub use explore::{DemoArgs, ExploreArgs};
 use export::EXPORT_HELP;
 pub use export::{ExportArgs, Syntax};
-pub use panel::{PanelArgs, PanelOptions};
+pub use panel::{Flags, PanelArgs, PanelOptions};
 use plot::PLOT_HELP;
 pub use plot::PlotArgs;
 

@@ -24,7 +24,7 @@ use crate::error::Error;
 pub use console::{Console, Meter, Output, Rendered, Steps};
 pub(crate) use output::stdout_closed;
 pub use output::{guard_standard_streams, write_json, write_stdout};
-pub use shared::{load_options, load_panel};
+pub use shared::load_panel;
 
 /// Runs a parsed command line.
 ///

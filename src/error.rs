@@ -4,6 +4,8 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 
+use crate::wording::{Described, Said, Wording};
+
 /// Exit code for bad arguments (clap uses the same).
 pub const EXIT_USAGE: i32 = 2;
 /// Exit code for bad data in an input file (`EX_DATAERR`).
@@ -31,15 +33,15 @@ pub struct Location {
 /// Every way a command can fail. Each variant knows its exit code.
 #[derive(Debug)]
 pub enum Error {
-    /// A flag or argument that cannot be honoured (exit 2).
-    Usage(String),
+    /// A setting or argument that cannot be honoured (exit 2).
+    Usage(Said),
     /// The input file is missing or unreadable (exit 66).
     NoInput { path: PathBuf, reason: String },
     /// The input file's contents are unusable (exit 65).
     Data {
         path: PathBuf,
         at: Location,
-        message: String,
+        message: Said,
     },
     /// Writing output failed (exit 74).
     Output {
@@ -74,7 +76,7 @@ impl Error {
     }
 
     /// A data error in `path` with no location.
-    pub fn data(path: &Path, message: impl Into<String>) -> Self {
+    pub fn data(path: &Path, message: impl Into<Said>) -> Self {
         Error::Data {
             path: path.to_path_buf(),
             at: Location::default(),
@@ -83,7 +85,7 @@ impl Error {
     }
 
     /// A data error in `path` at a given place.
-    pub fn data_at(path: &Path, at: Location, message: impl Into<String>) -> Self {
+    pub fn data_at(path: &Path, at: Location, message: impl Into<Said>) -> Self {
         Error::Data {
             path: path.to_path_buf(),
             at,
@@ -92,47 +94,64 @@ impl Error {
     }
 }
 
+impl Error {
+    /// The one-line message, each setting it refers to named by a front end's `wording`.
+    #[must_use]
+    pub fn worded(&self, wording: &dyn Wording) -> String {
+        match self {
+            Error::Usage(msg) => sanitize(&msg.worded(wording)),
+            Error::System(msg) => sanitize(msg),
+            Error::NoInput { path, reason } => {
+                format!("{}: cannot read: {}", show_path(path), sanitize(reason))
+            }
+            Error::Data { path, at, message } => located(path, at, &message.worded(wording)),
+            Error::Output { path, reason } => match path {
+                Some(p) => format!("{}: cannot write: {}", show_path(p), sanitize(reason)),
+                None => format!("cannot write output: {}", sanitize(reason)),
+            },
+            Error::Signal(n) => format!("stopped by signal {n}; the terminal was restored"),
+            Error::NotIdentified { path, reason } => format!(
+                "{}: ρ is not identified: {}",
+                show_path(path),
+                sanitize(reason)
+            ),
+            Error::Diagnostic => format!(
+                "a diagnostic fired, weak identification was flagged, or no estimate can be read ({})",
+                wording.setting(crate::wording::Setting::FailOnDiagnostic)
+            ),
+        }
+    }
+}
+
+/// `FILE: row R, column 'C': MESSAGE (value 'V')`, each part where known.
+#[must_use]
+pub fn located(path: &Path, at: &Location, message: &str) -> String {
+    let (head, tail) = location_parts(path, at);
+    format!("{head}{}{tail}", sanitize(message))
+}
+
+/// What [`located`] writes before the message (`FILE: row R, column 'C': `) and after it
+/// (` (value 'V')`).
+#[must_use]
+pub fn location_parts(path: &Path, at: &Location) -> (String, String) {
+    use fmt::Write as _;
+    let mut head = show_path(path);
+    if let Some(row) = at.row {
+        let _ = write!(head, ": row {row}");
+    }
+    if let Some(col) = &at.column {
+        let _ = write!(head, ", column '{}'", clip(&sanitize(col), 60));
+    }
+    head.push_str(": ");
+    let tail = at.value.as_ref().map_or_else(String::new, |v| {
+        format!(" (value '{}')", clip(&sanitize(v), 40))
+    });
+    (head, tail)
+}
+
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Error::Usage(msg) | Error::System(msg) => write!(f, "{}", sanitize(msg)),
-            Error::NoInput { path, reason } => {
-                write!(f, "{}: cannot read: {}", show_path(path), sanitize(reason))
-            }
-            Error::Data { path, at, message } => {
-                write!(f, "{}", show_path(path))?;
-                if let Some(row) = at.row {
-                    write!(f, ": row {row}")?;
-                }
-                if let Some(col) = &at.column {
-                    write!(f, ", column '{}'", clip(&sanitize(col), 60))?;
-                }
-                write!(f, ": {}", sanitize(message))?;
-                if let Some(v) = &at.value {
-                    write!(f, " (value '{}')", clip(&sanitize(v), 40))?;
-                }
-                Ok(())
-            }
-            Error::Output { path, reason } => match path {
-                Some(p) => write!(f, "{}: cannot write: {}", show_path(p), sanitize(reason)),
-                None => write!(f, "cannot write output: {}", sanitize(reason)),
-            },
-            Error::Signal(n) => write!(f, "stopped by signal {n}; the terminal was restored"),
-            Error::NotIdentified { path, reason } => {
-                write!(
-                    f,
-                    "{}: ρ is not identified: {}",
-                    show_path(path),
-                    sanitize(reason)
-                )
-            }
-            Error::Diagnostic => {
-                write!(
-                    f,
-                    "a diagnostic fired, weak identification was flagged, or no estimate can be read (--fail-on-diagnostic)"
-                )
-            }
-        }
+        f.write_str(&self.worded(&Described))
     }
 }
 

@@ -48,6 +48,7 @@ pub mod stats;
 #[cfg(feature = "tui")]
 pub mod tui;
 pub mod validate;
+pub mod wording;
 
 #[cfg(test)]
 mod throwaway;

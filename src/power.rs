@@ -210,7 +210,7 @@ fn null_error(e: impl std::fmt::Display) -> PowerError {
 /// A study is what the flags describe (exit 2).
 impl From<PowerError> for crate::error::Error {
     fn from(e: PowerError) -> crate::error::Error {
-        crate::error::Error::Usage(e.to_string())
+        crate::error::Error::Usage(e.to_string().into())
     }
 }
 

@@ -202,7 +202,7 @@ impl From<SimError> for String {
 /// A design is what the flags describe (exit 2).
 impl From<SimError> for crate::error::Error {
     fn from(e: SimError) -> crate::error::Error {
-        crate::error::Error::Usage(e.to_string())
+        crate::error::Error::Usage(e.to_string().into())
     }
 }
 

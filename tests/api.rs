@@ -28,7 +28,7 @@ fn api_text(args: &[&str], shown: Option<&str>) -> String {
         .chain(args.iter().copied())
         .map(OsString::from)
         .collect();
-    let o = api::json(argv, shown, &|| false).unwrap();
+    let o = api::json(argv, None, shown, &|| false).unwrap();
     let mut s = serde_json::to_string_pretty(&o.doc).unwrap();
     s.push('\n');
     s
@@ -84,7 +84,7 @@ fn a_cancelled_battery_stops_as_an_interrupt() {
         .into_iter()
         .map(OsString::from)
         .collect();
-    let e = api::json(argv, None, &|| true).unwrap_err();
+    let e = api::json(argv, None, None, &|| true).unwrap_err();
     assert_eq!(e.exit_code(), 130);
 }
 
@@ -121,7 +121,7 @@ fn each_call_has_its_own_threads_and_the_same_numbers() {
         .map(OsString::from)
         .chain(std::iter::once(out.into_os_string()))
         .collect();
-        api::files(argv).unwrap();
+        api::files(argv, None).unwrap();
     }
     let read = |k: usize| std::fs::read(dir.path().join(format!("sim{k}.csv"))).unwrap();
     assert_eq!(read(0), read(1));

@@ -174,7 +174,7 @@ fn column_as_both_judge_and_anchor() {
         GOOD.as_bytes(),
         &["--judges", "J1,J2,A1", "--anchors", "A1,A2"],
         2,
-        &["'A1'", "both judge and anchor"],
+        &["'A1'", "named by both --judges and --anchors"],
     );
 }
 

@@ -9,35 +9,38 @@ use std::fmt::Write as _;
 use common::{run, shared};
 use std::path::Path;
 
-use rhoscope::data::{Column, LoadOptions, Loaded, Table, load, load_table};
+use rhoscope::data::{
+    Column, ColumnRef, Columns, Families, Loaded, LongColumns, PanelRequest, Table, load,
+    load_table,
+};
 
 const WORKERS: [&str; 3] = ["A1IZ4NX41GKU4X", "A2VE5IV9OD2SK1", "A3CFNUD7VR2E1E"];
 
 #[test]
 fn hanna_long_layout_equals_the_wide_panel() {
     let data = shared().join("hanna");
-    let judges = Some(WORKERS.iter().map(|s| (*s).to_string()).collect::<Vec<_>>());
+    let judges = Some(WORKERS.map(ColumnRef::from).to_vec());
     let wide = load(
         &data.join("hanna_coherence_panel.csv"),
-        &LoadOptions {
+        &PanelRequest {
             judges: judges.clone(),
             min_anchors: 0,
-            ..LoadOptions::default()
+            ..PanelRequest::default()
         },
     )
     .unwrap()
     .panel;
     let long = load(
         &data.join("hanna_ratings_with_workers.csv"),
-        &LoadOptions {
+        &PanelRequest {
             judges,
-            long: Some(vec![
-                "Story ID".into(),
-                "Worker ID".into(),
-                "Coherence".into(),
-            ]),
+            long: Some(LongColumns {
+                item: "Story ID".into(),
+                rater: "Worker ID".into(),
+                score: "Coherence".into(),
+            }),
             min_anchors: 0,
-            ..LoadOptions::default()
+            ..PanelRequest::default()
         },
     )
     .unwrap()
@@ -149,7 +152,7 @@ fn a_simulated_panel_reads_back_bit_identical_in_every_dialect() {
     let mut odd = b"\xEF\xBB\xBF".to_vec();
     odd.extend(text.replace(',', ";").replace('\n', "\r\n").bytes());
     let quoted = text.replacen("J1,", "\"J1\",", 1);
-    let opts = LoadOptions::default();
+    let opts = PanelRequest::default();
     for (name, bytes) in [
         ("plain.csv", text.as_bytes()),
         ("odd.csv", &odd[..]),
@@ -199,8 +202,8 @@ fn missing_markers_drop_the_same_items_in_both_readers() {
         s.replacen(",4,", ",\"4\",", 1).as_bytes(),
     );
     assert!(std::fs::read(&slow).unwrap().contains(&b'"'));
-    let a = load(&fast, &LoadOptions::default()).unwrap();
-    let b = load(&slow, &LoadOptions::default()).unwrap();
+    let a = load(&fast, &PanelRequest::default()).unwrap();
+    let b = load(&slow, &PanelRequest::default()).unwrap();
     let dropped = (0..2_000)
         .filter(|i| [0, 3, 5, 7].contains(&(i % 11)))
         .count();
@@ -264,7 +267,7 @@ fn frame(path: &Path) -> (Vec<String>, Vec<FrameColumn>) {
 const MEMORY: &str = "<frame>";
 
 /// Loads `path` from its file and from its columns in memory.
-fn both(path: &Path, opts: &LoadOptions) -> (Result<Loaded, String>, Result<Loaded, String>) {
+fn both(path: &Path, opts: &PanelRequest) -> (Result<Loaded, String>, Result<Loaded, String>) {
     let (names, cols) = frame(path);
     let table = Table {
         names: &names,
@@ -302,7 +305,7 @@ fn as_memory(message: &str, path: &Path) -> String {
 }
 
 /// The memory loader gives the file loader's panel, header, names, notes and errors.
-fn memory_equals_file(path: &Path, opts: &LoadOptions) {
+fn memory_equals_file(path: &Path, opts: &PanelRequest) {
     match both(path, opts) {
         (Ok(f), Ok(m)) => {
             assert_eq!(
@@ -314,8 +317,13 @@ fn memory_equals_file(path: &Path, opts: &LoadOptions) {
             assert_eq!(f.panel, m.panel, "{}", path.display());
             assert_eq!(f.header, m.header);
             assert_eq!(f.raw_names, m.raw_names);
-            let notes: Vec<String> = f.notes.iter().map(|n| as_memory(n, path)).collect();
-            assert_eq!(notes, m.notes);
+            let notes: Vec<String> = f
+                .notes
+                .iter()
+                .map(|n| as_memory(&n.to_string(), path))
+                .collect();
+            let memory: Vec<String> = m.notes.iter().map(ToString::to_string).collect();
+            assert_eq!(notes, memory);
             assert_eq!(
                 f.first_dropped
                     .as_ref()
@@ -339,13 +347,13 @@ fn memory_equals_file(path: &Path, opts: &LoadOptions) {
 fn memory_loader_equals_the_file_loader_on_the_fixtures() {
     let fixtures = common::root().join("tests/fixtures");
     for name in ["notes.csv", "pipeline.csv", "pipeline_pandas_default.csv"] {
-        memory_equals_file(&fixtures.join(name), &LoadOptions::default());
+        memory_equals_file(&fixtures.join(name), &PanelRequest::default());
         memory_equals_file(
             &fixtures.join(name),
-            &LoadOptions {
-                continuous: Some(vec!["all".into()]),
+            &PanelRequest {
+                continuous: Some(Columns::All),
                 judges: Some(vec!["J2".into(), "J1".into(), "J3".into()]),
-                ..LoadOptions::default()
+                ..PanelRequest::default()
             },
         );
     }
@@ -353,7 +361,7 @@ fn memory_loader_equals_the_file_loader_on_the_fixtures() {
     for asset in ["mid.csv", "three-anchor.csv"] {
         memory_equals_file(
             &common::root().join("assets").join(asset),
-            &LoadOptions::default(),
+            &PanelRequest::default(),
         );
     }
 }
@@ -365,38 +373,38 @@ fn memory_loader_equals_the_file_loader_on_the_shared_data() {
         eprintln!("skipped: {} is not beside the checkout", data.display());
         return;
     }
-    let workers = Some(WORKERS.iter().map(|s| (*s).to_string()).collect::<Vec<_>>());
+    let workers = Some(WORKERS.map(ColumnRef::from).to_vec());
     memory_equals_file(
         &data.join("hanna/hanna_coherence_panel.csv"),
-        &LoadOptions {
+        &PanelRequest {
             judges: workers.clone(),
             min_anchors: 0,
-            ..LoadOptions::default()
+            ..PanelRequest::default()
         },
     );
     memory_equals_file(
         &data.join("hanna/hanna_ratings_with_workers.csv"),
-        &LoadOptions {
+        &PanelRequest {
             judges: workers,
-            long: Some(vec![
-                "Story ID".into(),
-                "Worker ID".into(),
-                "Coherence".into(),
-            ]),
+            long: Some(LongColumns {
+                item: "Story ID".into(),
+                rater: "Worker ID".into(),
+                score: "Coherence".into(),
+            }),
             min_anchors: 0,
-            ..LoadOptions::default()
+            ..PanelRequest::default()
         },
     );
-    let llm = |s: &str| Some(s.split(',').map(String::from).collect::<Vec<_>>());
+    let llm = |s: &str| Some(s.split(',').map(ColumnRef::from).collect::<Vec<_>>());
     memory_equals_file(
         &data.join("hanna-llm/hanna_llm_coherence.csv"),
-        &LoadOptions {
+        &PanelRequest {
             judges: llm("beluga_13b,orca_platypus_13b,mistral_7b,llama2_13b_chat,chatgpt"),
             anchors: llm("human1,human2,human3"),
-            families: Some(data.join("hanna-llm/families.csv").display().to_string()),
+            families: Some(Families::File(data.join("hanna-llm/families.csv"))),
             id: Some("story_id".into()),
             min_anchors: 2,
-            ..LoadOptions::default()
+            ..PanelRequest::default()
         },
     );
 }
@@ -404,33 +412,37 @@ fn memory_loader_equals_the_file_loader_on_the_shared_data() {
 #[test]
 fn memory_loader_errors_are_the_file_loaders_by_row_index() {
     let dir = tempfile::tempdir().unwrap();
-    let cases: [(&str, LoadOptions); 7] = [
+    let cases: [(&str, PanelRequest); 7] = [
         (
             "J1,J2,A1,A2\n1,2,3,4\n2,oops,4,1\n3,1,2,2\n",
-            LoadOptions::default(),
+            PanelRequest::default(),
         ),
         (
             "J1,J2,A1,A2\n1,2,3,4\n2,1,4,inf\n3,1,2,2\n0,2,1,1\n",
-            LoadOptions::default(),
+            PanelRequest::default(),
         ),
-        ("J1,J2,A1,A2\n1,2,3,4\n2,1,4,1\n", LoadOptions::default()),
+        ("J1,J2,A1,A2\n1,2,3,4\n2,1,4,1\n", PanelRequest::default()),
         (
             "J1,J2,A1,A2\n1,2,3,4\n1,1,4,1\n1,3,2,2\n1,0,5,1\n",
-            LoadOptions::default(),
+            PanelRequest::default(),
         ),
-        ("J1,J1,A1,A2\n1,2,3,4\n", LoadOptions::default()),
+        ("J1,J1,A1,A2\n1,2,3,4\n", PanelRequest::default()),
         (
             "J1,Q2,A1,A2\n1,2,3,4\n2,1,4,1\n3,3,1,2\n",
-            LoadOptions {
+            PanelRequest {
                 min_anchors: 2,
-                ..LoadOptions::default()
+                ..PanelRequest::default()
             },
         ),
         (
             "item,rater,score\n1,J1,3\n1,J2,4\n1,J1,5\n",
-            LoadOptions {
-                long: Some(vec!["item".into(), "rater".into(), "score".into()]),
-                ..LoadOptions::default()
+            PanelRequest {
+                long: Some(LongColumns {
+                    item: "item".into(),
+                    rater: "rater".into(),
+                    score: "score".into(),
+                }),
+                ..PanelRequest::default()
             },
         ),
     ];

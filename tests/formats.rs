@@ -10,7 +10,7 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use rhoscope::data::{LoadOptions, Loaded, load};
+use rhoscope::data::{Loaded, PanelRequest, load};
 
 /// The panel every format here carries: 60 items, 4 judges, 3 anchors (one integer-valued),
 /// a string id and three missing cells.
@@ -145,7 +145,7 @@ fn write_parquet(path: &Path) {
     writer.close().unwrap();
 }
 
-fn load_ok(path: &Path, opts: &LoadOptions) -> Loaded {
+fn load_ok(path: &Path, opts: &PanelRequest) -> Loaded {
     load(path, opts).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
@@ -157,7 +157,7 @@ fn bits(l: &Loaded) -> Vec<u64> {
 #[test]
 fn every_format_loads_the_same_panel() {
     let dir = tempfile::tempdir().unwrap();
-    let reference = load_ok(&fixture("pipeline.csv"), &LoadOptions::default());
+    let reference = load_ok(&fixture("pipeline.csv"), &PanelRequest::default());
     let pq = dir.path().join("written.parquet");
     write_parquet(&pq);
     let files: Vec<PathBuf> = vec![
@@ -173,13 +173,17 @@ fn every_format_loads_the_same_panel() {
         common::write(dir.path(), "p.data", &gzip(csv_text().as_bytes())),
     ];
     for f in &files {
-        let got = load_ok(f, &LoadOptions::default());
+        let got = load_ok(f, &PanelRequest::default());
         assert_eq!(bits(&got), bits(&reference), "{}", f.display());
         assert_eq!(got.panel, reference.panel, "{}", f.display());
     }
-    let long = LoadOptions {
-        long: Some(vec!["item".into(), "rater".into(), "score".into()]),
-        ..LoadOptions::default()
+    let long = PanelRequest {
+        long: Some(rhoscope::data::LongColumns {
+            item: "item".into(),
+            rater: "rater".into(),
+            score: "score".into(),
+        }),
+        ..PanelRequest::default()
     };
     let f = common::write(dir.path(), "long.jsonl", long_jsonl().as_bytes());
     let got = load_ok(&f, &long);
@@ -192,13 +196,13 @@ fn every_format_loads_the_same_panel() {
 fn pandas_index_column_is_an_id() {
     let l = load_ok(
         &fixture("pipeline_pandas_default.csv"),
-        &LoadOptions::default(),
+        &PanelRequest::default(),
     );
     assert_eq!(l.header[0], "");
     assert_eq!(l.panel.p(), 4);
     let dir = tempfile::tempdir().unwrap();
     let f = common::write(dir.path(), "e.csv", b"J1,,A1\n1,2,3\n");
-    let e = load(&f, &LoadOptions::default()).unwrap_err().to_string();
+    let e = load(&f, &PanelRequest::default()).unwrap_err().to_string();
     assert!(
         e.contains("column '#2': the header has an empty column name"),
         "{e}"
@@ -246,7 +250,7 @@ fn unsupported_formats_are_named() {
     let dir = tempfile::tempdir().unwrap();
     for (name, bytes, said) in REFUSED {
         let f = common::write(dir.path(), name, bytes);
-        let e = load(&f, &LoadOptions::default()).unwrap_err();
+        let e = load(&f, &PanelRequest::default()).unwrap_err();
         assert_eq!(e.exit_code(), 65, "{name}");
         let e = e.to_string();
         assert!(e.contains(said) && !e.contains('\n'), "{name}: {e}");
@@ -298,7 +302,7 @@ fn bad_records_are_located() {
     ];
     for (name, bytes, said) in cases {
         let f = common::write(dir.path(), name, &bytes);
-        let e = load(&f, &LoadOptions::default()).unwrap_err().to_string();
+        let e = load(&f, &PanelRequest::default()).unwrap_err().to_string();
         assert!(e.contains(said) && !e.contains('\n'), "{name}: {e}");
     }
 }
@@ -310,7 +314,7 @@ fn column_limit_holds_for_records() {
     let pairs: Vec<String> = (0..300).map(|i| format!("\"J{i}\": {i}")).collect();
     let line = format!("{{{}, \"A1\": 1, \"A2\": 2}}\n", pairs.join(", "));
     let f = common::write(dir.path(), "wide.jsonl", line.repeat(4).as_bytes());
-    let e = load(&f, &LoadOptions::default()).unwrap_err().to_string();
+    let e = load(&f, &PanelRequest::default()).unwrap_err().to_string();
     assert!(e.contains("at most 256 are supported"), "{e}");
 }
 

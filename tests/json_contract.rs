@@ -69,7 +69,7 @@ fn json_numbers_equal_the_library_fit() {
     let v = estimate_json(&["estimate", "assets/mid.csv", "--json"]);
     let loaded = rhoscope::data::load(
         &root().join("assets/mid.csv"),
-        &rhoscope::data::LoadOptions {
+        &rhoscope::data::PanelRequest {
             min_anchors: 2,
             ..Default::default()
         },

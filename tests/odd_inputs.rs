@@ -203,8 +203,8 @@ fn family_lists_name_each_judge_once_with_a_family() {
     base_csv(dir.path());
     for (spec, says) in [
         ("J1=F1,J1=F2", "names judge 'J1' twice"),
-        ("J1=", "judge 'J1' has an empty family"),
-        ("=F1", "names no judge"),
+        ("J1=", "gives judge 'J1' an empty family"),
+        ("=F1", "to no judge"),
     ] {
         let r = run(dir.path(), &["estimate", "base.csv", "--families", spec]);
         assert_eq!(r.code, 2, "{spec}: {}", r.stderr);

@@ -10,7 +10,7 @@ use rhoscope::battery::reading::{
 };
 use rhoscope::battery::{self, BatteryReport, Conventions, NullSpec, Options, TestId, Verdict};
 use rhoscope::bootstrap::WeakId;
-use rhoscope::data::{LoadOptions, load};
+use rhoscope::data::{ColumnRef, Families, PanelRequest, load};
 use rhoscope::estimate::{AnchorEstimate, Estimate, Estimator, Flag, FlagCode};
 use rhoscope::panel::Panel;
 use rhoscope::progress::silent;
@@ -37,12 +37,19 @@ fn strings(v: &[&str]) -> Vec<String> {
 }
 
 fn panel(file: &str, judges: Vec<String>, anchors: Vec<String>, families: Option<String>) -> Panel {
-    let opts = LoadOptions {
-        judges: Some(judges),
-        anchors: Some(anchors),
-        families,
+    let opts = PanelRequest {
+        judges: Some(judges.into_iter().map(ColumnRef::NameOrPosition).collect()),
+        anchors: Some(anchors.into_iter().map(ColumnRef::NameOrPosition).collect()),
+        families: families.map(|f| {
+            Families::Pairs(
+                f.split(',')
+                    .filter_map(|p| p.split_once('='))
+                    .map(|(j, fam)| (j.to_string(), fam.to_string()))
+                    .collect(),
+            )
+        }),
         min_anchors: 0,
-        ..LoadOptions::default()
+        ..PanelRequest::default()
     };
     load(&common::shared().join(file), &opts).unwrap().panel
 }

@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 
 use proptest::prelude::*;
 use rhoscope::battery::{self, NullSpec, Options};
-use rhoscope::data::{LoadOptions, load};
+use rhoscope::data::{ColumnRef, PanelRequest, load};
 use rhoscope::estimate::{Context, Estimator, Fits};
 use rhoscope::progress::silent;
 use rhoscope::report;
@@ -64,11 +64,11 @@ proptest! {
             let _ = writeln!(csv, "{}", r.join(","));
         }
         std::fs::write(&path, csv).unwrap();
-        let opts = LoadOptions {
-            judges: Some((1..=judges).map(|i| i.to_string()).collect()),
-            anchors: Some((judges + 1..=names.len()).map(|i| i.to_string()).collect()),
+        let opts = PanelRequest {
+            judges: Some((1..=judges).map(ColumnRef::Position).collect()),
+            anchors: Some((judges + 1..=names.len()).map(ColumnRef::Position).collect()),
             min_anchors: 0,
-            ..LoadOptions::default()
+            ..PanelRequest::default()
         };
         let loaded = match load(&path, &opts) {
             Ok(l) => l,

@@ -5,7 +5,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use rhoscope::battery::{self, NullSpec, Options};
-use rhoscope::data::{LoadOptions, load};
+use rhoscope::data::{PanelRequest, load};
 use rhoscope::estimate::{Context, Estimator, Fits};
 use rhoscope::progress::silent;
 use rhoscope::report;
@@ -14,9 +14,9 @@ fuzz_target!(|bytes: &[u8]| {
     let dir = tempfile::tempdir().expect("a temporary directory");
     let path = dir.path().join("p.csv");
     std::fs::write(&path, bytes).expect("the fuzz input is written");
-    let opts = LoadOptions {
+    let opts = PanelRequest {
         min_anchors: 0,
-        ..LoadOptions::default()
+        ..PanelRequest::default()
     };
     let loaded = match load(&path, &opts) {
         Ok(l) => l,

@@ -75,27 +75,88 @@ def _flags(**kw: Any) -> List[str]:
 # Keyword arguments that are no flag of the command: the data and how to read it, the
 # threads (passed last, as the CLI's global flag) and a plot's kind (its positional argument).
 _NOT_FLAGS = frozenset({"data", "names", "long", "threads", "kind"})
-# The flags that describe a panel's columns, passed right after the panel.
-_PANEL_OPTIONS = ("judges", "anchors", "families", "id", "continuous")
+# The keyword arguments that describe a panel's columns: they make the typed panel request
+# the library's loader takes, never command-line text.
+_PANEL_OPTIONS = ("judges", "anchors", "set_aside", "families", "id", "continuous")
 
 
-def _panel_flags(given: Mapping[str, Any]) -> List[str]:
-    """The panel flags among a function's arguments (a families path as text)."""
-    panel = {k: given.get(k) for k in _PANEL_OPTIONS}
-    if isinstance(panel["families"], os.PathLike):
-        panel["families"] = os.fspath(panel["families"])
-    return _flags(**panel)
+def _columns_of(key: str, value: Any) -> List[Union[str, int]]:
+    """Column names (str) or 1-based positions (int) from any iterable, one by one."""
+    if isinstance(value, (str, bytes, int)) or isinstance(value, Mapping):
+        value = [value]
+    try:
+        items = list(value)
+    except TypeError:
+        raise UsageError(f"{key}= takes column names or 1-based positions, not a {type(value).__name__}", 2) from None
+    out: List[Union[str, int]] = []
+    for v in items:
+        if hasattr(v, "item") and not isinstance(v, (str, bytes)):
+            v = v.item()  # a numpy scalar
+        if isinstance(v, bool) or not isinstance(v, (str, int)):
+            raise UsageError(f"{key}= takes column names (str) or 1-based positions (int), not {v!r}", 2)
+        if isinstance(v, int) and v < 1:
+            raise UsageError(f"{key}=: position {v} is not a column; positions count from 1", 2)
+        out.append(v)
+    if not out and key in ("judges", "anchors"):
+        raise UsageError(f"{key}= is empty: name the columns, or leave {key}= out for the header's name patterns", 2)
+    return out
+
+
+def _families_of(value: Any) -> Dict[str, Any]:
+    """``families=`` as judge → family pairs or a file path."""
+    if isinstance(value, (str, os.PathLike)):
+        return {"families_file": os.fspath(value)}
+    mod = type(value).__module__.split(".")[0]
+    if mod == "pandas" and hasattr(value, "columns"):
+        if len(value.columns) != 2:
+            raise UsageError("families= as a DataFrame has two columns: judge, family", 2)
+        pairs = list(zip(value.iloc[:, 0], value.iloc[:, 1]))
+    elif hasattr(value, "items"):
+        pairs = list(value.items())
+    else:
+        raise UsageError(
+            f"families= takes a mapping of judge to family, a pandas Series or two-column DataFrame, or a path, not a {type(value).__name__}",
+            2,
+        )
+    return {"families": [(str(j), str(f)) for j, f in pairs]}
+
+
+def _panel_request(given: Mapping[str, Any]) -> Optional[Dict[str, Any]]:
+    """The typed panel request of a function's keyword arguments (None: the defaults)."""
+    request: Dict[str, Any] = {}
+    for key in ("judges", "anchors", "set_aside"):
+        if given.get(key) is not None:
+            request[key] = _columns_of(key, given[key])
+    if given.get("id") is not None:
+        (request["id"],) = _columns_of("id", [given["id"]])
+    if given.get("families") is not None:
+        request.update(_families_of(given["families"]))
+    continuous = given.get("continuous")
+    if continuous is not None:
+        if isinstance(continuous, str) and continuous.strip().lower() == "all":
+            request["continuous_all"] = True
+        else:
+            names = _columns_of("continuous", continuous)
+            if any(isinstance(c, int) for c in names):
+                raise UsageError("continuous= takes column names, or \"all\"", 2)
+            request["continuous"] = names
+    return request
+
+
+def _given_panel_options(given: Mapping[str, Any]) -> List[str]:
+    """The panel keyword arguments given (not None)."""
+    return [k for k in _PANEL_OPTIONS + ("long",) if given.get(k) is not None]
 
 
 def _options(given: Mapping[str, Any]) -> List[str]:
     """The command's own flags: every argument of the function (its ``locals()``) that is
-    neither a panel flag nor the call's own, so a new option is one line in a signature."""
+    neither a panel option nor the call's own, so a new option is one line in a signature."""
     return _flags(**{k: v for k, v in given.items() if k not in _NOT_FLAGS and k not in _PANEL_OPTIONS})
 
 
-def _call(args: List[str], shown: Optional[str] = None, prepared: Any = None) -> tuple:
+def _call(args: List[str], shown: Optional[str] = None, prepared: Any = None, panel: Any = None) -> tuple:
     try:
-        text, notes, error = _rhoscope.run_json(args, shown)
+        text, notes, error = _rhoscope.run_json(args, shown, panel)
     except _rhoscope.Failure as f:
         code, message = f.args
         if prepared is not None:
@@ -108,9 +169,11 @@ def _call(args: List[str], shown: Optional[str] = None, prepared: Any = None) ->
 
 def _panel_command(command: str, cls: type, given: Mapping[str, Any]) -> Any:
     """Runs a reporting command on the panel in ``given["data"]``."""
+    request = _panel_request(given)
     p = prepare(given["data"], names=given["names"], long=given["long"])
-    args = [command, p.path] + _panel_flags(given) + _flags(long=p.long) + _options(given)
-    text, notes, error = _call(args + ["--json"] + _flags(threads=given["threads"]), p.shown, p)
+    request["long"] = p.long
+    args = [command, p.path] + _options(given)
+    text, notes, error = _call(args + ["--json"] + _flags(threads=given["threads"]), p.shown, p, request)
     result = cls(text, notes)
     if error is not None:
         code, message = error
@@ -121,9 +184,13 @@ def _panel_command(command: str, cls: type, given: Mapping[str, Any]) -> Any:
 
 
 def _design_command(command: str, cls: type, given: Mapping[str, Any]) -> Any:
-    """Runs a reporting command on a design (no panel; panel flags are refused as usage)."""
-    panel = _panel_flags(given) + _flags(long=given.get("long"))
-    args = [command] + panel + _options(given) + ["--json"] + _flags(threads=given["threads"])
+    """Runs a reporting command on a design (no panel; panel options are refused as usage)."""
+    stray = _given_panel_options(given)
+    if stray:
+        raise UsageError(
+            f"{stray[0]}= describes a panel: give data too, or leave it out for the paper's design", 2
+        )
+    args = [command] + _options(given) + ["--json"] + _flags(threads=given["threads"])
     text, notes, _ = _call(args)
     return cls(text, notes)
 
@@ -136,14 +203,15 @@ def estimate(
     *,
     judges: Optional[Sequence[Union[str, int]]] = None,
     anchors: Optional[Sequence[Union[str, int]]] = None,
-    families: Optional[Union[str, Mapping[str, str], os.PathLike]] = None,
+    set_aside: Optional[Sequence[Union[str, int]]] = None,
+    families: Optional[Union[str, Mapping[str, str], os.PathLike, Any]] = None,
     method: Optional[str] = None,
     blocked: bool = False,
     designated_clean: Optional[Union[str, int]] = None,
     bias_correct: bool = False,
     bias_reps: Optional[int] = None,
     seed: Optional[int] = None,
-    id: Optional[str] = None,
+    id: Optional[Union[str, int]] = None,
     long: Optional[Sequence[str]] = None,
     continuous: Optional[Union[str, Sequence[str]]] = None,
     names: Optional[Sequence[str]] = None,
@@ -159,13 +227,14 @@ def battery(
     *,
     judges: Optional[Sequence[Union[str, int]]] = None,
     anchors: Optional[Sequence[Union[str, int]]] = None,
-    families: Optional[Union[str, Mapping[str, str], os.PathLike]] = None,
+    set_aside: Optional[Sequence[Union[str, int]]] = None,
+    families: Optional[Union[str, Mapping[str, str], os.PathLike, Any]] = None,
     bootstrap: Optional[int] = None,
     null_draws: Optional[int] = None,
     seed: Optional[int] = None,
     codes_as_numbers: bool = False,
     fail_on_diagnostic: bool = False,
-    id: Optional[str] = None,
+    id: Optional[Union[str, int]] = None,
     long: Optional[Sequence[str]] = None,
     continuous: Optional[Union[str, Sequence[str]]] = None,
     names: Optional[Sequence[str]] = None,
@@ -180,8 +249,9 @@ def identify(
     *,
     judges: Optional[Sequence[Union[str, int]]] = None,
     anchors: Optional[Sequence[Union[str, int]]] = None,
-    families: Optional[Union[str, Mapping[str, str], os.PathLike]] = None,
-    id: Optional[str] = None,
+    set_aside: Optional[Sequence[Union[str, int]]] = None,
+    families: Optional[Union[str, Mapping[str, str], os.PathLike, Any]] = None,
+    id: Optional[Union[str, int]] = None,
     long: Optional[Sequence[str]] = None,
     continuous: Optional[Union[str, Sequence[str]]] = None,
     names: Optional[Sequence[str]] = None,
@@ -205,8 +275,9 @@ def validate(
     balanced: bool = False,
     judges: Optional[Sequence[Union[str, int]]] = None,
     anchors: Optional[Sequence[Union[str, int]]] = None,
-    families: Optional[Union[str, Mapping[str, str], os.PathLike]] = None,
-    id: Optional[str] = None,
+    set_aside: Optional[Sequence[Union[str, int]]] = None,
+    families: Optional[Union[str, Mapping[str, str], os.PathLike, Any]] = None,
+    id: Optional[Union[str, int]] = None,
     long: Optional[Sequence[str]] = None,
     continuous: Optional[Union[str, Sequence[str]]] = None,
     names: Optional[Sequence[str]] = None,
@@ -251,7 +322,7 @@ def plan(
     return _design_command("plan", Plan, dict(locals()))
 
 
-def _files(args: List[str], prepared: Any = None) -> List[str]:
+def _files(args: List[str], prepared: Any = None, panel: Any = None) -> List[str]:
     """Runs a file-writing command; returns the notes it wrote on stderr (the panel's
     temporary path replaced by its shown name, the "wrote FILE" line left out)."""
     failure = None
@@ -261,7 +332,7 @@ def _files(args: List[str], prepared: Any = None) -> List[str]:
             sys.stderr.flush()
             os.dup2(err.fileno(), 2)
             try:
-                _rhoscope.run_files(args)
+                _rhoscope.run_files(args, panel)
             except _rhoscope.Failure as f:
                 failure = f.args
         finally:
@@ -319,8 +390,9 @@ def export(
     force: bool = False,
     judges: Optional[Sequence[Union[str, int]]] = None,
     anchors: Optional[Sequence[Union[str, int]]] = None,
-    families: Optional[Union[str, Mapping[str, str], os.PathLike]] = None,
-    id: Optional[str] = None,
+    set_aside: Optional[Sequence[Union[str, int]]] = None,
+    families: Optional[Union[str, Mapping[str, str], os.PathLike, Any]] = None,
+    id: Optional[Union[str, int]] = None,
     continuous: Optional[Union[str, Sequence[str]]] = None,
 ) -> str:
     """``rhoscope export``: the model as a lavaan or semopy script (text), also written to
@@ -336,12 +408,12 @@ def export(
     given = dict(locals())
     given["output"] = None if output is None else os.fspath(output)
     if output is not None:
-        _files(["export", os.fspath(data)] + _panel_flags(given) + _options(given))
+        _files(["export", os.fspath(data)] + _options(given), panel=_panel_request(given))
         with open(given["output"], encoding="utf-8") as f:
             return f.read()
     with tempfile.TemporaryDirectory(prefix="rhoscope-") as d:
         out = os.path.join(d, "model.txt")
-        _files(["export", os.fspath(data)] + _panel_flags(given) + _options({**given, "output": out}))
+        _files(["export", os.fspath(data)] + _options({**given, "output": out}), panel=_panel_request(given))
         if os.path.exists(os.path.join(d, "model.data.csv")):
             raise UsageError(
                 f"{os.fspath(data)}: the script cannot read this file's format: give output='refit.R' "
@@ -366,8 +438,9 @@ def plot(
     seed: Optional[int] = None,
     judges: Optional[Sequence[Union[str, int]]] = None,
     anchors: Optional[Sequence[Union[str, int]]] = None,
-    families: Optional[Union[str, Mapping[str, str], os.PathLike]] = None,
-    id: Optional[str] = None,
+    set_aside: Optional[Sequence[Union[str, int]]] = None,
+    families: Optional[Union[str, Mapping[str, str], os.PathLike, Any]] = None,
+    id: Optional[Union[str, int]] = None,
     long: Optional[Sequence[str]] = None,
     continuous: Optional[Union[str, Sequence[str]]] = None,
     names: Optional[Sequence[str]] = None,
@@ -378,15 +451,21 @@ def plot(
     a panel or a scenario; ``power`` and ``boundary`` on a scenario)."""
     given = dict(locals())
     prepared = None
+    request = None
     args = ["plot", kind]
     if data is not None:
+        request = _panel_request(given)
         prepared = prepare(data, names=names, long=long)
+        request["long"] = prepared.long
         args.append(prepared.path)
-        args += _flags(long=prepared.long)
-    args += _panel_flags(given) + _options(given)
+    elif _given_panel_options(given):
+        raise UsageError(
+            f"{_given_panel_options(given)[0]}= describes a panel: give data too, or leave it out for a scenario", 2
+        )
+    args += _options(given)
     with tempfile.TemporaryDirectory(prefix="rhoscope-") as d:
         out = os.path.join(d, "figure.svg")
-        _files(args + ["-o", out] + _flags(threads=threads), prepared)
+        _files(args + ["-o", out] + _flags(threads=threads), prepared, request)
         with open(out, encoding="utf-8") as f:
             svg = f.read()
     if prepared is not None and prepared.shown:

@@ -21,10 +21,11 @@ IN_MEMORY = {"pandas": "<DataFrame>", "polars": "<DataFrame>", "numpy": "<array>
 
 
 class Prepared:
-    """A panel ready for the command line: its path, the name shown for it, and the
-    in-memory panel's registration, kept alive while it is used."""
+    """A panel ready for the library's loader: its path, the name shown for it, the long
+    layout's three columns, and the in-memory panel's registration, kept alive while it is
+    used."""
 
-    def __init__(self, path: str, shown: Optional[str], keep: Any = None, long: Optional[str] = None):
+    def __init__(self, path: str, shown: Optional[str], keep: Any = None, long: Optional[tuple] = None):
         self.path = path
         self.shown = shown
         self.keep = keep
@@ -152,11 +153,10 @@ def prepare(data: Any, names: Optional[Sequence[str]] = None, long: Optional[Seq
     kind = _kind(data)
     long_flag = None
     if long is not None:
-        if isinstance(long, str):
-            long = long.split(",")
+        long = [long] if isinstance(long, str) else list(long)
         if len(long) != 3:
             raise UsageError("long= names three columns: (item, rater, score)", 2)
-        long_flag = ",".join(str(c) for c in long)
+        long_flag = tuple(str(c) for c in long)
     if kind == "path":
         return Prepared(os.fspath(data), None, long=long_flag)
     if long is not None:

@@ -1,6 +1,6 @@
 """The compiled extension (Rust): the library's commands by command line."""
 
-from typing import List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 import numpy.typing as npt
@@ -18,9 +18,9 @@ class Panel:
     def path(self) -> str: ...
 
 def run_json(
-    args: List[str], shown: Optional[str] = None
+    args: List[str], shown: Optional[str] = None, panel: Optional[Dict[str, object]] = None
 ) -> Tuple[str, List[str], Optional[Tuple[int, str]]]: ...
-def run_files(args: List[str]) -> None: ...
+def run_files(args: List[str], panel: Optional[Dict[str, object]] = None) -> None: ...
 def run_cli(argv: List[str]) -> int: ...
 def wide_panel(names: List[str], columns: Sequence[object]) -> Panel: ...
 def long_panel(

@@ -12,7 +12,9 @@ use numpy::{PyArray1, PyArrayMethods};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyException, PyKeyboardInterrupt};
 use pyo3::prelude::*;
+use pyo3::types::PyDict;
 use rhoscope::api;
+use rhoscope::data::{ColumnRef, Columns, Families, LongColumns, PanelRequest};
 use rhoscope::error::Error;
 
 create_exception!(
@@ -22,12 +24,84 @@ create_exception!(
     "A command's error: (exit code, message)."
 );
 
-/// A library error as `Failure(exit code, message)`; an interrupt as `KeyboardInterrupt`.
+/// A library error as `Failure(exit code, message)`, its settings named as keyword
+/// arguments; an interrupt as `KeyboardInterrupt`.
 fn failure(e: &Error) -> PyErr {
     if matches!(e, Error::Signal(_)) {
         return PyKeyboardInterrupt::new_err("");
     }
-    Failure::new_err((e.exit_code(), e.to_string()))
+    Failure::new_err((e.exit_code(), e.worded(&api::Keywords)))
+}
+
+/// A column as Python names it: a name, or a 1-based position.
+#[derive(FromPyObject)]
+enum Pick {
+    Name(String),
+    Position(usize),
+}
+
+impl From<Pick> for ColumnRef {
+    fn from(p: Pick) -> Self {
+        match p {
+            Pick::Name(n) => ColumnRef::Name(n),
+            Pick::Position(i) => ColumnRef::Position(i),
+        }
+    }
+}
+
+/// `panel[key]`, extracted as `T`; a wrong type names the keyword argument.
+fn field<'py, T>(panel: &Bound<'py, PyDict>, key: &str) -> PyResult<Option<T>>
+where
+    T: for<'a> FromPyObject<'a, 'py>,
+{
+    match panel.get_item(key)? {
+        None => Ok(None),
+        Some(v) if v.is_none() => Ok(None),
+        Some(v) => v.extract::<T>().map(Some).map_err(|_| {
+            let shown = key.trim_end_matches("_file").trim_end_matches("_all");
+            Failure::new_err((2, format!("{shown}= has a value of the wrong type")))
+        }),
+    }
+}
+
+/// The typed panel request the package built from its keyword arguments.
+fn panel_request(panel: Option<&Bound<'_, PyDict>>) -> PyResult<Option<PanelRequest>> {
+    let Some(panel) = panel else {
+        return Ok(None);
+    };
+    let picks = |key: &str| -> PyResult<Option<Vec<ColumnRef>>> {
+        Ok(field::<Vec<Pick>>(panel, key)?.map(|v| v.into_iter().map(ColumnRef::from).collect()))
+    };
+    let long =
+        field::<(String, String, String)>(panel, "long")?.map(|(item, rater, score)| LongColumns {
+            item: ColumnRef::Name(item),
+            rater: ColumnRef::Name(rater),
+            score: ColumnRef::Name(score),
+        });
+    let families = match (
+        field::<Vec<(String, String)>>(panel, "families")?,
+        field::<String>(panel, "families_file")?,
+    ) {
+        (Some(pairs), _) => Some(Families::Pairs(pairs)),
+        (None, Some(path)) => Some(Families::File(path.into())),
+        (None, None) => None,
+    };
+    let continuous = if field::<bool>(panel, "continuous_all")?.unwrap_or(false) {
+        Some(Columns::All)
+    } else {
+        field::<Vec<String>>(panel, "continuous")?
+            .map(|v| Columns::Listed(v.into_iter().map(ColumnRef::Name).collect()))
+    };
+    Ok(Some(PanelRequest {
+        judges: picks("judges")?,
+        anchors: picks("anchors")?,
+        set_aside: picks("set_aside")?.unwrap_or_default(),
+        id: field::<Pick>(panel, "id")?.map(ColumnRef::from),
+        long,
+        families,
+        continuous,
+        min_anchors: 0,
+    }))
 }
 
 /// Runs `work` on a thread with the GIL released, checking Python's signals every 50 ms; a
@@ -78,13 +152,23 @@ fn os_args(args: Vec<String>) -> Vec<OsString> {
 /// The CLI's `--json` text, its stderr notes, and its trailing (exit code, message) or None.
 type JsonOutcome = (String, Vec<String>, Option<(i32, String)>);
 
-/// A JSON subcommand's outcome.
+/// A JSON subcommand's outcome; `panel` is the typed panel request (a dict the package
+/// builds from its keyword arguments).
 #[pyfunction]
-#[pyo3(signature = (args, shown=None))]
-fn run_json(py: Python<'_>, args: Vec<String>, shown: Option<String>) -> PyResult<JsonOutcome> {
+#[pyo3(signature = (args, shown=None, panel=None))]
+fn run_json(
+    py: Python<'_>,
+    args: Vec<String>,
+    shown: Option<String>,
+    panel: Option<Bound<'_, PyDict>>,
+) -> PyResult<JsonOutcome> {
     let args = os_args(args);
+    let request = panel_request(panel.as_ref())?;
     let out = detached(py, move |cancel| {
-        api::json(args, shown.as_deref(), &|| cancel.load(Ordering::Relaxed)).map(|o| {
+        api::json(args, request, shown.as_deref(), &|| {
+            cancel.load(Ordering::Relaxed)
+        })
+        .map(|o| {
             let mut text = serde_json::to_string_pretty(&o.doc).unwrap_or_default();
             text.push('\n');
             (text, o.notes, o.error)
@@ -93,11 +177,14 @@ fn run_json(py: Python<'_>, args: Vec<String>, shown: Option<String>) -> PyResul
     out.map_err(|e| failure(&e))
 }
 
-/// A file-writing subcommand (`simulate`, `export`, `plot` with `-o FILE`).
+/// A file-writing subcommand (`simulate`, `export`, `plot` with `-o FILE`); `panel` as
+/// for [`run_json`].
 #[pyfunction]
-fn run_files(py: Python<'_>, args: Vec<String>) -> PyResult<()> {
+#[pyo3(signature = (args, panel=None))]
+fn run_files(py: Python<'_>, args: Vec<String>, panel: Option<Bound<'_, PyDict>>) -> PyResult<()> {
     let args = os_args(args);
-    detached(py, move |_| api::files(args))?.map_err(|e| failure(&e))
+    let request = panel_request(panel.as_ref())?;
+    detached(py, move |_| api::files(args, request))?.map_err(|e| failure(&e))
 }
 
 /// The `rhoscope` command itself, on `sys.argv`; returns its exit code.

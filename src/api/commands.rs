@@ -1,15 +1,19 @@
 //! Each JSON subcommand's body from `commands`, run on a console that collects its notes
-//! and polls a cancel hook, returning its `--json` document instead of printing it.
+//! and polls a cancel hook, returning its `--json` document instead of printing it. The
+//! panel is read as a typed [`PanelRequest`] says, never from panel flags on the command
+//! line, and every message names settings as Python's keyword arguments.
 
 use std::ffi::OsString;
 
 use serde_json::Value;
 
-use crate::cli::{Command, PanelArgs};
+use super::wording::Keywords;
+use crate::cli::{Command, PanelArgs, PanelOptions};
 use crate::commands::{Console, Meter, Rendered, Steps, threads};
-use crate::data::{self, Loaded};
+use crate::data::{self, Loaded, PanelRequest};
 use crate::error::Error;
 use crate::progress::{Flow, Progress};
+use crate::wording::{reword, reword_json};
 
 /// A command's `--json` document and the notes the CLI would print on stderr.
 #[derive(Debug, Clone)]
@@ -26,12 +30,15 @@ type Cancel<'a> = &'a (dyn Fn() -> bool + Sync);
 
 /// Runs a JSON subcommand (`estimate`, `battery`, `identify`, `validate`, `power`, `plan`)
 /// from its command line (`--json` implied), on `threads` workers as `--threads` would.
-/// `shown` names an in-memory panel in the document instead of its temporary file.
+/// `request` says how to read the panel the command line names (its panel flags, if any,
+/// are ignored); `shown` names an in-memory panel in the document instead of its path.
 ///
 /// # Errors
-/// The command's [`Error`], as the CLI reports it; [`Error::Signal`] when cancelled.
+/// The command's [`Error`] ([`Error::worded`] with [`Keywords`] says it as Python does);
+/// [`Error::Signal`] when cancelled.
 pub fn json(
     args: Vec<OsString>,
+    request: Option<PanelRequest>,
     shown: Option<&str>,
     cancel: Cancel<'_>,
 ) -> Result<Outcome, Error> {
@@ -40,6 +47,7 @@ pub fn json(
         return Err(not_json());
     };
     crate::commands::imply_json(&mut command);
+    give(&mut command, request);
     let mut console = Api {
         shown,
         cancel,
@@ -48,13 +56,14 @@ pub fn json(
     let out = threads::scoped(cli.threads, || {
         crate::commands::report(&command, &mut console).unwrap_or_else(|| Err(not_json()))
     })?;
-    let Rendered::Json(doc) = out.rendered else {
+    let Rendered::Json(mut doc) = out.rendered else {
         return Err(not_json());
     };
+    reword_json(&mut doc, &Keywords);
     Ok(Outcome {
         doc,
         notes: console.notes,
-        error: out.error.map(|e| (e.exit_code(), e.to_string())),
+        error: out.error.map(|e| (e.exit_code(), e.worded(&Keywords))),
     })
 }
 
@@ -63,17 +72,40 @@ fn not_json() -> Error {
 }
 
 /// Runs a file-writing subcommand (`simulate`, `export`, `plot`) through the library's
-/// command dispatch, on `threads` workers as `--threads` would.
+/// command dispatch, on `threads` workers as `--threads` would; `request` as for [`json`].
 ///
 /// # Errors
 /// The command's [`Error`].
-pub fn files(args: Vec<OsString>) -> Result<(), Error> {
+pub fn files(args: Vec<OsString>, request: Option<PanelRequest>) -> Result<(), Error> {
     let cli = super::entry::parse(args)?;
     match cli.command {
-        Some(c @ (Command::Simulate(_) | Command::Export(_) | Command::Plot(_))) => {
+        Some(mut c @ (Command::Simulate(_) | Command::Export(_) | Command::Plot(_))) => {
+            give(&mut c, request);
             threads::scoped(cli.threads, || crate::commands::dispatch(c))
         }
         _ => Err(Error::Usage("files runs simulate, export and plot".into())),
+    }
+}
+
+/// Puts `request` in the place of the command's panel flags.
+fn give(command: &mut Command, request: Option<PanelRequest>) {
+    let Some(request) = request else {
+        return;
+    };
+    let opts: Option<&mut PanelOptions> = match command {
+        Command::Estimate(a) => Some(&mut a.panel.opts),
+        Command::Battery(a) => Some(&mut a.panel.opts),
+        Command::Validate(a) => Some(&mut a.panel.opts),
+        Command::Export(a) => Some(&mut a.panel.opts),
+        Command::Identify(a) => Some(&mut a.opts),
+        Command::Plot(a) => Some(&mut a.opts),
+        _ => None,
+    };
+    if let Some(opts) = opts {
+        *opts = PanelOptions {
+            given: Some(request),
+            ..PanelOptions::default()
+        };
     }
 }
 
@@ -95,7 +127,8 @@ impl Console for Api<'_> {
     }
 
     fn note(&mut self, line: &str) {
-        self.notes.push(format!("rhoscope: {line}"));
+        self.notes
+            .push(format!("rhoscope: {}", reword(line, &Keywords)));
     }
 
     fn meter(&self, _: Steps<'_>, _: bool) -> Box<dyn Meter + '_> {
@@ -118,11 +151,13 @@ impl Meter for Ticker<'_> {
 
 /// `commands::load_panel`, with its notes collected instead of printed.
 fn load(a: &PanelArgs, min_anchors: usize, notes: &mut Vec<String>) -> Result<Loaded, Error> {
-    let loaded = data::load(
-        &a.panel,
-        &crate::commands::load_options(&a.opts, min_anchors),
-    )?;
-    notes.extend(loaded.notes.iter().map(|l| format!("rhoscope: {l}")));
+    let loaded = data::load(&a.panel, &a.opts.request(min_anchors)?)?;
+    notes.extend(
+        loaded
+            .notes
+            .iter()
+            .map(|l| format!("rhoscope: {}", l.worded(&Keywords))),
+    );
     if let Some(at) = &loaded.first_dropped {
         let e = Error::data_at(
             &a.panel,
@@ -133,7 +168,7 @@ fn load(a: &PanelArgs, min_anchors: usize, notes: &mut Vec<String>) -> Result<Lo
                 loaded.panel.n + loaded.panel.n_dropped
             ),
         );
-        notes.push(format!("rhoscope: {e}"));
+        notes.push(format!("rhoscope: {}", e.worded(&Keywords)));
     }
     Ok(loaded)
 }

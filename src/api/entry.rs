@@ -24,7 +24,11 @@ pub fn run_cli(args: Vec<OsString>) -> i32 {
     match crate::commands::run(cli) {
         Ok(()) => 0,
         Err(e) => {
-            let _ = writeln!(std::io::stderr(), "rhoscope: {e}");
+            let _ = writeln!(
+                std::io::stderr(),
+                "rhoscope: {}",
+                e.worded(&crate::cli::Flags)
+            );
             e.exit_code()
         }
     }
@@ -36,12 +40,13 @@ pub(crate) fn parse(args: Vec<OsString>) -> Result<Cli, Error> {
     let typed = typed_command(&args);
     Cli::try_parse_from(args).map_err(|e| match e.kind() {
         ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
-            Error::Usage(e.render().to_string().trim_end().to_string())
+            Error::Usage(e.render().to_string().trim_end().to_string().into())
         }
         _ => Error::Usage(
             usage_line(&e, &typed)
                 .trim_start_matches("rhoscope: ")
-                .to_string(),
+                .to_string()
+                .into(),
         ),
     })
 }

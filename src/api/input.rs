@@ -47,11 +47,9 @@ impl TableSource for OwnedTable {
 /// [`Error::Usage`] when the columns differ in length or in number from the names.
 pub fn wide_panel(names: &[String], columns: &[Column<'_>]) -> Result<Registered, Error> {
     if names.len() != columns.len() {
-        return Err(Error::Usage(format!(
-            "{} column names for {} columns",
-            names.len(),
-            columns.len()
-        )));
+        return Err(Error::Usage(
+            format!("{} column names for {} columns", names.len(), columns.len()).into(),
+        ));
     }
     let rows = columns.first().map_or(0, Column::len);
     if columns.iter().any(|c| c.len() != rows) {
@@ -97,7 +95,7 @@ pub fn long_panel(
 mod tests {
 
     use super::*;
-    use crate::data::{LoadOptions, load};
+    use crate::data::{PanelRequest, load};
 
     struct Held {
         names: Vec<String>,
@@ -125,10 +123,10 @@ mod tests {
             .collect();
         let want = cols.concat();
         let reg = register(Arc::new(Held { names, cols }));
-        let loaded = load(reg.path(), &LoadOptions::default()).unwrap();
+        let loaded = load(reg.path(), &PanelRequest::default()).unwrap();
         assert_eq!(loaded.panel.data, want);
         let p = reg.path().to_path_buf();
         drop(reg);
-        assert!(load(&p, &LoadOptions::default()).is_err());
+        assert!(load(&p, &PanelRequest::default()).is_err());
     }
 }

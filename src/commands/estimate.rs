@@ -7,6 +7,7 @@ use crate::data::Loaded;
 use crate::error::Error;
 use crate::estimate::{Context, Estimator, Fits};
 use crate::report::{self, estimate::EstimateReport};
+use crate::wording::{Said, Setting};
 
 /// `estimate` on a loaded panel: its report, and a refused estimator the user asked for.
 pub(super) fn report(
@@ -18,7 +19,11 @@ pub(super) fn report(
     identified(&a.panel.panel, panel)?;
     let s = panel.covariance();
     let clean = match &a.designated_clean {
-        Some(name) => Some(anchor_index(&panel.anchors, name, "--designated-clean")?),
+        Some(name) => Some(anchor_index(
+            &panel.anchors,
+            name,
+            Setting::DesignatedClean,
+        )?),
         None => None,
     };
     if let (Some(c), Some(tok)) = (clean, &a.designated_clean) {
@@ -49,8 +54,10 @@ pub(super) fn report(
     }
     if a.bias_correct && !which.contains(&Estimator::FreeScale) {
         return Err(Error::Usage(
-            "--bias-correct corrects the free-scale estimate: add --method free-scale (or all)"
-                .into(),
+            Said::new("")
+                .setting(Setting::BiasCorrect)
+                .text(" corrects the free-scale estimate: add ")
+                .setting(Setting::FreeScale),
         ));
     }
     let fits = Fits::of(panel, &s, &ctx, &which);
@@ -76,9 +83,11 @@ pub(super) fn report(
     let refused = named.first().map(|(e, why)| match e {
         Estimator::Ml => Error::data(&a.panel.panel, format!("maximum likelihood: {why}")),
         Estimator::FreeScale => Error::data(&a.panel.panel, format!("free-scale: {why}")),
-        Estimator::Blocked => Error::Usage(format!(
-            "--blocked {why} (give --families NAME=FAMILY,... or a families file)"
-        )),
+        Estimator::Blocked => Error::Usage(
+            Said::new(format!("the family-blocked estimate {why} (give "))
+                .setting(Setting::Families)
+                .text(")"),
+        ),
         _ => Error::data(&a.panel.panel, why.clone()),
     });
     if let Some(Error::Usage(_)) = refused {
@@ -157,7 +166,7 @@ fn note_name_over_position(console: &mut dyn Console, anchors: &[String], tok: &
 }
 
 /// An anchor by name or 1-based position among the anchors.
-fn anchor_index(anchors: &[String], tok: &str, flag: &str) -> Result<usize, Error> {
+fn anchor_index(anchors: &[String], tok: &str, setting: Setting) -> Result<usize, Error> {
     anchors
         .iter()
         .position(|n| n == tok)
@@ -168,10 +177,10 @@ fn anchor_index(anchors: &[String], tok: &str, flag: &str) -> Result<usize, Erro
                 .map(|i| i - 1)
         })
         .ok_or_else(|| {
-            Error::Usage(format!(
-                "{flag}: '{}' is not an anchor (anchors: {})",
+            Error::Usage(Said::new("").setting(setting).text(format!(
+                ": '{}' is not an anchor (anchors: {})",
                 crate::error::sanitize(tok),
                 anchors.join(", ")
-            ))
+            )))
         })
 }

@@ -11,7 +11,7 @@ pub(super) fn explore(
 ) -> Result<(), Error> {
     use crate::tui::app::Start;
     let start = match panel {
-        Some(p) => Start::File(p.to_path_buf(), super::shared::load_options(opts, 0)),
+        Some(p) => Start::File(p.to_path_buf(), opts.request(0)?),
         None => Start::Default,
     };
     crate::tui::run(crate::tui::Options {

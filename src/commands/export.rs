@@ -12,10 +12,8 @@ use crate::error::Error;
 /// `export`: the model as a lavaan or semopy script, on stdout or into `-o FILE` (atomically;
 /// an existing file only with `--force`), with `FILE`'s data beside it when needed.
 pub(super) fn export_cmd(a: &crate::cli::ExportArgs) -> Result<(), Error> {
-    if a.panel.opts.long.is_some() {
-        return Err(Error::Usage(
-            "export reads wide panel files; the script cannot reshape --long tables (write the wide table first)".into(),
-        ));
+    if a.panel.opts.is_long() {
+        return Err(Error::Usage("export reads wide panel files; the script cannot reshape --long tables (write the wide table first)".into()));
     }
     let shown = crate::error::sanitize(&a.panel.panel.display().to_string());
     let data_path = match unreadable(&a.panel.panel) {
@@ -25,7 +23,7 @@ pub(super) fn export_cmd(a: &crate::cli::ExportArgs) -> Result<(), Error> {
             None => {
                 return Err(Error::Usage(format!(
                     "{shown}: the script cannot read {what}: give -o FILE, and the panel's data is written beside the script as CSV"
-                )));
+                ).into()));
             }
         },
     };
@@ -35,7 +33,7 @@ pub(super) fn export_cmd(a: &crate::cli::ExportArgs) -> Result<(), Error> {
             if out.is_stream() {
                 return Err(Error::Usage(format!(
                     "{shown}: the script's data goes beside it: give -o a regular FILE, not a pipe or device"
-                )));
+                ).into()));
             }
             Some(output::target(p, a.force)?)
         }

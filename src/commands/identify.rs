@@ -13,6 +13,7 @@ pub(super) fn panel_args(a: &IdentifyArgs) -> Result<Option<PanelArgs>, Error> {
         let given = [
             ("--judges", o.judges.is_some()),
             ("--anchors", o.anchors.is_some()),
+            ("--set-aside", o.set_aside.is_some()),
             ("--families", o.families.is_some()),
             ("--id", o.id.is_some()),
             ("--long", o.long.is_some()),
@@ -21,7 +22,7 @@ pub(super) fn panel_args(a: &IdentifyArgs) -> Result<Option<PanelArgs>, Error> {
         if let Some((flag, _)) = given.iter().find(|(_, on)| *on) {
             return Err(Error::Usage(format!(
                 "{flag} describes a panel file: give the PANEL too, or leave it out for the paper's design"
-            )));
+            ).into()));
         }
         return Ok(None);
     };

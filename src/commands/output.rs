@@ -45,7 +45,7 @@ pub(crate) fn target(path: &Path, force: bool) -> Result<Target, Error> {
         return Err(output_error(Some(path), &what));
     }
     let shown = sanitize(&path.display().to_string());
-    let usage = |what: &str| Err(Error::Usage(format!("{shown}: {what}")));
+    let usage = |what: &str| Err(Error::Usage(format!("{shown}: {what}").into()));
     let Ok(meta) = fs::symlink_metadata(path) else {
         return Ok(Target::File {
             path: path.to_path_buf(),
@@ -70,9 +70,9 @@ pub(crate) fn target(path: &Path, force: bool) -> Result<Target, Error> {
     }
     if ft.is_file() {
         if !force {
-            return Err(Error::Usage(format!(
-                "{shown} already exists: remove it, or pass --force"
-            )));
+            return Err(Error::Usage(
+                format!("{shown} already exists: remove it, or pass --force").into(),
+            ));
         }
         return match real {
             Some(p) => Ok(Target::File {
@@ -150,10 +150,13 @@ fn write_file(
         match fs::hard_link(&tmp.0, path) {
             Ok(()) => return Ok(()),
             Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
-                return Err(Error::Usage(format!(
-                    "{} appeared while rhoscope wrote it: remove it, or pass --force",
-                    sanitize(&path.display().to_string())
-                )));
+                return Err(Error::Usage(
+                    format!(
+                        "{} appeared while rhoscope wrote it: remove it, or pass --force",
+                        sanitize(&path.display().to_string())
+                    )
+                    .into(),
+                ));
             }
             // No hard links on this file system: rename instead.
             Err(_) => {}

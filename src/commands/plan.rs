@@ -13,8 +13,9 @@ pub(super) fn report(a: &PlanArgs, console: &mut dyn Console) -> Result<Output, 
         scenario::apply_set(&mut pm, s).map_err(Error::from)?;
     }
     pm.validate()
-        .map_err(|e| Error::Usage(format!("invalid design: {e}")))?;
-    let target = crate::plan::Target::parse(&a.target).map_err(|e| Error::Usage(e.to_string()))?;
+        .map_err(|e| Error::Usage(format!("invalid design: {e}").into()))?;
+    let target =
+        crate::plan::Target::parse(&a.target).map_err(|e| Error::Usage(e.to_string().into()))?;
     let opts = crate::plan::PlanOptions {
         reps: a.reps as usize,
         null_draws: a.null_draws as usize,
@@ -31,7 +32,7 @@ pub(super) fn report(a: &PlanArgs, console: &mut dyn Console) -> Result<Output, 
     let plan = crate::plan::plan(&pm, target, &opts, &|p| meter.tick(p));
     meter.finish();
     let plan = plan
-        .map_err(|e| Error::Usage(format!("plan: {e}")))?
+        .map_err(|e| Error::Usage(format!("plan: {e}").into()))?
         .ok_or_else(cancelled)?;
     let scenario = format!(
         "preset {}{}",

@@ -16,14 +16,17 @@ use crate::progress::{Flow, Progress};
 use crate::scenario;
 
 pub(super) fn plot_cmd(a: &PlotArgs) -> Result<(), Error> {
-    let kind =
-        Kind::named(&a.kind).ok_or_else(|| Error::Usage(format!("unknown kind {}", a.kind)))?;
+    let kind = Kind::named(&a.kind)
+        .ok_or_else(|| Error::Usage(format!("unknown kind {}", a.kind).into()))?;
     let out = check_output(&a.output, a.force)?;
     if a.panel.is_some() && matches!(kind, Kind::Power | Kind::Boundary) {
-        return Err(Error::Usage(format!(
-            "the {} figure is drawn for a scenario (--preset, --set), not a panel file",
-            kind.name()
-        )));
+        return Err(Error::Usage(
+            format!(
+                "the {} figure is drawn for a scenario (--preset, --set), not a panel file",
+                kind.name()
+            )
+            .into(),
+        ));
     }
     let figure = match kind {
         Kind::Rho | Kind::Bootstrap | Kind::Battery => battery_figure(a, kind)?,
@@ -32,7 +35,7 @@ pub(super) fn plot_cmd(a: &PlotArgs) -> Result<(), Error> {
     };
     let svg = figure
         .svg()
-        .map_err(|e| Error::Usage(format!("plot {}: {e}", kind.name())))?;
+        .map_err(|e| Error::Usage(format!("plot {}: {e}", kind.name()).into()))?;
     output::write(&out, |w| w.write_all(svg.as_bytes()))?;
     if !out.is_stream() {
         note(&format!(
@@ -57,7 +60,7 @@ fn check_output(out: &Path, force: bool) -> Result<Target, Error> {
     if ext != "svg" {
         return Err(Error::Usage(format!(
             "{shown}: rhoscope writes SVG only (its text needs no font files); name the file .svg and convert it, e.g. rsvg-convert -o fig.png fig.svg"
-        )));
+        ).into()));
     }
     Ok(target)
 }
@@ -70,7 +73,7 @@ fn scenario_of(a: &PlotArgs, default: &str) -> Result<(Params, String), Error> {
         scenario::apply_set(&mut pm, s).map_err(Error::from)?;
     }
     pm.validate()
-        .map_err(|e| Error::Usage(format!("invalid design: {e}")))?;
+        .map_err(|e| Error::Usage(format!("invalid design: {e}").into()))?;
     let sets = a.set.iter().fold(String::new(), |mut acc, s| {
         let _ = write!(acc, ", {}", sanitize(s));
         acc
@@ -106,7 +109,7 @@ fn battery_figure(a: &PlotArgs, kind: Kind) -> Result<Figure, Error> {
         let (pm, desc) = scenario_of(a, "mid")?;
         let n = n_of(a, 500)?;
         let panel = crate::simulate::simulate(&pm, n, a.seed)
-            .map_err(|e| Error::Usage(format!("invalid design: {e}")))?;
+            .map_err(|e| Error::Usage(format!("invalid design: {e}").into()))?;
         let truth = Some(pm.rho.clone());
         let source = format!("simulated ({desc}, N = {n}, seed {})", a.seed);
         (panel, NullSpec::Scenario(Box::new(pm)), truth, source)
@@ -141,10 +144,13 @@ fn battery_figure(a: &PlotArgs, kind: Kind) -> Result<Figure, Error> {
 /// scenario (three families of two judges, so Test C has a design).
 fn power_figure(a: &PlotArgs) -> Result<Figure, Error> {
     if !a.strength.is_finite() || a.strength <= 0.0 {
-        return Err(Error::Usage(format!(
-            "--strength {}: a violation strength is finite and > 0",
-            a.strength
-        )));
+        return Err(Error::Usage(
+            format!(
+                "--strength {}: a violation strength is finite and > 0",
+                a.strength
+            )
+            .into(),
+        ));
     }
     let (pm, desc) = scenario_of(a, "mid")?;
     let base = StudyRequest::of(&pm, 0).base;
@@ -168,7 +174,7 @@ fn power_figure(a: &PlotArgs) -> Result<Figure, Error> {
     let mut runs = Vec::new();
     for t in TestId::ALL {
         let cells = power::characteristics_on(PowerDesign::Test(t), &base, &opts, &tick)
-            .map_err(|e| Error::Usage(format!("power: {e}")))?
+            .map_err(|e| Error::Usage(format!("power: {e}").into()))?
             .expect("a progress bar never stops the run");
         runs.push((t, cells));
     }
@@ -199,7 +205,7 @@ fn boundary_figure(a: &PlotArgs) -> Result<Figure, Error> {
         Flow::Continue
     };
     let points = plot::boundary_study(&opts, &tick)
-        .map_err(|e| Error::Usage(format!("boundary: {e}")))?
+        .map_err(|e| Error::Usage(format!("boundary: {e}").into()))?
         .expect("a progress bar never stops the run");
     bar.finish_and_clear();
     let others = opts.base.rho[1..]

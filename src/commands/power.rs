@@ -10,9 +10,9 @@ use crate::report;
 pub(super) fn report(a: &PowerArgs, console: &mut dyn Console) -> Result<Output, Error> {
     let design = a.design;
     if let Some(bad) = a.strength.iter().find(|s| !s.is_finite() || **s < 0.0) {
-        return Err(Error::Usage(format!(
-            "--strength {bad}: strengths are finite and ≥ 0"
-        )));
+        return Err(Error::Usage(
+            format!("--strength {bad}: strengths are finite and ≥ 0").into(),
+        ));
     }
     let opts = PowerOptions {
         ns: a
@@ -34,7 +34,7 @@ pub(super) fn report(a: &PowerArgs, console: &mut dyn Console) -> Result<Output,
     let cells = power::characteristics_on(design, &base, &opts, &|p| meter.tick(p));
     meter.finish();
     let cells = cells
-        .map_err(|e| Error::Usage(format!("power: {e}")))?
+        .map_err(|e| Error::Usage(format!("power: {e}").into()))?
         .ok_or_else(cancelled)?;
     let rendered = if a.json {
         let mut doc = report::power::json(design, &opts, &cells);

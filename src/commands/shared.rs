@@ -7,31 +7,18 @@ use std::path::Path;
 use super::console::{Console, Meter, Output, Rendered, Steps};
 use super::output;
 use super::stages::StageBars;
-use crate::cli::PanelArgs;
-use crate::data::{self, LoadOptions, Loaded};
+use crate::cli::{Flags, PanelArgs};
+use crate::data::{self, Loaded};
 use crate::error::Error;
 use crate::progress::{Flow, Progress};
-
-/// The loader options of a panel's flags.
-#[must_use]
-pub fn load_options(a: &crate::cli::PanelOptions, min_anchors: usize) -> LoadOptions {
-    LoadOptions {
-        judges: a.judges.clone(),
-        anchors: a.anchors.clone(),
-        id: a.id.clone(),
-        long: a.long.clone(),
-        families: a.families.clone(),
-        continuous: a.continuous.clone(),
-        min_anchors,
-    }
-}
+use crate::wording::{reword, reword_json};
 
 /// Loads a panel and notes dropped items on stderr (one line).
 ///
 /// # Errors
 /// Any load error.
 pub fn load_panel(a: &PanelArgs, min_anchors: usize) -> Result<Loaded, Error> {
-    let loaded = data::load(&a.panel, &load_options(&a.opts, min_anchors))?;
+    let loaded = data::load(&a.panel, &a.opts.request(min_anchors)?)?;
     print_notes(&loaded);
     if let Some(at) = &loaded.first_dropped {
         let e = Error::data_at(
@@ -94,7 +81,7 @@ pub(super) fn warn_cost(console: &mut dyn Console, seconds: f64, what: &str) {
 /// Prints the loader's one-line notes (sidecar adopted, identical judges) on stderr.
 fn print_notes(loaded: &Loaded) {
     for line in &loaded.notes {
-        note(line);
+        note(&line.worded(&Flags));
     }
 }
 
@@ -111,7 +98,7 @@ impl Console for Terminal {
     }
 
     fn note(&mut self, line: &str) {
-        note(line);
+        note(&reword(line, &Flags));
     }
 
     fn meter(&self, steps: Steps<'_>, show: bool) -> Box<dyn Meter + '_> {
@@ -146,11 +133,15 @@ impl Meter for StageBars {
     }
 }
 
-/// Prints a report on stdout, then returns the error that follows it.
+/// Prints a report on stdout, its settings named as flags, then returns the error that
+/// follows it.
 pub(super) fn print(out: Output) -> Result<(), Error> {
     match out.rendered {
-        Rendered::Json(doc) => output::write_json(&doc)?,
-        Rendered::Text(text) => output::write_stdout(text.as_bytes())?,
+        Rendered::Json(mut doc) => {
+            reword_json(&mut doc, &Flags);
+            output::write_json(&doc)?;
+        }
+        Rendered::Text(text) => output::write_stdout(reword(&text, &Flags).as_bytes())?,
         Rendered::Nothing => {}
     }
     out.error.map_or(Ok(()), Err)

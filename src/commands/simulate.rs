@@ -31,7 +31,7 @@ pub(super) fn simulate_cmd(a: &SimulateArgs) -> Result<(), Error> {
         _ => None,
     };
     let panel = simulate::simulate(&pm, n, a.seed)
-        .map_err(|e| Error::Usage(format!("invalid design: {e}")))?;
+        .map_err(|e| Error::Usage(format!("invalid design: {e}").into()))?;
     if side.is_none()
         && let Some(f) = &panel.families
     {
@@ -65,7 +65,7 @@ fn check_sidecar(side: &Path, has_families: bool, force: bool) -> Result<bool, E
         return Ok(exists && !has_families);
     }
     let shown = crate::error::sanitize(&side.display().to_string());
-    Err(Error::Usage(if has_families {
+    Err(Error::Usage((if has_families {
         format!(
             "{shown} already exists and simulate will not overwrite a file you did not name: remove it, or pass --force"
         )
@@ -73,5 +73,5 @@ fn check_sidecar(side: &Path, has_families: bool, force: bool) -> Result<bool, E
         format!(
             "{shown} exists from an earlier run, and `estimate` would adopt it for this family-less panel: remove it, or pass --force to delete it"
         )
-    }))
+    }).into()))
 }

@@ -29,7 +29,8 @@ fn asked(threads: Option<u16>) -> Result<Option<usize>, Error> {
         Err(_) => Err(Error::Usage(format!(
             "RAYON_NUM_THREADS={shown}: not a whole number of threads; {}",
             allowed()
-        ))),
+        )
+        .into())),
     }
 }
 
@@ -51,14 +52,15 @@ fn checked(threads: usize, source: &str, shown: &str) -> Result<usize, Error> {
         return Err(Error::Usage(format!(
             "{source}{shown}: at least 1 thread; {}",
             allowed()
-        )));
+        )
+        .into()));
     }
     if threads > max {
         return Err(Error::Usage(format!(
             "{source}{shown}: at most {max} threads on this machine ({} per core, never above {})",
             data::limits::THREADS_PER_CORE,
             data::limits::MAX_THREADS
-        )));
+        ).into()));
     }
     Ok(threads)
 }

@@ -23,7 +23,7 @@ pub(super) fn options(a: &ValidateArgs) -> Result<validate::Options, Error> {
         },
     };
     opts.check()
-        .map_err(|e| Error::Usage(format!("validate: {e}")))?;
+        .map_err(|e| Error::Usage(format!("validate: {e}").into()))?;
     Ok(opts)
 }
 
@@ -35,7 +35,8 @@ pub(super) fn report(
     console: &mut dyn Console,
 ) -> Result<Output, Error> {
     let panel = &loaded.panel;
-    let tex = validate::Texture::of(panel).map_err(|e| Error::data(&a.panel.panel, e))?;
+    let tex =
+        validate::Texture::of(panel).map_err(|e| Error::data(&a.panel.panel, e.to_string()))?;
     let mut ns = vec![panel.n];
     for &n in &a.n {
         let n = usize::try_from(n).unwrap_or(usize::MAX);
@@ -50,7 +51,7 @@ pub(super) fn report(
     let study = validate::run(&tex, &opts, &|p| meter.tick(p));
     meter.finish();
     let study = study
-        .map_err(|e| Error::Usage(format!("validate: {e}")))?
+        .map_err(|e| Error::Usage(format!("validate: {e}").into()))?
         .ok_or_else(cancelled)?;
     let source = console.source(&a.panel);
     let fam = loaded.families_source.as_deref();

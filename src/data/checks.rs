@@ -7,13 +7,15 @@ use rayon::prelude::*;
 
 use super::DataError;
 use super::{
-    LoadOptions, Loaded, MIN_ITEMS, Raw, check_column_count, load_families, preview, resolve_list,
+    Columns, Loaded, MIN_ITEMS, PanelRequest, Raw, check_column_count, load_families, preview,
+    resolve_list,
 };
 use crate::error::Location;
 use crate::panel::{Panel, Scale};
+use crate::wording::{Said, Setting};
 
 /// Role counts, complete-case filtering, constant columns, scales and families.
-pub(super) fn finish(path: &Path, raw: &mut Raw, opts: &LoadOptions) -> Result<Loaded, DataError> {
+pub(super) fn finish(path: &Path, raw: &mut Raw, opts: &PanelRequest) -> Result<Loaded, DataError> {
     check_role_counts(path, raw, opts)?;
     let names: Vec<String> = raw.judges.iter().chain(&raw.anchors).cloned().collect();
     check_column_count(path, names.len(), "judge and anchor columns")?;
@@ -73,11 +75,11 @@ pub(super) fn finish(path: &Path, raw: &mut Raw, opts: &LoadOptions) -> Result<L
         .into_par_iter()
         .map(|c| Scale::detect(&data[c * n..(c + 1) * n]))
         .collect();
-    for c in forced_continuous(&names, opts.continuous.as_deref())? {
+    for c in forced_continuous(&names, opts.continuous.as_ref())? {
         scales[c] = Scale::Continuous;
     }
     let (families, families_source, mut notes) = load_families(path, &raw.judges, opts)?;
-    notes.append(&mut raw.notes);
+    notes.extend(raw.notes.drain(..).map(crate::wording::Said::new));
     if let Some(note) = identical_judges_note(path, &raw.judges, &data, n) {
         notes.push(note);
     }
@@ -130,7 +132,7 @@ pub(super) fn identical_judges_note(
     judges: &[String],
     data: &[f64],
     n: usize,
-) -> Option<String> {
+) -> Option<Said> {
     let p = judges.len();
     let col = |c: usize| &data[c * n..(c + 1) * n];
     let hashes: Vec<u64> = (0..p)
@@ -167,7 +169,7 @@ pub(super) fn identical_judges_note(
                 "warning: identical judge columns {list}: a duplicated column, or a judge with no independent error, which the single-factor model and Test A cannot detect"
             ),
         )
-        .to_string(),
+        .said(),
     )
 }
 
@@ -175,34 +177,47 @@ pub(super) fn identical_judges_note(
 pub(super) fn check_role_counts(
     path: &Path,
     raw: &Raw,
-    opts: &LoadOptions,
+    opts: &PanelRequest,
 ) -> Result<(), DataError> {
-    let count_error = |given: bool, msg: String| {
+    let count_error = |given: bool, msg: Said| {
         if given {
             DataError::Usage(msg)
         } else {
             DataError::data(path, msg)
         }
     };
+    // The way out is offered only when the file has the columns it asks for.
+    let way_out = |said: Said, needed: usize, setting: Setting| {
+        if raw.width >= needed {
+            said.text("; name them with ").setting(setting)
+        } else {
+            said.text(format!(
+                "; the file has {} column(s) that could take a role",
+                raw.width
+            ))
+        }
+    };
     if raw.judges.len() < 2 {
+        let said = Said::new(format!(
+            "fewer than 2 judges ({} found{})",
+            raw.judges.len(),
+            found_names(&raw.judges)
+        ));
         return Err(count_error(
             raw.judges_given,
-            format!(
-                "fewer than 2 judges ({} found{}); name them with --judges",
-                raw.judges.len(),
-                found_names(&raw.judges)
-            ),
+            way_out(said, 2, Setting::Judges),
         ));
     }
     if raw.anchors.len() < opts.min_anchors {
+        let said = Said::new(format!(
+            "fewer than {} anchors ({} found{})",
+            opts.min_anchors,
+            raw.anchors.len(),
+            found_names(&raw.anchors)
+        ));
         return Err(count_error(
             raw.anchors_given,
-            format!(
-                "fewer than {} anchors ({} found{}); name them with --anchors",
-                opts.min_anchors,
-                raw.anchors.len(),
-                found_names(&raw.anchors)
-            ),
+            way_out(said, raw.judges.len() + opts.min_anchors, Setting::Anchors),
         ));
     }
     Ok(())
@@ -284,15 +299,15 @@ pub(super) fn check_magnitude(
     Ok(())
 }
 
-/// Column indices named by `--continuous` (`all` names every column).
+/// Indices of the panel's columns marked continuous.
 pub(super) fn forced_continuous(
     names: &[String],
-    list: Option<&[String]>,
+    marked: Option<&Columns>,
 ) -> Result<Vec<usize>, DataError> {
-    match list {
+    match marked {
         None => Ok(Vec::new()),
-        Some([one]) if one.trim().eq_ignore_ascii_case("all") => Ok((0..names.len()).collect()),
-        Some(tokens) => resolve_list(tokens, names, false, "--continuous"),
+        Some(Columns::All) => Ok((0..names.len()).collect()),
+        Some(Columns::Listed(cols)) => resolve_list(cols, names, false, Setting::Continuous),
     }
 }
 

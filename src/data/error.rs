@@ -1,32 +1,34 @@
 //! The data layer's errors: each names the file, and the row, column and value where known,
 //! in one line; [`crate::error::Error`] takes them with the same message and exit code.
 
-use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use crate::error::{EXIT_DATA, EXIT_NO_INPUT, EXIT_USAGE, Error, Location, clip, sanitize};
+use crate::error::{
+    EXIT_DATA, EXIT_NO_INPUT, EXIT_USAGE, Error, Location, located, location_parts, sanitize,
+};
+use crate::wording::{Described, Said, Wording};
 
 /// Why a panel (or its families) could not be loaded.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum DataError {
-    /// Role lists or flags that do not fit the file (exit 2).
-    #[error("{}", sanitize(.0))]
-    Usage(String),
+    /// A request (roles, families, scales) that does not fit the file (exit 2).
+    #[error("{}", self.worded(&Described))]
+    Usage(Said),
     /// The input is missing or unreadable (exit 66).
     #[error("{}: cannot read: {}", show_path(.path), sanitize(.reason))]
     NoInput { path: PathBuf, reason: String },
     /// The contents are unusable (exit 65).
-    #[error("{}", located(.path, .at, .message))]
+    #[error("{}", self.worded(&Described))]
     Data {
         path: PathBuf,
         at: Location,
-        message: String,
+        message: Said,
     },
 }
 
 impl DataError {
     /// A data error in `path` with no location.
-    pub fn data(path: &Path, message: impl Into<String>) -> Self {
+    pub fn data(path: &Path, message: impl Into<Said>) -> Self {
         DataError::Data {
             path: path.to_path_buf(),
             at: Location::default(),
@@ -35,11 +37,41 @@ impl DataError {
     }
 
     /// A data error in `path` at a given place.
-    pub fn data_at(path: &Path, at: Location, message: impl Into<String>) -> Self {
+    pub fn data_at(path: &Path, at: Location, message: impl Into<Said>) -> Self {
         DataError::Data {
             path: path.to_path_buf(),
             at,
             message: message.into(),
+        }
+    }
+
+    /// The one-line message, each setting it refers to named by a front end's `wording`.
+    #[must_use]
+    pub fn worded(&self, wording: &dyn Wording) -> String {
+        match self {
+            DataError::Usage(m) => sanitize(&m.worded(wording)),
+            DataError::NoInput { path, reason } => {
+                format!("{}: cannot read: {}", show_path(path), sanitize(reason))
+            }
+            DataError::Data { path, at, message } => located(path, at, &message.worded(wording)),
+        }
+    }
+
+    /// The one-line message as a sentence a front end words (a note's text).
+    #[must_use]
+    pub fn said(&self) -> Said {
+        match self {
+            DataError::Usage(m) => m.clone(),
+            DataError::NoInput { .. } => Said::new(self.worded(&Described)),
+            DataError::Data { path, at, message } => {
+                let (head, tail) = location_parts(path, at);
+                let said = message.clone().map_text(sanitize).after(head);
+                if tail.is_empty() {
+                    said
+                } else {
+                    said.text(tail)
+                }
+            }
         }
     }
 
@@ -66,22 +98,6 @@ impl From<DataError> for Error {
 
 fn show_path(p: &Path) -> String {
     sanitize(&p.display().to_string())
-}
-
-/// `FILE: row R, column 'C': MESSAGE (value 'V')`, each part where known.
-fn located(path: &Path, at: &Location, message: &str) -> String {
-    let mut out = show_path(path);
-    if let Some(row) = at.row {
-        let _ = write!(out, ": row {row}");
-    }
-    if let Some(col) = &at.column {
-        let _ = write!(out, ", column '{}'", clip(&sanitize(col), 60));
-    }
-    let _ = write!(out, ": {}", sanitize(message));
-    if let Some(v) = &at.value {
-        let _ = write!(out, " (value '{}')", clip(&sanitize(v), 40));
-    }
-    out
 }
 
 #[cfg(test)]

@@ -1,4 +1,4 @@
-//! Judge families from `--families` (a list or a file) or the sidecar `simulate` writes.
+//! Judge families from the request (pairs or a file) or the sidecar `simulate` writes.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -6,51 +6,54 @@ use std::path::{Path, PathBuf};
 use csv::ByteRecord;
 
 use super::DataError;
-use super::{LoadOptions, MAX_COLUMNS, Source, families_sidecar, is_blank, is_stdin, preview};
+use super::{
+    Families as Asked, MAX_COLUMNS, PanelRequest, Source, families_sidecar, is_blank, is_stdin,
+    preview,
+};
 use crate::error::{Location, sanitize};
+use crate::wording::{Said, Setting};
 
 /// Family labels per judge, the file they came from, and notes for the user.
-pub(super) type Families = (Option<Vec<String>>, Option<PathBuf>, Vec<String>);
+pub(super) type Families = (Option<Vec<String>>, Option<PathBuf>, Vec<Said>);
 
 /// Where a family assignment came from, for errors that name it.
 pub(super) enum FamilyOrigin {
-    /// `--families NAME=FAMILY,...`.
+    /// Judge → family pairs given with the request.
     Inline,
-    /// `--families FILE`.
+    /// A families file given with the request.
     File(PathBuf),
-    /// The sidecar beside the panel, adopted without a flag.
+    /// The sidecar beside the panel, adopted without being asked for.
     Sidecar(PathBuf),
 }
 
-/// Families from `--families` (a `NAME=FAMILY` list or a file), or from the sidecar; the
-/// third value holds the one-line note that says a sidecar was adopted.
+/// Families from the request (pairs or a file), or from the sidecar; the third value holds
+/// the one-line note that says a sidecar was adopted.
 pub(super) fn load_families(
     panel_path: &Path,
     judges: &[String],
-    opts: &LoadOptions,
+    opts: &PanelRequest,
 ) -> Result<Families, DataError> {
     let (pairs, origin) = match &opts.families {
-        Some(spec) if spec.contains('=') => {
-            let pairs = spec
-                .split(',')
-                .map(|kv| {
-                    kv.split_once('=')
-                        .map(|(k, v)| (k.trim().to_string(), v.trim().to_string(), 0))
-                        .ok_or_else(|| {
-                            DataError::Usage(format!(
-                                "--families: '{}' is not NAME=FAMILY",
-                                sanitize(kv)
-                            ))
-                        })
-                })
-                .collect::<Result<Vec<_>, _>>()?;
+        Some(Asked::Pairs(given)) => {
+            if given.len() > MAX_COLUMNS {
+                return Err(DataError::Usage(
+                    Said::new("").setting(Setting::Families).text(format!(
+                        " gives {} families; at most {MAX_COLUMNS}",
+                        given.len()
+                    )),
+                ));
+            }
+            let pairs: Vec<(String, String, u64)> = given
+                .iter()
+                .map(|(k, v)| (k.trim().to_string(), v.trim().to_string(), 0))
+                .collect();
             check_inline_families(&pairs)?;
             (pairs, FamilyOrigin::Inline)
         }
-        Some(file) => {
-            let p = PathBuf::from(file);
-            (read_families_file(&p, judges)?, FamilyOrigin::File(p))
-        }
+        Some(Asked::File(p)) => (
+            read_families_file(p, judges)?,
+            FamilyOrigin::File(p.clone()),
+        ),
         None => {
             let side = families_sidecar(panel_path);
             if is_stdin(panel_path) || !side.is_file() {
@@ -86,48 +89,55 @@ pub(super) fn load_families(
         FamilyOrigin::Sidecar(p) => {
             let note = DataError::data(
                 panel_path,
-                format!(
-                    "note: judge families read from {} beside it (--families overrides)",
+                Said::new(format!(
+                    "note: judge families read from {} beside it (",
                     p.display()
-                ),
+                ))
+                .setting(Setting::Families)
+                .text(" overrides)"),
             )
-            .to_string();
+            .said();
             (Some(p), vec![note])
         }
     };
     Ok((Some(labels), source, notes))
 }
 
-/// `--families` names each judge once, each with a family: a repeated judge would silently
+/// Given families name each judge once, each with a family: a repeated judge would silently
 /// keep its last family, an empty one would form a family named "".
 pub(super) fn check_inline_families(pairs: &[(String, String, u64)]) -> Result<(), DataError> {
     let mut seen: HashMap<&str, &str> = HashMap::new();
     for (name, family, _) in pairs {
         if name.is_empty() {
-            return Err(DataError::Usage(format!(
-                "--families: '={}' names no judge (write NAME=FAMILY)",
-                sanitize(family)
-            )));
+            return Err(DataError::Usage(
+                Said::new("").setting(Setting::Families).text(format!(
+                    " gives family '{}' to no judge (an empty judge name)",
+                    sanitize(family)
+                )),
+            ));
         }
         if family.is_empty() {
-            return Err(DataError::Usage(format!(
-                "--families: judge '{}' has an empty family (write NAME=FAMILY)",
-                sanitize(name)
-            )));
+            return Err(DataError::Usage(
+                Said::new("")
+                    .setting(Setting::Families)
+                    .text(format!(" gives judge '{}' an empty family", sanitize(name))),
+            ));
         }
         if let Some(before) = seen.insert(name, family) {
-            return Err(DataError::Usage(format!(
-                "--families names judge '{}' twice ({} and {}); give each judge one family",
-                sanitize(name),
-                sanitize(before),
-                sanitize(family)
-            )));
+            return Err(DataError::Usage(
+                Said::new("").setting(Setting::Families).text(format!(
+                    " names judge '{}' twice ({} and {}); give each judge one family",
+                    sanitize(name),
+                    sanitize(before),
+                    sanitize(family)
+                )),
+            ));
         }
     }
     Ok(())
 }
 
-/// A family entry naming no judge: a usage error for `--families` lists, a data error naming
+/// A family entry naming no judge: a usage error for given pairs, a data error naming
 /// the file and row for files — and for the sidecar, one that says it does not fit the panel
 /// (never blaming a flag the user did not give).
 pub(super) fn not_a_judge(
@@ -143,11 +153,13 @@ pub(super) fn not_a_judge(
         value: Some(name.to_string()),
     };
     match origin {
-        FamilyOrigin::Inline => DataError::Usage(format!(
-            "--families names '{}', which is not a judge (judges: {})",
-            sanitize(name),
-            preview(judges)
-        )),
+        FamilyOrigin::Inline => {
+            DataError::Usage(Said::new("").setting(Setting::Families).text(format!(
+                " names '{}', which is not a judge (judges: {})",
+                sanitize(name),
+                preview(judges)
+            )))
+        }
         FamilyOrigin::File(p) => DataError::data_at(
             p,
             at,
@@ -159,11 +171,12 @@ pub(super) fn not_a_judge(
         FamilyOrigin::Sidecar(p) => DataError::data_at(
             p,
             at,
-            format!(
-                "this families sidecar does not fit {}: it names a judge the panel does not have (judges: {}); remove or fix the sidecar, or pass --families",
+            Said::new(format!(
+                "this families sidecar does not fit {}: it names a judge the panel does not have (judges: {}); remove or fix the sidecar, or give ",
                 panel_path.display(),
                 preview(judges)
-            ),
+            ))
+            .setting(Setting::Families),
         ),
     }
 }

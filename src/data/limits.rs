@@ -6,6 +6,7 @@
 use std::path::Path;
 
 use super::DataError;
+use crate::wording::{Said, Setting};
 
 /// Most judge + anchor columns of one panel (wide layout) or selected raters (long layout),
 /// and most judges + anchors `simulate` accepts. Covariance memory grows with the square of
@@ -46,9 +47,12 @@ pub(super) fn check_column_count(path: &Path, count: usize, what: &str) -> Resul
     }
     Err(DataError::data(
         path,
-        format!(
-            "{count} {what}; at most {MAX_COLUMNS} are supported (the covariance work grows with the square of the count): select some with --judges / --anchors"
-        ),
+        Said::new(format!(
+            "{count} {what}; at most {MAX_COLUMNS} are supported (the covariance work grows with the square of the count): select some with "
+        ))
+        .setting(Setting::Judges)
+        .text(" and ")
+        .setting(Setting::Anchors),
     ))
 }
 

@@ -1,4 +1,4 @@
-//! The long layout (`--long ITEM,RATER,SCORE`): one row a score, gathered into the panel's
+//! The long layout (item, rater and score columns): one row a score, gathered into the panel's
 //! columns.
 
 use std::collections::{HashMap, HashSet};
@@ -8,10 +8,11 @@ use csv::ByteRecord;
 
 use super::DataError;
 use super::{
-    LoadOptions, MAX_COLUMNS, Raw, Role, Source, cell_value, check_cells, check_width,
-    default_role, is_blank, preview, resolve_list,
+    ColumnRef, LongColumns, MAX_COLUMNS, PanelRequest, Raw, Role, Source, cell_value, check_cells,
+    check_width, default_role, is_blank, preview, resolve_list,
 };
 use crate::error::{Location, sanitize};
+use crate::wording::{Said, Setting};
 
 /// Long layout: which raters are selected, and their scores, kept sparse (one entry per
 /// scored (rater, item)) so that a file naming a new rater on every row cannot make a
@@ -24,6 +25,8 @@ pub(super) struct RaterColumns {
     listed_anchors: bool,
     /// Listed raters by name.
     listed: HashMap<String, (Role, usize)>,
+    /// Raters set aside: never given a role by the name patterns.
+    aside: HashSet<String>,
     slot_of: HashMap<Vec<u8>, Option<(Role, usize)>>,
     seen: Vec<String>,
     seen_set: HashSet<String>,
@@ -33,22 +36,41 @@ pub(super) struct RaterColumns {
 }
 
 impl RaterColumns {
-    fn new(opts: &LoadOptions) -> Result<Self, DataError> {
-        let listed = |l: &Option<Vec<String>>| -> Vec<String> {
-            l.iter().flatten().map(|s| s.trim().to_string()).collect()
-        };
-        let (judges, anchors) = (listed(&opts.judges), listed(&opts.anchors));
+    fn new(opts: &PanelRequest) -> Result<Self, DataError> {
+        let judges = rater_ids(opts.judges.as_deref(), Setting::Judges)?;
+        let anchors = rater_ids(opts.anchors.as_deref(), Setting::Anchors)?;
+        let aside: HashSet<String> = rater_ids(Some(&opts.set_aside), Setting::SetAside)?
+            .into_iter()
+            .collect();
         if let Some(dup) = judges.iter().find(|j| anchors.contains(j)) {
-            return Err(DataError::Usage(format!(
-                "rater '{}' is given as both judge and anchor",
-                sanitize(dup)
-            )));
+            return Err(DataError::Usage(
+                Said::new(format!("rater '{}' is named by both ", sanitize(dup)))
+                    .setting(Setting::Judges)
+                    .text(" and ")
+                    .setting(Setting::Anchors),
+            ));
+        }
+        if let Some(dup) = judges.iter().chain(&anchors).find(|j| aside.contains(*j)) {
+            return Err(DataError::Usage(
+                Said::new(format!(
+                    "rater '{}' is both selected and set aside (",
+                    sanitize(dup)
+                ))
+                .setting(Setting::SetAside)
+                .text(")"),
+            ));
         }
         if judges.len() + anchors.len() > MAX_COLUMNS {
-            return Err(DataError::Usage(format!(
-                "--judges and --anchors list {} raters; at most {MAX_COLUMNS} are supported",
-                judges.len() + anchors.len()
-            )));
+            return Err(DataError::Usage(
+                Said::new("")
+                    .setting(Setting::Judges)
+                    .text(" and ")
+                    .setting(Setting::Anchors)
+                    .text(format!(
+                        " name {} raters; at most {MAX_COLUMNS} are supported",
+                        judges.len() + anchors.len()
+                    )),
+            ));
         }
         let mut by_name = HashMap::new();
         for (i, a) in anchors.iter().enumerate() {
@@ -63,6 +85,7 @@ impl RaterColumns {
             listed_judges: opts.judges.is_some(),
             listed_anchors: opts.anchors.is_some(),
             listed: by_name,
+            aside,
             slot_of: HashMap::new(),
             seen: Vec::new(),
             seen_set: HashSet::new(),
@@ -92,6 +115,9 @@ impl RaterColumns {
             };
             return listed.then_some((role, i));
         }
+        if self.aside.contains(&id) {
+            return None;
+        }
         match default_role(&id) {
             Some(Role::Judge) if !self.listed_judges => {
                 self.judges.push(id);
@@ -111,15 +137,17 @@ impl RaterColumns {
 
     /// Fails when a listed rater never appeared in the file.
     fn check_listed(&self, rater_column: &str) -> Result<(), DataError> {
-        for (list, listed, flag) in [
-            (&self.judges, self.listed_judges, "--judges"),
-            (&self.anchors, self.listed_anchors, "--anchors"),
+        for (list, listed, setting) in [
+            (&self.judges, self.listed_judges, Setting::Judges),
+            (&self.anchors, self.listed_anchors, Setting::Anchors),
         ] {
             if let Some(unknown) = list.iter().find(|r| listed && !self.seen_set.contains(*r)) {
-                return Err(DataError::Usage(format!(
-                    "{flag}: no rater '{}' in column '{rater_column}' (raters: {})",
-                    sanitize(unknown),
-                    preview(&self.seen)
+                return Err(DataError::Usage(Said::new("").setting(setting).text(
+                    format!(
+                        " names no rater '{}' in column '{rater_column}' (raters: {})",
+                        sanitize(unknown),
+                        preview(&self.seen)
+                    ),
                 )));
             }
         }
@@ -127,10 +155,25 @@ impl RaterColumns {
     }
 }
 
+/// The rater ids a setting lists (trimmed); a position names no rater.
+fn rater_ids(list: Option<&[ColumnRef]>, setting: Setting) -> Result<Vec<String>, DataError> {
+    list.unwrap_or_default()
+        .iter()
+        .map(|c| match c {
+            ColumnRef::Name(n) | ColumnRef::NameOrPosition(n) => Ok(n.trim().to_string()),
+            ColumnRef::Position(p) => Err(DataError::Usage(Said::new("").setting(setting).text(
+                format!(
+                    " gives position {p}, but raters of the long layout are named by their ids"
+                ),
+            ))),
+        })
+        .collect()
+}
+
 pub(super) fn read_long(
     src: &mut Source,
-    spec: &[String],
-    opts: &LoadOptions,
+    spec: &LongColumns,
+    opts: &PanelRequest,
 ) -> Result<Raw, DataError> {
     let names = src.header.clone();
     let path = src.path.clone();
@@ -156,26 +199,22 @@ pub(super) struct LongReader<'a> {
     names: &'a [String],
     /// The item, rater and score columns.
     pub(super) columns: (usize, usize, usize),
-    opts: &'a LoadOptions,
+    opts: &'a PanelRequest,
     raters: RaterColumns,
     items: HashMap<Vec<u8>, usize>,
     lines: Vec<u64>,
 }
 
 impl<'a> LongReader<'a> {
-    /// Resolves `--long ITEM,RATER,SCORE` against the header.
+    /// Resolves the item, rater and score columns against the header.
     pub(super) fn new(
         path: &'a Path,
         names: &'a [String],
-        spec: &[String],
-        opts: &'a LoadOptions,
+        spec: &LongColumns,
+        opts: &'a PanelRequest,
     ) -> Result<Self, DataError> {
-        if spec.len() != 3 {
-            return Err(DataError::Usage(
-                "--long takes three columns: ITEM,RATER,SCORE".into(),
-            ));
-        }
-        let idx = resolve_list(spec, names, true, "--long")?;
+        let three = [spec.item.clone(), spec.rater.clone(), spec.score.clone()];
+        let idx = resolve_list(&three, names, true, Setting::Long)?;
         Ok(LongReader {
             path,
             names,
@@ -211,9 +250,12 @@ impl<'a> LongReader<'a> {
             return Err(DataError::data_at(
                 self.path,
                 at_rater(),
-                format!(
-                    "more than {MAX_COLUMNS} judge and anchor raters; at most {MAX_COLUMNS} are supported: select some with --judges / --anchors"
-                ),
+                Said::new(format!(
+                    "more than {MAX_COLUMNS} judge and anchor raters; at most {MAX_COLUMNS} are supported: select some with "
+                ))
+                .setting(Setting::Judges)
+                .text(" and ")
+                .setting(Setting::Anchors),
             ));
         }
         let next_item = self.items.len();
@@ -265,6 +307,7 @@ impl<'a> LongReader<'a> {
             anchors_given: self.opts.anchors.is_some(),
             written_names: Vec::new(),
             notes: Vec::new(),
+            width: usize::MAX,
         })
     }
 }

@@ -11,7 +11,8 @@ use std::sync::{Arc, Mutex, PoisonError};
 use super::DataError;
 use super::sniff::check_header;
 use super::{
-    LoadOptions, Loaded, Raw, assemble, cell_value, check_cells, long::LongReader, wide_layout,
+    Loaded, LongColumns, PanelRequest, Raw, assemble, cell_value, check_cells, long::LongReader,
+    wide_layout,
 };
 use crate::error::{Location, clip, sanitize};
 
@@ -163,11 +164,14 @@ pub(super) fn lookup(path: &Path) -> Option<Arc<dyn TableSource>> {
 /// The table's header (sanitised, checked as a file's is) and its number of rows.
 fn header(path: &Path, table: &Table<'_>) -> Result<(Vec<String>, usize), DataError> {
     if table.names.len() != table.columns.len() {
-        return Err(DataError::Usage(format!(
-            "{} column names for {} columns",
-            table.names.len(),
-            table.columns.len()
-        )));
+        return Err(DataError::Usage(
+            format!(
+                "{} column names for {} columns",
+                table.names.len(),
+                table.columns.len()
+            )
+            .into(),
+        ));
     }
     let rows = table.columns.first().map_or(0, Column::len);
     if table.columns.iter().any(|c| c.len() != rows) {
@@ -194,7 +198,11 @@ fn header(path: &Path, table: &Table<'_>) -> Result<(Vec<String>, usize), DataEr
 ///
 /// # Errors
 /// As [`super::load`]; a cell's error names its row index (from 0) and column.
-pub fn load_table(path: &Path, table: &Table<'_>, opts: &LoadOptions) -> Result<Loaded, DataError> {
+pub fn load_table(
+    path: &Path,
+    table: &Table<'_>,
+    opts: &PanelRequest,
+) -> Result<Loaded, DataError> {
     let result = (|| {
         let (names, rows) = header(path, table)?;
         let mut raw = match &opts.long {
@@ -231,14 +239,14 @@ fn by_index(e: DataError) -> DataError {
             if let Some(c) = column {
                 let _ = write!(m, ", column '{}'", clip(&sanitize(&c), 60));
             }
-            let _ = write!(m, ": {message}");
+            m.push_str(": ");
             DataError::Data {
                 path,
                 at: Location {
                     value,
                     ..Location::default()
                 },
-                message: m,
+                message: message.after(m),
             }
         }
         e => e,
@@ -255,7 +263,7 @@ fn read_wide(
     table: &Table<'_>,
     names: &[String],
     rows: usize,
-    opts: &LoadOptions,
+    opts: &PanelRequest,
 ) -> Result<Raw, DataError> {
     let (mut raw, selected) = wide_layout(path, names, table.names, opts)?;
     check_cells(path, rows, selected.len(), "rows")?;
@@ -298,8 +306,8 @@ fn read_long(
     table: &Table<'_>,
     names: &[String],
     rows: usize,
-    spec: &[String],
-    opts: &LoadOptions,
+    spec: &LongColumns,
+    opts: &PanelRequest,
 ) -> Result<Raw, DataError> {
     let mut long = LongReader::new(path, names, spec, opts)?;
     let (ci, cr, cs) = long.columns;

@@ -15,6 +15,7 @@ use std::path::{Path, PathBuf};
 
 use crate::error::Location;
 use crate::panel::Panel;
+use crate::wording::Said;
 
 /// Fewest complete items a panel may have: two degrees of freedom for every covariance.
 pub const MIN_ITEMS: usize = 3;
@@ -22,26 +23,6 @@ pub const MIN_ITEMS: usize = 3;
 pub mod limits;
 
 use limits::MAX_COLUMNS;
-
-/// How to read a panel file. `Default` reads a wide file with roles from the header.
-#[derive(Debug, Clone, Default)]
-pub struct LoadOptions {
-    /// `--judges`: names or 1-based column indices (rater ids in long layout).
-    pub judges: Option<Vec<String>>,
-    /// `--anchors`: as `judges`.
-    pub anchors: Option<Vec<String>>,
-    /// `--id`: an id column (wide layout), which takes no role.
-    pub id: Option<String>,
-    /// `--long ITEM,RATER,SCORE`: read the long layout with these three columns.
-    pub long: Option<Vec<String>>,
-    /// `--families`: `NAME=FAMILY,...` or the path of a two-column file.
-    pub families: Option<String>,
-    /// `--continuous`: columns (judges or anchors, by name) forced to the continuous scale,
-    /// or `all`.
-    pub continuous: Option<Vec<String>>,
-    /// Fewest anchors accepted (2 for `estimate`; the battery accepts 0).
-    pub min_anchors: usize,
-}
 
 /// A loaded panel and where its families came from.
 #[derive(Debug, Clone)]
@@ -55,8 +36,8 @@ pub struct Loaded {
     /// layout's header names its item, rater and score columns.
     pub header: Vec<String>,
     /// One-line notes for the user (sanitised, each naming the file): a families sidecar
-    /// adopted without `--families`, judges with identical columns.
-    pub notes: Vec<String>,
+    /// adopted without being asked for, judges with identical columns.
+    pub notes: Vec<Said>,
     /// The delimiter the file was read with (sniffed from its header).
     pub delimiter: u8,
     /// The judge and anchor columns' names as written in the file, not sanitised (panel
@@ -95,7 +76,7 @@ pub fn families_sidecar(panel_path: &Path) -> PathBuf {
 /// [`DataError::NoInput`] when the file cannot be read, [`DataError::Data`] for unusable contents
 /// (with row, column and value) or a panel over a [`limits`] bound, [`DataError::Usage`] for role
 /// lists that do not fit the file.
-pub fn load(path: &Path, opts: &LoadOptions) -> Result<Loaded, DataError> {
+pub fn load(path: &Path, opts: &PanelRequest) -> Result<Loaded, DataError> {
     load_with(path, opts, Strategy::Auto)
 }
 
@@ -112,7 +93,7 @@ enum Strategy {
     Sequential,
 }
 
-fn load_with(path: &Path, opts: &LoadOptions, strategy: Strategy) -> Result<Loaded, DataError> {
+fn load_with(path: &Path, opts: &PanelRequest, strategy: Strategy) -> Result<Loaded, DataError> {
     if let Some(source) = memory::lookup(path) {
         return memory::load_table(path, &source.table(), opts);
     }
@@ -131,7 +112,7 @@ fn assemble(
     raw: &mut Raw,
     header: Vec<String>,
     delimiter: u8,
-    opts: &LoadOptions,
+    opts: &PanelRequest,
 ) -> Result<Loaded, DataError> {
     let mut loaded = finish(path, raw, opts)?;
     loaded.header = header;
@@ -155,6 +136,7 @@ mod json;
 mod long;
 pub mod memory;
 mod records;
+mod request;
 mod roles;
 mod sniff;
 mod wide;
@@ -162,6 +144,7 @@ mod wide;
 pub use checks::MAX_MAGNITUDE;
 pub use error::DataError;
 pub use memory::{Column, Table, TableSource, load_table, register};
+pub use request::{ColumnRef, Columns, Families, LongColumns, PanelRequest};
 pub use roles::{Role, default_role};
 
 use cells::cell_value;
@@ -192,6 +175,9 @@ struct Raw {
     written_names: Vec<String>,
     /// Notes on how the columns were picked (a number read as a name, not a position).
     notes: Vec<String>,
+    /// How many columns could take a role (the header less the id column; unbounded in the
+    /// long layout), so no advice asks for more than the file has.
+    width: usize,
 }
 
 #[cfg(test)]
@@ -222,7 +208,7 @@ mod tests {
     }
 
     /// Loads `content` through both readers and requires identical results or errors.
-    fn both(content: &[u8], opts: &LoadOptions) -> Result<Loaded, String> {
+    fn both(content: &[u8], opts: &PanelRequest) -> Result<Loaded, String> {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("p.csv");
         std::fs::write(&path, content).unwrap();
@@ -256,7 +242,7 @@ mod tests {
 
     #[test]
     fn fast_and_csv_readers_agree_on_awkward_files() {
-        let opts = LoadOptions::default();
+        let opts = PanelRequest::default();
         let cases: Vec<String> = vec![
             GOOD.into(),
             GOOD.trim_end().into(),
@@ -310,17 +296,17 @@ mod tests {
             )
             .unwrap();
         }
-        let ok = both(s.as_bytes(), &LoadOptions::default()).unwrap();
+        let ok = both(s.as_bytes(), &PanelRequest::default()).unwrap();
         assert_eq!(ok.panel.n + ok.panel.n_dropped, 40_000);
         let bad = s.replacen("it39000,", "it39000,oops", 1);
-        let err = both(bad.as_bytes(), &LoadOptions::default()).unwrap_err();
+        let err = both(bad.as_bytes(), &PanelRequest::default()).unwrap_err();
         assert!(err.contains("row 39002, column 'J1'"), "{err}");
         // A row longer than a read block (1 MiB) grows the buffer and still parses.
         let long = format!(
             "J1,J2,A1,A2\n1,2,3,4\n2,{}5,1,3\n3,1,2,2\n0,4,4,1\n",
             " ".repeat(3 << 19)
         );
-        let ok = both(long.as_bytes(), &LoadOptions::default()).unwrap();
+        let ok = both(long.as_bytes(), &PanelRequest::default()).unwrap();
         assert_eq!(ok.panel.n, 4);
         assert_eq!(ok.panel.col(1), &[2.0, 5.0, 1.0, 4.0][..]);
     }
@@ -329,12 +315,16 @@ mod tests {
     fn identical_judges_are_noted_once() {
         let ok = both(
             b"J1,J2,J3,A1,A2\n1,1,2,3,4\n2,2,1,4,1\n3,3,3,1,2\n0,0,5,2,3\n",
-            &LoadOptions::default(),
+            &PanelRequest::default(),
         )
         .unwrap();
         assert_eq!(ok.notes.len(), 1);
-        assert!(ok.notes[0].contains("'J1' = 'J2'"), "{:?}", ok.notes);
-        let fine = both(GOOD.as_bytes(), &LoadOptions::default()).unwrap();
+        assert!(
+            ok.notes[0].to_string().contains("'J1' = 'J2'"),
+            "{:?}",
+            ok.notes
+        );
+        let fine = both(GOOD.as_bytes(), &PanelRequest::default()).unwrap();
         assert!(fine.notes.is_empty());
     }
 

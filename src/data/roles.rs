@@ -1,11 +1,12 @@
-//! Column roles (docs/method.md §6): judges and anchors from `--judges`/`--anchors` or the default name
-//! patterns.
+//! Column roles (docs/method.md §6): judges and anchors from the request's lists or the default
+//! name patterns, less the columns set aside.
 
 use std::collections::HashMap;
 
 use super::DataError;
-use super::{LoadOptions, MAX_COLUMNS};
+use super::{ColumnRef, MAX_COLUMNS, PanelRequest};
 use crate::error::sanitize;
+use crate::wording::{Said, Setting};
 
 /// docs/method.md §6 default roles: `judge…` or `J<digits>` is a judge; `anchor…` or `A<digits>` an anchor.
 #[must_use]
@@ -33,18 +34,28 @@ pub enum Role {
     Anchor,
 }
 
-/// Resolves `--judges`/`--anchors` tokens to indices into `names`: exact name, then a
-/// 1-based index (when `by_index`), then a unique case-insensitive name.
+/// A column reference as a message shows it: `'NAME'` or `position P`.
+pub(super) fn shown(col: &ColumnRef) -> String {
+    match col {
+        ColumnRef::Name(n) | ColumnRef::NameOrPosition(n) => format!("'{}'", sanitize(n.trim())),
+        ColumnRef::Position(p) => format!("position {p}"),
+    }
+}
+
+/// Resolves the columns a `setting` names to indices into `names`: a name exactly, then
+/// (when `by_index`) a 1-based position, then a unique case-insensitive name.
 pub(super) fn resolve_list(
-    tokens: &[String],
+    cols: &[ColumnRef],
     names: &[String],
     by_index: bool,
-    flag: &str,
+    setting: Setting,
 ) -> Result<Vec<usize>, DataError> {
-    if tokens.len() > MAX_COLUMNS {
-        return Err(DataError::Usage(format!(
-            "{flag} lists {} columns; at most {MAX_COLUMNS} are supported",
-            tokens.len()
+    if cols.len() > MAX_COLUMNS {
+        return Err(DataError::Usage(Said::new("").setting(setting).text(
+            format!(
+                " names {} columns; at most {MAX_COLUMNS} are supported",
+                cols.len()
+            ),
         )));
     }
     let mut exact: HashMap<&str, usize> = HashMap::with_capacity(names.len());
@@ -56,32 +67,48 @@ pub(super) fn resolve_list(
             .and_modify(|e| *e = None)
             .or_insert(Some(i));
     }
-    let mut out = Vec::with_capacity(tokens.len());
-    for tok in tokens {
-        let tok = tok.trim();
-        let found = exact
-            .get(tok)
+    let by_name = |n: &str| {
+        exact
+            .get(n)
+            .or_else(|| exact.get(n.trim()))
             .copied()
-            .or_else(|| {
-                by_index
-                    .then(|| tok.parse::<usize>().ok())
-                    .flatten()
-                    .filter(|i| (1..=names.len()).contains(i))
-                    .map(|i| i - 1)
-            })
-            .or_else(|| folded.get(&tok.to_lowercase()).copied().flatten());
+            .or_else(|| folded.get(&n.trim().to_lowercase()).copied().flatten())
+    };
+    let position = |p: usize| (by_index && (1..=names.len()).contains(&p)).then(|| p - 1);
+    let mut out = Vec::with_capacity(cols.len());
+    for col in cols {
+        let found = match col {
+            ColumnRef::Name(n) => by_name(n),
+            ColumnRef::Position(p) => position(*p),
+            ColumnRef::NameOrPosition(t) => exact
+                .get(t.trim())
+                .copied()
+                .or_else(|| t.trim().parse::<usize>().ok().and_then(position))
+                .or_else(|| by_name(t)),
+        };
         let Some(i) = found else {
-            return Err(DataError::Usage(format!(
-                "{flag}: no column '{}' (columns: {})",
-                sanitize(tok),
-                preview(names)
-            )));
+            let why = match col {
+                ColumnRef::Position(_) if !by_index => {
+                    " gives a position, but these are named: give the name".to_string()
+                }
+                ColumnRef::Position(p) => format!(
+                    " gives position {p}, outside the header's 1 to {}",
+                    names.len()
+                ),
+                _ => format!(
+                    " names no column {} (columns: {})",
+                    shown(col),
+                    preview(names)
+                ),
+            };
+            return Err(DataError::Usage(Said::new("").setting(setting).text(why)));
         };
         if out.contains(&i) {
-            return Err(DataError::Usage(format!(
-                "{flag}: column '{}' is listed twice",
-                names[i]
-            )));
+            return Err(DataError::Usage(
+                Said::new("")
+                    .setting(setting)
+                    .text(format!(" names column '{}' twice", names[i])),
+            ));
         }
         out.push(i);
     }
@@ -92,13 +119,17 @@ pub(super) fn resolve_list(
 /// position would pick another: frames pivoted from integer rater ids have such headers.
 pub(super) fn position_note(
     path: &std::path::Path,
-    tokens: &[String],
+    refs: &[super::request::ColumnRef],
     names: &[String],
-    flag: &str,
+    setting: crate::wording::Setting,
 ) -> Option<String> {
     let mut by_name = Vec::new();
     let mut by_position = Vec::new();
-    for tok in tokens.iter().map(|t| t.trim()) {
+    let typed = refs.iter().filter_map(|r| match r {
+        super::request::ColumnRef::NameOrPosition(t) => Some(t.trim()),
+        _ => None,
+    });
+    for tok in typed {
         let Some(pos) = tok
             .parse::<usize>()
             .ok()
@@ -115,7 +146,8 @@ pub(super) fn position_note(
         return None;
     }
     let message = format!(
-        "note: {flag} {} picks the columns named {} by name; by position it would pick the columns named {} (a number that is a column's name is read as the name)",
+        "note: {} {} picks the columns named {} by name; by position it would pick the columns named {} (a number that is a column's name is read as the name)",
+        setting.marked(),
         by_name.join(","),
         by_name.join(", "),
         by_position.join(", ")
@@ -133,38 +165,58 @@ pub(super) fn preview(names: &[String]) -> String {
     }
 }
 
-/// Judge and anchor column indices into `names`, from the lists or the default patterns.
+/// Judge and anchor column indices into `names`, from the lists or the default patterns;
+/// `excluded` (the id column) and the columns set aside take no role.
 pub(super) fn assign_roles(
     names: &[String],
     excluded: &[usize],
-    opts: &LoadOptions,
+    opts: &PanelRequest,
     by_index: bool,
 ) -> Result<(Vec<usize>, Vec<usize>), DataError> {
-    let judges = match &opts.judges {
-        Some(t) => resolve_list(t, names, by_index, "--judges")?,
-        None => Vec::new(),
+    let listed = |list: &Option<Vec<ColumnRef>>, setting| match list {
+        Some(t) => resolve_list(t, names, by_index, setting),
+        None => Ok(Vec::new()),
     };
-    let anchors = match &opts.anchors {
-        Some(t) => resolve_list(t, names, by_index, "--anchors")?,
-        None => Vec::new(),
-    };
+    let judges = listed(&opts.judges, Setting::Judges)?;
+    let anchors = listed(&opts.anchors, Setting::Anchors)?;
+    let aside = resolve_list(&opts.set_aside, names, by_index, Setting::SetAside)?;
     if let Some(i) = judges.iter().find(|i| anchors.contains(i)) {
-        return Err(DataError::Usage(format!(
-            "column '{}' is given as both judge and anchor",
-            names[*i]
-        )));
+        return Err(DataError::Usage(
+            Said::new(format!("column '{}' is named by both ", names[*i]))
+                .setting(Setting::Judges)
+                .text(" and ")
+                .setting(Setting::Anchors),
+        ));
     }
     for i in judges.iter().chain(&anchors) {
         if excluded.contains(i) {
-            return Err(DataError::Usage(format!(
-                "column '{}' is the id column and cannot be a judge or anchor",
-                names[*i]
-            )));
+            return Err(DataError::Usage(
+                Said::new(format!(
+                    "column '{}' is the id column and cannot be a judge or anchor",
+                    names[*i]
+                ))
+                .text(" (")
+                .setting(Setting::Id)
+                .text(")"),
+            ));
+        }
+        if aside.contains(i) {
+            let role = if judges.contains(i) {
+                Setting::Judges
+            } else {
+                Setting::Anchors
+            };
+            return Err(DataError::Usage(
+                Said::new(format!("column '{}' is named by both ", names[*i]))
+                    .setting(role)
+                    .text(" and ")
+                    .setting(Setting::SetAside),
+            ));
         }
     }
     let by_pattern = |role: Role, taken: &[usize]| -> Vec<usize> {
         let mut skip = vec![false; names.len()];
-        for &i in excluded.iter().chain(taken) {
+        for &i in excluded.iter().chain(taken).chain(&aside) {
             skip[i] = true;
         }
         (0..names.len())

@@ -7,10 +7,11 @@ use csv::ByteRecord;
 
 use super::DataError;
 use super::{
-    LoadOptions, Raw, Source, Strategy, assign_roles, cell_value, check_cells, check_column_count,
+    PanelRequest, Raw, Source, Strategy, assign_roles, cell_value, check_cells, check_column_count,
     fast, position_note, resolve_list,
 };
 use crate::error::Location;
+use crate::wording::Setting;
 
 /// The columns of a wide file that a row is parsed for.
 pub(super) struct Wide<'a> {
@@ -27,18 +28,18 @@ pub(super) fn wide_layout(
     path: &Path,
     names: &[String],
     raw_header: &[String],
-    opts: &LoadOptions,
+    opts: &PanelRequest,
 ) -> Result<(Raw, Vec<usize>), DataError> {
     let id = match &opts.id {
-        Some(tok) => resolve_list(std::slice::from_ref(tok), names, true, "--id")?,
+        Some(tok) => resolve_list(std::slice::from_ref(tok), names, true, Setting::Id)?,
         None => Vec::new(),
     };
     let (judges, anchors) = assign_roles(names, &id, opts, true)?;
     let selected: Vec<usize> = judges.iter().chain(&anchors).copied().collect();
     let given = [
-        ("--id", opts.id.as_ref().map(std::slice::from_ref)),
-        ("--judges", opts.judges.as_deref()),
-        ("--anchors", opts.anchors.as_deref()),
+        (Setting::Id, opts.id.as_ref().map(std::slice::from_ref)),
+        (Setting::Judges, opts.judges.as_deref()),
+        (Setting::Anchors, opts.anchors.as_deref()),
     ];
     let notes = given
         .into_iter()
@@ -54,6 +55,7 @@ pub(super) fn wide_layout(
         anchors_given: opts.anchors.is_some(),
         written_names: selected.iter().map(|&i| raw_header[i].clone()).collect(),
         notes,
+        width: names.len() - id.len(),
     };
     // Role counts are checked after the rows (as before: a bad row is reported first); the
     // column limit before them, since it guards the allocation.
@@ -63,7 +65,7 @@ pub(super) fn wide_layout(
 
 pub(super) fn read_wide(
     src: &mut Source,
-    opts: &LoadOptions,
+    opts: &PanelRequest,
     strategy: Strategy,
 ) -> Result<Raw, DataError> {
     let names = src.header.clone();

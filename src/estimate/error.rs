@@ -7,6 +7,7 @@ use thiserror::Error;
 
 use super::free_scale::{MIN_ANCHORS, MIN_JUDGES};
 use super::ml::MAX_VARIABLES;
+use crate::wording::Setting;
 
 /// Every way an estimate can be refused.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -47,7 +48,9 @@ pub enum EstimateError {
     MlTooSmall,
     /// ML's cost grows as the fourth power of the column count.
     #[error(
-        "{0} judge and anchor columns, and ML is limited to {MAX_VARIABLES} (its cost grows as the fourth power of the count); use the closed form, or select columns with --judges / --anchors"
+        "{0} judge and anchor columns, and ML is limited to {MAX_VARIABLES} (its cost grows as the fourth power of the count); use the closed form, or select columns with {judges} and {anchors}",
+        judges = Setting::Judges.marked(),
+        anchors = Setting::Anchors.marked()
     )]
     MlTooManyColumns(usize),
     /// N items span at most N − 1 dimensions, so S is singular.
@@ -101,7 +104,7 @@ impl EstimateError {
     #[must_use]
     pub fn at(self, path: &Path) -> crate::error::Error {
         if self.is_usage() {
-            crate::error::Error::Usage(self.to_string())
+            crate::error::Error::Usage(self.to_string().into())
         } else {
             crate::error::Error::data(path, self.to_string())
         }

@@ -2,6 +2,7 @@
 //! sentence each prints, naming anchors by the panel's names.
 
 use super::Estimate;
+use crate::wording::Setting;
 
 /// The kinds of trouble a fit can report (docs/method.md §1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -162,8 +163,8 @@ impl Flag {
                     self.value
                 )
             },
-            FlagCode::OrdinalCodes => "the judges are ordinal, and this estimator reads their codes as numbers on the anchors' scale, which Likert codes do not share (Assumption 1; Section 7), so every ρ̂ is undefined; read the free-scale estimate (`--method free-scale`, ≥ 3 judges and ≥ 3 continuous anchors).".to_string(),
-            FlagCode::OrdinalAnchor => "an anchor is ordinal (the panel's scales name it), and this estimator reads its codes as numbers on the judges' scale, which Likert codes do not share (Assumption 1; Section 7); σ̂_t² comes from every anchor pair, so every ρ̂ is undefined, the other anchors' too. Leave it out (name the others with --anchors), or, if its codes are interval-scaled, say so with --continuous NAME.".to_string(),
+            FlagCode::OrdinalCodes => format!("the judges are ordinal, and this estimator reads their codes as numbers on the anchors' scale, which Likert codes do not share (Assumption 1; Section 7), so every ρ̂ is undefined; read the free-scale estimate ({}, ≥ 3 judges and ≥ 3 continuous anchors).", Setting::FreeScale.marked()),
+            FlagCode::OrdinalAnchor => format!("an anchor is ordinal (the panel's scales name it), and this estimator reads its codes as numbers on the judges' scale, which Likert codes do not share (Assumption 1; Section 7); σ̂_t² comes from every anchor pair, so every ρ̂ is undefined, the other anchors' too. Leave it out (name the others with {}), or, if its codes are interval-scaled, say so with {}.", Setting::Anchors.marked(), Setting::Continuous.marked()),
             FlagCode::ScaleMismatch => format!(
                 "the judges' scores span {:.1}× the range of the anchors' (e.g. 1–10 against 1–5), but Assumption 1 needs judges and anchors on one scale: these ρ̂ are biased by an unknown amount; put the judges on the anchors' scale, or read the free-scale estimate (it needs ≥ 3 continuous anchors).",
                 self.value

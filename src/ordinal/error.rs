@@ -90,11 +90,11 @@ impl From<OrdinalError> for Error {
             | OrdinalError::OutOfReach { .. }
             | OrdinalError::Degenerate { .. }
             | OrdinalError::NonPositiveLoading { .. }
-            | OrdinalError::Model(_) => Error::Usage(e.to_string()),
+            | OrdinalError::Model(_) => Error::Usage(e.to_string().into()),
             _ => Error::Data {
                 path: PathBuf::new(),
                 at: Location::default(),
-                message: e.to_string(),
+                message: e.to_string().into(),
             },
         }
     }

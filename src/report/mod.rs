@@ -233,8 +233,9 @@ pub fn panel_notes(panel: &Panel) -> Vec<String> {
     let mut notes = Vec::new();
     if !ordinal.is_empty() {
         notes.push(format!(
-            "ordinal columns ({}): their codes share no scale with the other columns (Section 7), so the estimators that need one common scale leave ρ̂ undefined (flags ordinal_codes, ordinal_anchor); with ordinal judges read the free-scale estimate (≥ 3 continuous anchors); with all columns ordinal ρ is not identified at all; `--continuous NAME` marks a column whose codes are interval-scaled",
-            ordinal.join(", ")
+            "ordinal columns ({}): their codes share no scale with the other columns (Section 7), so the estimators that need one common scale leave ρ̂ undefined (flags ordinal_codes, ordinal_anchor); with ordinal judges read the free-scale estimate (≥ 3 continuous anchors); with all columns ordinal ρ is not identified at all; {} marks a column whose codes are interval-scaled",
+            ordinal.join(", "),
+            crate::wording::Setting::Continuous.marked()
         ));
     }
     notes

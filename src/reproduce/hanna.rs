@@ -16,9 +16,9 @@ fn hanna_panel() -> Option<(std::path::PathBuf, Panel)> {
     ]
     .into_iter()
     .find(|p| p.is_file())?;
-    let opts = crate::data::LoadOptions {
-        judges: Some(vec!["2".into(), "3".into(), "4".into()]),
-        ..crate::data::LoadOptions::default()
+    let opts = crate::data::PanelRequest {
+        judges: Some((2..=4).map(crate::data::ColumnRef::Position).collect()),
+        ..crate::data::PanelRequest::default()
     };
     crate::data::load(&path, &opts)
         .ok()

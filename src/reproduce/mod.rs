@@ -192,7 +192,7 @@ pub enum ReproduceError {
 /// An unknown table is an argument error (exit 2).
 impl From<ReproduceError> for crate::error::Error {
     fn from(e: ReproduceError) -> Self {
-        crate::error::Error::Usage(e.to_string())
+        crate::error::Error::Usage(e.to_string().into())
     }
 }
 

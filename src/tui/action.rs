@@ -227,7 +227,7 @@ pub struct ValidateJob {
 pub struct LoadJob {
     pub generation: u64,
     pub path: PathBuf,
-    pub options: crate::data::LoadOptions,
+    pub options: crate::data::PanelRequest,
 }
 
 /// What `App::update` asks the loop to do.

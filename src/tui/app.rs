@@ -25,7 +25,7 @@ use super::action::{Action, Effect, Pane, PowerJob};
 use super::scenes::{self, Scene};
 use super::sliders::Scenario;
 use crate::battery::{BatteryReport, PerTest};
-use crate::data::LoadOptions;
+use crate::data::PanelRequest;
 use crate::estimate::Fits;
 use crate::panel::Panel;
 use crate::power::{PowerSummary, StudyRequest};
@@ -69,11 +69,15 @@ fn push(v: &mut VecDeque<f64>, x: f64) {
 
 /// How the explorer starts.
 #[derive(Debug, Clone)]
+#[expect(
+    clippy::large_enum_variant,
+    reason = "one Start is built, once, when the explorer opens"
+)]
 pub enum Start {
     /// The built-in default scenario (the paper's base design, N = 500).
     Default,
     /// A panel file, read with these options.
-    File(PathBuf, LoadOptions),
+    File(PathBuf, PanelRequest),
     /// Talk mode from the first scene.
     Demo,
     /// Talk mode from scene i (0-based).

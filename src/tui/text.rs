@@ -1,4 +1,11 @@
-//! Plain-text helpers below every view: they know nothing of panes, themes or state.
+//! Plain-text helpers below every view: they know nothing of panes, themes or state; and
+//! the explorer's wording of settings, from its key table.
+
+use std::borrow::Cow;
+
+use super::action::Action;
+use super::keymap::KEYMAP;
+use crate::wording::{Setting, Wording};
 
 /// The parts of `hints` (split at " · ") that fit `room` whole, in order, so that a key
 /// hint is never cut in two; empty when none fits.
@@ -19,37 +26,74 @@ pub fn whole_parts(hints: &str, room: usize) -> String {
     shown
 }
 
-/// A library sentence as the explorer says it: the command line's ways out named by the keys
-/// that do the same here (the data pane's Space and `c`).
-#[must_use]
-pub fn in_explorer(s: &str) -> String {
-    const KEYS: [(&str, &str); 4] = [
-        (
-            "name the others with --anchors",
-            "Space on it in the data pane makes it —",
-        ),
-        (
-            "say so with --continuous NAME",
-            "press c on it in the data pane",
-        ),
-        ("mark it --continuous", "press c on it in the data pane"),
-        (
-            "leave it out of the anchors",
-            "leave it out of the anchors (Space in the data pane)",
-        ),
-    ];
-    KEYS.iter()
-        .fold(s.to_string(), |acc, (cli, keys)| acc.replace(cli, keys))
+/// The explorer's names for settings: the keys of its one key table that change them, so
+/// a library sentence asks for what a key here does, never for a command-line flag.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Keys;
+
+impl Wording for Keys {
+    fn setting(&self, setting: Setting) -> Cow<'static, str> {
+        let data_pane = |action: Action, what: &str| {
+            Cow::Owned(format!("{} on {what} in the data pane", key_of(&action)))
+        };
+        match setting {
+            Setting::Judges | Setting::Anchors | Setting::SetAside | Setting::Id => {
+                data_pane(Action::CycleRole, "a column")
+            }
+            Setting::Families => Cow::Owned(format!(
+                "{} or {} on a judge in the data pane",
+                key_of(&Action::Family(1)),
+                key_of(&Action::TypeFamily)
+            )),
+            Setting::Continuous | Setting::Ordinal | Setting::CodesAsNumbers => {
+                data_pane(Action::ToggleScale, "the column")
+            }
+            Setting::FreeScale => Cow::Borrowed("the free-scale row of the estimates pane"),
+            Setting::Long => Cow::Borrowed(
+                "the long layout, opened with `rhoscope explore FILE --long ITEM,RATER,SCORE`",
+            ),
+            Setting::DesignatedClean => Cow::Borrowed(
+                "a designated clean anchor, with `rhoscope estimate FILE --designated-clean NAME`",
+            ),
+            Setting::FailOnDiagnostic => Cow::Borrowed(
+                "an exit code on alarms, with `rhoscope battery FILE --fail-on-diagnostic`",
+            ),
+            Setting::BiasCorrect => Cow::Borrowed(
+                "the bias correction, with `rhoscope estimate FILE --method free-scale --bias-correct`",
+            ),
+        }
+    }
+}
+
+/// The keys of `action` as the key table shows them.
+fn key_of(action: &Action) -> &'static str {
+    KEYMAP
+        .iter()
+        .find(|b| b.action == *action)
+        .map_or("?", |b| b.keys)
 }
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
     #[test]
-    fn command_line_ways_out_become_keys() {
-        let s = super::in_explorer(
-            "Leave the ordinal anchor out (name the others with --anchors), or mark it --continuous if its codes are interval-scaled.",
+    fn settings_are_named_by_the_key_table() {
+        for s in Setting::ALL {
+            let w = Keys.setting(s);
+            assert!(!w.contains('?'), "{s:?}: {w}");
+            // A flag only inside a whole command line offered to copy.
+            if let Some(i) = w.find("--") {
+                assert!(w[..i].contains("`rhoscope "), "{s:?}: {w}");
+            }
+        }
+        assert_eq!(
+            Keys.setting(Setting::Anchors),
+            "Space on a column in the data pane"
         );
-        assert!(!s.contains("--"), "{s}");
-        assert!(s.contains("press c on it in the data pane"), "{s}");
+        assert_eq!(
+            Keys.setting(Setting::Continuous),
+            "c on the column in the data pane"
+        );
     }
 }

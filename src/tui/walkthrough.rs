@@ -6,6 +6,8 @@ use super::readout;
 use crate::battery::reading::WeakIdVerdict;
 use crate::battery::{BatteryReport, TestId, Verdict};
 use crate::bootstrap::WEAK_ID_T;
+use crate::tui::text::Keys;
+use crate::wording::reword;
 
 /// The two caption lines of a walkthrough step.
 #[must_use]
@@ -267,7 +269,7 @@ fn overall(r: &BatteryReport) -> [String; 2] {
     if fired.is_empty() && !weak && r.route.read.is_none() {
         return [
             "Overall: no test fired, yet no ρ̂ can be read.".into(),
-            crate::tui::text::in_explorer(&r.route.why),
+            reword(&r.route.why, &Keys).into_owned(),
         ];
     }
     if fired.is_empty() && !weak {
@@ -292,7 +294,7 @@ fn overall(r: &BatteryReport) -> [String; 2] {
     {
         return [
             format!("Overall: {which} {raised} an alarm."),
-            crate::tui::text::in_explorer(&r.route.why),
+            reword(&r.route.why, &Keys).into_owned(),
         ];
     }
     let any_point = r

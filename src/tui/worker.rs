@@ -308,7 +308,7 @@ pub fn run_load(j: &LoadJob) -> WorkerMsg {
                 _ => false,
             };
             LoadFailure {
-                message: e.to_string(),
+                message: e.worded(&crate::tui::text::Keys),
                 // Fewer than 3 columns can never make a panel (2 judges and an anchor).
                 fixable_by_roles: about_columns && header.len() >= 3,
                 header,
@@ -346,7 +346,7 @@ fn load_notes(path: &std::path::Path, loaded: &crate::data::Loaded) -> Vec<Strin
         notes.push(note);
     }
     notes.extend(loaded.notes.iter().map(|n| {
-        let n = crate::error::sanitize(n);
+        let n = crate::error::sanitize(&n.worded(&crate::tui::text::Keys));
         n.strip_prefix(&prefix)
             .map_or_else(|| n.clone(), str::to_string)
     }));

@@ -44,9 +44,9 @@ impl From<ValidateError> for Error {
             ValidateError::TooFewJudges(_) | ValidateError::TooFewItems => Error::Data {
                 path: PathBuf::new(),
                 at: Location::default(),
-                message: e.to_string(),
+                message: e.to_string().into(),
             },
-            _ => Error::Usage(e.to_string()),
+            _ => Error::Usage(e.to_string().into()),
         }
     }
 }

@@ -7,7 +7,7 @@ use rhoscope::tui::app::Step;
 /// The HANNA panel opened as a file, its columns given `roles` (—, judge or anchor).
 fn hanna_with(roles: &[Role]) -> App {
     let path = common::shared().join("hanna/hanna_coherence_panel.csv");
-    let mut app = started(Start::File(path, rhoscope::data::LoadOptions::default()));
+    let mut app = started(Start::File(path, rhoscope::data::PanelRequest::default()));
     set_roles(&mut app, roles);
     app
 }
@@ -148,7 +148,7 @@ fn the_last_step_never_points_at_a_planner_the_screen_lacks() {
     ] {
         apps.push(started(Start::File(
             PathBuf::from(f),
-            rhoscope::data::LoadOptions::default(),
+            rhoscope::data::PanelRequest::default(),
         )));
     }
     for app in &apps {
@@ -267,7 +267,7 @@ fn the_last_step_agrees_with_the_estimate_it_reads() {
     // Tests C and J fire on this panel, and the route reads the family-blocked estimate.
     let app = started(Start::File(
         PathBuf::from("assets/families.csv"),
-        rhoscope::data::LoadOptions::default(),
+        rhoscope::data::PanelRequest::default(),
     ));
     let r = app.battery.as_ref().unwrap();
     assert_eq!(r.route.read, Some(Estimator::Blocked));

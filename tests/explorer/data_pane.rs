@@ -6,7 +6,7 @@ use super::*;
 fn files_load_in_place_roles_are_editable_and_the_walkthrough_steps() {
     let mut app = started(Start::File(
         common::root().join("assets/three-anchor.csv"),
-        rhoscope::data::LoadOptions::default(),
+        rhoscope::data::PanelRequest::default(),
     ));
     let Source::File(f) = &app.source else {
         panic!("a file source")
@@ -35,7 +35,7 @@ fn files_load_in_place_roles_are_editable_and_the_walkthrough_steps() {
     assert!(matches!(effects.as_slice(), [Effect::Quit]));
     let mut app = started(Start::File(
         bad.path().to_path_buf(),
-        rhoscope::data::LoadOptions::default(),
+        rhoscope::data::PanelRequest::default(),
     ));
     assert!(
         app.load_error
@@ -217,7 +217,7 @@ fn the_loaders_notes_are_shown_whole_in_the_data_pane_and_announced() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("n\x1b]0;pwned\x07otes.csv");
     std::fs::copy(common::root().join("tests/fixtures/notes.csv"), &path).unwrap();
-    let mut app = started(Start::File(path, rhoscope::data::LoadOptions::default()));
+    let mut app = started(Start::File(path, rhoscope::data::PanelRequest::default()));
     let notes = file_state(&app).notes.clone();
     assert_eq!(notes.len(), 2, "{notes:?}");
     assert_eq!(
@@ -257,7 +257,7 @@ fn the_loaders_notes_are_shown_whole_in_the_data_pane_and_announced() {
     // A file with nothing to say shows no note.
     let quiet = started(Start::File(
         common::root().join("assets/mid.csv"),
-        rhoscope::data::LoadOptions::default(),
+        rhoscope::data::PanelRequest::default(),
     ));
     assert!(file_state(&quiet).notes.is_empty() && quiet.status.is_empty());
 }
@@ -266,7 +266,7 @@ fn the_loaders_notes_are_shown_whole_in_the_data_pane_and_announced() {
 fn the_data_pane_keeps_its_cursor_in_view() {
     let mut app = started(Start::File(
         common::root().join("assets/three-anchor.csv"),
-        rhoscope::data::LoadOptions::default(),
+        rhoscope::data::PanelRequest::default(),
     ));
     act(&mut app, Action::Focus(Pane::Data));
     act(&mut app, Action::Bottom);
@@ -341,11 +341,10 @@ fn a_families_file_that_names_no_column_says_so() {
         let job = rhoscope::tui::action::LoadJob {
             generation: 1,
             path: common::shared().join("hanna-llm").join(file),
-            options: rhoscope::data::LoadOptions {
-                judges: Some(judges.iter().map(ToString::to_string).collect()),
-                anchors: Some(anchors.iter().map(ToString::to_string).collect()),
-                min_anchors: 0,
-                ..rhoscope::data::LoadOptions::default()
+            options: rhoscope::data::PanelRequest {
+                judges: Some(judges.iter().map(|j| (*j).into()).collect()),
+                anchors: Some(anchors.iter().map(|a| (*a).into()).collect()),
+                ..rhoscope::data::PanelRequest::default()
             },
         };
         match worker::run_load(&job) {
@@ -497,8 +496,11 @@ fn c_changes_a_columns_scale_and_the_battery_follows() {
     act(&mut app, Action::ToggleScale);
     assert!(app.panel.as_ref().unwrap().scales[7].is_ordinal());
     assert_eq!(
-        file_state(&app).continuous.as_deref(),
-        Some(&["human1".to_string(), "human2".to_string()][..])
+        file_state(&app).continuous,
+        Some(rhoscope::data::Columns::Listed(vec![
+            "human1".into(),
+            "human2".into()
+        ]))
     );
 }
 
@@ -506,7 +508,7 @@ fn c_changes_a_columns_scale_and_the_battery_follows() {
 #[test]
 fn continuous_from_the_command_line_is_honoured_and_editable() {
     let path = common::shared().join("hanna-llm/hanna_llm_coherence.csv");
-    let options = rhoscope::data::LoadOptions {
+    let options = rhoscope::data::PanelRequest {
         judges: Some(
             [
                 "beluga_13b",
@@ -515,12 +517,16 @@ fn continuous_from_the_command_line_is_honoured_and_editable() {
                 "llama2_13b_chat",
                 "chatgpt",
             ]
-            .map(String::from)
+            .map(rhoscope::data::ColumnRef::from)
             .to_vec(),
         ),
-        anchors: Some(["human1", "human2", "human3"].map(String::from).to_vec()),
-        continuous: Some(vec!["all".into()]),
-        ..rhoscope::data::LoadOptions::default()
+        anchors: Some(
+            ["human1", "human2", "human3"]
+                .map(rhoscope::data::ColumnRef::from)
+                .to_vec(),
+        ),
+        continuous: Some(rhoscope::data::Columns::All),
+        ..rhoscope::data::PanelRequest::default()
     };
     let mut app = started(Start::File(path, options));
     assert_eq!(

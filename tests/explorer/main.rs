@@ -208,7 +208,7 @@ fn states() -> Vec<(&'static str, App)> {
     // Relative paths (tests run from the package root) keep snapshots machine-independent.
     let mut file = started(Start::File(
         PathBuf::from("assets/families.csv"),
-        rhoscope::data::LoadOptions::default(),
+        rhoscope::data::PanelRequest::default(),
     ));
     act(&mut file, Action::Focus(Pane::Data));
     let mut walk = file.clone();
@@ -216,7 +216,7 @@ fn states() -> Vec<(&'static str, App)> {
     act(&mut walk, Action::Next);
     let mut error = started(Start::File(
         PathBuf::from("assets/commands.txt"),
-        rhoscope::data::LoadOptions::default(),
+        rhoscope::data::PanelRequest::default(),
     ));
     act(&mut error, Action::Focus(Pane::Data));
     let (loading, _) = App::new(settings(Start::Default));
@@ -239,7 +239,7 @@ fn states() -> Vec<(&'static str, App)> {
     act(&mut detail, Action::ToggleDetail);
     let mut notes = started(Start::File(
         PathBuf::from("tests/fixtures/notes.csv"),
-        rhoscope::data::LoadOptions::default(),
+        rhoscope::data::PanelRequest::default(),
     ));
     act(&mut notes, Action::Focus(Pane::Data));
     let validated = llm_validated();

@@ -63,7 +63,9 @@ def test_usage_errors_carry_the_cli_message():
         rhoscope.estimate(MID, judges=["nope"])
     run = cli("estimate", MID, "--judges", "nope")
     assert e.value.exit_code == run.code == 2
-    assert str(e.value) == last_error(run)
+    # The command line's message, its setting named as the keyword argument.
+    assert str(e.value) == last_error(run).replace("--judges", "judges=")
+    assert "--" not in str(e.value)
     with pytest.raises(rhoscope.UsageError) as e2:
         rhoscope.battery(MID, bootstrap=5)
     assert "--bootstrap" in str(e2.value)

@@ -2,7 +2,7 @@
 //! with load options that reproduce it, so what is on screen always matches a load.
 
 use super::{App, FileState, Role, Source};
-use crate::data::LoadOptions;
+use crate::data::{ColumnRef, Columns, Families, PanelRequest};
 use crate::tui::action::Effect;
 
 impl App {
@@ -57,9 +57,7 @@ impl App {
             );
             return Vec::new();
         } else {
-            file.continuous
-                .get_or_insert_with(Vec::new)
-                .push(name.clone());
+            file.force_continuous(&name);
             self.status = format!("'{shown}' scored continuous: its codes read as numbers");
         }
         let (path, options) = (file.path.clone(), reload_options(file));
@@ -67,51 +65,56 @@ impl App {
     }
 }
 
-/// Load options reproducing the edited roles and families of a file.
-pub(super) fn reload_options(file: &FileState) -> LoadOptions {
-    let named = |role: Role| -> Vec<String> {
+/// The panel request reproducing the edited roles, families and scales of a file: names
+/// and pairs as they are, never joined into text.
+pub(super) fn reload_options(file: &FileState) -> PanelRequest {
+    let named = |role: Role| -> Vec<ColumnRef> {
         file.header
             .iter()
             .zip(&file.roles)
             .filter(|(_, r)| **r == role)
-            .map(|(h, _)| h.clone())
+            .map(|(h, _)| ColumnRef::Name(h.clone()))
             .collect()
     };
-    let families: Vec<String> = file
+    let families: Vec<(String, String)> = file
         .header
         .iter()
         .zip(&file.roles)
         .zip(&file.families)
         .filter(|((_, r), _)| **r == Role::Judge)
-        .filter_map(|((h, _), f)| f.as_ref().map(|f| format!("{h}={f}")))
+        .filter_map(|((h, _), f)| f.as_ref().map(|f| (h.clone(), f.clone())))
         .collect();
-    LoadOptions {
+    PanelRequest {
         judges: Some(named(Role::Judge)),
         anchors: Some(named(Role::Anchor)),
-        families: (!families.is_empty()).then(|| families.join(",")),
+        families: (!families.is_empty()).then_some(Families::Pairs(families)),
         continuous: panel_continuous(file),
-        min_anchors: 0,
-        ..LoadOptions::default()
+        ..PanelRequest::default()
     }
 }
 
-/// The continuous list less the columns that have no role now (the loader names only the
+/// The continuous marks less the columns that have no role now (the loader names only the
 /// panel's columns).
-fn panel_continuous(file: &FileState) -> Option<Vec<String>> {
-    let list = file.continuous.as_ref()?;
-    let kept: Vec<String> = list
+fn panel_continuous(file: &FileState) -> Option<Columns> {
+    let Columns::Listed(list) = file.continuous.as_ref()? else {
+        return Some(Columns::All);
+    };
+    let kept: Vec<ColumnRef> = list
         .iter()
-        .filter(|n| {
-            n.trim().eq_ignore_ascii_case("all")
-                || file
-                    .header
-                    .iter()
-                    .zip(&file.roles)
-                    .any(|(h, r)| h == *n && *r != Role::Ignored)
+        .filter(|c| {
+            file.header
+                .iter()
+                .zip(&file.roles)
+                .any(|(h, r)| is(c, h) && *r != Role::Ignored)
         })
         .cloned()
         .collect();
-    (!kept.is_empty()).then_some(kept)
+    (!kept.is_empty()).then_some(Columns::Listed(kept))
+}
+
+/// Whether `col` names the column `name`.
+fn is(col: &ColumnRef, name: &str) -> bool {
+    matches!(col, ColumnRef::Name(n) if n == name)
 }
 
 /// The family a `families.csv` gives `name`.
@@ -123,33 +126,44 @@ pub(super) fn lookup(pairs: &[(String, String)], name: &str) -> Option<String> {
 }
 
 impl FileState {
-    /// Whether `--continuous` (or `c`) scores column `name` continuous.
+    /// Whether column `name` is marked continuous (at start, or with `c`).
     #[must_use]
     pub fn forces_continuous(&self, name: &str) -> bool {
-        self.continuous.as_ref().is_some_and(|list| {
-            list.iter()
-                .any(|n| n == name || n.trim().eq_ignore_ascii_case("all"))
-        })
+        match &self.continuous {
+            None => false,
+            Some(Columns::All) => true,
+            Some(Columns::Listed(list)) => list.iter().any(|c| is(c, name)),
+        }
     }
 
-    /// Drops column `name` from the continuous list (`all` becomes every other column).
+    /// Column `name` marked continuous.
+    fn force_continuous(&mut self, name: &str) {
+        match &mut self.continuous {
+            Some(Columns::All) => {}
+            Some(Columns::Listed(list)) => list.push(ColumnRef::Name(name.to_string())),
+            None => {
+                self.continuous = Some(Columns::Listed(vec![ColumnRef::Name(name.to_string())]));
+            }
+        }
+    }
+
+    /// Drops column `name` from the continuous marks (all becomes every other column).
     fn unforce_continuous(&mut self, name: &str) {
-        let Some(list) = &mut self.continuous else {
-            return;
-        };
-        if list.iter().any(|n| n.trim().eq_ignore_ascii_case("all")) {
-            // `all` names the panel's columns: the judges and the anchors.
-            *list = self
+        let mut list = match self.continuous.take() {
+            None => return,
+            Some(Columns::Listed(list)) => list,
+            // All: the panel's columns, the judges and the anchors.
+            Some(Columns::All) => self
                 .header
                 .iter()
                 .zip(&self.roles)
                 .filter(|(_, r)| **r != Role::Ignored)
-                .map(|(h, _)| h.clone())
-                .collect();
-        }
-        list.retain(|n| n != name);
-        if list.is_empty() {
-            self.continuous = None;
+                .map(|(h, _)| ColumnRef::Name(h.clone()))
+                .collect(),
+        };
+        list.retain(|c| !is(c, name));
+        if !list.is_empty() {
+            self.continuous = Some(Columns::Listed(list));
         }
     }
 

@@ -5,8 +5,10 @@ use std::path::PathBuf;
 
 use super::columns::{lookup, reload_options};
 use super::{App, Entry, Mode, Source};
-use crate::data::LoadOptions;
+use crate::data::{Columns, PanelRequest};
 use crate::tui::action::{Effect, LoadFailure, LoadJob, LoadedFile};
+use crate::tui::text::Keys;
+use crate::wording::{Setting, Wording};
 
 /// A column's role in a loaded file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -37,8 +39,9 @@ pub struct FileState {
     /// Roles, families and generation of the last load that succeeded: a reload that fails
     /// for a reason no role can cure (the file was deleted) puts them back.
     pub last_good: Option<Box<GoodLoad>>,
-    /// `--continuous` as given: kept for every reload with edited roles.
-    pub continuous: Option<Vec<String>>,
+    /// The columns marked continuous (at start, or with `c`): kept for every reload with
+    /// edited roles.
+    pub continuous: Option<Columns>,
 }
 
 /// What the screen showed before a file was opened ([`App::failed`] puts it back).
@@ -168,8 +171,8 @@ impl App {
     fn failed_load(&mut self, failure: LoadFailure) -> Vec<Effect> {
         // The pane has a few rows for this: the file's name, not its whole path.
         let message = match &self.source {
-            Source::File(f) => short_path(&without_flags(&failure.message), &f.path),
-            Source::Scenario => without_flags(&failure.message),
+            Source::File(f) => short_path(&failure.message, &f.path),
+            Source::Scenario => failure.message.clone(),
         };
         if let Some(before) = self.fallback.take().filter(|_| !failure.fixable_by_roles) {
             self.restore(*before);
@@ -216,9 +219,13 @@ impl App {
                 f.header = failure.header;
                 f.family_file = failure.family_file;
                 // Not an error: the usual first step with a file whose roles are not guessed.
-                self.load_error = Some(format!(
-                    "roles needed: {message} — Space on a column sets judge, anchor or —"
-                ));
+                // The key that sets roles, unless the message already names it.
+                let roles_key = Keys.setting(Setting::Judges);
+                self.load_error = Some(if message.contains(&*roles_key) {
+                    format!("roles needed: {message}")
+                } else {
+                    format!("roles needed: {message} — Space on a column sets judge, anchor or —")
+                });
                 self.focus = super::Pane::Data;
                 self.cursor = first_column;
             }
@@ -226,7 +233,7 @@ impl App {
         Vec::new()
     }
 
-    pub(super) fn open_file(&mut self, path: PathBuf, options: LoadOptions) -> Vec<Effect> {
+    pub(super) fn open_file(&mut self, path: PathBuf, options: PanelRequest) -> Vec<Effect> {
         // Only a panel on screen is worth going back to.
         self.fallback = self.panel.is_some().then(|| {
             Box::new(Fallback {
@@ -294,17 +301,16 @@ impl App {
             Some(Entry::File(path)) => {
                 self.mode = Mode::Explore;
                 self.saved = None;
-                // The file on screen keeps the scales chosen for it (`--continuous`, `c`).
+                // The file on screen keeps the scales chosen for it (at start, or with `c`).
                 let continuous = match &self.source {
                     Source::File(f) if f.path == path => f.continuous.clone(),
                     _ => None,
                 };
                 self.open_file(
                     path,
-                    LoadOptions {
+                    PanelRequest {
                         continuous,
-                        min_anchors: 0,
-                        ..LoadOptions::default()
+                        ..PanelRequest::default()
                     },
                 )
             }
@@ -314,7 +320,7 @@ impl App {
 
     /// Asks the worker for (a reload of) a file as a new generation; what is on screen stays
     /// until the result arrives.
-    pub(super) fn request_load(&mut self, path: PathBuf, options: LoadOptions) -> Vec<Effect> {
+    pub(super) fn request_load(&mut self, path: PathBuf, options: PanelRequest) -> Vec<Effect> {
         self.generation += 1;
         if let Source::File(f) = &mut self.source {
             f.loading = true;
@@ -324,17 +330,6 @@ impl App {
             path,
             options,
         })]
-    }
-}
-
-/// A loader message without the CLI's advice on flags, which the explorer cannot take
-/// ("…; name them with --judges" → "…").
-fn without_flags(msg: &str) -> String {
-    match msg.find(" --") {
-        Some(i) => msg[..i]
-            .rfind("; ")
-            .map_or_else(|| msg.to_string(), |j| msg[..j].to_string()),
-        None => msg.to_string(),
     }
 }
 

@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use super::{App, Entry, Mode, Role, Source};
-use crate::data::LoadOptions;
+use crate::data::PanelRequest;
 use crate::tui::action::{Action, Effect, Pane, PromptEdit};
 
 /// What a prompt asks for.
@@ -209,13 +209,7 @@ impl App {
         self.mode = Mode::Explore;
         self.saved = None;
         self.focus = Pane::Data;
-        let effects = self.open_file(
-            path.clone(),
-            LoadOptions {
-                min_anchors: 0,
-                ..LoadOptions::default()
-            },
-        );
+        let effects = self.open_file(path.clone(), PanelRequest::default());
         let entry = Entry::File(path);
         self.cursor = if let Some(i) = self.entries.iter().position(|e| *e == entry) {
             i

@@ -3,7 +3,7 @@
 
 use super::{App, History, Saved, Source};
 use crate::battery::TestId;
-use crate::data::LoadOptions;
+use crate::data::{ColumnRef, Columns, PanelRequest};
 use crate::tui::action::{Effect, Pane};
 use crate::tui::scenes::{HANNA_RATERS, Setup};
 use crate::tui::sliders::Scenario;
@@ -228,13 +228,12 @@ impl App {
                 };
                 let effects = self.open_file(
                     path,
-                    LoadOptions {
-                        judges: Some(HANNA_RATERS.iter().map(|s| (*s).to_string()).collect()),
+                    PanelRequest {
+                        judges: Some(HANNA_RATERS.iter().map(|s| ColumnRef::from(*s)).collect()),
                         // The paper's convention: the 1–5 codes read as numbers, so Test A
                         // asks its question (on Likert codes it is N/A).
-                        continuous: Some(vec!["all".into()]),
-                        min_anchors: 0,
-                        ..LoadOptions::default()
+                        continuous: Some(Columns::All),
+                        ..PanelRequest::default()
                     },
                 );
                 self.focus = Pane::Battery;

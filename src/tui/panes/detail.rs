@@ -2,7 +2,8 @@
 //! what it guards against, its statistic against the threshold of the named null, and what
 //! the verdict means for this panel and what to do (the battery's own message). Modal.
 
-use crate::tui::text::in_explorer;
+use crate::tui::text::Keys;
+use crate::wording::reword;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -42,7 +43,7 @@ pub fn lines(app: &App, theme: Theme, width: usize) -> Vec<Line<'static>> {
     }
     out.push(Line::raw(""));
     out.push(Line::styled("Which estimate to read", theme.highlight()));
-    wrap(&in_explorer(&r.route.why), &mut out);
+    wrap(&reword(&r.route.why, &Keys), &mut out);
     for t in TestId::ALL {
         let res = &r.tests[t];
         let name = format!("Test {} ", t.name());
@@ -144,7 +145,7 @@ fn screens(
             Verdict::Fires,
             e.flags
                 .iter()
-                .map(|f| in_explorer(&f.message(e, &names)))
+                .map(|f| reword(&f.message(e, &names), &Keys).into_owned())
                 .collect(),
         ),
     };
@@ -196,7 +197,7 @@ fn no_closed_form(app: &App) -> String {
         .find(|(e, _)| *e == crate::estimate::Estimator::ClosedForm)
         .map_or_else(
             || "ρ is not identified on this panel".to_string(),
-            |(_, why)| why.clone(),
+            |(_, why)| reword(why, &Keys).into_owned(),
         );
     let point_flags = app
         .fit

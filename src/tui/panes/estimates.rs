@@ -1,7 +1,8 @@
 //! The estimates pane: ρ̂_k with its bootstrap CI beside the true ρ_k as a marker plot,
 //! σ̂_t² and σ̂_c², flags with their meaning, and the blocked and designated-clean estimates.
 
-use crate::tui::text::in_explorer;
+use crate::tui::text::Keys;
+use crate::wording::reword;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -95,7 +96,7 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
             format!(
                 "FLAG {}: {}",
                 f.code.as_str(),
-                in_explorer(&f.message(e, &names))
+                reword(&f.message(e, &names), &Keys).into_owned()
             ),
             theme.warn(),
         ));

@@ -1,0 +1,341 @@
+//! Sentences that refer to a user's setting, kept typed so that each front end words the
+//! setting in its own language: the command line as a flag (`--anchors`), the explorer as
+//! its key, Python as a keyword argument (`anchors=`). The core never names a flag.
+//!
+//! A sentence that must travel as text (inside a report's JSON, say) carries its settings
+//! marked ([`Said::marked`]): each a key between two private-use characters, which every
+//! front end replaces with its own words ([`reword`]) before anyone reads it.
+
+use std::borrow::Cow;
+use std::fmt;
+
+/// A setting a user can change, named by a message without saying how it is changed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Setting {
+    /// Which columns (or long-layout raters) are judges.
+    Judges,
+    /// Which columns (or long-layout raters) are anchors.
+    Anchors,
+    /// Judges set aside: columns that take no role.
+    SetAside,
+    /// The id column, which takes no role.
+    Id,
+    /// The long layout's item, rater and score columns.
+    Long,
+    /// The judges' families (a judge → family map or a two-column file).
+    Families,
+    /// Columns whose codes are read as numbers on an interval scale.
+    Continuous,
+    /// Columns read as ordinal (Likert) codes.
+    Ordinal,
+    /// Asking for the free-scale estimate.
+    FreeScale,
+    /// Naming an anchor known to be clean.
+    DesignatedClean,
+    /// Test A on ordinal codes read as numbers (the paper's convention).
+    CodesAsNumbers,
+    /// The free-scale estimate's bias correction.
+    BiasCorrect,
+    /// Failing when a diagnostic fires.
+    FailOnDiagnostic,
+}
+
+/// Opens a marked setting in text (a private-use character no file or user writes).
+const OPEN: char = '\u{E000}';
+/// Closes a marked setting.
+const CLOSE: char = '\u{E001}';
+
+impl Setting {
+    /// The setting's stable key, as marked in text.
+    #[must_use]
+    pub fn key(self) -> &'static str {
+        match self {
+            Setting::Judges => "judges",
+            Setting::Anchors => "anchors",
+            Setting::SetAside => "set_aside",
+            Setting::Id => "id",
+            Setting::Long => "long",
+            Setting::Families => "families",
+            Setting::Continuous => "continuous",
+            Setting::Ordinal => "ordinal",
+            Setting::FreeScale => "free_scale",
+            Setting::DesignatedClean => "designated_clean",
+            Setting::CodesAsNumbers => "codes_as_numbers",
+            Setting::BiasCorrect => "bias_correct",
+            Setting::FailOnDiagnostic => "fail_on_diagnostic",
+        }
+    }
+
+    /// The setting marked in text, for a front end to word with [`reword`].
+    #[must_use]
+    pub fn marked(self) -> String {
+        format!("{OPEN}{}{CLOSE}", self.key())
+    }
+
+    /// The setting of a key.
+    #[must_use]
+    pub fn from_key(key: &str) -> Option<Setting> {
+        Setting::ALL.into_iter().find(|s| s.key() == key)
+    }
+
+    /// Every setting, for tests that word each one.
+    pub const ALL: [Setting; 13] = [
+        Setting::Judges,
+        Setting::Anchors,
+        Setting::SetAside,
+        Setting::Id,
+        Setting::Long,
+        Setting::Families,
+        Setting::Continuous,
+        Setting::Ordinal,
+        Setting::FreeScale,
+        Setting::DesignatedClean,
+        Setting::CodesAsNumbers,
+        Setting::BiasCorrect,
+        Setting::FailOnDiagnostic,
+    ];
+
+    /// The setting described in plain words, for a message shown outside any front end.
+    #[must_use]
+    pub fn described(self) -> &'static str {
+        match self {
+            Setting::Judges => "the judge selection",
+            Setting::Anchors => "the anchor selection",
+            Setting::SetAside => "the judges set aside",
+            Setting::Id => "the id column",
+            Setting::Long => "the long layout's columns",
+            Setting::Families => "the judges' families",
+            Setting::Continuous => "the columns marked continuous",
+            Setting::Ordinal => "the columns marked ordinal",
+            Setting::FreeScale => "the free-scale estimate",
+            Setting::DesignatedClean => "the designated clean anchor",
+            Setting::CodesAsNumbers => "Test A on codes read as numbers",
+            Setting::BiasCorrect => "the bias correction",
+            Setting::FailOnDiagnostic => "failing on a diagnostic",
+        }
+    }
+}
+
+/// How a front end names a setting inside a sentence.
+pub trait Wording {
+    /// `setting` as this front end's user changes it: a flag, a key, a keyword argument.
+    fn setting(&self, setting: Setting) -> Cow<'static, str>;
+}
+
+/// The wording outside any front end: each setting described in plain words.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Described;
+
+impl Wording for Described {
+    fn setting(&self, setting: Setting) -> Cow<'static, str> {
+        Cow::Borrowed(setting.described())
+    }
+}
+
+/// One part of a sentence: text, or a setting a front end words.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Piece {
+    Text(String),
+    Setting(Setting),
+}
+
+/// A sentence that may refer to settings, worded by each front end.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Said(Vec<Piece>);
+
+impl Said {
+    /// A sentence starting with `text`.
+    #[must_use]
+    pub fn new(text: impl Into<String>) -> Self {
+        Said(vec![Piece::Text(text.into())])
+    }
+
+    /// This sentence, then `setting` as the front end names it.
+    #[must_use]
+    pub fn setting(mut self, setting: Setting) -> Self {
+        self.0.push(Piece::Setting(setting));
+        self
+    }
+
+    /// This sentence, then `text`.
+    #[must_use]
+    pub fn text(mut self, text: impl Into<String>) -> Self {
+        self.0.push(Piece::Text(text.into()));
+        self
+    }
+
+    /// `text`, then this sentence.
+    #[must_use]
+    pub fn after(mut self, text: impl Into<String>) -> Self {
+        self.0.insert(0, Piece::Text(text.into()));
+        self
+    }
+
+    /// The sentence with `f` applied to each text part (sanitising a file's names, say).
+    #[must_use]
+    pub fn map_text(self, f: impl Fn(&str) -> String) -> Self {
+        Said(
+            self.0
+                .into_iter()
+                .map(|p| match p {
+                    Piece::Text(t) => Piece::Text(f(&t)),
+                    s @ Piece::Setting(_) => s,
+                })
+                .collect(),
+        )
+    }
+
+    /// The sentence in a front end's words.
+    #[must_use]
+    pub fn worded(&self, wording: &dyn Wording) -> String {
+        self.0
+            .iter()
+            .map(|p| match p {
+                Piece::Text(t) => reword(t, wording),
+                Piece::Setting(s) => wording.setting(*s),
+            })
+            .collect()
+    }
+
+    /// The sentence as text with its settings marked, for a front end to word later with
+    /// [`reword`] (a sentence inside a report, say).
+    #[must_use]
+    pub fn marked(&self) -> String {
+        self.worded(&Marked)
+    }
+
+    /// The settings the sentence refers to, in order.
+    #[must_use]
+    pub fn settings(&self) -> Vec<Setting> {
+        self.0
+            .iter()
+            .filter_map(|p| match p {
+                Piece::Setting(s) => Some(*s),
+                Piece::Text(_) => None,
+            })
+            .collect()
+    }
+
+    /// The parts of the sentence.
+    #[must_use]
+    pub fn pieces(&self) -> &[Piece] {
+        &self.0
+    }
+}
+
+/// Settings marked in text, for [`reword`].
+struct Marked;
+
+impl Wording for Marked {
+    fn setting(&self, setting: Setting) -> Cow<'static, str> {
+        Cow::Owned(setting.marked())
+    }
+}
+
+/// `text` with each marked setting ([`Said::marked`]) in a front end's words.
+#[must_use]
+pub fn reword<'a>(text: &'a str, wording: &dyn Wording) -> Cow<'a, str> {
+    if !text.contains(OPEN) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(i) = rest.find(OPEN) {
+        out.push_str(&rest[..i]);
+        let after = &rest[i + OPEN.len_utf8()..];
+        let Some(j) = after.find(CLOSE) else {
+            rest = after;
+            break;
+        };
+        let key = &after[..j];
+        match Setting::from_key(key) {
+            Some(s) => out.push_str(&wording.setting(s)),
+            None => out.push_str(key),
+        }
+        rest = &after[j + CLOSE.len_utf8()..];
+    }
+    out.push_str(rest);
+    Cow::Owned(out)
+}
+
+/// Every string of a JSON document with its marked settings in a front end's words.
+pub fn reword_json(doc: &mut serde_json::Value, wording: &dyn Wording) {
+    match doc {
+        serde_json::Value::String(s) => {
+            if let Cow::Owned(w) = reword(s, wording) {
+                *s = w;
+            }
+        }
+        serde_json::Value::Array(items) => {
+            for v in items {
+                reword_json(v, wording);
+            }
+        }
+        serde_json::Value::Object(map) => {
+            for v in map.values_mut() {
+                reword_json(v, wording);
+            }
+        }
+        _ => {}
+    }
+}
+
+impl From<String> for Said {
+    fn from(text: String) -> Self {
+        Said::new(text)
+    }
+}
+
+impl From<&str> for Said {
+    fn from(text: &str) -> Self {
+        Said::new(text)
+    }
+}
+
+impl fmt::Display for Said {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.worded(&Described))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct Flags;
+    impl Wording for Flags {
+        fn setting(&self, s: Setting) -> Cow<'static, str> {
+            Cow::Owned(format!("--{s:?}"))
+        }
+    }
+
+    #[test]
+    fn each_front_end_words_the_same_sentence() {
+        let s = Said::new("fewer than 2 judges; name them with ")
+            .setting(Setting::Judges)
+            .after("panel.csv: ");
+        assert_eq!(
+            s.worded(&Flags),
+            "panel.csv: fewer than 2 judges; name them with --Judges"
+        );
+        assert_eq!(
+            s.to_string(),
+            "panel.csv: fewer than 2 judges; name them with the judge selection"
+        );
+        assert_eq!(s.settings(), vec![Setting::Judges]);
+        let text = format!("read: {}", s.marked());
+        assert_eq!(
+            reword(&text, &Flags),
+            "read: panel.csv: fewer than 2 judges; name them with --Judges"
+        );
+        let mut doc = serde_json::json!({"a": [text], "b": 1});
+        reword_json(&mut doc, &Flags);
+        assert_eq!(
+            doc["a"][0],
+            "read: panel.csv: fewer than 2 judges; name them with --Judges"
+        );
+        for setting in Setting::ALL {
+            assert_eq!(Setting::from_key(setting.key()), Some(setting));
+        }
+    }
+}

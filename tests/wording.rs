@@ -1,0 +1,399 @@
+//! Each front end names settings in its own language: no explorer screen and no Python
+//! message names a command-line flag, except inside a whole `rhoscope …` command line offered
+//! to copy; the command line names its flags.
+
+#![cfg(feature = "cli")]
+
+mod common;
+
+use std::ffi::OsString;
+use std::fmt::Write as _;
+use std::path::Path;
+
+use rhoscope::api::{self, Keywords};
+use rhoscope::cli::Flags;
+use rhoscope::data::{ColumnRef, Columns, Families, LongColumns, PanelRequest, load};
+use rhoscope::wording::{Setting, Wording};
+
+/// The flags `text` names outside a `rhoscope …` command line: a command line runs from
+/// `rhoscope ` to its closing backtick, or to the end of the line.
+fn flags_named(text: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for line in text.lines() {
+        let mut rest = line.to_string();
+        while let Some(i) = rest.find("rhoscope ") {
+            let quoted = rest[..i].ends_with('`');
+            let end = if quoted {
+                rest[i..].find('`').map_or(rest.len(), |j| i + j + 1)
+            } else {
+                rest.len()
+            };
+            rest.replace_range(i..end, "");
+        }
+        let bytes = rest.as_bytes();
+        for (i, w) in bytes.windows(3).enumerate() {
+            let starts_word =
+                i == 0 || !bytes[i - 1].is_ascii_alphanumeric() && bytes[i - 1] != b'-';
+            if starts_word && w[0] == b'-' && w[1] == b'-' && w[2].is_ascii_lowercase() {
+                let flag: String = rest[i..]
+                    .chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '-')
+                    .collect();
+                found.push(format!("{flag} in {line:?}"));
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn the_checker_finds_flags_and_spares_command_lines() {
+    assert_eq!(flags_named("name them with --judges").len(), 1);
+    assert_eq!(flags_named("(--families overrides)").len(), 1);
+    assert!(flags_named("run `rhoscope battery x.csv --codes-as-numbers` to see").is_empty());
+    assert!(flags_named("rhoscope plan --target ci-width=0.2").is_empty());
+    assert!(flags_named("a — dash, 1--2, judge --- rule").is_empty());
+}
+
+#[test]
+fn no_explorer_snapshot_names_a_flag() {
+    let dir = common::root().join("tests/snapshots");
+    let mut seen = 0;
+    let mut named = Vec::new();
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let snap = path
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("snap"));
+        if !(name.starts_with("explorer__") && snap) {
+            continue;
+        }
+        seen += 1;
+        let text = std::fs::read_to_string(&path).unwrap();
+        // The snapshot's screen, below insta's header.
+        let screen = text.splitn(3, "---").nth(2).unwrap_or(&text);
+        named.extend(
+            flags_named(screen)
+                .into_iter()
+                .map(|f| format!("{name}: {f}")),
+        );
+    }
+    assert!(
+        seen >= 40,
+        "only {seen} explorer snapshots in {}",
+        dir.display()
+    );
+    assert!(named.is_empty(), "{}", named.join("\n"));
+}
+
+/// Bad panel requests, each with the setting its message must name.
+fn bad_requests() -> Vec<(&'static str, PanelRequest, Setting)> {
+    let named = |v: &[&str]| Some(v.iter().map(|s| ColumnRef::from(*s)).collect());
+    vec![
+        (
+            "no such judge",
+            PanelRequest {
+                judges: named(&["J1", "nope"]),
+                ..PanelRequest::default()
+            },
+            Setting::Judges,
+        ),
+        (
+            "too few judges",
+            PanelRequest {
+                judges: named(&["J1"]),
+                ..PanelRequest::default()
+            },
+            Setting::Judges,
+        ),
+        (
+            "too few anchors",
+            PanelRequest {
+                anchors: named(&["A1"]),
+                min_anchors: 2,
+                ..PanelRequest::default()
+            },
+            Setting::Anchors,
+        ),
+        (
+            "a position past the header",
+            PanelRequest {
+                anchors: Some(vec![ColumnRef::Position(99)]),
+                ..PanelRequest::default()
+            },
+            Setting::Anchors,
+        ),
+        (
+            "judge and anchor at once",
+            PanelRequest {
+                judges: named(&["J1", "J2"]),
+                anchors: named(&["J2", "A1"]),
+                ..PanelRequest::default()
+            },
+            Setting::Anchors,
+        ),
+        (
+            "a family for no judge",
+            PanelRequest {
+                families: Some(Families::Pairs(vec![("A1".into(), "f".into())])),
+                ..PanelRequest::default()
+            },
+            Setting::Families,
+        ),
+        (
+            "a judge given two families",
+            PanelRequest {
+                families: Some(Families::Pairs(vec![
+                    ("J1".into(), "f".into()),
+                    ("J1".into(), "g".into()),
+                ])),
+                ..PanelRequest::default()
+            },
+            Setting::Families,
+        ),
+        (
+            "continuous names no column",
+            PanelRequest {
+                continuous: Some(Columns::Listed(vec!["nope".into()])),
+                ..PanelRequest::default()
+            },
+            Setting::Continuous,
+        ),
+        (
+            "set aside and named",
+            PanelRequest {
+                judges: named(&["J1", "J2"]),
+                set_aside: vec!["J1".into()],
+                ..PanelRequest::default()
+            },
+            Setting::SetAside,
+        ),
+        (
+            "long names no column",
+            PanelRequest {
+                long: Some(LongColumns {
+                    item: "item".into(),
+                    rater: "who".into(),
+                    score: "score".into(),
+                }),
+                ..PanelRequest::default()
+            },
+            Setting::Long,
+        ),
+    ]
+}
+
+fn argv(args: &[&str]) -> Vec<OsString> {
+    std::iter::once("rhoscope")
+        .chain(args.iter().copied())
+        .map(OsString::from)
+        .collect()
+}
+
+/// A comma in a column or family name is a character, never a separator.
+#[test]
+fn a_comma_in_a_name_goes_through_the_request() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = common::write(
+        dir.path(),
+        "comma.csv",
+        b"\"judge,one\",judge2,judge3,A1,A2\n1,2,3,4,5\n2,1,4.5,2,1\n3,3,1,1,2.5\n0,5,2,3,-1\n4,2,2,5,3\n",
+    );
+    let loaded = load(
+        &path,
+        &PanelRequest {
+            judges: Some(vec!["judge,one".into(), "judge2".into(), "judge3".into()]),
+            families: Some(Families::Pairs(vec![
+                ("judge,one".into(), "fam,a".into()),
+                ("judge2".into(), "fam,a".into()),
+            ])),
+            ..PanelRequest::default()
+        },
+    )
+    .unwrap();
+    assert_eq!(loaded.panel.judges[0], "judge,one");
+    let families = loaded.panel.families.unwrap();
+    assert_eq!(families[0], "fam,a");
+    assert_eq!(families[1], "fam,a");
+    assert_ne!(families[2], "fam,a");
+}
+
+/// Every bad request fails through the Python entry with a message naming the setting as a
+/// keyword argument, and through the command line's wording as a flag.
+#[test]
+fn python_messages_name_keyword_arguments_and_the_cli_flags() {
+    let dir = tempfile::tempdir().unwrap();
+    let wide = common::write(
+        dir.path(),
+        "p.csv",
+        b"J1,J2,J3,A1,A2\n1,2,3,4,5\n2,1,4.5,2,1\n3,3,1,1,2.5\n0,5,2,3,-1\n4,2,2,5,3\n",
+    );
+    let long = common::write(
+        dir.path(),
+        "long.csv",
+        b"item,rater,score\n1,J1,3\n1,J2,4\n",
+    );
+    for (what, request, setting) in bad_requests() {
+        let file = if request.long.is_some() { &long } else { &wide };
+        let file = file.to_str().unwrap();
+        let e = api::json(
+            argv(&["estimate", file]),
+            Some(request.clone()),
+            None,
+            &|| false,
+        )
+        .err()
+        .unwrap_or_else(|| panic!("{what}: the request must fail"));
+        let python = e.worded(&Keywords);
+        assert!(flags_named(&python).is_empty(), "{what}: {python}");
+        assert!(
+            python.contains(&*Keywords.setting(setting)),
+            "{what}: {python} names no {}",
+            Keywords.setting(setting)
+        );
+        let cli = e.worded(&Flags);
+        assert!(cli.contains(&*Flags.setting(setting)), "{what}: {cli}");
+    }
+}
+
+/// The notes of a load: a families sidecar adopted names the keyword that overrides it.
+#[test]
+fn python_notes_name_keyword_arguments() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut csv = String::from("J1,J2,J3,A1,A2\n,1,1,1,1\n");
+    for i in 0..40u32 {
+        let t = f64::from(i % 9) * 0.31 + f64::from(i % 4) * 0.17;
+        let e = |k: u32| f64::from((i * k) % 7) * 0.13;
+        let _ = writeln!(
+            csv,
+            "{},{},{},{},{}",
+            t + e(3),
+            t + e(5),
+            t + e(11),
+            t + e(13),
+            t + e(17)
+        );
+    }
+    let panel = common::write(dir.path(), "p.csv", csv.as_bytes());
+    common::write(dir.path(), "p.families.csv", b"judge,family\nJ1,a\nJ2,a\n");
+    let o = api::json(
+        argv(&["estimate", panel.to_str().unwrap()]),
+        Some(PanelRequest::default()),
+        None,
+        &|| false,
+    )
+    .unwrap();
+    let notes = o.notes.join("\n");
+    assert!(notes.contains("families= overrides"), "{notes}");
+    assert!(notes.contains("items dropped"), "{notes}");
+    assert!(flags_named(&notes).is_empty(), "{notes}");
+}
+
+/// `read["why"]` and every message of the battery's document on the real panels, as Python
+/// receives them, name no flag.
+#[test]
+fn python_battery_documents_on_the_real_panels_name_no_flag() {
+    let data = common::shared();
+    if !data.is_dir() {
+        eprintln!("skipped: no shared data at {}", data.display());
+        return;
+    }
+    let llm = |file: &str| data.join("hanna-llm").join(file);
+    let judges = [
+        "beluga_13b",
+        "orca_platypus_13b",
+        "mistral_7b",
+        "llama2_13b_chat",
+        "chatgpt",
+    ];
+    let human = ["human1", "human2", "human3"];
+    let cases: Vec<(std::path::PathBuf, PanelRequest)> = vec![
+        (
+            llm("hanna_llm_coherence.csv"),
+            PanelRequest {
+                judges: Some(judges.map(ColumnRef::from).to_vec()),
+                anchors: Some(human.map(ColumnRef::from).to_vec()),
+                ..PanelRequest::default()
+            },
+        ),
+        (
+            // Every column read as numbers: the closed form's route.
+            llm("hanna_llm_coherence.csv"),
+            PanelRequest {
+                judges: Some(judges.map(ColumnRef::from).to_vec()),
+                anchors: Some(human.map(ColumnRef::from).to_vec()),
+                continuous: Some(Columns::All),
+                ..PanelRequest::default()
+            },
+        ),
+        (
+            data.join("hanna/hanna_coherence_panel.csv"),
+            PanelRequest {
+                judges: Some((2..=4).map(ColumnRef::Position).collect()),
+                ..PanelRequest::default()
+            },
+        ),
+    ];
+    for (path, request) in cases {
+        if !path.is_file() {
+            eprintln!("skipped: {}", path.display());
+            continue;
+        }
+        let args = [
+            "battery",
+            path.to_str().unwrap(),
+            "--bootstrap",
+            "100",
+            "--null-draws",
+            "100",
+        ];
+        let o = api::json(argv(&args), Some(request), None, &|| false).unwrap();
+        let why = o.doc["read"]["why"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string();
+        assert!(flags_named(&why).is_empty(), "{}: {why}", path.display());
+        let notes = o.notes.join("\n");
+        assert!(
+            flags_named(&notes).is_empty(),
+            "{}: {notes}",
+            path.display()
+        );
+    }
+}
+
+/// A report sentence that travels as text names the setting as the front end says it.
+#[test]
+fn marked_report_sentences_are_worded_by_each_front_end() {
+    let dir = tempfile::tempdir().unwrap();
+    // Ordinal anchors: the closed form flags ordinal_anchor, whose message names two settings.
+    let mut csv = String::from("J1,J2,J3,A1,A2,A3\n");
+    for i in 0..60u32 {
+        let t = f64::from(i % 7) + f64::from(i % 3) * 0.37;
+        let _ = writeln!(
+            csv,
+            "{},{},{},{},{},{}",
+            t + 0.11 * f64::from(i % 5),
+            t * 0.9 + 0.3 * f64::from(i % 4),
+            t * 1.1 - 0.2 * f64::from(i % 6),
+            1 + i % 5,
+            1 + (i + 2) % 5,
+            t * 0.7 + f64::from(i % 2)
+        );
+    }
+    let path = common::write(dir.path(), "ord.csv", csv.as_bytes());
+    let p = path.to_str().unwrap();
+    let o = api::json(
+        argv(&["estimate", p]),
+        Some(PanelRequest::default()),
+        None,
+        &|| false,
+    );
+    let doc = serde_json::to_string(&o.unwrap().doc).unwrap();
+    assert!(doc.contains("anchors="), "{doc}");
+    assert!(flags_named(&doc).is_empty(), "{doc}");
+    let run = common::run(Path::new("."), &["estimate", p, "--json"]);
+    assert!(run.stdout.contains("--anchors"), "{}", run.stdout);
+    assert!(!run.stdout.contains('\u{e000}'), "{}", run.stdout);
+}
