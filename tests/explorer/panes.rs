@@ -259,14 +259,14 @@ fn the_wrapping_panes_scroll_to_their_last_row_and_no_further() {
                 "{pane:?} at {w}×{h}: G does not reach {last:?}: {rows:#?}"
             );
             // Held past the end, the offset stays there: one key back moves one row.
-            let end = app.scroll[rhoscope::tui::app::pane_index(pane)];
+            let end = app.scroll[pane];
             assert!(end > 0, "{pane:?} at {w}×{h} needs to scroll");
             for _ in 0..5 {
                 act(&mut app, Action::Down);
             }
-            assert_eq!(app.scroll[rhoscope::tui::app::pane_index(pane)], end);
+            assert_eq!(app.scroll[pane], end);
             act(&mut app, Action::Up);
-            assert_eq!(app.scroll[rhoscope::tui::app::pane_index(pane)], end - 1);
+            assert_eq!(app.scroll[pane], end - 1);
         }
     }
 }

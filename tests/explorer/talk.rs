@@ -473,7 +473,7 @@ fn clicks_focus_panes_and_the_wheel_moves_a_slider() {
     let wheel = mouse(MouseEventKind::ScrollDown, a.battery.x + 2, a.battery.y + 2);
     let action = action_of(&wheel, &app, area).unwrap();
     act(&mut app, action);
-    assert_eq!(app.scroll[rhoscope::tui::app::pane_index(Pane::Battery)], 1);
+    assert_eq!(app.scroll[Pane::Battery], 1);
     assert_eq!(app.focus, Pane::Data, "the wheel does not move the focus");
     // Under the help overlay the mouse does nothing.
     act(&mut app, Action::ToggleHelp);

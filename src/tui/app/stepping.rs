@@ -206,7 +206,7 @@ impl App {
         self.modified = false;
         self.history = History::default();
         // Another scene: its panes start at their tops, not where the last one was scrolled.
-        self.scroll = [0; 5];
+        self.scroll = crate::tui::action::PerPane::default();
         match self.scenes[i].setup.clone() {
             Setup::Simulated { params, n, seed } => {
                 self.source = Source::Scenario;

@@ -14,7 +14,7 @@ use ratatui::widgets::Paragraph;
 use crate::battery::{TestId, Verdict};
 use crate::bootstrap::WEAK_ID_T;
 use crate::tui::action::Pane;
-use crate::tui::app::{App, pane_index};
+use crate::tui::app::App;
 use crate::tui::theme::{Theme, pane_block};
 use crate::tui::widgets::{badge, sig, sparkline, versus};
 
@@ -302,10 +302,10 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
     let inner = block.inner(area);
     let lines = lines(app, theme, usize::from(inner.width));
     let offset = crate::tui::widgets::clamp_scroll(
-        app.scroll[pane_index(Pane::Battery)],
+        app.scroll[Pane::Battery],
         lines.len(),
         inner.height,
-        &app.scroll_end[pane_index(Pane::Battery)],
+        &app.scroll_end[Pane::Battery],
     );
     frame.render_widget(Paragraph::new(lines).block(block).scroll((offset, 0)), area);
 }

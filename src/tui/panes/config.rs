@@ -12,7 +12,7 @@ use crate::battery::decision::TABLE;
 use crate::plan::Target;
 use crate::power::SUMMARY_STRENGTHS;
 use crate::tui::action::Pane;
-use crate::tui::app::{App, PLAN_TARGET, pane_index};
+use crate::tui::app::{App, PLAN_TARGET};
 use crate::tui::theme::{Theme, pane_block};
 use crate::tui::widgets::flow;
 
@@ -219,7 +219,7 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
     let paragraph = Paragraph::new(lines)
         .block(block)
         .wrap(Wrap { trim: false });
-    let i = pane_index(Pane::Config);
+    let i = Pane::Config;
     frame.render_widget(
         crate::tui::widgets::scroll_wrapped(paragraph, app.scroll[i], area, &app.scroll_end[i]),
         area,

@@ -9,7 +9,7 @@ use ratatui::widgets::{Paragraph, Wrap};
 
 use crate::estimate::{Context, Estimate, Estimator};
 use crate::tui::action::Pane;
-use crate::tui::app::{App, Source, pane_index};
+use crate::tui::app::{App, Source};
 use crate::tui::theme::{Theme, pane_block};
 use crate::tui::widgets::marker_line;
 
@@ -108,7 +108,7 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
     let paragraph = Paragraph::new(lines)
         .block(block)
         .wrap(Wrap { trim: false });
-    let i = pane_index(Pane::Estimates);
+    let i = Pane::Estimates;
     frame.render_widget(
         crate::tui::widgets::scroll_wrapped(paragraph, app.scroll[i], area, &app.scroll_end[i]),
         area,
