@@ -9,6 +9,7 @@ pub mod registry;
 pub mod calibration;
 pub mod decision;
 pub mod null;
+pub mod reading;
 pub mod types;
 pub mod verdict;
 
@@ -37,9 +38,10 @@ use calibration::{
 };
 use decision::{Configuration, Decision, Route, decide, route};
 use null::NullModel;
+pub use reading::{Reading, Room};
 pub use registry::{COUNT, PerTest};
 pub use types::{
-    Diagnostic, Layout, NotApplicable, NullKind, OnOrdinal, Reading, Sample, Scales, Violation,
+    Diagnostic, Layout, NotApplicable, NullKind, Observation, OnOrdinal, Sample, Scales, Violation,
 };
 pub use verdict::{TestResult, Verdict};
 use verdict::{judge, judge_all};
@@ -124,6 +126,9 @@ pub struct BatteryReport {
     /// The effective number of judges with its interval on the same resamples
     /// ([`crate::neff`]).
     pub n_eff: crate::neff::Neff,
+    /// The panel's reading: the answer, its evidence and the next steps, decided once
+    /// ([`reading::read`]); front ends word it.
+    pub reading: reading::Reading,
     /// Each calibrated test's null statistics, sorted (what the battery figure draws; empty
     /// for a test that was not calibrated).
     pub null_stats: PerTest<Vec<f64>>,
@@ -182,6 +187,20 @@ pub fn run(
 #[must_use]
 pub fn run_with(
     panel: &Panel,
+    spec: &NullSpec,
+    opts: &Options,
+    conventions: Conventions,
+    progress: &(dyn Fn(Progress) -> Flow + Sync),
+) -> Option<BatteryReport> {
+    run_in(panel, &Room::default(), spec, opts, conventions, progress)
+}
+
+/// [`run_with`] on a panel whose source could still give `room` (spare columns), which the
+/// reading's next steps may offer. Returns `None` when `progress` stops the run.
+#[must_use]
+pub fn run_in(
+    panel: &Panel,
+    room: &Room,
     spec: &NullSpec,
     opts: &Options,
     conventions: Conventions,
@@ -254,8 +273,18 @@ pub fn run_with(
         weak_id,
         free_refused.as_deref(),
     );
+    let reading = reading::read(&reading::Inputs {
+        config: &config,
+        decision: &decision,
+        tests: &tests,
+        fits: &inferred,
+        weak_id: weak_id.as_ref(),
+        refused: &fits.refused,
+        room,
+    });
     Some(BatteryReport {
         decision,
+        reading,
         fits: inferred,
         weak_id,
         tests,

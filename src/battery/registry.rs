@@ -10,7 +10,7 @@ use std::ops::{Index, IndexMut};
 use nalgebra::DMatrix;
 
 pub use super::TestId;
-pub use super::types::{Diagnostic, NullKind, OnOrdinal, Reading, Scales, Violation};
+pub use super::types::{Diagnostic, NullKind, Observation, OnOrdinal, Scales, Violation};
 use super::types::{Layout, NotApplicable, Sample};
 
 /// Builds [`TestId`] from `Variant => module` lines: declares each test's module (so a new
@@ -118,7 +118,7 @@ impl TestId {
 
     /// What a verdict means for this panel.
     #[must_use]
-    pub fn meaning(self, reading: &Reading<'_>) -> String {
+    pub fn meaning(self, reading: &Observation<'_>) -> String {
         (self.spec().meaning)(reading)
     }
 }

@@ -5,7 +5,7 @@
 use nalgebra::DMatrix;
 
 use super::types::{
-    Diagnostic, Layout, NotApplicable, NullKind, OnOrdinal, Reading, Scales, Violation,
+    Diagnostic, Layout, NotApplicable, NullKind, OnOrdinal, Observation, Scales, Violation,
 };
 use crate::model::Params;
 use crate::moments::judge_offdiag;
@@ -63,7 +63,7 @@ pub const SPEC: Diagnostic = Diagnostic {
 };
 
 /// What Test A's verdict means (Sections 5 and 8).
-fn meaning(r: &Reading<'_>) -> String {
+fn meaning(r: &Observation<'_>) -> String {
     if r.fires {
         "The judges' covariances are unequal beyond chance: they load unequally on what they share, so the unit-loading closed form should not be used on this panel (Section 8); treat every ρ̂ as unverified. Fix the panel, or read the free-scale estimate, which frees each judge's scale (it needs ≥ 3 continuous anchors), once Test J passes.".into()
     } else {

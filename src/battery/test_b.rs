@@ -5,7 +5,7 @@
 use nalgebra::DMatrix;
 
 use super::types::{
-    Diagnostic, Layout, NotApplicable, NullKind, OnOrdinal, Reading, Scales, Violation,
+    Diagnostic, Layout, NotApplicable, NullKind, OnOrdinal, Observation, Scales, Violation,
 };
 use crate::estimate::pair_estimate;
 use crate::model::Params;
@@ -82,7 +82,7 @@ pub const SPEC: Diagnostic = Diagnostic {
 };
 
 /// What Test B's verdict means (Section 5).
-fn meaning(r: &Reading<'_>) -> String {
+fn meaning(r: &Observation<'_>) -> String {
     if r.fires {
         "The anchor pairs disagree about σ_t²: a second factor loads unequally on the anchors (or a judge-side shared residual is strong), and such asymmetry biases ρ̂ in a direction the data cannot tell (Section 5). Do not use the point estimates.".into()
     } else {

@@ -7,7 +7,7 @@
 use nalgebra::DMatrix;
 
 use super::types::{
-    Diagnostic, Layout, NotApplicable, NullKind, OnOrdinal, Reading, Sample, Scales, Violation,
+    Diagnostic, Layout, NotApplicable, NullKind, OnOrdinal, Observation, Sample, Scales, Violation,
 };
 use crate::model::{Families, Params};
 
@@ -104,7 +104,7 @@ pub const SPEC: Diagnostic = Diagnostic {
 };
 
 /// What Test C's verdict means (Sections 5 and 8).
-fn meaning(r: &Reading<'_>) -> String {
+fn meaning(r: &Observation<'_>) -> String {
     if r.fires && r.layout.ordinal_judges > 0 {
         return format!(
             "Judges within a family agree more than one factor allows (within-minus-cross residual correlation {:.3}): a family-level shared residual. The free-scale fit absorbs part of it into the judges' loadings, so its ρ̂ is biased; keep one judge per family, or judges from more families, and rerun.",

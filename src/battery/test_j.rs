@@ -6,7 +6,7 @@
 //! that merely use different scales, so it is the check the free-scale estimator rests on.
 
 use super::types::{
-    Diagnostic, Layout, NotApplicable, NullKind, OnOrdinal, Reading, Sample, Scales, Violation,
+    Diagnostic, Layout, NotApplicable, NullKind, OnOrdinal, Observation, Sample, Scales, Violation,
 };
 
 /// Test J needs at least 4 judges (at p = 3 one factor fits any correlations exactly).
@@ -60,7 +60,7 @@ pub const SPEC: Diagnostic = Diagnostic {
 };
 
 /// What Test J's verdict means (docs/method.md §7, Section 8).
-fn meaning(r: &Reading<'_>) -> String {
+fn meaning(r: &Observation<'_>) -> String {
     if r.fires {
         "The judges need more than one factor even with each on its own scale: they disagree about what they measure, not only in harshness. Neither the closed form nor the free-scale estimate holds on this panel; find the judges that split off (their loadings λ) before reading any ρ̂.".into()
     } else {

@@ -9,7 +9,7 @@ use std::borrow::Cow;
 use nalgebra::DMatrix;
 
 use super::types::{
-    Diagnostic, Layout, NotApplicable, NullKind, OnOrdinal, Reading, Sample, Scales, Violation,
+    Diagnostic, Layout, NotApplicable, NullKind, OnOrdinal, Observation, Sample, Scales, Violation,
 };
 use crate::estimate::free_scale::{MIN_ANCHORS, MIN_JUDGES, fit_with_judges};
 
@@ -75,7 +75,7 @@ pub const SPEC: Diagnostic = Diagnostic {
 };
 
 /// What Test O's verdict means (docs/method.md §7).
-fn meaning(r: &Reading<'_>) -> String {
+fn meaning(r: &Observation<'_>) -> String {
     if r.fires {
         "No free-scale fit reproduces the anchors' covariances and their correlations with the judges: something loads on the anchors that the judges do not share in the same way (an anchor-side second factor). The free-scale ρ̂ is then biased in an unknown direction; do not use its point estimates.".into()
     } else {

@@ -2,7 +2,7 @@
 //! reach every output that lists tests.
 
 use super::types::{
-    Diagnostic, Layout, NotApplicable, NullKind, OnOrdinal, Reading, Sample, Scales, Violation,
+    Diagnostic, Layout, NotApplicable, NullKind, OnOrdinal, Observation, Sample, Scales, Violation,
 };
 
 /// Runs on every panel.
@@ -31,7 +31,7 @@ pub const SPEC: Diagnostic = Diagnostic {
     },
     statistic,
     null: NullKind::SingleFactor,
-    meaning: |r: &Reading<'_>| format!("Test Z {}.", if r.fires { "fired" } else { "passed" }),
+    meaning: |r: &Observation<'_>| format!("Test Z {}.", if r.fires { "fired" } else { "passed" }),
     violation: Violation {
         name: "test-z",
         short: "no violation at all",

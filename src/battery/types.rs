@@ -178,7 +178,7 @@ pub struct Diagnostic {
     /// free-scale model of docs/method.md §7 (judges on their own scales).
     pub null: NullKind,
     /// What a verdict means for this panel (Sections 5 and 8).
-    pub meaning: fn(&Reading<'_>) -> String,
+    pub meaning: fn(&Observation<'_>) -> String,
     /// The violation its operating characteristics are studied on.
     pub violation: Violation,
 }
@@ -216,7 +216,7 @@ pub enum NullKind {
 
 /// What a test's meaning may depend on.
 #[derive(Debug, Clone, Copy)]
-pub struct Reading<'a> {
+pub struct Observation<'a> {
     pub fires: bool,
     pub observed: f64,
     /// The closed-form estimate, when ρ is identified.

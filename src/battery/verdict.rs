@@ -6,7 +6,7 @@ use nalgebra::DMatrix;
 use super::calibration::NullDistribution;
 use super::null::NullModel;
 use super::registry::{PerTest, TestId};
-use super::types::{Layout, NullKind, Reading, Sample};
+use super::types::{Layout, NullKind, Observation, Sample};
 use crate::estimate::{Estimate, EstimateError};
 
 /// A test's verdict. Shown as a word and a symbol, never colour alone.
@@ -136,7 +136,7 @@ pub(super) fn judge(
         threshold: Some(threshold),
         p_value: nulls.p_value(t, observed),
         verdict,
-        message: t.meaning(&Reading {
+        message: t.meaning(&Observation {
             fires: verdict == Verdict::Fires,
             observed,
             estimate: est,
