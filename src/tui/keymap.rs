@@ -341,6 +341,16 @@ pub fn action_for(key: &KeyEvent, focus: Pane) -> Option<Action> {
     })
 }
 
+/// The keys bound to `action`, as help shows them, from this one table: what any screen
+/// names when it tells the user which key does something.
+#[must_use]
+pub fn keys(action: &Action) -> &'static str {
+    KEYMAP
+        .iter()
+        .find(|b| b.action == *action)
+        .map_or("?", |b| b.keys)
+}
+
 /// The help text: one line per binding, `keys — help`, with pane-only keys marked.
 #[must_use]
 pub fn help_lines() -> Vec<(String, String)> {
@@ -402,6 +412,14 @@ mod tests {
             action_for(&key(Char('L'), KeyModifiers::SHIFT), Pane::Sliders),
             Some(Action::Coarse(1))
         );
+    }
+
+    #[test]
+    fn keys_come_from_the_table() {
+        assert_eq!(keys(&Action::CycleRole), "Space");
+        assert_eq!(keys(&Action::ToggleScale), "c");
+        assert_eq!(keys(&Action::Family(1)), "+ / -");
+        assert_eq!(keys(&Action::ResetAll), "Ctrl-r");
     }
 
     #[test]

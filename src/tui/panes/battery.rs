@@ -11,6 +11,7 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
+use crate::battery::reading::{RangeVerdict, WeakIdVerdict};
 use crate::battery::{TestId, Verdict};
 use crate::bootstrap::WEAK_ID_T;
 use crate::tui::action::Pane;
@@ -98,19 +99,15 @@ fn verdicts(app: &App, theme: Theme, width: usize) -> Vec<Line<'static>> {
             Span::styled("  Enter: why", theme.dim()),
         ]));
     }
-    // The weak-identification screen and the range flags share one line.
-    let (weak_v, weak_t) = match r.weak_id {
+    // The weak-identification screen and the range flags share one line, each the
+    // reading's one verdict.
+    let weak_id = r.reading.evidence.weak_id;
+    let weak_v = weak_id.verdict();
+    let weak_t = match weak_id {
         // No verdict on an out-of-range fit: "PASS" would vouch for it.
-        Some(w) if w.out_of_range => (Verdict::NotApplicable, " no verdict, out of range ".into()),
-        Some(w) => (
-            if w.flag {
-                Verdict::Fires
-            } else {
-                Verdict::Pass
-            },
-            format!(" T {} ", sig(w.t, 3)),
-        ),
-        None => (Verdict::NotApplicable, " ".into()),
+        WeakIdVerdict::OutOfRange { .. } => " no verdict, out of range ".into(),
+        WeakIdVerdict::Weak { t } | WeakIdVerdict::Ok { t } => format!(" T {} ", sig(t, 3)),
+        WeakIdVerdict::NoFit => " ".into(),
     };
     let (range_v, range_t) = range_row(r);
     let weak = vec![
@@ -127,7 +124,7 @@ fn verdicts(app: &App, theme: Theme, width: usize) -> Vec<Line<'static>> {
     if cells(&weak) + 2 + cells(&range) <= width {
         let mut one = weak;
         // The N/A badge ends in its own dot.
-        let sep = if weak_v == Verdict::NotApplicable && r.weak_id.is_none_or(|w| !w.out_of_range) {
+        let sep = if weak_id == WeakIdVerdict::NoFit {
             " "
         } else {
             "· "
@@ -155,18 +152,17 @@ fn verdicts(app: &App, theme: Theme, width: usize) -> Vec<Line<'static>> {
     lines
 }
 
-/// The range row's verdict and text. Without a closed-form fit there is nothing to
-/// range-check: it says so, not "0 flag(s)" (a FLAG the estimates pane shows then belongs
-/// to a point fit the battery could not use).
+/// The range row's verdict and text, from the reading's one range verdict. Without a
+/// closed-form fit there is nothing to range-check: it says so, not "0 flag(s)" (a FLAG the
+/// estimates pane shows then belongs to a point fit the battery could not use).
 fn range_row(r: &crate::battery::BatteryReport) -> (Verdict, String) {
-    match r.estimate() {
-        None => (
-            Verdict::NotApplicable,
-            " no closed-form fit (Enter: why)".into(),
-        ),
-        Some(e) if e.flags.is_empty() => (Verdict::Pass, " 0 flag(s)".into()),
-        Some(e) => (Verdict::Fires, format!(" {} flag(s)", e.flags.len())),
-    }
+    let range = &r.reading.evidence.range;
+    let text = match range {
+        RangeVerdict::NoFit => " no closed-form fit (Enter: why)".into(),
+        RangeVerdict::InRange => " 0 flag(s)".into(),
+        RangeVerdict::OutOfRange(f) => format!(" {} flag(s)", f.len()),
+    };
+    (range.verdict(), text)
 }
 
 /// The p-value in the fewest characters that keep its first significant digits: bootstrap

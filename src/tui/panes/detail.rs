@@ -8,6 +8,7 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph};
 
+use crate::battery::reading::{RangeVerdict, WeakIdVerdict};
 use crate::battery::{TestId, Verdict};
 use crate::bootstrap::WEAK_ID_T;
 use crate::tui::app::App;
@@ -56,7 +57,9 @@ pub fn lines(app: &App, theme: Theme, width: usize) -> Vec<Line<'static>> {
             let (a, b) = versus(s, th);
             let p = res
                 .p_value
-                .map_or(String::new(), |p| format!(", p {}", sig(p, 2)));
+                .map_or(String::new(), |p| {
+                    format!(", p {}", crate::tui::panes::battery::p_text(p))
+                });
             wrap(
                 &format!("statistic {a} against the 95% threshold {b}{p}"),
                 &mut out,
@@ -96,32 +99,23 @@ fn screens(
         return;
     };
     let stale = app.battery_stale();
-    let (weak_v, weak_text) = match r.weak_id {
-        Some(w) if w.out_of_range => (
-            Verdict::NotApplicable,
-            format!(
-                "T = |den̂| / SD_boot = {}, but the fit is out of range (see the range flags), so T gives no verdict.",
-                sig(w.t, 3)
-            ),
+    let weak_id = r.reading.evidence.weak_id;
+    let weak_text = match weak_id {
+        WeakIdVerdict::OutOfRange { t } => format!(
+            "T = |den̂| / SD_boot = {}, but the fit is out of range or gives no ρ̂ (see the range flags), so T gives no verdict.",
+            sig(t, 3)
         ),
-        Some(w) => (
-            if w.flag {
-                Verdict::Fires
-            } else {
-                Verdict::Pass
-            },
-            format!(
-                "T = |den̂| / SD_boot = {} against {WEAK_ID_T}: {}",
-                sig(w.t, 3),
-                if w.flag {
-                    "the denominator of Theorem 1 is weakly identified; report ρ̂ as an interval only."
-                } else {
-                    "the denominator is well away from zero; the point estimates can be read."
-                }
-            ),
+        WeakIdVerdict::Weak { t } => format!(
+            "T = |den̂| / SD_boot = {} against {WEAK_ID_T}: the denominator of Theorem 1 is weakly identified; report ρ̂ as an interval only.",
+            sig(t, 3)
         ),
-        None => (Verdict::NotApplicable, no_closed_form(app)),
+        WeakIdVerdict::Ok { t } => format!(
+            "T = |den̂| / SD_boot = {} against {WEAK_ID_T}: the denominator is well away from zero; the point estimates can be read.",
+            sig(t, 3)
+        ),
+        WeakIdVerdict::NoFit => no_closed_form(app),
     };
+    let weak_v = weak_id.verdict();
     heading(
         out,
         wrap,
@@ -135,19 +129,17 @@ fn screens(
         .as_ref()
         .map(|p| p.anchors.clone())
         .unwrap_or_default();
-    let (range_v, range_text) = match r.estimate() {
-        None => (Verdict::NotApplicable, vec![no_closed_form(app)]),
-        Some(e) if e.flags.is_empty() => (
-            Verdict::Pass,
-            vec!["every closed-form quantity lies in its admissible range.".to_string()],
-        ),
-        Some(e) => (
-            Verdict::Fires,
-            e.flags
-                .iter()
-                .map(|f| in_explorer(&f.message(e, &names)))
-                .collect(),
-        ),
+    let range_v = r.reading.evidence.range.verdict();
+    let range_text = match (&r.reading.evidence.range, r.estimate()) {
+        (RangeVerdict::NoFit, _) | (_, None) => vec![no_closed_form(app)],
+        (RangeVerdict::InRange, _) => {
+            vec!["every closed-form quantity lies in its admissible range.".to_string()]
+        }
+        (RangeVerdict::OutOfRange(_), Some(e)) => e
+            .flags
+            .iter()
+            .map(|f| in_explorer(&f.message(e, &names)))
+            .collect(),
     };
     heading(
         out,
