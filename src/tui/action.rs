@@ -147,6 +147,8 @@ pub enum Action {
     /// The event loop wrote the figure (its file name), or could not.
     FigureWritten(Result<PathBuf, String>),
     Worker(WorkerMsg),
+    /// A key that acts only in another pane (`keys` as help shows them): the status says where.
+    Elsewhere { keys: &'static str, pane: Pane },
 }
 
 /// Which figure a key asks for.

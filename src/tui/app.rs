@@ -398,6 +398,14 @@ impl App {
                 Vec::new()
             }
             Action::Worker(msg) => self.receive(msg),
+            Action::Elsewhere { keys, pane } => {
+                self.status = format!(
+                    "{keys} acts in the {} pane: {} focuses it",
+                    pane.title()[2..].to_lowercase(),
+                    &pane.title()[..1]
+                );
+                Vec::new()
+            }
             // Handled by `transition`.
             Action::Quit
             | Action::Suspend
@@ -422,7 +430,8 @@ impl App {
             | Action::Suspend
             | Action::Worker(_)
             | Action::FigureWritten(_) => true,
-            Action::Next | Action::Prev => self.mode != Mode::Explore,
+            // "Esc ends the talk" holds frozen or not; an open overlay closes first.
+            Action::Next | Action::Prev | Action::CloseOverlay => self.mode != Mode::Explore,
             _ => false,
         }
     }

@@ -218,7 +218,7 @@ pub static KEYMAP: &[Binding] = &[
         &[Char('f')],
         Global,
         Action::Freeze,
-        "freeze / unfreeze (frozen: only f, q, Ctrl-c, talk n/p)",
+        "freeze / unfreeze (frozen: only f, q, Ctrl-c, talk n/p, Esc)",
     ),
     Binding {
         keys: "Ctrl-r",
@@ -226,7 +226,7 @@ pub static KEYMAP: &[Binding] = &[
         ctrl: true,
         context: Global,
         action: Action::ResetAll,
-        help: "reset every slider and the seed",
+        help: "reset every slider and the seed (a file stays as it is)",
     },
     bind(
         "n",
@@ -330,11 +330,18 @@ pub fn action_for(key: &KeyEvent, focus: Pane) -> Option<Action> {
     }
     let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
     let matches = |b: &&Binding| b.ctrl == ctrl && b.codes.contains(&key.code);
-    let pane_first = KEYMAP
+    let Some(pane_first) = KEYMAP
         .iter()
         .filter(|b| b.context == Context::Pane(focus))
         .find(matches)
-        .or_else(|| KEYMAP.iter().filter(|b| b.context == Global).find(matches))?;
+        .or_else(|| KEYMAP.iter().filter(|b| b.context == Global).find(matches))
+    else {
+        // A key of another pane: say where it acts rather than nothing.
+        return KEYMAP.iter().find(matches).and_then(|b| match b.context {
+            Context::Pane(pane) => Some(Action::Elsewhere { keys: b.keys, pane }),
+            Global => None,
+        });
+    };
     Some(match (&pane_first.action, key.code) {
         (Action::Family(_), Char('-')) => Action::Family(-1),
         (a, _) => a.clone(),
@@ -386,6 +393,13 @@ mod tests {
         );
         assert_eq!(
             action_for(&key(Char('c'), KeyModifiers::NONE), Pane::Sliders),
+            Some(Action::Elsewhere {
+                keys: "c",
+                pane: Pane::Data
+            })
+        );
+        assert_eq!(
+            action_for(&key(Char('x'), KeyModifiers::NONE), Pane::Sliders),
             None
         );
         assert_eq!(
@@ -402,7 +416,10 @@ mod tests {
         );
         assert_eq!(
             action_for(&key(Enter, KeyModifiers::NONE), Pane::Sliders),
-            None
+            Some(Action::Elsewhere {
+                keys: "Enter",
+                pane: Pane::Data
+            })
         );
         assert_eq!(
             action_for(&key(Char('-'), KeyModifiers::NONE), Pane::Data),

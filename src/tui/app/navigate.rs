@@ -87,6 +87,10 @@ impl App {
     }
 
     pub(super) fn select_slider(&mut self, d: i32) -> Vec<Effect> {
+        if self.source != super::Source::Scenario {
+            self.status = super::simulated::SLIDERS_IDLE.into();
+            return Vec::new();
+        }
         self.selected = step_index(self.selected, d, self.scenario.sliders.len());
         Vec::new()
     }

@@ -153,6 +153,8 @@ impl App {
         }
         self.mode = Mode::Explore;
         self.modified = false;
+        // A talk is frozen for the stage; explore mode is live again.
+        self.frozen = false;
         let Some(s) = self.saved.take() else {
             self.present = false;
             return Vec::new();

@@ -318,6 +318,10 @@ fn empty(app: &App, width: usize) -> Vec<Line<'static>> {
         Source::File(_) => {
             "no panel: this file is not a panel (the data pane says why); open a preset or another file"
         }
+        // A talk has no data pane: the caption says why the scene has no panel.
+        Source::Scenario if matches!(app.mode, crate::tui::app::Mode::Demo(_)) => {
+            "no panel in this scene (the caption says why)"
+        }
         Source::Scenario => "no panel: open a preset or a file in the data pane",
     };
     crate::tui::widgets::wrap_words(text, width)

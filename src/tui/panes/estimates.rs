@@ -38,7 +38,12 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
             .panel
             .as_ref()
             .and_then(|p| crate::battery::decision::refusal(p))
-            .unwrap_or_else(|| "no estimate yet (ρ needs ≥ 2 judges and ≥ 2 anchors)".into());
+            .unwrap_or_else(|| match app.mode {
+                crate::tui::app::Mode::Demo(_) if app.panel.is_none() => {
+                    "no panel in this scene (the caption says why)".into()
+                }
+                _ => "no estimate yet (ρ needs ≥ 2 judges and ≥ 2 anchors)".into(),
+            });
         frame.render_widget(
             Paragraph::new(why).block(block).wrap(Wrap { trim: true }),
             area,
