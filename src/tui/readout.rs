@@ -114,6 +114,10 @@ pub fn explorer_advice(text: &str, panel: Option<&Panel>) -> String {
             "; leave it out of the anchors",
             "; every anchor is ordinal: c on an anchor in the data pane scores it as continuous",
         )
+        .replace(
+            "Leave the ordinal anchor out (Space on it in the data pane makes it —), or press c on it in the data pane if its codes are interval-scaled.",
+            "Every anchor is ordinal, so leaving the ordinal ones out leaves none: press c on each anchor in the data pane if its codes are interval-scaled.",
+        )
     } else {
         text.to_string()
     }

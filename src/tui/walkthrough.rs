@@ -32,7 +32,7 @@ pub fn explain(app: &App, step: Step) -> [String; 2] {
         .collect();
     match step {
         Step::Configuration => configuration(r, panel),
-        Step::Estimate => estimate(r, &names),
+        Step::Estimate => estimate(r, panel, &names),
         Step::WeakId => reading::weak_id(r, &names),
         Step::Test(t) => {
             let [a, mut b] = test(r, t);
@@ -93,13 +93,10 @@ fn configuration(r: &BatteryReport, panel: &Panel) -> [String; 2] {
 }
 
 /// The estimate the reading names, with its intervals, and why the closed form is not it.
-fn estimate(r: &BatteryReport, names: &[String]) -> [String; 2] {
+fn estimate(r: &BatteryReport, panel: &Panel, names: &[String]) -> [String; 2] {
     let read = &r.reading.answer;
     let Some(e) = read.read else {
-        return [
-            "There is no estimate to read.".into(),
-            reading::answer(&r.reading, names),
-        ];
+        return ["There is no estimate to read.".into(), answer(r, panel, names)];
     };
     let parts: Vec<String> = read
         .anchors
@@ -221,13 +218,34 @@ fn answered(
     })
 }
 
+/// The answer; where the reading reads nothing and names no obstacle, the battery's own
+/// reason (the full view's "Which estimate to read") says why.
+fn answer(r: &BatteryReport, panel: &Panel, names: &[String]) -> String {
+    let a = reading::answer(&r.reading, names);
+    if r.reading.answer.read.is_some() || !r.reading.answer.obstacles.is_empty() {
+        return a;
+    }
+    let why = r.decision.refusal.as_ref().map_or_else(
+        || readout::explorer_advice(&crate::tui::text::in_explorer(&r.route.why), Some(panel)),
+        |why| format!("{why}."),
+    );
+    format!("{a} {why}")
+}
+
 /// The last step: what fired, the answer, and the reading's first next step.
 fn overall(r: &BatteryReport, panel: &Panel, names: &[String]) -> [String; 2] {
+    let ran = r
+        .reading
+        .evidence
+        .tests
+        .values()
+        .any(|v| *v != Verdict::NotApplicable);
     let first = match reading::alarms(&r.reading) {
         Some(fired) => format!("Overall: {fired}."),
+        None if !ran => "Overall: no test can run on this panel, so none vouches for it.".into(),
         None => "Overall: nothing fires. Passing is necessary, not sufficient: a panel-wide shared residual is invisible to every test.".into(),
     };
-    let answer = reading::answer(&r.reading, names);
+    let answer = answer(r, panel, names);
     let second = match reading::next_step(&r.reading, panel) {
         Some(next) => format!("{answer} {next}"),
         None => answer,

@@ -105,9 +105,22 @@ fn row_lines(
 ) -> Vec<Line<'static>> {
     let mut lines = Vec::new();
     // Broken before the dash where it does not fit, as the other rows are.
+    // A row's tests that cannot run on this panel (too few judges for J, say) are not
+    // offered by it: when none can, the row says so.
+    let none_runs = app.battery.as_deref().is_some_and(|r| {
+        r.reading
+            .evidence
+            .tests
+            .values()
+            .all(|v| *v == crate::battery::Verdict::NotApplicable)
+    });
     let parts = [
         format!("▸ {}", d.row.configuration),
-        format!("— {}", d.row.diagnostics),
+        if none_runs {
+            format!("— {} (none can run on this panel)", d.row.diagnostics)
+        } else {
+            format!("— {}", d.row.diagnostics)
+        },
     ];
     lines.extend(
         crate::tui::widgets::flow(&parts, " ", width)
