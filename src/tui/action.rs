@@ -148,7 +148,10 @@ pub enum Action {
     FigureWritten(Result<PathBuf, String>),
     Worker(WorkerMsg),
     /// A key that acts only in another pane (`keys` as help shows them): the status says where.
-    Elsewhere { keys: &'static str, pane: Pane },
+    Elsewhere {
+        keys: &'static str,
+        pane: Pane,
+    },
 }
 
 /// Which figure a key asks for.

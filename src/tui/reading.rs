@@ -41,10 +41,9 @@ pub fn pane_label(e: Estimator, names: &[String]) -> String {
 /// Anchor `k`'s name, or ρ_k when the panel has none.
 #[must_use]
 pub fn anchor_name(names: &[String], k: usize) -> String {
-    names.get(k).map_or_else(
-        || format!("ρ_{}", k + 1),
-        |n| crate::error::sanitize(n),
-    )
+    names
+        .get(k)
+        .map_or_else(|| format!("ρ_{}", k + 1), |n| crate::error::sanitize(n))
 }
 
 /// The panel's answer in one sentence: the estimate to read and what it says of each
@@ -87,12 +86,19 @@ pub fn answer(r: &Reading, names: &[String]) -> String {
         parts.push(format!("contaminated: {}", hit.join(", ")));
     }
     if !clean.is_empty() && !(hit.is_empty() && undefined.is_empty()) {
-        parts.push(format!("{} not distinguishable from clean", clean.join(", ")));
+        parts.push(format!(
+            "{} not distinguishable from clean",
+            clean.join(", ")
+        ));
     }
     if !undefined.is_empty() {
         parts.push(format!("{} undefined", undefined.join(", ")));
     }
-    format!("Answer (read the {}): {}.", label(e, names), parts.join("; "))
+    format!(
+        "Answer (read the {}): {}.",
+        label(e, names),
+        parts.join("; ")
+    )
 }
 
 /// One reason an estimate is not read, in a clause.
@@ -188,10 +194,10 @@ pub fn remedy(r: &Remedy, panel: &Panel) -> String {
         )
     };
     let judge = |j: usize| {
-        panel.judges.get(j).map_or_else(
-            || format!("judge {}", j + 1),
-            |a| crate::error::sanitize(a),
-        )
+        panel
+            .judges
+            .get(j)
+            .map_or_else(|| format!("judge {}", j + 1), |a| crate::error::sanitize(a))
     };
     let column = |c: &crate::battery::reading::Column| match *c {
         crate::battery::reading::Column::Judge(j) => judge(j),
@@ -291,11 +297,9 @@ pub fn weak_id(r: &BatteryReport, names: &[String]) -> [String; 2] {
 /// The range flags' codes, or "no flags".
 fn range_codes(r: &RangeVerdict) -> String {
     match r {
-        RangeVerdict::OutOfRange(f) if !f.is_empty() => f
-            .iter()
-            .map(|f| f.as_str())
-            .collect::<Vec<_>>()
-            .join(", "),
+        RangeVerdict::OutOfRange(f) if !f.is_empty() => {
+            f.iter().map(|f| f.as_str()).collect::<Vec<_>>().join(", ")
+        }
         _ => "see the range flags".into(),
     }
 }
@@ -322,7 +326,13 @@ pub fn alarms(r: &Reading) -> Option<String> {
         fired.push("the weak-ID screen".into());
     }
     let n = fired.len();
-    (n > 0).then(|| format!("{} {}", list(fired.into_iter()), if n == 1 { "fires" } else { "fire" }))
+    (n > 0).then(|| {
+        format!(
+            "{} {}",
+            list(fired.into_iter()),
+            if n == 1 { "fires" } else { "fire" }
+        )
+    })
 }
 
 /// Whether test `t` fires according to the reading's evidence.

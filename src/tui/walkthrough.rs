@@ -96,7 +96,10 @@ fn configuration(r: &BatteryReport, panel: &Panel) -> [String; 2] {
 fn estimate(r: &BatteryReport, panel: &Panel, names: &[String]) -> [String; 2] {
     let read = &r.reading.answer;
     let Some(e) = read.read else {
-        return ["There is no estimate to read.".into(), answer(r, panel, names)];
+        return [
+            "There is no estimate to read.".into(),
+            answer(r, panel, names),
+        ];
     };
     let parts: Vec<String> = read
         .anchors
@@ -112,7 +115,11 @@ fn estimate(r: &BatteryReport, panel: &Panel, names: &[String]) -> [String; 2] {
             _ => format!("{} ρ undefined", name(names, a.anchor)),
         })
         .collect();
-    let first = format!("The {} gives {}.", reading::label(e, names), parts.join(", "));
+    let first = format!(
+        "The {} gives {}.",
+        reading::label(e, names),
+        parts.join(", ")
+    );
     let second = if e == Estimator::ClosedForm {
         match &r.reading.evidence.range {
             RangeVerdict::OutOfRange(_) => {
@@ -187,11 +194,7 @@ fn test(r: &BatteryReport, id: TestId) -> [String; 2] {
 
 /// What the reading does about a firing test: the estimate it guards is not read, and
 /// which one is; `None` when the test does not fire.
-fn answered(
-    r: &crate::battery::reading::Reading,
-    t: TestId,
-    names: &[String],
-) -> Option<String> {
+fn answered(r: &crate::battery::reading::Reading, t: TestId, names: &[String]) -> Option<String> {
     use crate::battery::reading::Obstacle;
     if !reading::fires(r, t) {
         return None;

@@ -144,7 +144,7 @@ fn help_shows_every_key_whole_at_80x24_scrolling_where_needed() {
     assert!(!seen.contains('…'), "a help line was cut at 80×24");
     // Closing and reopening starts at the top, and the panes beneath never scrolled.
     act(&mut app, Action::ToggleHelp);
-    assert_eq!(app.scroll, [0; 5]);
+    assert_eq!(app.scroll, rhoscope::tui::action::PerPane::default());
 }
 
 #[test]
@@ -230,11 +230,11 @@ fn esc_leaves_the_recovery_table_and_each_view_opens_at_its_top() {
     act(&mut app, Action::Down);
     assert!(app.update(Action::CloseOverlay).is_empty());
     assert!(!app.showing_validation());
-    assert_eq!(app.scroll, [0; 5]);
+    assert_eq!(app.scroll, rhoscope::tui::action::PerPane::default());
     act(&mut app, Action::Down);
     let _ = app.update(Action::Validate);
     assert!(app.showing_validation());
-    assert_eq!(app.scroll, [0; 5]);
+    assert_eq!(app.scroll, rhoscope::tui::action::PerPane::default());
 }
 
 #[test]

@@ -517,10 +517,10 @@ fn each_talk_scene_opens_with_its_panes_at_their_tops() {
     let mut app = started(Start::Default);
     act(&mut app, Action::Next);
     assert!(matches!(app.mode, Mode::Demo(0)));
-    app.scroll = [4; 5];
+    app.scroll = rhoscope::tui::action::PerPane::from_fn(|_| 4);
     act(&mut app, Action::Next);
     assert!(matches!(app.mode, Mode::Demo(1)));
-    assert_eq!(app.scroll, [0; 5]);
+    assert_eq!(app.scroll, rhoscope::tui::action::PerPane::default());
 }
 
 /// With `f` on only `f`, `q` and stepping through a talk act: `v`, `Tab`, `Enter`, `?` and

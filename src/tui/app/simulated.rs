@@ -15,7 +15,10 @@ use crate::tui::sliders::{Knob, Scenario};
 
 /// Whether two panels give their columns the same roles, scales and families.
 fn same_roles(a: &Panel, b: &Panel) -> bool {
-    a.judges == b.judges && a.anchors == b.anchors && a.scales == b.scales && a.families == b.families
+    a.judges == b.judges
+        && a.anchors == b.anchors
+        && a.scales == b.scales
+        && a.families == b.families
 }
 
 /// What a slider key says on a file panel, which has no sliders to move.
@@ -130,7 +133,11 @@ impl App {
     pub(super) fn set_panel(&mut self, panel: Arc<Panel>) {
         // Sparklines follow one set of roles, scales and families: points of the role states
         // passed on the way to this one would read as this panel's history.
-        if self.panel.as_deref().is_some_and(|old| !same_roles(old, &panel)) {
+        if self
+            .panel
+            .as_deref()
+            .is_some_and(|old| !same_roles(old, &panel))
+        {
             self.history = History::default();
         }
         self.fit = Fits::explorer(&panel);

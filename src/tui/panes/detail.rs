@@ -55,11 +55,9 @@ pub fn lines(app: &App, theme: Theme, width: usize) -> Vec<Line<'static>> {
         );
         if let (Some(s), Some(th)) = (res.statistic, res.threshold) {
             let (a, b) = versus(s, th);
-            let p = res
-                .p_value
-                .map_or(String::new(), |p| {
-                    format!(", p {}", crate::tui::panes::battery::p_text(p))
-                });
+            let p = res.p_value.map_or(String::new(), |p| {
+                format!(", p {}", crate::tui::panes::battery::p_text(p))
+            });
             wrap(
                 &format!("statistic {a} against the 95% threshold {b}{p}"),
                 &mut out,

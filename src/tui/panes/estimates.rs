@@ -75,22 +75,13 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
     let mut lines = Vec::new();
     if let Some((l, _, _)) = &lead {
         lines.push(Line::styled(
-            format!(
-                "read: {}",
-                crate::tui::reading::pane_label(*l, &names)
-            ),
+            format!("read: {}", crate::tui::reading::pane_label(*l, &names)),
             theme.highlight(),
         ));
     }
     let (shown, shown_boot) = lead.as_ref().map_or((e, boot), |(_, le, lb)| (*le, *lb));
     lines.extend(anchor_lines(
-        shown,
-        shown_boot,
-        &truths,
-        &names,
-        stale,
-        width,
-        theme,
+        shown, shown_boot, &truths, &names, stale, width, theme,
     ));
     lines.extend(moment_lines(e, truth.as_ref(), width));
     if let Some(b) = &app.battery {
@@ -154,7 +145,11 @@ fn lead<'a>(
     Option<&'a crate::bootstrap::BootstrapResult>,
 )> {
     let r = app.battery.as_deref().filter(|_| !app.battery_stale())?;
-    let e = r.reading.answer.read.filter(|e| *e != Estimator::ClosedForm)?;
+    let e = r
+        .reading
+        .answer
+        .read
+        .filter(|e| *e != Estimator::ClosedForm)?;
     let fit = fits.estimate(e)?;
     Some((e, fit, r.fit(e).map(|f| &f.boot)))
 }
