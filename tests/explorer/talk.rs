@@ -292,10 +292,8 @@ fn n_starts_the_talk_and_esc_restores_the_users_sliders() {
     assert_eq!(app.mode, Mode::Demo(0));
     assert!(app.present, "a talk uses the presentation layout");
     act(&mut app, Action::Next);
-    // The talk starts frozen: Esc leaves it once `f` unfreezes.
-    act(&mut app, Action::CloseOverlay);
     assert_eq!(app.mode, Mode::Demo(1));
-    act(&mut app, Action::Freeze);
+    // Esc ends the talk, frozen or not, as its last scene says.
     act(&mut app, Action::CloseOverlay);
     assert_eq!(app.mode, Mode::Explore);
     assert!(!app.present);
@@ -540,7 +538,6 @@ fn a_freeze_freezes_every_key_but_unfreeze_quit_and_talk_steps() {
         Action::Focus(Pane::Data),
         Action::Fine(1),
         Action::Validate,
-        Action::CloseOverlay,
     ] {
         act(&mut app, a.clone());
         assert_eq!(
