@@ -15,6 +15,10 @@ use crate::tui::keymap::keys;
 /// An estimator's name in a sentence ("the free-scale estimate"), as the battery pane's
 /// "read the … estimate" line names it.
 #[must_use]
+#[allow(
+    clippy::match_wildcard_for_single_variants,
+    reason = "test builds register more estimators"
+)]
 pub fn label(e: Estimator, names: &[String]) -> String {
     match e {
         Estimator::ClosedForm => "closed-form estimate".into(),
@@ -85,7 +89,8 @@ pub fn answer(r: &Reading, names: &[String]) -> String {
     if !hit.is_empty() {
         parts.push(format!("contaminated: {}", hit.join(", ")));
     }
-    if !clean.is_empty() && !(hit.is_empty() && undefined.is_empty()) {
+    let mixed = !hit.is_empty() || !undefined.is_empty();
+    if !clean.is_empty() && mixed {
         parts.push(format!(
             "{} not distinguishable from clean",
             clean.join(", ")

@@ -104,7 +104,13 @@ fn sparklines_forget_the_role_states_passed_on_the_way() {
     for _ in 0..3 {
         act(&mut app, Action::CycleRole);
     }
-    let points = app.history.stats.values().map(|h| h.len()).max().unwrap();
+    let points = app
+        .history
+        .stats
+        .values()
+        .map(std::collections::VecDeque::len)
+        .max()
+        .unwrap();
     assert_eq!(points, 1, "{:?}", app.history.stats);
     assert!(
         app.history.rho.iter().all(|h| h.len() == 1),

@@ -84,23 +84,7 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
         shown, shown_boot, &truths, &names, stale, width, theme,
     ));
     lines.extend(moment_lines(e, truth.as_ref(), width));
-    if let Some(b) = &app.battery {
-        // The effective number of judges of the last battery ([`crate::neff`]); while a
-        // new one runs, the old value without its interval.
-        let mut n = b.n_eff.clone();
-        if stale {
-            n.boot = None;
-        }
-        let mut text = crate::report::neff::sentence(&n);
-        if stale {
-            text.push_str(" […]");
-        }
-        // Narrow panes: "votes" alone, so the interval is never split across lines.
-        if text.chars().count() > usize::from(area.width.saturating_sub(2)) {
-            text = text.replacen(" independent vote", " vote", 1);
-        }
-        lines.push(Line::raw(text));
-    }
+    lines.extend(neff_line(app, stale, width));
     // A real panel's judges load as they do; the walkthrough's Test J step points here.
     if matches!(app.source, Source::File(_))
         && let Some(l) = crate::tui::readout::loadings(Some(fits), app.battery.as_deref())
@@ -132,6 +116,25 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
         crate::tui::widgets::scroll_wrapped(paragraph, app.scroll[i], area, &app.scroll_end[i]),
         area,
     );
+}
+
+/// The effective number of judges of the last battery ([`crate::neff`]); while a new one
+/// runs, the old value without its interval.
+fn neff_line(app: &App, stale: bool, width: usize) -> Option<Line<'static>> {
+    let b = app.battery.as_ref()?;
+    let mut n = b.n_eff.clone();
+    if stale {
+        n.boot = None;
+    }
+    let mut text = crate::report::neff::sentence(&n);
+    if stale {
+        text.push_str(" […]");
+    }
+    // Narrow panes: "votes" alone, so the interval is never split across lines.
+    if text.chars().count() > width {
+        text = text.replacen(" independent vote", " vote", 1);
+    }
+    Some(Line::raw(text))
 }
 
 /// The estimate the battery's reading names, when it is not the closed form and the
