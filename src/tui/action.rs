@@ -37,6 +37,47 @@ impl Pane {
             Pane::Config => "5 Configuration",
         }
     }
+
+    /// The pane's place in [`Pane::ALL`] (its key, less one).
+    #[must_use]
+    pub fn index(self) -> usize {
+        match self {
+            Pane::Data => 0,
+            Pane::Sliders => 1,
+            Pane::Estimates => 2,
+            Pane::Battery => 3,
+            Pane::Config => 4,
+        }
+    }
+}
+
+/// One value per pane, indexed by [`Pane`], so per-pane state never counts the panes itself.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PerPane<T>([T; Pane::ALL.len()]);
+
+impl<T> PerPane<T> {
+    /// A value for every pane from `f`.
+    pub fn from_fn(mut f: impl FnMut(Pane) -> T) -> PerPane<T> {
+        PerPane(Pane::ALL.map(&mut f))
+    }
+
+    /// `(pane, value)` in focus order.
+    pub fn iter(&self) -> impl Iterator<Item = (Pane, &T)> {
+        Pane::ALL.into_iter().zip(self.0.iter())
+    }
+}
+
+impl<T> std::ops::Index<Pane> for PerPane<T> {
+    type Output = T;
+    fn index(&self, p: Pane) -> &T {
+        &self.0[p.index()]
+    }
+}
+
+impl<T> std::ops::IndexMut<Pane> for PerPane<T> {
+    fn index_mut(&mut self, p: Pane) -> &mut T {
+        &mut self.0[p.index()]
+    }
 }
 
 /// A user intent or a message from the worker.
@@ -106,6 +147,11 @@ pub enum Action {
     /// The event loop wrote the figure (its file name), or could not.
     FigureWritten(Result<PathBuf, String>),
     Worker(WorkerMsg),
+    /// A key that acts only in another pane (`keys` as help shows them): the status says where.
+    Elsewhere {
+        keys: &'static str,
+        pane: Pane,
+    },
 }
 
 /// Which figure a key asks for.

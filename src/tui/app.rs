@@ -17,11 +17,10 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 pub use files::{FileState, Role};
-pub use navigate::pane_index;
 pub use overlay::{Overlay, Prompt, PromptKind};
 pub use stepping::{Mode, Step};
 
-use super::action::{Action, Effect, Pane, PowerJob};
+use super::action::{Action, Effect, Pane, PerPane, PowerJob};
 use super::scenes::{self, Scene};
 use super::sliders::Scenario;
 use crate::battery::{BatteryReport, PerTest};
@@ -157,10 +156,10 @@ pub struct App {
     /// The talk scene on screen was changed by the user (sliders or seed).
     pub modified: bool,
     /// Line offsets of the scrolling panes (estimates, battery, configuration), by pane.
-    pub scroll: [u16; 5],
+    pub scroll: PerPane<u16>,
     /// The furthest offset of each scrolling pane at its last draw (the view sets it), so a
     /// key held past the end does not have to be undone.
-    pub scroll_end: [std::cell::Cell<u16>; 5],
+    pub scroll_end: PerPane<std::cell::Cell<u16>>,
     /// Line offset of the modal overlays (help, the battery's detail view), so scrolling an
     /// overlay never moves the pane beneath it.
     pub overlay_scroll: u16,
@@ -234,8 +233,8 @@ impl App {
             present: false,
             confirm_quit: false,
             modified: false,
-            scroll: [0; 5],
-            scroll_end: std::array::from_fn(|_| std::cell::Cell::new(MAX_SCROLL)),
+            scroll: PerPane::default(),
+            scroll_end: PerPane::from_fn(|_| std::cell::Cell::new(MAX_SCROLL)),
             overlay_scroll: 0,
             overlay_end: std::cell::Cell::new(MAX_SCROLL),
             saved: None,
@@ -302,7 +301,7 @@ impl App {
         let mut effects = self.transition(action);
         // A new configuration: its power lines are at the top of the configuration pane.
         if self.study != study {
-            self.scroll[pane_index(Pane::Config)] = 0;
+            self.scroll[Pane::Config] = 0;
         }
         self.drop_stale_validation(&mut effects);
         effects
@@ -403,6 +402,14 @@ impl App {
                 Vec::new()
             }
             Action::Worker(msg) => self.receive(msg),
+            Action::Elsewhere { keys, pane } => {
+                self.status = format!(
+                    "{keys} acts in the {} pane: {} focuses it",
+                    pane.title()[2..].to_lowercase(),
+                    &pane.title()[..1]
+                );
+                Vec::new()
+            }
             // Handled by `transition`.
             Action::Quit
             | Action::Suspend
@@ -427,7 +434,8 @@ impl App {
             | Action::Suspend
             | Action::Worker(_)
             | Action::FigureWritten(_) => true,
-            Action::Next | Action::Prev => self.mode != Mode::Explore,
+            // "Esc ends the talk" holds frozen or not; an open overlay closes first.
+            Action::Next | Action::Prev | Action::CloseOverlay => self.mode != Mode::Explore,
             _ => false,
         }
     }

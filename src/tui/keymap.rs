@@ -218,7 +218,7 @@ pub static KEYMAP: &[Binding] = &[
         &[Char('f')],
         Global,
         Action::Freeze,
-        "freeze / unfreeze (frozen: only f, q, Ctrl-c, talk n/p)",
+        "freeze / unfreeze (frozen: only f, q, Ctrl-c, talk n/p, Esc)",
     ),
     Binding {
         keys: "Ctrl-r",
@@ -226,7 +226,7 @@ pub static KEYMAP: &[Binding] = &[
         ctrl: true,
         context: Global,
         action: Action::ResetAll,
-        help: "reset every slider and the seed",
+        help: "reset every slider and the seed (a file stays as it is)",
     },
     bind(
         "n",
@@ -330,15 +330,32 @@ pub fn action_for(key: &KeyEvent, focus: Pane) -> Option<Action> {
     }
     let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
     let matches = |b: &&Binding| b.ctrl == ctrl && b.codes.contains(&key.code);
-    let pane_first = KEYMAP
+    let Some(pane_first) = KEYMAP
         .iter()
         .filter(|b| b.context == Context::Pane(focus))
         .find(matches)
-        .or_else(|| KEYMAP.iter().filter(|b| b.context == Global).find(matches))?;
+        .or_else(|| KEYMAP.iter().filter(|b| b.context == Global).find(matches))
+    else {
+        // A key of another pane: say where it acts rather than nothing.
+        return KEYMAP.iter().find(matches).and_then(|b| match b.context {
+            Context::Pane(pane) => Some(Action::Elsewhere { keys: b.keys, pane }),
+            Global => None,
+        });
+    };
     Some(match (&pane_first.action, key.code) {
         (Action::Family(_), Char('-')) => Action::Family(-1),
         (a, _) => a.clone(),
     })
+}
+
+/// The keys bound to `action`, as help shows them, from this one table: what any screen
+/// names when it tells the user which key does something.
+#[must_use]
+pub fn keys(action: &Action) -> &'static str {
+    KEYMAP
+        .iter()
+        .find(|b| b.action == *action)
+        .map_or("?", |b| b.keys)
 }
 
 /// The help text: one line per binding, `keys — help`, with pane-only keys marked.
@@ -376,6 +393,13 @@ mod tests {
         );
         assert_eq!(
             action_for(&key(Char('c'), KeyModifiers::NONE), Pane::Sliders),
+            Some(Action::Elsewhere {
+                keys: "c",
+                pane: Pane::Data
+            })
+        );
+        assert_eq!(
+            action_for(&key(Char('x'), KeyModifiers::NONE), Pane::Sliders),
             None
         );
         assert_eq!(
@@ -392,7 +416,10 @@ mod tests {
         );
         assert_eq!(
             action_for(&key(Enter, KeyModifiers::NONE), Pane::Sliders),
-            None
+            Some(Action::Elsewhere {
+                keys: "Enter",
+                pane: Pane::Data
+            })
         );
         assert_eq!(
             action_for(&key(Char('-'), KeyModifiers::NONE), Pane::Data),
@@ -402,6 +429,14 @@ mod tests {
             action_for(&key(Char('L'), KeyModifiers::SHIFT), Pane::Sliders),
             Some(Action::Coarse(1))
         );
+    }
+
+    #[test]
+    fn keys_come_from_the_table() {
+        assert_eq!(keys(&Action::CycleRole), "Space");
+        assert_eq!(keys(&Action::ToggleScale), "c");
+        assert_eq!(keys(&Action::Family(1)), "+ / -");
+        assert_eq!(keys(&Action::ResetAll), "Ctrl-r");
     }
 
     #[test]

@@ -11,6 +11,7 @@ pub mod caption;
 pub mod figure;
 pub mod keymap;
 pub mod panes;
+pub mod reading;
 pub mod readout;
 pub mod scenes;
 pub mod sliders;

@@ -268,6 +268,10 @@ fn message_fits(app: &App, width: usize) -> bool {
 }
 
 fn scenario_text(app: &App) -> String {
+    // A talk scene without its panel (HANNA not at hand) shows no simulated one.
+    if app.panel.is_none() && matches!(app.mode, super::app::Mode::Demo(_)) {
+        return " no panel in this scene ".into();
+    }
     format!(" simulated · N = {} · seed {} ", app.scenario.n(), app.seed)
 }
 

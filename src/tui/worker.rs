@@ -294,7 +294,12 @@ pub fn run_load(j: &LoadJob) -> WorkerMsg {
             path: j.path.clone(),
             notes: load_notes(&j.path, &loaded)
                 .into_iter()
-                .chain(unmatched_families(&family_file, &loaded.header))
+                // Families given another way (a file named on the command line) and applied
+                // leave nothing for the sidecar to say.
+                .chain(
+                    unmatched_families(&family_file, &loaded.header)
+                        .filter(|_| loaded.panel.families.is_none()),
+                )
                 .collect(),
             header: loaded.header,
             panel: Arc::new(loaded.panel),

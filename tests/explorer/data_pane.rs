@@ -103,10 +103,7 @@ fn a_file_whose_roles_cannot_be_guessed_lists_its_header_for_space() {
     );
     act(&mut app, Action::Next);
     let (_, lines) = caption::of(&app).unwrap();
-    assert!(
-        lines[0].contains("human1") && !lines[0].contains("ρ_1"),
-        "{lines:?}"
-    );
+    assert!(!lines[0].contains("ρ_1"), "{lines:?}");
     // On to the walkthrough's last step, the overall verdict.
     for _ in 0..20 {
         if caption::of(&app).unwrap().0.contains("overall") {
@@ -117,7 +114,7 @@ fn a_file_whose_roles_cannot_be_guessed_lists_its_header_for_space() {
     let (title, lines) = caption::of(&app).unwrap();
     assert!(title.contains("overall"), "{title}");
     assert!(
-        lines[0].contains("no closed-form point estimate"),
+        lines[0].contains("Answer: no anchor's ρ can be read"),
         "{lines:?}"
     );
     assert!(!lines[0].contains("should not be trusted"), "{lines:?}");

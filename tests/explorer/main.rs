@@ -11,6 +11,7 @@ mod advice;
 mod background;
 mod data_pane;
 mod panes;
+mod reading;
 mod suspend;
 mod talk;
 mod usability;

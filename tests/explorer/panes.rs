@@ -144,7 +144,7 @@ fn help_shows_every_key_whole_at_80x24_scrolling_where_needed() {
     assert!(!seen.contains('…'), "a help line was cut at 80×24");
     // Closing and reopening starts at the top, and the panes beneath never scrolled.
     act(&mut app, Action::ToggleHelp);
-    assert_eq!(app.scroll, [0; 5]);
+    assert_eq!(app.scroll, rhoscope::tui::action::PerPane::default());
 }
 
 #[test]
@@ -230,11 +230,11 @@ fn esc_leaves_the_recovery_table_and_each_view_opens_at_its_top() {
     act(&mut app, Action::Down);
     assert!(app.update(Action::CloseOverlay).is_empty());
     assert!(!app.showing_validation());
-    assert_eq!(app.scroll, [0; 5]);
+    assert_eq!(app.scroll, rhoscope::tui::action::PerPane::default());
     act(&mut app, Action::Down);
     let _ = app.update(Action::Validate);
     assert!(app.showing_validation());
-    assert_eq!(app.scroll, [0; 5]);
+    assert_eq!(app.scroll, rhoscope::tui::action::PerPane::default());
 }
 
 #[test]
@@ -259,14 +259,14 @@ fn the_wrapping_panes_scroll_to_their_last_row_and_no_further() {
                 "{pane:?} at {w}×{h}: G does not reach {last:?}: {rows:#?}"
             );
             // Held past the end, the offset stays there: one key back moves one row.
-            let end = app.scroll[rhoscope::tui::app::pane_index(pane)];
+            let end = app.scroll[pane];
             assert!(end > 0, "{pane:?} at {w}×{h} needs to scroll");
             for _ in 0..5 {
                 act(&mut app, Action::Down);
             }
-            assert_eq!(app.scroll[rhoscope::tui::app::pane_index(pane)], end);
+            assert_eq!(app.scroll[pane], end);
             act(&mut app, Action::Up);
-            assert_eq!(app.scroll[rhoscope::tui::app::pane_index(pane)], end - 1);
+            assert_eq!(app.scroll[pane], end - 1);
         }
     }
 }

@@ -292,10 +292,8 @@ fn n_starts_the_talk_and_esc_restores_the_users_sliders() {
     assert_eq!(app.mode, Mode::Demo(0));
     assert!(app.present, "a talk uses the presentation layout");
     act(&mut app, Action::Next);
-    // The talk starts frozen: Esc leaves it once `f` unfreezes.
-    act(&mut app, Action::CloseOverlay);
     assert_eq!(app.mode, Mode::Demo(1));
-    act(&mut app, Action::Freeze);
+    // Esc ends the talk, frozen or not, as its last scene says.
     act(&mut app, Action::CloseOverlay);
     assert_eq!(app.mode, Mode::Explore);
     assert!(!app.present);
@@ -308,11 +306,8 @@ fn n_starts_the_talk_and_esc_restores_the_users_sliders() {
     assert_eq!(format!("{:?}", app.fit), rho);
     assert!(!app.battery_stale(), "the restored battery is current");
     // A talk started by `rhoscope demo` leaves for the default scenario, not an empty screen;
-    // while frozen, Esc does not leave.
+    // Esc ends it frozen or not.
     let mut app = started(Start::Demo);
-    act(&mut app, Action::CloseOverlay);
-    assert_eq!(app.mode, Mode::Demo(0), "a frozen talk stays");
-    act(&mut app, Action::Freeze);
     act(&mut app, Action::CloseOverlay);
     assert_eq!(app.mode, Mode::Explore);
     assert!(app.panel.is_some() && app.battery.is_some() && !app.battery_stale());
@@ -473,7 +468,7 @@ fn clicks_focus_panes_and_the_wheel_moves_a_slider() {
     let wheel = mouse(MouseEventKind::ScrollDown, a.battery.x + 2, a.battery.y + 2);
     let action = action_of(&wheel, &app, area).unwrap();
     act(&mut app, action);
-    assert_eq!(app.scroll[rhoscope::tui::app::pane_index(Pane::Battery)], 1);
+    assert_eq!(app.scroll[Pane::Battery], 1);
     assert_eq!(app.focus, Pane::Data, "the wheel does not move the focus");
     // Under the help overlay the mouse does nothing.
     act(&mut app, Action::ToggleHelp);
@@ -517,10 +512,10 @@ fn each_talk_scene_opens_with_its_panes_at_their_tops() {
     let mut app = started(Start::Default);
     act(&mut app, Action::Next);
     assert!(matches!(app.mode, Mode::Demo(0)));
-    app.scroll = [4; 5];
+    app.scroll = rhoscope::tui::action::PerPane::from_fn(|_| 4);
     act(&mut app, Action::Next);
     assert!(matches!(app.mode, Mode::Demo(1)));
-    assert_eq!(app.scroll, [0; 5]);
+    assert_eq!(app.scroll, rhoscope::tui::action::PerPane::default());
 }
 
 /// With `f` on only `f`, `q` and stepping through a talk act: `v`, `Tab`, `Enter`, `?` and
@@ -540,7 +535,6 @@ fn a_freeze_freezes_every_key_but_unfreeze_quit_and_talk_steps() {
         Action::Focus(Pane::Data),
         Action::Fine(1),
         Action::Validate,
-        Action::CloseOverlay,
     ] {
         act(&mut app, a.clone());
         assert_eq!(

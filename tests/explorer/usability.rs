@@ -217,7 +217,7 @@ fn a_new_configuration_scrolls_the_configuration_pane_to_its_power_lines() {
     }
     let _ = pane_rows(&app, Pane::Config, 80, 24);
     act(&mut app, Action::Down);
-    let i = rhoscope::tui::app::pane_index(Pane::Config);
+    let i = Pane::Config;
     assert!(app.scroll[i] > 0, "scrolled");
     act(&mut app, Action::Fine(1));
     assert_eq!(app.scroll[i], 0);

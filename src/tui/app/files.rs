@@ -250,7 +250,7 @@ impl App {
         });
         self.load_error = None;
         // Another panel: its panes start at their tops.
-        self.scroll = [0; 5];
+        self.scroll = crate::tui::action::PerPane::default();
         self.source = Source::File(FileState {
             path: path.clone(),
             header: Vec::new(),
@@ -290,7 +290,7 @@ impl App {
             Some(Entry::Preset(name)) => {
                 let params = crate::scenario::preset(name).unwrap_or_default();
                 self.source = Source::Scenario;
-                self.scroll = [0; 5];
+                self.scroll = crate::tui::action::PerPane::default();
                 self.mode = Mode::Explore;
                 self.saved = None;
                 self.history = super::History::default();

@@ -35,10 +35,9 @@ impl App {
             }
             p => {
                 // The view clamps the offset to the pane's content.
-                let i = pane_index(p);
-                let next = i64::from(self.scroll[i]) + i64::from(d.clamp(-1000, 1000));
-                let end = i64::from(self.scroll_end[i].get().min(MAX_SCROLL));
-                self.scroll[i] = u16::try_from(next.clamp(0, end)).unwrap_or(0);
+                let next = i64::from(self.scroll[p]) + i64::from(d.clamp(-1000, 1000));
+                let end = i64::from(self.scroll_end[p].get().min(MAX_SCROLL));
+                self.scroll[p] = u16::try_from(next.clamp(0, end)).unwrap_or(0);
                 Vec::new()
             }
         }
@@ -88,15 +87,13 @@ impl App {
     }
 
     pub(super) fn select_slider(&mut self, d: i32) -> Vec<Effect> {
+        if self.source != super::Source::Scenario {
+            self.status = super::simulated::SLIDERS_IDLE.into();
+            return Vec::new();
+        }
         self.selected = step_index(self.selected, d, self.scenario.sliders.len());
         Vec::new()
     }
-}
-
-/// The index of a pane in [`Pane::ALL`].
-#[must_use]
-pub fn pane_index(p: Pane) -> usize {
-    Pane::ALL.iter().position(|q| *q == p).unwrap_or(0)
 }
 
 /// `i` moved by `d` within `0..len`.

@@ -13,11 +13,22 @@ use crate::simulate::{Design, replicate_rng};
 use crate::tui::action::{BatteryJob, Effect};
 use crate::tui::sliders::{Knob, Scenario};
 
+/// Whether two panels give their columns the same roles, scales and families.
+fn same_roles(a: &Panel, b: &Panel) -> bool {
+    a.judges == b.judges
+        && a.anchors == b.anchors
+        && a.scales == b.scales
+        && a.families == b.families
+}
+
+/// What a slider key says on a file panel, which has no sliders to move.
+pub(super) const SLIDERS_IDLE: &str =
+    "sliders drive simulated scenarios: open a preset in the data pane";
+
 impl App {
     pub(super) fn nudge(&mut self, steps: f64, coarse: bool) -> Vec<Effect> {
         if self.source != Source::Scenario {
-            self.status =
-                "sliders drive simulated scenarios: open a preset in the data pane".into();
+            self.status = SLIDERS_IDLE.into();
             return Vec::new();
         }
         let i = self
@@ -35,6 +46,10 @@ impl App {
     }
 
     pub(super) fn reset_slider(&mut self) -> Vec<Effect> {
+        if self.source != Source::Scenario {
+            self.status = SLIDERS_IDLE.into();
+            return Vec::new();
+        }
         let Some(knob) = self.scenario.sliders.get(self.selected).map(|s| s.knob) else {
             return Vec::new();
         };
@@ -63,7 +78,13 @@ impl App {
         }
     }
 
+    /// `Ctrl-r`: every slider and the seed back to the default scenario's. A file on screen
+    /// has neither, and its role edits are the user's work: it stays, and the status says so.
     pub(super) fn reset_all(&mut self) -> Vec<Effect> {
+        if self.source != Source::Scenario {
+            self.status = "Ctrl-r resets a simulated scenario's sliders and seed: this file and its roles stay as they are".into();
+            return Vec::new();
+        }
         self.scenario = Scenario::default();
         self.source = Source::Scenario;
         self.mode = Mode::Explore;
@@ -110,6 +131,15 @@ impl App {
     }
 
     pub(super) fn set_panel(&mut self, panel: Arc<Panel>) {
+        // Sparklines follow one set of roles, scales and families: points of the role states
+        // passed on the way to this one would read as this panel's history.
+        if self
+            .panel
+            .as_deref()
+            .is_some_and(|old| !same_roles(old, &panel))
+        {
+            self.history = History::default();
+        }
         self.fit = Fits::explorer(&panel);
         let m = panel.m();
         self.history.rho.resize(m, VecDeque::new());

@@ -153,6 +153,8 @@ impl App {
         }
         self.mode = Mode::Explore;
         self.modified = false;
+        // A talk is frozen for the stage; explore mode is live again.
+        self.frozen = false;
         let Some(s) = self.saved.take() else {
             self.present = false;
             return Vec::new();
@@ -206,7 +208,7 @@ impl App {
         self.modified = false;
         self.history = History::default();
         // Another scene: its panes start at their tops, not where the last one was scrolled.
-        self.scroll = [0; 5];
+        self.scroll = crate::tui::action::PerPane::default();
         match self.scenes[i].setup.clone() {
             Setup::Simulated { params, n, seed } => {
                 self.source = Source::Scenario;

@@ -72,7 +72,7 @@ impl App {
         }
         if self.study_of_screen().is_some() {
             self.show_validation = !self.show_validation;
-            self.scroll[super::pane_index(Pane::Estimates)] = 0;
+            self.scroll[Pane::Estimates] = 0;
             return Vec::new();
         }
         if self.validation_failure().is_some() {
@@ -94,7 +94,7 @@ impl App {
             total: crate::validate::total_steps(&options),
         });
         self.show_validation = true;
-        self.scroll[super::pane_index(Pane::Estimates)] = 0;
+        self.scroll[Pane::Estimates] = 0;
         vec![Effect::Validate(ValidateJob {
             generation: self.generation,
             panel,
@@ -105,7 +105,7 @@ impl App {
     /// `Esc` on the recovery table: back to the estimates (`V` shows it again).
     pub(super) fn hide_validation(&mut self) {
         self.show_validation = false;
-        self.scroll[super::pane_index(Pane::Estimates)] = 0;
+        self.scroll[Pane::Estimates] = 0;
     }
 
     /// `Esc` while a study runs: cancel it.

@@ -11,11 +11,11 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
-use crate::battery::reading::WeakIdVerdict;
+use crate::battery::reading::{RangeVerdict, WeakIdVerdict};
 use crate::battery::{TestId, Verdict};
 use crate::bootstrap::WEAK_ID_T;
 use crate::tui::action::Pane;
-use crate::tui::app::{App, pane_index};
+use crate::tui::app::App;
 use crate::tui::theme::{Theme, pane_block};
 use crate::tui::widgets::{badge, sig, sparkline, versus};
 
@@ -99,17 +99,15 @@ fn verdicts(app: &App, theme: Theme, width: usize) -> Vec<Line<'static>> {
             Span::styled("  Enter: why", theme.dim()),
         ]));
     }
-    // The weak-identification screen and the range flags share one line.
-    // The one weak-ID verdict (battery::reading): no verdict on an out-of-range fit.
+    // The weak-identification screen and the range flags share one line, each the
+    // reading's one verdict.
     let weak_id = r.reading.evidence.weak_id;
-    let (weak_v, weak_t) = match weak_id {
-        WeakIdVerdict::OutOfRange { .. } => {
-            (Verdict::NotApplicable, " no verdict, out of range ".into())
-        }
-        WeakIdVerdict::Weak { t } | WeakIdVerdict::Ok { t } => {
-            (weak_id.verdict(), format!(" T {} ", sig(t, 3)))
-        }
-        WeakIdVerdict::NoFit => (Verdict::NotApplicable, " ".into()),
+    let weak_v = weak_id.verdict();
+    let weak_t = match weak_id {
+        // No verdict on an out-of-range fit: "PASS" would vouch for it.
+        WeakIdVerdict::OutOfRange { .. } => " no verdict, out of range ".into(),
+        WeakIdVerdict::Weak { t } | WeakIdVerdict::Ok { t } => format!(" T {} ", sig(t, 3)),
+        WeakIdVerdict::NoFit => " ".into(),
     };
     let (range_v, range_t) = range_row(r);
     let weak = vec![
@@ -154,18 +152,17 @@ fn verdicts(app: &App, theme: Theme, width: usize) -> Vec<Line<'static>> {
     lines
 }
 
-/// The range row's verdict and text. Without a closed-form fit there is nothing to
-/// range-check: it says so, not "0 flag(s)" (a FLAG the estimates pane shows then belongs
-/// to a point fit the battery could not use).
+/// The range row's verdict and text, from the reading's one range verdict. Without a
+/// closed-form fit there is nothing to range-check: it says so, not "0 flag(s)" (a FLAG the
+/// estimates pane shows then belongs to a point fit the battery could not use).
 fn range_row(r: &crate::battery::BatteryReport) -> (Verdict, String) {
-    match r.estimate() {
-        None => (
-            Verdict::NotApplicable,
-            " no closed-form fit (Enter: why)".into(),
-        ),
-        Some(e) if e.flags.is_empty() => (Verdict::Pass, " 0 flag(s)".into()),
-        Some(e) => (Verdict::Fires, format!(" {} flag(s)", e.flags.len())),
-    }
+    let range = &r.reading.evidence.range;
+    let text = match range {
+        RangeVerdict::NoFit => " no closed-form fit (Enter: why)".into(),
+        RangeVerdict::InRange => " 0 flag(s)".into(),
+        RangeVerdict::OutOfRange(f) => format!(" {} flag(s)", f.len()),
+    };
+    (range.verdict(), text)
 }
 
 /// The p-value in the fewest characters that keep its first significant digits: bootstrap
@@ -301,10 +298,10 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
     let inner = block.inner(area);
     let lines = lines(app, theme, usize::from(inner.width));
     let offset = crate::tui::widgets::clamp_scroll(
-        app.scroll[pane_index(Pane::Battery)],
+        app.scroll[Pane::Battery],
         lines.len(),
         inner.height,
-        &app.scroll_end[pane_index(Pane::Battery)],
+        &app.scroll_end[Pane::Battery],
     );
     frame.render_widget(Paragraph::new(lines).block(block).scroll((offset, 0)), area);
 }
@@ -320,6 +317,10 @@ fn empty(app: &App, width: usize) -> Vec<Line<'static>> {
         Source::File(f) if f.loading => "loading…",
         Source::File(_) => {
             "no panel: this file is not a panel (the data pane says why); open a preset or another file"
+        }
+        // A talk has no data pane: the caption says why the scene has no panel.
+        Source::Scenario if matches!(app.mode, crate::tui::app::Mode::Demo(_)) => {
+            "no panel in this scene (the caption says why)"
         }
         Source::Scenario => "no panel: open a preset or a file in the data pane",
     };

@@ -12,7 +12,7 @@ use crate::battery::decision::TABLE;
 use crate::plan::Target;
 use crate::power::SUMMARY_STRENGTHS;
 use crate::tui::action::Pane;
-use crate::tui::app::{App, PLAN_TARGET, pane_index};
+use crate::tui::app::{App, PLAN_TARGET};
 use crate::tui::theme::{Theme, pane_block};
 use crate::tui::widgets::flow;
 
@@ -105,9 +105,22 @@ fn row_lines(
 ) -> Vec<Line<'static>> {
     let mut lines = Vec::new();
     // Broken before the dash where it does not fit, as the other rows are.
+    // A row's tests that cannot run on this panel (too few judges for J, say) are not
+    // offered by it: when none can, the row says so.
+    let none_runs = app.battery.as_deref().is_some_and(|r| {
+        r.reading
+            .evidence
+            .tests
+            .values()
+            .all(|v| *v == crate::battery::Verdict::NotApplicable)
+    });
     let parts = [
         format!("▸ {}", d.row.configuration),
-        format!("— {}", d.row.diagnostics),
+        if none_runs {
+            format!("— {} (none can run on this panel)", d.row.diagnostics)
+        } else {
+            format!("— {}", d.row.diagnostics)
+        },
     ];
     lines.extend(
         crate::tui::widgets::flow(&parts, " ", width)
@@ -219,7 +232,7 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
     let paragraph = Paragraph::new(lines)
         .block(block)
         .wrap(Wrap { trim: false });
-    let i = pane_index(Pane::Config);
+    let i = Pane::Config;
     frame.render_widget(
         crate::tui::widgets::scroll_wrapped(paragraph, app.scroll[i], area, &app.scroll_end[i]),
         area,

@@ -9,7 +9,7 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph};
 
-use crate::battery::reading::WeakIdVerdict;
+use crate::battery::reading::{RangeVerdict, WeakIdVerdict};
 use crate::battery::{TestId, Verdict};
 use crate::bootstrap::WEAK_ID_T;
 use crate::tui::app::App;
@@ -56,9 +56,9 @@ pub fn lines(app: &App, theme: Theme, width: usize) -> Vec<Line<'static>> {
         );
         if let (Some(s), Some(th)) = (res.statistic, res.threshold) {
             let (a, b) = versus(s, th);
-            let p = res
-                .p_value
-                .map_or(String::new(), |p| format!(", p {}", sig(p, 2)));
+            let p = res.p_value.map_or(String::new(), |p| {
+                format!(", p {}", crate::tui::panes::battery::p_text(p))
+            });
             wrap(
                 &format!("statistic {a} against the 95% threshold {b}{p}"),
                 &mut out,
@@ -98,30 +98,23 @@ fn screens(
         return;
     };
     let stale = app.battery_stale();
-    // The one weak-ID verdict (battery::reading).
     let weak_id = r.reading.evidence.weak_id;
-    let (weak_v, weak_text) = match weak_id {
-        WeakIdVerdict::OutOfRange { t } => (
-            Verdict::NotApplicable,
-            format!(
-                "T = |den̂| / SD_boot = {}, but the fit is out of range (see the range flags), so T gives no verdict.",
-                sig(t, 3)
-            ),
+    let weak_text = match weak_id {
+        WeakIdVerdict::OutOfRange { t } => format!(
+            "T = |den̂| / SD_boot = {}, but the fit is out of range or gives no ρ̂ (see the range flags), so T gives no verdict.",
+            sig(t, 3)
         ),
-        WeakIdVerdict::Weak { t } | WeakIdVerdict::Ok { t } => (
-            weak_id.verdict(),
-            format!(
-                "T = |den̂| / SD_boot = {} against {WEAK_ID_T}: {}",
-                sig(t, 3),
-                if weak_id.alarm() {
-                    "the denominator of Theorem 1 is weakly identified; report ρ̂ as an interval only."
-                } else {
-                    "the denominator is well away from zero; the point estimates can be read."
-                }
-            ),
+        WeakIdVerdict::Weak { t } => format!(
+            "T = |den̂| / SD_boot = {} against {WEAK_ID_T}: the denominator of Theorem 1 is weakly identified; report ρ̂ as an interval only.",
+            sig(t, 3)
         ),
-        WeakIdVerdict::NoFit => (Verdict::NotApplicable, no_closed_form(app)),
+        WeakIdVerdict::Ok { t } => format!(
+            "T = |den̂| / SD_boot = {} against {WEAK_ID_T}: the denominator is well away from zero; the point estimates can be read.",
+            sig(t, 3)
+        ),
+        WeakIdVerdict::NoFit => no_closed_form(app),
     };
+    let weak_v = weak_id.verdict();
     heading(
         out,
         wrap,
@@ -135,19 +128,17 @@ fn screens(
         .as_ref()
         .map(|p| p.anchors.clone())
         .unwrap_or_default();
-    let (range_v, range_text) = match r.estimate() {
-        None => (Verdict::NotApplicable, vec![no_closed_form(app)]),
-        Some(e) if e.flags.is_empty() => (
-            Verdict::Pass,
-            vec!["every closed-form quantity lies in its admissible range.".to_string()],
-        ),
-        Some(e) => (
-            Verdict::Fires,
-            e.flags
-                .iter()
-                .map(|f| reword(&f.message(e, &names), &Keys).into_owned())
-                .collect(),
-        ),
+    let range_v = r.reading.evidence.range.verdict();
+    let range_text = match (&r.reading.evidence.range, r.estimate()) {
+        (RangeVerdict::NoFit, _) | (_, None) => vec![no_closed_form(app)],
+        (RangeVerdict::InRange, _) => {
+            vec!["every closed-form quantity lies in its admissible range.".to_string()]
+        }
+        (RangeVerdict::OutOfRange(_), Some(e)) => e
+            .flags
+            .iter()
+            .map(|f| crate::wording::reword(&f.message(e, &names), &crate::tui::text::Keys).into_owned())
+            .collect(),
     };
     heading(
         out,

@@ -10,7 +10,7 @@ use ratatui::widgets::{Paragraph, Wrap};
 
 use crate::estimate::{Context, Estimate, Estimator};
 use crate::tui::action::Pane;
-use crate::tui::app::{App, Source, pane_index};
+use crate::tui::app::{App, Source};
 use crate::tui::theme::{Theme, pane_block};
 use crate::tui::widgets::marker_line;
 
@@ -39,7 +39,12 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
             .panel
             .as_ref()
             .and_then(|p| crate::battery::decision::refusal(p))
-            .unwrap_or_else(|| "no estimate yet (ρ needs ≥ 2 judges and ≥ 2 anchors)".into());
+            .unwrap_or_else(|| match app.mode {
+                crate::tui::app::Mode::Demo(_) if app.panel.is_none() => {
+                    "no panel in this scene (the caption says why)".into()
+                }
+                _ => "no estimate yet (ρ needs ≥ 2 judges and ≥ 2 anchors)".into(),
+            });
         frame.render_widget(
             Paragraph::new(why).block(block).wrap(Wrap { trim: true }),
             area,
@@ -65,25 +70,22 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
     let truths: Vec<Option<f64>> = (0..e.anchors.len())
         .map(|k| truth.as_ref().and_then(|p| p.rho.get(k).copied()))
         .collect();
-    let mut lines = anchor_lines(e, boot, &truths, &names, stale, width, theme);
-    lines.extend(moment_lines(e, truth.as_ref(), width));
-    if let Some(b) = &app.battery {
-        // The effective number of judges of the last battery ([`crate::neff`]); while a
-        // new one runs, the old value without its interval.
-        let mut n = b.n_eff.clone();
-        if stale {
-            n.boot = None;
-        }
-        let mut text = crate::report::neff::sentence(&n);
-        if stale {
-            text.push_str(" […]");
-        }
-        // Narrow panes: "votes" alone, so the interval is never split across lines.
-        if text.chars().count() > usize::from(area.width.saturating_sub(2)) {
-            text = text.replacen(" independent vote", " vote", 1);
-        }
-        lines.push(Line::raw(text));
+    // The marker rows show the estimate the reading names, with its intervals; the closed
+    // form is then one of the comparisons below.
+    let lead = lead(app, fits);
+    let mut lines = Vec::new();
+    if let Some((l, _, _)) = &lead {
+        lines.push(Line::styled(
+            format!("read: {}", crate::tui::reading::pane_label(*l, &names)),
+            theme.highlight(),
+        ));
     }
+    let (shown, shown_boot) = lead.as_ref().map_or((e, boot), |(_, le, lb)| (*le, *lb));
+    lines.extend(anchor_lines(
+        shown, shown_boot, &truths, &names, stale, width, theme,
+    ));
+    lines.extend(moment_lines(e, truth.as_ref(), width));
+    lines.extend(neff_line(app, stale, width));
     // A real panel's judges load as they do; the walkthrough's Test J step points here.
     if matches!(app.source, Source::File(_))
         && let Some(l) = crate::tui::readout::loadings(Some(fits), app.battery.as_deref())
@@ -101,28 +103,70 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
             theme.warn(),
         ));
     }
-    let (comparisons, pointed) = comparison_lines(app, fits, stale, &names);
+    let led = lead.as_ref().map(|(l, _, _)| *l);
+    let (comparisons, pointed) = comparison_lines(app, fits, stale, &names, led);
     lines.extend(comparisons);
     if let Some(line) = pointed {
-        lines.insert(e.anchors.len(), line);
+        lines.insert(shown.anchors.len() + usize::from(led.is_some()), line);
     }
     let paragraph = Paragraph::new(lines)
         .block(block)
         .wrap(Wrap { trim: false });
-    let i = pane_index(Pane::Estimates);
+    let i = Pane::Estimates;
     frame.render_widget(
         crate::tui::widgets::scroll_wrapped(paragraph, app.scroll[i], area, &app.scroll_end[i]),
         area,
     );
 }
 
-/// Every comparison the explorer fits, in its order, and apart from them the line a talk
-/// scene is about (shown under the anchors).
+/// The effective number of judges of the last battery ([`crate::neff`]); while a new one
+/// runs, the old value without its interval.
+fn neff_line(app: &App, stale: bool, width: usize) -> Option<Line<'static>> {
+    let b = app.battery.as_ref()?;
+    let mut n = b.n_eff.clone();
+    if stale {
+        n.boot = None;
+    }
+    let mut text = crate::report::neff::sentence(&n);
+    if stale {
+        text.push_str(" […]");
+    }
+    // Narrow panes: "votes" alone, so the interval is never split across lines.
+    if text.chars().count() > width {
+        text = text.replacen(" independent vote", " vote", 1);
+    }
+    Some(Line::raw(text))
+}
+
+/// The estimate the battery's reading names, when it is not the closed form and the
+/// explorer fits it: its estimator, its fit and its intervals (the marker rows show them).
+fn lead<'a>(
+    app: &'a App,
+    fits: &'a crate::estimate::Fits,
+) -> Option<(
+    Estimator,
+    &'a Estimate,
+    Option<&'a crate::bootstrap::BootstrapResult>,
+)> {
+    let r = app.battery.as_deref().filter(|_| !app.battery_stale())?;
+    let e = r
+        .reading
+        .answer
+        .read
+        .filter(|e| *e != Estimator::ClosedForm)?;
+    let fit = fits.estimate(e)?;
+    Some((e, fit, r.fit(e).map(|f| &f.boot)))
+}
+
+/// Every comparison the explorer fits, in its order (the closed form among them when the
+/// marker rows show `led`), and apart from them the line a talk scene is about (shown
+/// under the anchors).
 fn comparison_lines(
     app: &App,
     fits: &crate::estimate::Fits,
     stale: bool,
     names: &[String],
+    led: Option<Estimator>,
 ) -> (Vec<Line<'static>>, Option<Line<'static>>) {
     let mut lines = Vec::new();
     let mut pointed = None;
@@ -139,7 +183,7 @@ fn comparison_lines(
     };
     for e in crate::estimate::fits::EXPLORER {
         let at = lines.len();
-        let hidden = e == Estimator::FreeScale && fits.estimate(e).is_none();
+        let hidden = (e == Estimator::FreeScale && fits.estimate(e).is_none()) || led == Some(e);
         if e == Estimator::FreeScale && !hidden {
             let boot = app
                 .battery
@@ -148,7 +192,7 @@ fn comparison_lines(
                 .map(|f| &f.boot)
                 .filter(|_| !stale);
             lines.push(free_scale_line(&e.label(&ctx, names), fits, boot, names));
-        } else if e != Estimator::ClosedForm && !hidden {
+        } else if (e != Estimator::ClosedForm || led.is_some()) && !hidden {
             lines.push(compare_line(&e.label(&ctx, names), fits.estimate(e)));
         }
         if point == Some(e) && lines.len() > at {

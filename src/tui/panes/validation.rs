@@ -14,7 +14,7 @@ use ratatui::widgets::{Paragraph, Wrap};
 use crate::battery::TestId;
 use crate::estimate::Estimator;
 use crate::tui::action::Pane;
-use crate::tui::app::{App, pane_index};
+use crate::tui::app::App;
 use crate::tui::theme::{Theme, pane_block};
 use crate::tui::widgets::{flow, wrap_words};
 use crate::validate::{Cell, Study};
@@ -61,10 +61,10 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) -> boo
     let width = usize::from(area.width.saturating_sub(2));
     let lines = lines(study, width, theme);
     let offset = crate::tui::widgets::clamp_scroll(
-        app.scroll[pane_index(Pane::Estimates)],
+        app.scroll[Pane::Estimates],
         lines.len(),
         area.height.saturating_sub(2),
-        &app.scroll_end[pane_index(Pane::Estimates)],
+        &app.scroll_end[Pane::Estimates],
     );
     frame.render_widget(Paragraph::new(lines).block(block).scroll((offset, 0)), area);
     true
