@@ -9,6 +9,20 @@ use crate::estimate::{Context, Estimator, Fits};
 use crate::report::{self, estimate::EstimateReport};
 use crate::wording::{Said, Setting};
 
+/// The anchor `--designated-clean` names, noting when a number named it rather than a position.
+fn designated_clean(
+    a: &EstimateArgs,
+    anchors: &[String],
+    console: &mut dyn Console,
+) -> Result<Option<usize>, Error> {
+    let Some(name) = &a.designated_clean else {
+        return Ok(None);
+    };
+    let c = anchor_index(anchors, name, Setting::DesignatedClean)?;
+    note_name_over_position(console, anchors, name, c);
+    Ok(Some(c))
+}
+
 /// `estimate` on a loaded panel: its report, and a refused estimator the user asked for.
 pub(super) fn report(
     a: &EstimateArgs,
@@ -18,17 +32,7 @@ pub(super) fn report(
     let panel = &loaded.panel;
     identified(&a.panel.panel, panel)?;
     let s = panel.covariance();
-    let clean = match &a.designated_clean {
-        Some(name) => Some(anchor_index(
-            &panel.anchors,
-            name,
-            Setting::DesignatedClean,
-        )?),
-        None => None,
-    };
-    if let (Some(c), Some(tok)) = (clean, &a.designated_clean) {
-        note_name_over_position(console, &panel.anchors, tok, c);
-    }
+    let clean = designated_clean(a, &panel.anchors, console)?;
     let ctx = Context {
         families: panel.judge_families(),
         clean,
