@@ -66,11 +66,13 @@ fn ordinal_anchors_are_refused_with_the_reason_after_the_closed_form() {
             "all",
         ],
     );
-    assert_eq!(r.code, 65, "{}", r.stderr);
+    // `--method all` asks for every estimator that can run: one that cannot is a note.
+    assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(r.stdout.contains("Closed form (Theorem 1"), "{}", r.stdout);
-    let last = r.stderr.trim_end().lines().last().unwrap();
     assert!(
-        last.contains("free-scale: anchor 'human1' is ordinal"),
-        "{last}"
+        r.stderr
+            .contains("free-scale cannot run on this panel (anchor 'human1' is ordinal"),
+        "{}",
+        r.stderr
     );
 }

@@ -152,7 +152,8 @@ pub(super) fn position_note(
         by_name.join(", "),
         by_position.join(", ")
     );
-    Some(DataError::data(path, message).to_string())
+    // Kept marked, not displayed: each front end words the setting when it prints the note.
+    Some(format!("{}: {message}", sanitize(&path.display().to_string())))
 }
 
 pub(super) fn preview(names: &[String]) -> String {
