@@ -74,3 +74,19 @@ fn ordinal_anchors_are_refused_with_the_reason_after_the_closed_form() {
         "{last}"
     );
 }
+
+/// `--method free-scale --json` on a panel it cannot fit (two anchors) prints nothing on
+/// stdout and exits 65, as the text form does; it printed the closed-form JSON before.
+#[test]
+fn free_scale_json_refused_prints_no_report() {
+    let mid = root().join("assets/mid.csv");
+    let mid = mid.to_str().unwrap();
+    for extra in [None, Some("--json")] {
+        let mut args = vec!["estimate", mid, "--method", "free-scale"];
+        args.extend(extra);
+        let r = run(&root(), &args);
+        assert_eq!(r.code, 65, "{extra:?}: {}", r.stderr);
+        assert!(r.stdout.trim().is_empty(), "{extra:?}: {}", r.stdout);
+        assert!(r.stderr.contains("3 continuous anchors"), "{}", r.stderr);
+    }
+}

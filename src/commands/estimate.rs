@@ -99,12 +99,13 @@ pub(super) fn report(
             .fits
             .iter()
             .any(|f| f.estimator != Estimator::ClosedForm);
-    let rendered = if a.json {
-        Rendered::Json(report::estimate::json(&r))
-    } else if something_to_show {
-        Rendered::Text(report::estimate::text(&r))
-    } else {
+    // Nothing ran that was asked for: no report (a closed-form JSON would pass for one).
+    let rendered = if !something_to_show {
         Rendered::Nothing
+    } else if a.json {
+        Rendered::Json(report::estimate::json(&r))
+    } else {
+        Rendered::Text(report::estimate::text(&r))
     };
     Ok(Output {
         rendered,
