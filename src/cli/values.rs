@@ -8,7 +8,7 @@ pub(super) fn resamples<const MAX: u32>(s: &str) -> Result<u32, String> {
         .parse()
         .map_err(|_| format!("'{s}' is not a whole number of resamples"))?;
     let floor = crate::bootstrap::MIN_RESAMPLES;
-    if (b as usize) < floor {
+    if b < floor as u64 {
         return Err(format!(
             "B = {b} < {floor} resamples: a 95 % percentile interval needs at least {floor} (2.5 in each tail) and the weak-ID screen an SD from as many"
         ));
