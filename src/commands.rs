@@ -22,8 +22,10 @@ mod validate;
 use crate::cli::{Cli, Command};
 use crate::error::Error;
 pub use console::{Console, Meter, Output, Rendered, Steps};
+#[cfg(feature = "tui")]
+pub(crate) use output::explorer_owns_signals;
 pub(crate) use output::stdout_closed;
-pub use output::{guard_standard_streams, write_json, write_stdout};
+pub use output::{guard_standard_streams, install_signal_cleanup, write_json, write_stdout};
 pub use shared::load_panel;
 
 /// Runs a parsed command line.

@@ -4,6 +4,8 @@
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
+    // A signal while a file is written removes its temporary file (exit 128 + signal).
+    let _ = rhoscope::commands::install_signal_cleanup();
     let code = rhoscope::api::run_cli(std::env::args_os().collect());
     ExitCode::from(u8::try_from(code).unwrap_or(1))
 }

@@ -788,3 +788,25 @@ fn method_all_on_two_anchors_is_a_success_with_the_reason_noted() {
     let r = run(dir.path(), &["estimate", mid, "--method", "free-scale"]);
     assert_eq!(r.code, 65, "{}", r.stderr);
 }
+
+/// `validate --null-draws` follows every other command: 1–19 null draws exit 2 (0 still turns
+/// its battery off), and a resample count past u32 is "above the limit", not "not a number".
+#[test]
+fn validate_refuses_too_few_null_draws_and_huge_resamples() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "p.csv", GOOD.as_bytes());
+    for d in ["1", "19"] {
+        let r = run(dir.path(), &["validate", "p.csv", "--null-draws", d]);
+        assert_eq!(r.code, 2, "{d}: {}", r.stderr);
+        assert!(
+            r.stderr.contains(&format!("{d} is not in 20..=")),
+            "{}",
+            r.stderr
+        );
+    }
+    for cmd in ["validate", "battery"] {
+        let r = run(dir.path(), &[cmd, "p.csv", "--bootstrap", "4294967296"]);
+        assert_eq!(r.code, 2, "{}", r.stderr);
+        assert!(r.stderr.contains("above the limit"), "{}", r.stderr);
+    }
+}

@@ -76,3 +76,43 @@ fn ordinal_anchors_are_refused_with_the_reason_after_the_closed_form() {
         r.stderr
     );
 }
+
+/// `--method free-scale --json` on a panel it cannot fit (two anchors) prints nothing on
+/// stdout and exits 65, as the text form does; it printed the closed-form JSON before.
+#[test]
+fn free_scale_json_refused_prints_no_report() {
+    let mid = root().join("assets/mid.csv");
+    let mid = mid.to_str().unwrap();
+    for extra in [None, Some("--json")] {
+        let mut args = vec!["estimate", mid, "--method", "free-scale"];
+        args.extend(extra);
+        let r = run(&root(), &args);
+        assert_eq!(r.code, 65, "{extra:?}: {}", r.stderr);
+        assert!(r.stdout.trim().is_empty(), "{extra:?}: {}", r.stdout);
+        assert!(r.stderr.contains("3 continuous anchors"), "{}", r.stderr);
+    }
+}
+
+/// `--method all --json` carries the reason an estimator could not run in `notes`, as
+/// stderr does (the JSON's notes were empty).
+#[test]
+fn method_all_json_notes_why_free_scale_did_not_run() {
+    let mid = root().join("assets/mid.csv");
+    let args = [
+        "estimate",
+        mid.to_str().unwrap(),
+        "--method",
+        "all",
+        "--json",
+    ];
+    let r = run(&root(), &args);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let doc: Value = serde_json::from_str(&r.stdout).unwrap();
+    let notes = doc["notes"].as_array().unwrap();
+    assert!(
+        notes.iter().any(|n| n
+            .as_str()
+            .is_some_and(|s| s.contains("free-scale cannot run"))),
+        "{notes:?}"
+    );
+}

@@ -391,3 +391,17 @@ fn validate_on_identical_judges_says_their_residuals_do_not_vary() {
         );
     }
 }
+
+/// Only a record's top-level keys are columns: a key repeated inside a nested value belongs
+/// to that value's column, and an unused column with a nested value is ignored, so the
+/// panel loads (it was refused as "column 'J1': this key appears twice").
+#[test]
+fn a_repeated_key_inside_a_nested_json_value_is_not_a_column() {
+    let dir = tempfile::tempdir().unwrap();
+    let extra = "\"meta\": {\"J1\": 1, \"J1\": 2}";
+    let lines: Vec<String> = (0..6).map(|i| object(&ROWS[i], Some(extra))).collect();
+    write(dir.path(), "nested.jsonl", lines.join("\n").as_bytes());
+    let r = run(dir.path(), &["estimate", "nested.jsonl"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(!r.stderr.contains("twice"), "{}", r.stderr);
+}

@@ -380,3 +380,60 @@ fn reproduce_out_dash_is_refused_without_a_folder_named_dash() {
     }
     assert!(!dir.path().join("-").exists(), "no folder named -");
 }
+
+/// Starts a large simulate into `out`, waits until its temporary file exists, then sends
+/// SIGTERM: the temporary file goes, the target is untouched, and the exit is 128 + 15.
+fn terminated_mid_write(dir: &Path, force: bool) {
+    let mut args = vec![
+        "simulate", "--preset", "mid", "--n", "3000000", "--seed", "1", "-o", "huge.csv",
+    ];
+    if force {
+        args.push("--force");
+    }
+    let mut child = Command::new(env!("CARGO_BIN_EXE_rhoscope"))
+        .args(&args)
+        .current_dir(dir)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let temps = || {
+        std::fs::read_dir(dir)
+            .unwrap()
+            .filter_map(Result::ok)
+            .filter(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
+            .count()
+    };
+    let start = std::time::Instant::now();
+    while temps() == 0 && start.elapsed().as_secs() < 60 {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    assert_eq!(temps(), 1, "the write never started");
+    let ok = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(ok.success());
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(128 + 15), "{status:?}");
+    assert_eq!(temps(), 0, "a temporary file was left behind");
+}
+
+#[test]
+fn a_signal_mid_write_removes_the_temporary_file() {
+    let dir = tempfile::tempdir().unwrap();
+    terminated_mid_write(dir.path(), false);
+    assert!(!dir.path().join("huge.csv").exists());
+}
+
+#[test]
+fn a_signal_mid_write_with_force_keeps_the_old_file() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("huge.csv"), "old\n").unwrap();
+    terminated_mid_write(dir.path(), true);
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("huge.csv")).unwrap(),
+        "old\n"
+    );
+}

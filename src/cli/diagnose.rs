@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::panel::{PanelArgs, PanelOptions};
-use super::values::resamples;
+use super::values::{null_draws_or_off, resamples};
 
 pub(super) const BATTERY_HELP: &str = "\
 Runs before trusting any ρ̂. Prints the panel's row of the paper's decision table, the estimate
@@ -125,9 +125,9 @@ pub struct ValidateArgs {
     /// given, for speed).
     #[arg(long, value_name = "B", value_parser = resamples::<100_000>)]
     pub bootstrap: Option<u32>,
-    /// Null draws per test in each replicate's battery (0: battery off).
+    /// Null draws per test in each replicate's battery, 20 or more (0: battery off).
     #[arg(long, value_name = "D", default_value_t = 40,
-          value_parser = clap::value_parser!(u32).range(0..=100_000))]
+          value_parser = null_draws_or_off::<100_000>)]
     pub null_draws: u32,
     /// Cut ordinal judges at balanced (equal-proportion) thresholds instead of their own
     /// (the paper's ablation).

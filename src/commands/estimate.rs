@@ -83,7 +83,7 @@ pub(super) fn report(
     // A refused comparison the user asked for is an error; anything else that ran is still
     // shown first, so one estimator's trouble never hides another's numbers. `--method all`
     // asks for every estimator that can run: one that cannot is a note, not a failure.
-    let named = note_what_all_cannot_run(a, &flagged, &fits, console);
+    let (named, notes) = note_what_all_cannot_run(a, &flagged, &fits, console);
     let refused = named.first().map(|(e, why)| match e {
         Estimator::Ml => Error::data(&a.panel.panel, format!("maximum likelihood: {why}")),
         Estimator::FreeScale => Error::data(&a.panel.panel, format!("free-scale: {why}")),
@@ -112,12 +112,18 @@ pub(super) fn report(
             .fits
             .iter()
             .any(|f| f.estimator != Estimator::ClosedForm);
-    let rendered = if a.json {
-        Rendered::Json(report::estimate::json(&r))
-    } else if something_to_show {
-        Rendered::Text(report::estimate::text(&r))
-    } else {
+    // Nothing ran that was asked for: no report (a closed-form JSON would pass for one).
+    let rendered = if !something_to_show {
         Rendered::Nothing
+    } else if a.json {
+        let mut doc = report::estimate::json(&r);
+        // The estimators `--method all` could not run: the reasons stderr gives, here too.
+        if let Some(list) = doc["notes"].as_array_mut() {
+            list.extend(notes.into_iter().map(serde_json::Value::String));
+        }
+        Rendered::Json(doc)
+    } else {
+        Rendered::Text(report::estimate::text(&r))
     };
     Ok(Output {
         rendered,
@@ -132,11 +138,12 @@ fn note_what_all_cannot_run<'f>(
     flagged: &[Estimator],
     fits: &'f Fits,
     console: &mut dyn Console,
-) -> Vec<&'f (Estimator, String)> {
+) -> (Vec<&'f (Estimator, String)>, Vec<String>) {
     let (noted, named): (Vec<_>, Vec<_>) = fits
         .refused
         .iter()
         .partition(|(e, _)| matches!(a.method, Method::All) && !flagged.contains(e));
+    let mut notes = Vec::new();
     for (e, why) in noted {
         let name = match e {
             Estimator::Ml => "maximum likelihood",
@@ -145,9 +152,10 @@ fn note_what_all_cannot_run<'f>(
         };
         let what =
             format!("note: {name} cannot run on this panel ({why}); --method all shows the rest");
-        console.note(&Error::data(&a.panel.panel, what).to_string());
+        console.note(&Error::data(&a.panel.panel, what.clone()).to_string());
+        notes.push(what.trim_start_matches("note: ").to_string());
     }
-    named
+    (named, notes)
 }
 
 /// A note when `tok`, the name of anchor `c`, would pick another anchor as a position.

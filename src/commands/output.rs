@@ -4,6 +4,8 @@
 use std::fs::{self, File};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::error::{Error, sanitize};
 
@@ -171,7 +173,13 @@ fn write_file(
 struct TempPath(PathBuf);
 
 impl TempPath {
+    fn new(path: PathBuf) -> Self {
+        live_temps().push(path.clone());
+        TempPath(path)
+    }
+
     fn keep(self) {
+        forget_temp(&self.0);
         std::mem::forget(self);
     }
 }
@@ -179,7 +187,61 @@ impl TempPath {
 impl Drop for TempPath {
     fn drop(&mut self) {
         let _ = fs::remove_file(&self.0);
+        forget_temp(&self.0);
     }
+}
+
+/// The temporary files this process is writing, for the signal handler to remove.
+static LIVE_TEMPS: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+/// Set while the explorer owns SIGINT, SIGTERM and SIGHUP (it ends itself, restoring the
+/// terminal); the handler then only removes temporary files.
+static EXPLORER_SIGNALS: AtomicBool = AtomicBool::new(false);
+
+fn live_temps() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
+    LIVE_TEMPS
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+fn forget_temp(path: &Path) {
+    live_temps().retain(|p| p != path);
+}
+
+/// Removes every temporary file still being written (a signal ends the process).
+fn remove_live_temps() {
+    for p in live_temps().drain(..) {
+        let _ = fs::remove_file(p);
+    }
+}
+
+/// Tells the signal handler the explorer handles SIGINT, SIGTERM and SIGHUP itself.
+#[cfg(feature = "tui")]
+pub(crate) fn explorer_owns_signals(on: bool) {
+    EXPLORER_SIGNALS.store(on, Ordering::SeqCst);
+}
+
+/// Starts a thread that, on SIGINT, SIGTERM or SIGHUP, removes the temporary files of
+/// outputs still being written and ends the process with exit code 128 + the signal. The
+/// binary's `main` calls it; a host running the CLI in-process (the Python entry) does not,
+/// so its own signal handling is untouched.
+///
+/// # Errors
+/// The signal handlers could not be registered.
+pub fn install_signal_cleanup() -> io::Result<()> {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP])?;
+    std::thread::Builder::new()
+        .name("rhoscope-signals".into())
+        .spawn(move || {
+            for sig in signals.forever() {
+                remove_live_temps();
+                if !EXPLORER_SIGNALS.load(Ordering::SeqCst) {
+                    std::process::exit(128 + sig);
+                }
+            }
+        })?;
+    Ok(())
 }
 
 /// A new, exclusively created `.NAME.PID-K.tmp` in `path`'s folder.
@@ -200,7 +262,7 @@ fn create_temp_beside(path: &Path) -> io::Result<(File, TempPath)> {
             .create_new(true)
             .open(&tmp)
         {
-            Ok(file) => return Ok((file, TempPath(tmp))),
+            Ok(file) => return Ok((file, TempPath::new(tmp))),
             Err(e) if e.kind() == io::ErrorKind::AlreadyExists => last = Some(e),
             Err(e) => return Err(e),
         }

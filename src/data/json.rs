@@ -209,9 +209,18 @@ fn columns<'a, R: serde_json::de::Read<'a>>(
 }
 
 /// A repeated key is refused, as a repeated CSV header is: which value was meant is
-/// unknowable (serde_json would keep the last).
+/// unknowable (serde_json would keep the last). Only the keys that name columns count: a
+/// record's own keys (`row` given), or a column layout's columns and index labels; a repeat
+/// deeper down is inside one column's nested value, ignored with an unused column and refused
+/// as nested with a used one.
 fn repeated(path: &Path, row: Option<u64>, v: &Strict) -> Result<(), DataError> {
-    let Some(key) = &v.repeated else {
+    let names = if row.is_some() { 1 } else { 2 };
+    let Some(key) = v
+        .repeated
+        .as_ref()
+        .filter(|(_, depth)| *depth <= names)
+        .map(|(key, _)| key)
+    else {
         return Ok(());
     };
     let message = match row {
@@ -229,10 +238,11 @@ fn repeated(path: &Path, row: Option<u64>, v: &Strict) -> Result<(), DataError> 
     Err(DataError::data_at(path, at, message))
 }
 
-/// A JSON value with the first key any of its objects names twice (at any depth).
+/// A JSON value with the first key any of its objects names twice, and that object's depth
+/// (1: the value itself is the object; 2: an object inside it; …).
 struct Strict {
     value: Value,
-    repeated: Option<String>,
+    repeated: Option<(String, usize)>,
 }
 
 impl<'de> serde::Deserialize<'de> for Strict {
@@ -288,7 +298,7 @@ impl<'de> serde::de::Visitor<'de> for StrictVisitor {
     fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Strict, A::Error> {
         let (mut items, mut repeated) = (Vec::new(), None);
         while let Some(Strict { value, repeated: r }) = seq.next_element::<Strict>()? {
-            repeated = repeated.or(r);
+            repeated = repeated.or(r.map(|(k, d)| (k, d + 1)));
             items.push(value);
         }
         Ok(Strict {
@@ -302,9 +312,9 @@ impl<'de> serde::de::Visitor<'de> for StrictVisitor {
         while let Some(key) = map.next_key::<String>()? {
             let Strict { value, repeated: r } = map.next_value::<Strict>()?;
             if object.contains_key(&key) {
-                repeated = repeated.or(Some(key));
+                repeated = repeated.or(Some((key, 1)));
             } else {
-                repeated = repeated.or(r);
+                repeated = repeated.or(r.map(|(k, d)| (k, d + 1)));
                 object.insert(key, value);
             }
         }

@@ -370,6 +370,8 @@ pub fn run(opts: Options) -> Result<(), Error> {
             }
         })
         .map_err(|e| term_error(&e))?;
+    // The command line's own handler (temporary files, exit 128 + signal) stands aside.
+    crate::commands::explorer_owns_signals(true);
     let mut signals = signal_hook::iterator::Signals::new(SIGNALS).map_err(|e| term_error(&e))?;
     let handle = signals.handle();
     let signal_tx = tx.clone();
@@ -389,6 +391,7 @@ pub fn run(opts: Options) -> Result<(), Error> {
     // Restore first: a job still running (a slow load, a FIFO) must never hold the terminal.
     drop(guard);
     handle.close();
+    crate::commands::explorer_owns_signals(false);
     drop(worker);
     result
 }
