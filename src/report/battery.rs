@@ -35,7 +35,7 @@ fn weak_id_text(w: &crate::bootstrap::WeakId) -> String {
     )
 }
 
-/// The `battery --json` document (schema in the README).
+/// The `battery --json` document (schema in docs/json.md).
 #[must_use]
 pub fn json(
     source: &str,

@@ -1,6 +1,6 @@
 //! The explorer: an interactive terminal UI over the estimator and the battery.
 //!
-//! Architecture (DESIGN.md): an [`app::App`] model updated by actions and returning effects,
+//! Architecture (ARCHITECTURE.md, "The explorer"): an [`app::App`] model updated by actions and returning effects,
 //! a pure [`ui::render`], one keymap table, a background [`worker::Worker`] with
 //! latest-wins slots and generation tags, and a [`TerminalGuard`] that restores the terminal
 //! on quit, on error and on panic.
