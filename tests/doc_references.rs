@@ -103,6 +103,10 @@ fn tokens(text: &str) -> Vec<(usize, &str)> {
 fn document(root: &Path, from: &Path, token: &str) -> Option<Result<PathBuf, String>> {
     let token = token.trim_end_matches('.');
     let stem = token.strip_suffix(".md")?;
+    let rooted = token.starts_with("docs/") || token.starts_with("../");
+    if stem.is_empty() || stem.ends_with('/') || (token.contains('/') && !rooted) {
+        return None; // a glob (`docs/*.md`) or a path the user writes (`results/report.md`)
+    }
     let name = stem.rsplit('/').next().unwrap_or(stem);
     if token.starts_with("docs/") || token.starts_with("../") {
         let base = if token.starts_with("../") {
@@ -177,8 +181,18 @@ fn problems_in(root: &Path, from: &Path, text: &str) -> Vec<String> {
 fn readme_claims(root: &Path, text: &str) -> Vec<String> {
     let readme = std::fs::read_to_string(root.join("README.md")).unwrap_or_default();
     let heads = headings(&readme);
-    let mut out = Vec::new();
     let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    // The things a document holds that a reader would look up by a heading.
+    let sections = [
+        "schema", "table", "section", "limits", "key", "keys", "list",
+    ];
+    let first_word = |s: &str| -> String {
+        s.trim_start_matches('"')
+            .split(|c: char| !c.is_alphanumeric() && c != '-')
+            .next()
+            .unwrap_or("")
+            .to_lowercase()
+    };
     let mut claims: Vec<String> = Vec::new();
     for (i, _) in flat.match_indices(" in the README") {
         let before = flat[..i].rsplit(['(', '.', ',', ';']).next().unwrap_or("");
@@ -189,37 +203,20 @@ fn readme_claims(root: &Path, text: &str) -> Vec<String> {
             );
         }
     }
-    let quoted = flat
-        .match_indices("README \"")
-        .map(|(i, _)| i + "README ".len());
-    let owned = flat
-        .match_indices("README's ")
-        .map(|(i, _)| i + "README's ".len());
-    for i in quoted.chain(owned).collect::<Vec<_>>() {
-        let after = &flat[i..];
-        let word: String = after
-            .trim_start_matches('"')
-            .split(|c: char| !c.is_alphanumeric() && c != '-')
-            .next()
-            .unwrap_or("")
-            .to_lowercase();
-        claims.push(word);
+    for (i, _) in flat.match_indices("README's ") {
+        claims.push(first_word(&flat[i + "README's ".len()..]));
     }
-    for noun in claims {
-        let generic = [
-            "one", "own", "first", "two", "quick", "test", "", "see", "is", "as",
-        ];
-        if generic.contains(&noun.as_str()) {
-            continue;
-        }
-        let stem = noun.trim_end_matches('s');
-        if !heads.iter().any(|h| h.contains(stem)) {
-            out.push(format!(
-                "says the README holds its '{noun}', and no README heading does"
-            ));
+    claims.retain(|noun| sections.contains(&noun.as_str()));
+    for lead in ["README \"", "README's \""] {
+        for (i, _) in flat.match_indices(lead) {
+            claims.push(first_word(&flat[i + lead.len()..]));
         }
     }
-    out
+    claims
+        .into_iter()
+        .filter(|noun| !heads.iter().any(|h| h.contains(noun.trim_end_matches('s'))))
+        .map(|noun| format!("says the README holds its '{noun}', and no README heading does"))
+        .collect()
 }
 
 #[test]
@@ -280,6 +277,9 @@ fn the_checker_sees_what_it_should() {
         "method §3 and ARCHITECTURE.md",
         "the README's quick start",
         "writes report.md in the folder",
+        "writes results/report.md and results.json",
+        "every page under docs/*.md",
+        "in the explorer's own page where there is one, else in the README.",
     ];
     for text in good {
         assert_eq!(
