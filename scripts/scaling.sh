@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The battery's scaling table: whole-process time and peak memory of `rhoscope battery --json`
 # for N in {10^3, 10^4, 10^5, 10^6} and p in {3, 6, 20, 50} judges (three anchors, three
-# families), on this machine. Prints a Markdown table; the README's table is its output.
+# families), on this machine. Prints a Markdown table; the table in docs/benchmarks.md is its output.
 #
 #   scripts/scaling.sh [MAX_N]        # e.g. scripts/scaling.sh 100000 for a quick run
 #

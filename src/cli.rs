@@ -153,7 +153,7 @@ pub struct EstimateArgs {
     /// Seed of the --bias-correct simulations.
     #[arg(long, value_name = "S", default_value_t = 1)]
     pub seed: u64,
-    /// Print JSON (schema in the README) instead of text.
+    /// Print JSON (schema in docs/json.md) instead of text.
     #[arg(long)]
     pub json: bool,
 }

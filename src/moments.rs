@@ -33,11 +33,11 @@ pub fn covariance(data: &[f64], n: usize, q: usize, scratch: &mut Vec<f64>) -> D
     s
 }
 
-/// Sum with [`LANES`] independent accumulators so the compiler can vectorise it; the fixed
+/// Sum with `LANES` (8) independent accumulators so the compiler can vectorise it; the fixed
 /// association order keeps the result bit-identical run to run.
 ///
 /// # Panics
-/// Never: `chunks_exact` yields chunks of exactly [`LANES`] items.
+/// Never: `chunks_exact` yields chunks of exactly `LANES` items.
 #[must_use]
 pub fn sum(a: &[f64]) -> f64 {
     let chunks = a.chunks_exact(LANES);
@@ -52,10 +52,10 @@ pub fn sum(a: &[f64]) -> f64 {
     reduce(acc) + tail
 }
 
-/// Dot product with [`LANES`] independent accumulators (see [`sum`]).
+/// Dot product with `LANES` independent accumulators (see [`sum`]).
 ///
 /// # Panics
-/// Never: `chunks_exact` yields chunks of exactly [`LANES`] items.
+/// Never: `chunks_exact` yields chunks of exactly `LANES` items.
 #[must_use]
 pub fn dot(a: &[f64], b: &[f64]) -> f64 {
     let ca = a.chunks_exact(LANES);

@@ -182,99 +182,153 @@ pub fn plan(
     if opts.reps < 2 || opts.max_n < 10 {
         return Err(PlanError::Options);
     }
-    if let Target::Power { test, strength, .. } = target {
-        let design = PowerDesign::Test(test);
-        let layout_base = design.apply(base, strength);
-        if layout_base.m() < 2 {
-            return Err(PlanError::TooFewAnchors);
-        }
-        // A test that cannot run never reaches any power: say so rather than search to max_n.
-        test.applicable(&crate::battery::Layout::of_params(&layout_base))
-            .map_err(|why| {
-                PlanError::NotApplicable(format!(
-                    "Test {} cannot run on this scenario: it {why}. No N reaches its power; choose a scenario it applies to (e.g. --preset {})",
-                    test.name(),
-                    if test.spec().violation.three_anchors {
-                        "three-anchor"
-                    } else {
-                        "mid"
-                    }
-                ))
-            })?;
+    reachable(base, target)?;
+    let mut search = Search {
+        base,
+        target,
+        opts,
+        progress,
+        evaluations: Vec::new(),
+    };
+    let Some(first) = search.first_guess()? else {
+        return Ok(None);
+    };
+    let Some((lo, hi)) = search.bracket(first)? else {
+        return Ok(None);
+    };
+    let hi = match (lo, hi) {
+        (Some(l), Some(h)) => match search.bisect(l, h)? {
+            Some(h) => Some(h),
+            None => return Ok(None),
+        },
+        (_, hi) => hi,
+    };
+    Ok(Some(Plan {
+        target,
+        n: hi,
+        evaluations: search.evaluations,
+    }))
+}
+
+/// Refuses a power target whose test cannot run on the scenario: no N would reach it.
+fn reachable(base: &Params, target: Target) -> Result<(), PlanError> {
+    let Target::Power { test, strength, .. } = target else {
+        return Ok(());
+    };
+    let layout_base = PowerDesign::Test(test).apply(base, strength);
+    if layout_base.m() < 2 {
+        return Err(PlanError::TooFewAnchors);
     }
-    let mut evaluations: Vec<Evaluation> = Vec::new();
-    let mut eval = |n: usize| -> Result<Option<Evaluation>, PlanError> {
-        if let Some(e) = evaluations.iter().find(|e| e.n == n) {
+    test.applicable(&crate::battery::Layout::of_params(&layout_base))
+        .map_err(|why| {
+            PlanError::NotApplicable(format!(
+                "Test {} cannot run on this scenario: it {why}. No N reaches its power; choose a scenario it applies to (e.g. --preset {})",
+                test.name(),
+                if test.spec().violation.three_anchors {
+                    "three-anchor"
+                } else {
+                    "mid"
+                }
+            ))
+        })
+}
+
+/// The N that fails (`lo`) and the N that reaches (`hi`) the target, where found.
+type Bracket = (Option<usize>, Option<usize>);
+
+/// One search for N: its inputs and every evaluation made so far (each N evaluated once).
+struct Search<'a> {
+    base: &'a Params,
+    target: Target,
+    opts: &'a PlanOptions,
+    progress: &'a (dyn Fn(Progress) -> Flow + Sync),
+    evaluations: Vec<Evaluation>,
+}
+
+impl Search<'_> {
+    /// The target's quantity at `n`, from memory when it was evaluated before.
+    fn eval(&mut self, n: usize) -> Result<Option<Evaluation>, PlanError> {
+        if let Some(e) = self.evaluations.iter().find(|e| e.n == n) {
             return Ok(Some(*e));
         }
-        let Some(e) = evaluate(base, target, n, opts, progress)? else {
+        let Some(e) = evaluate(self.base, self.target, n, self.opts, self.progress)? else {
             return Ok(None);
         };
-        evaluations.push(e);
+        self.evaluations.push(e);
         Ok(Some(e))
-    };
-    let first = match target {
-        Target::CiWidth(w) => {
-            let Some(e) = eval(200)? else { return Ok(None) };
-            match e.value {
-                Some(v) if v > 0.0 => to_n(200.0 * (v / w).powi(2)),
-                _ => 400,
-            }
-        }
-        Target::Power { .. } => 100,
     }
-    .clamp(10, opts.max_n);
-    // Bracket: `lo` fails, `hi` reaches.
-    let (mut lo, mut hi) = (None::<usize>, None::<usize>);
-    let mut n = first;
-    while hi.is_none() {
-        let Some(e) = eval(n)? else { return Ok(None) };
-        if e.reached {
-            hi = Some(n);
-            if n <= 10 {
-                break;
-            }
-            if lo.is_none() {
-                // Step down until a failing N brackets it from below.
-                let down = (n / 2).max(10);
-                let Some(d) = eval(down)? else {
+
+    /// Where to start: for a width target, the 1/√N scaling from one evaluation at N = 200.
+    fn first_guess(&mut self) -> Result<Option<usize>, PlanError> {
+        let first = match self.target {
+            Target::CiWidth(w) => {
+                let Some(e) = self.eval(200)? else {
                     return Ok(None);
                 };
-                if d.reached {
-                    hi = None;
-                    n = down;
-                    if down == 10 {
-                        hi = Some(10);
-                    }
-                    continue;
+                match e.value {
+                    Some(v) if v > 0.0 => to_n(200.0 * (v / w).powi(2)),
+                    _ => 400,
                 }
-                lo = Some(down);
             }
-        } else {
-            lo = Some(n);
-            if n >= opts.max_n {
-                break;
-            }
-            n = (n * 2).min(opts.max_n);
-        }
+            Target::Power { .. } => 100,
+        };
+        Ok(Some(first.clamp(10, self.opts.max_n)))
     }
-    if let (Some(mut l), Some(mut h)) = (lo, hi) {
+
+    /// Doubling (or halving) from `n` until `lo` fails and `hi` reaches, or `max_n` fails.
+    fn bracket(&mut self, mut n: usize) -> Result<Option<Bracket>, PlanError> {
+        let (mut lo, mut hi) = (None::<usize>, None::<usize>);
+        while hi.is_none() {
+            let Some(e) = self.eval(n)? else {
+                return Ok(None);
+            };
+            if e.reached {
+                hi = Some(n);
+                if n <= 10 {
+                    break;
+                }
+                if lo.is_none() {
+                    // Step down until a failing N brackets it from below.
+                    let down = (n / 2).max(10);
+                    let Some(d) = self.eval(down)? else {
+                        return Ok(None);
+                    };
+                    if d.reached {
+                        hi = None;
+                        n = down;
+                        if down == 10 {
+                            hi = Some(10);
+                        }
+                        continue;
+                    }
+                    lo = Some(down);
+                }
+            } else {
+                lo = Some(n);
+                if n >= self.opts.max_n {
+                    break;
+                }
+                n = (n * 2).min(self.opts.max_n);
+            }
+        }
+        Ok(Some((lo, hi)))
+    }
+
+    /// Bisection in log N between a failing `l` and a reaching `h`, to within 5 %.
+    fn bisect(&mut self, mut l: usize, mut h: usize) -> Result<Option<usize>, PlanError> {
         while h > l + 1 && (h - l) as f64 > 0.05 * h as f64 {
             let mid = to_n((l as f64 * h as f64).sqrt()).clamp(l + 1, h - 1);
-            let Some(e) = eval(mid)? else { return Ok(None) };
+            let Some(e) = self.eval(mid)? else {
+                return Ok(None);
+            };
             if e.reached {
                 h = mid;
             } else {
                 l = mid;
             }
         }
-        hi = Some(h);
+        Ok(Some(h))
     }
-    Ok(Some(Plan {
-        target,
-        n: hi,
-        evaluations,
-    }))
 }
 
 /// A positive real rounded to an item count (saturating).

@@ -1,6 +1,6 @@
 //! The random-stream scheme: every random number in rhoscope comes from one named, stable
 //! generator (ChaCha8) on a stream derived from `(seed, purpose, index)`, so results are
-//! bit-identical at any thread count and no two purposes ever share numbers (DESIGN §6).
+//! bit-identical at any thread count and no two purposes ever share numbers (docs/method.md §16).
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;

@@ -209,42 +209,23 @@ impl Panel {
     }
 }
 
-/// A float64 array read in place: the reference keeps it (and its buffer) alive, and the
-/// address and length were taken from its contiguous slice.
-struct Borrowed {
-    _owner: Py<PyArray1<f64>>,
-    addr: usize,
-    len: usize,
+/// A float64 array's values, copied while the GIL is held: the library reads them later with
+/// the GIL released, when another Python thread could be writing the array, so reading the
+/// buffer in place would race; one copy of the column is the price of a sound read.
+/// An array another extension holds writeable is refused rather than read mid-write.
+fn copied(array: &Bound<'_, PyArray1<f64>>) -> PyResult<Vec<f64>> {
+    let view = array
+        .try_readonly()
+        .map_err(|e| Failure::new_err((2, format!("a column is being written elsewhere: {e}"))))?;
+    Ok(match view.as_slice() {
+        Ok(slice) => slice.to_vec(),
+        Err(_) => view.as_array().iter().copied().collect(),
+    })
 }
 
-impl Borrowed {
-    /// Holds `array` if it is contiguous.
-    fn new(array: &Bound<'_, PyArray1<f64>>) -> PyResult<Self> {
-        let view = array.readonly();
-        let slice = view
-            .as_slice()
-            .map_err(|e| Failure::new_err((2, format!("a column is not contiguous: {e}"))))?;
-        Ok(Borrowed {
-            _owner: array.clone().unbind(),
-            addr: slice.as_ptr() as usize,
-            len: slice.len(),
-        })
-    }
-
-    fn slice(&self) -> &[f64] {
-        if self.len == 0 {
-            return &[];
-        }
-        // SAFETY: `addr` and `len` are those of the array's contiguous buffer, taken from
-        // `as_slice`; `_owner` keeps the array alive, and numpy refuses to resize an array
-        // that others reference, so the buffer stays where it is. The library only reads it.
-        unsafe { std::slice::from_raw_parts(self.addr as *const f64, self.len) }
-    }
-}
-
-/// A column as the extension holds it: a float64 array (read in place) or text cells.
+/// A column as the extension holds it: a float64 array's values or text cells.
 enum Held {
-    Numbers(Borrowed),
+    Numbers(Vec<f64>),
     Text(Vec<Option<String>>),
 }
 
@@ -262,7 +243,7 @@ impl api::input::TableSource for Frame {
                 .columns
                 .iter()
                 .map(|c| match c {
-                    Held::Numbers(b) => api::Column::Numbers(b.slice()),
+                    Held::Numbers(v) => api::Column::Numbers(v),
                     Held::Text(t) => api::Column::Text(t),
                 })
                 .collect(),
@@ -272,7 +253,7 @@ impl api::input::TableSource for Frame {
 
 fn hold(column: &Bound<'_, PyAny>) -> PyResult<Held> {
     match column.cast::<PyArray1<f64>>() {
-        Ok(a) => Borrowed::new(a).map(Held::Numbers),
+        Ok(a) => copied(a).map(Held::Numbers),
         Err(_) => column.extract::<Vec<Option<String>>>().map(Held::Text),
     }
 }
@@ -283,7 +264,7 @@ fn register(names: Vec<String>, columns: Vec<Held>) -> Panel {
     }
 }
 
-/// A panel from named columns: float64 arrays (NaN missing), read in place without a copy,
+/// A panel from named columns: float64 arrays (NaN missing), copied once as the GIL is held,
 /// or lists of text cells (None missing). The long layout is the same three columns read
 /// with `--long`.
 #[pyfunction]
@@ -292,7 +273,7 @@ fn wide_panel(names: Vec<String>, columns: Vec<Bound<'_, PyAny>>) -> PyResult<Pa
     Ok(register(names, held))
 }
 
-/// A long panel (item, rater, score rows): ids as text, scores as float64 read in place.
+/// A long panel (item, rater, score rows): ids as text, scores as float64 copied once.
 #[pyfunction]
 fn long_panel(
     header: (String, String, String),
@@ -300,7 +281,7 @@ fn long_panel(
     raters: Vec<Option<String>>,
     scores: Bound<'_, PyArray1<f64>>,
 ) -> PyResult<Panel> {
-    let scores = Borrowed::new(&scores)?;
+    let scores = copied(&scores)?;
     Ok(register(
         vec![header.0, header.1, header.2],
         vec![Held::Text(items), Held::Text(raters), Held::Numbers(scores)],

@@ -121,7 +121,7 @@ impl<'a> Sample<'a> {
     }
 
     /// The sample with the judges' one-factor fit made once, when `share` says several tests
-    /// start from it ([`shares_judge_fit`]: Tests J and O), so they do not each fit it.
+    /// start from it (`calibration::shares_judge_fit`: Tests J and O), so they do not each fit it.
     #[must_use]
     pub fn sharing_judge_fit(mut self, share: bool, p: usize) -> Sample<'a> {
         if share && self.judges.is_none() {

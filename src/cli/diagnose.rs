@@ -64,7 +64,7 @@ pub struct IdentifyArgs {
     pub panel: Option<PathBuf>,
     #[command(flatten)]
     pub opts: PanelOptions,
-    /// Print JSON (schema in the README) instead of text.
+    /// Print JSON (schema in docs/json.md) instead of text.
     #[arg(long)]
     pub json: bool,
 }
@@ -84,7 +84,7 @@ pub struct BatteryArgs {
     /// Seed of the bootstrap and null streams.
     #[arg(long, value_name = "S", default_value_t = 1)]
     pub seed: u64,
-    /// Print JSON (schema in the README) instead of text.
+    /// Print JSON (schema in docs/json.md) instead of text.
     #[arg(long)]
     pub json: bool,
     /// Exit 1 when any test fires, the weak-identification flag is raised, or no estimate can
@@ -133,7 +133,7 @@ pub struct ValidateArgs {
     /// (the paper's ablation).
     #[arg(long)]
     pub balanced: bool,
-    /// Print JSON (schema in the README) instead of text.
+    /// Print JSON (schema in docs/json.md) instead of text.
     #[arg(long)]
     pub json: bool,
 }

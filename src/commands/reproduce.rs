@@ -23,19 +23,22 @@ pub(super) fn reproduce_cmd(a: &ReproduceArgs) -> Result<(), Error> {
                 ));
             }
             if std::fs::metadata(dir).is_ok_and(|m| !m.is_dir()) {
-                return Err(Error::Usage(format!(
-                    "--out {}: is a file; --out names a folder for report.md and results.json",
-                    crate::error::sanitize(&dir.display().to_string())
-                ).into()));
-                }
-                std::fs::create_dir_all(dir).map_err(|e| output_error(Some(dir), &e))?;
-                Some((
-                    output::target(&dir.join("report.md"), a.force)?,
-                    output::target(&dir.join("results.json"), a.force)?,
-                ))
+                return Err(Error::Usage(
+                    format!(
+                        "--out {}: is a file; --out names a folder for report.md and results.json",
+                        crate::error::sanitize(&dir.display().to_string())
+                    )
+                    .into(),
+                ));
             }
-            None => None,
-        };
+            std::fs::create_dir_all(dir).map_err(|e| output_error(Some(dir), &e))?;
+            Some((
+                output::target(&dir.join("report.md"), a.force)?,
+                output::target(&dir.join("results.json"), a.force)?,
+            ))
+        }
+        None => None,
+    };
     let bar = progress_bar(n_tables as u64, !a.json);
     let tick = |_: Progress| {
         bar.inc(1);

@@ -26,11 +26,13 @@ fn asked(threads: Option<u16>) -> Result<Option<usize>, Error> {
     let shown = crate::error::sanitize(&text);
     match value.parse::<usize>() {
         Ok(t) => checked(t, "RAYON_NUM_THREADS=", &shown).map(Some),
-        Err(_) => Err(Error::Usage(format!(
-            "RAYON_NUM_THREADS={shown}: not a whole number of threads; {}",
-            allowed()
-        )
-        .into())),
+        Err(_) => Err(Error::Usage(
+            format!(
+                "RAYON_NUM_THREADS={shown}: not a whole number of threads; {}",
+                allowed()
+            )
+            .into(),
+        )),
     }
 }
 
@@ -49,11 +51,9 @@ fn allowed() -> String {
 fn checked(threads: usize, source: &str, shown: &str) -> Result<usize, Error> {
     let max = data::limits::max_threads();
     if threads == 0 {
-        return Err(Error::Usage(format!(
-            "{source}{shown}: at least 1 thread; {}",
-            allowed()
-        )
-        .into()));
+        return Err(Error::Usage(
+            format!("{source}{shown}: at least 1 thread; {}", allowed()).into(),
+        ));
     }
     if threads > max {
         return Err(Error::Usage(format!(

@@ -1,4 +1,4 @@
-//! Every size limit of rhoscope's inputs, in one place (README "Limits"; the files of docs/method.md §6
+//! Every size limit of rhoscope's inputs, in one place (docs/file-formats.md "Limits"; the files of docs/method.md §6
 //! and the simulator designs of docs/method.md §4). Each is checked
 //! before the memory it guards is allocated, so a small hostile file or flag cannot take the
 //! machine down; each refusal is a one-line error (exit 65 for a file, 2 for a flag).

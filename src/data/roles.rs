@@ -153,7 +153,10 @@ pub(super) fn position_note(
         by_position.join(", ")
     );
     // Kept marked, not displayed: each front end words the setting when it prints the note.
-    Some(format!("{}: {message}", sanitize(&path.display().to_string())))
+    Some(format!(
+        "{}: {message}",
+        sanitize(&path.display().to_string())
+    ))
 }
 
 pub(super) fn preview(names: &[String]) -> String {

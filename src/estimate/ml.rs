@@ -199,21 +199,7 @@ fn fit_starts(
     n: usize,
     first: Vec<(DVector<f64>, &'static str)>,
 ) -> Result<MlFit, EstimateError> {
-    let p = l.p;
-    if p < 2 || l.m < 2 {
-        return Err(EstimateError::MlTooSmall);
-    }
-    if p + l.m > MAX_VARIABLES {
-        return Err(EstimateError::MlTooManyColumns(p + l.m));
-    }
-    // N items span at most N − 1 dimensions: S is singular whatever rounding lets Cholesky
-    // through (6 items of 8 columns used to "fit", without converging).
-    if n <= s.nrows() {
-        return Err(EstimateError::MlTooFewItems {
-            items: n,
-            columns: s.nrows(),
-        });
-    }
+    fittable(s, l, n)?;
     let chol_s = s
         .clone()
         .cholesky()
@@ -228,6 +214,41 @@ fn fit_starts(
         .into_iter()
         .filter_map(|(th0, label)| optimise(th0, l, s, logdet_s).map(|o| (o, label)))
         .collect();
+    let (mut o, start, no_solution) = best_run(&runs, l, s, logdet_s)?;
+    if no_solution {
+        o.converged = false;
+    }
+    let mut fit = assemble(&o, l, n, start);
+    flag_fit(&mut fit, &o, l, no_solution);
+    Ok(fit)
+}
+
+/// Refuses a panel the likelihood cannot be maximised on: too few columns or items.
+fn fittable(s: &DMatrix<f64>, l: Layout, n: usize) -> Result<(), EstimateError> {
+    if l.p < 2 || l.m < 2 {
+        return Err(EstimateError::MlTooSmall);
+    }
+    if l.p + l.m > MAX_VARIABLES {
+        return Err(EstimateError::MlTooManyColumns(l.p + l.m));
+    }
+    // N items span at most N − 1 dimensions: S is singular whatever rounding lets Cholesky
+    // through (6 items of 8 columns used to "fit", without converging).
+    if n <= s.nrows() {
+        return Err(EstimateError::MlTooFewItems {
+            items: n,
+            columns: s.nrows(),
+        });
+    }
+    Ok(())
+}
+
+/// The maximum among the runs, its start's label, and whether there is no maximum at all.
+fn best_run(
+    runs: &[(Optimum, &'static str)],
+    l: Layout,
+    s: &DMatrix<f64>,
+    logdet_s: f64,
+) -> Result<(Optimum, &'static str, bool), EstimateError> {
     let bound = RUNAWAY * s.trace();
     let runaway = |o: &Optimum| o.th.iter().any(|x| x.is_nan() || x.abs() > bound);
     let lowest = |it: &mut dyn Iterator<Item = &(Optimum, &'static str)>| {
@@ -254,15 +275,14 @@ fn fit_starts(
                 || rises_at_infinity(&o.th, l, s, logdet_s, o.f)
         }
     };
-    let (mut o, start) = if no_solution {
-        off.or(finite).expect("a run exists")
-    } else {
-        finite.expect("a finite run exists")
-    };
-    if no_solution {
-        o.converged = false;
-    }
-    let mut fit = assemble(&o, l, n, start);
+    let picked = if no_solution { off.or(finite) } else { finite };
+    let (o, start) = picked.ok_or(EstimateError::MlNoStart)?;
+    Ok((o, start, no_solution))
+}
+
+/// The flags of a fit at optimum `o`: no solution, not converged, Heywood variances, and weak
+/// identification of ρ where σ̂_c² is within a few standard errors of 0.
+fn flag_fit(fit: &mut MlFit, o: &Optimum, l: Layout, no_solution: bool) {
     let est = &mut fit.estimate;
     if no_solution {
         // Range flags would describe values that are only where the optimiser gave up.
@@ -300,7 +320,6 @@ fn fit_starts(
             .flags
             .push(Flag::new(FlagCode::WeakIdentification, ratio));
     }
-    Ok(fit)
 }
 
 /// A fit whose parameters pass this multiple of the data's total variance (trace S) has run

@@ -34,7 +34,7 @@ fn weak_id_text(w: &crate::bootstrap::WeakId, verdict: WeakIdVerdict) -> String 
     )
 }
 
-/// The `battery --json` document (schema in the README).
+/// The `battery --json` document (schema in docs/json.md).
 #[must_use]
 pub fn json(
     source: &str,

@@ -28,7 +28,7 @@ pub struct EstimateReport<'a> {
     pub bias: Option<&'a Result<BiasCorrection, String>>,
 }
 
-/// The full `estimate --json` document (schema in the README): one object per fit, under
+/// The full `estimate --json` document (schema in docs/json.md): one object per fit, under
 /// its estimator's key.
 #[must_use]
 pub fn json(r: &EstimateReport<'_>) -> Value {

@@ -96,7 +96,7 @@ pub fn text(n: &Neff, judges: &[String]) -> String {
     out
 }
 
-/// The `n_eff` JSON object (schema in the README).
+/// The `n_eff` JSON object (schema in docs/json.md).
 #[must_use]
 pub fn json(n: &Neff, judges: &[String]) -> Value {
     let opt = |x: Option<f64>| x.map_or(Value::Null, num);

@@ -1,4 +1,4 @@
-//! The one key table: it drives dispatch, the `?` help overlay and the README's key table.
+//! The one key table: it drives dispatch, the `?` help overlay and the key table of docs/explorer.md.
 
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 

@@ -1,8 +1,8 @@
 //! The explorer: an interactive terminal UI over the estimator and the battery.
 //!
-//! Architecture (DESIGN.md): an [`app::App`] model updated by actions and returning effects,
+//! Architecture (ARCHITECTURE.md, "The explorer"): an [`app::App`] model updated by actions and returning effects,
 //! a pure [`ui::render`], one keymap table, a background [`worker::Worker`] with
-//! latest-wins slots and generation tags, and a [`TerminalGuard`] that restores the terminal
+//! latest-wins slots and generation tags, and a `TerminalGuard` that restores the terminal
 //! on quit, on error and on panic.
 
 pub mod action;
@@ -274,7 +274,7 @@ fn split_path(text: &str) -> (&str, &str) {
     }
 }
 
-/// Tab on a path: its completion, the longest common prefix of its [`choices`], and those
+/// Tab on a path: its completion, the longest common prefix of its `choices`, and those
 /// choices (one read of the folder).
 #[must_use]
 pub fn complete(text: &str) -> (String, Vec<String>) {

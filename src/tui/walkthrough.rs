@@ -229,7 +229,12 @@ fn answer(r: &BatteryReport, panel: &Panel, names: &[String]) -> String {
         return a;
     }
     let why = r.decision.refusal.as_ref().map_or_else(
-        || readout::explorer_advice(&crate::wording::reword(&r.route.why, &crate::tui::text::Keys), Some(panel)),
+        || {
+            readout::explorer_advice(
+                &crate::wording::reword(&r.route.why, &crate::tui::text::Keys),
+                Some(panel),
+            )
+        },
         |why| format!("{why}."),
     );
     format!("{a} {why}")

@@ -286,7 +286,7 @@ fn snapshots_of_every_state_at_three_sizes() {
     }
 }
 
-/// The README's key table, generated from the keymap.
+/// The key table of docs/explorer.md, generated from the keymap.
 fn key_table() -> String {
     let mut out = String::from("| keys | action |\n|---|---|\n");
     for b in rhoscope::tui::keymap::KEYMAP {

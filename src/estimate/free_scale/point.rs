@@ -64,7 +64,7 @@ pub struct FreeScaleFit {
     pub judge_rms: f64,
     /// Whether both optimisers met their gradient tolerance.
     pub converged: bool,
-    /// The set of ρ the data identify ([`identified`]); computed on a panel's own fit, not
+    /// The set of ρ the data identify ([`crate::estimate::identified`]); computed on a panel's own fit, not
     /// on resamples or null draws.
     pub identified: Option<IdentifiedSet>,
 }

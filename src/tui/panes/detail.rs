@@ -137,7 +137,9 @@ fn screens(
         (RangeVerdict::OutOfRange(_), Some(e)) => e
             .flags
             .iter()
-            .map(|f| crate::wording::reword(&f.message(e, &names), &crate::tui::text::Keys).into_owned())
+            .map(|f| {
+                crate::wording::reword(&f.message(e, &names), &crate::tui::text::Keys).into_owned()
+            })
             .collect(),
     };
     heading(
