@@ -118,7 +118,7 @@ const MAX_BATCH: usize = 32;
 /// items, and every estimator is refitted on them. Each resample's sums run over the items
 /// in a fixed order, so the output is bit-identical at any thread count. The free-scale
 /// estimator reads correlations, not moments: it is refitted on the resample's tally of code
-/// patterns weighted by the same counts ([`tallied`]), its correlations recomputed. `progress` is told of each resample and may
+/// patterns weighted by the same counts (`tallied`), its correlations recomputed. `progress` is told of each resample and may
 /// stop the run, in which case `None` is returned. Estimators that are not bootstrappable
 /// get an interval-less result with every resample dropped.
 #[must_use]
