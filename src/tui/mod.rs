@@ -371,6 +371,7 @@ pub fn run(opts: Options) -> Result<(), Error> {
         })
         .map_err(|e| term_error(&e))?;
     // The command line's own handler (temporary files, exit 128 + signal) stands aside.
+    #[cfg(feature = "cli")]
     crate::commands::explorer_owns_signals(true);
     let mut signals = signal_hook::iterator::Signals::new(SIGNALS).map_err(|e| term_error(&e))?;
     let handle = signals.handle();
@@ -391,6 +392,7 @@ pub fn run(opts: Options) -> Result<(), Error> {
     // Restore first: a job still running (a slow load, a FIFO) must never hold the terminal.
     drop(guard);
     handle.close();
+    #[cfg(feature = "cli")]
     crate::commands::explorer_owns_signals(false);
     drop(worker);
     result
