@@ -463,6 +463,7 @@ fn the_latent_null_reports_progress_per_draw() {
     };
     let r = run(&panel, &NullSpec::Matched, &opts, &count).expect("never stopped");
     assert!(r.tests[TestId::J].threshold.is_some());
-    // One step per resample and one per latent null draw (no single-factor null runs here).
-    assert_eq!(steps.load(Ordering::Relaxed), 10 + 60);
+    // One step per resample and one per draw of each latent null that runs here: the
+    // whole panel's (Test O) and the judges' own (Tests J and C), none single-factor.
+    assert_eq!(steps.load(Ordering::Relaxed), 10 + 2 * 60);
 }
