@@ -57,7 +57,7 @@ class Result:
         for key, value in self._doc.items():
             if isinstance(value, dict) and isinstance(value.get("anchors"), list):
                 anchors = value["anchors"]
-                if anchors and isinstance(anchors[0], dict) and "rho" in anchors[0]:
+                if anchors and isinstance(anchors[0], dict) and "rho" in anchors[0] and "name" in anchors[0]:
                     out.append((key, value))
         return out
 

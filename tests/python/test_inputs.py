@@ -19,10 +19,17 @@ QUICK_FLAGS = ["--bootstrap", "100", "--null-draws", "100"]
 
 
 def same_document(api: rhoscope.Result, cli_text: str, source: str) -> None:
-    """The API's document is the CLI's, byte for byte, once the source is the same."""
+    """The API's document is the CLI's, byte for byte, once the source is the same and each
+    setting is read as Python words it (`continuous=` where the command line says
+    `--continuous`)."""
     doc = api.to_dict()
     shown = doc["source"] if "source" in doc else doc["panel"]["source"]
-    assert api.to_json().replace(json.dumps(shown), json.dumps(source), 1) == cli_text
+    def as_keywords(text: str) -> str:
+        text = re.sub(r"--([a-z][a-z-]*)", lambda m: m.group(1).replace("-", "_") + "=", text)
+        return re.sub(r'= ?\\?"?([a-z][a-z-]*)\\?"?', r"= \1", text)
+
+    api_text = api.to_json().replace(json.dumps(shown), json.dumps(source), 1)
+    assert as_keywords(api_text) == as_keywords(cli_text)
 
 
 def as_table(message: str, path: object, shown: str = "<DataFrame>") -> str:
