@@ -270,12 +270,20 @@ fn a_repeated_key_in_a_json_record_is_refused_naming_record_and_key() {
         "labels.json",
         format!("{{{}}}", cols.join(", ")).as_bytes(),
     );
-    for (name, key) in [("cols.json", "'J1'"), ("labels.json", "'0'")] {
+    // Named like every other data error: file, then the row (the label's, in order of first
+    // appearance) and the column the repeat sits in.
+    let cases: [(&str, &[&str]); 2] = [
+        ("cols.json", &["column 'J1'", "twice"]),
+        ("labels.json", &["row 1", "column 'J3'", "'0'", "twice"]),
+    ];
+    for (name, parts) in cases {
         let r = run(dir.path(), &["estimate", name]);
         assert_eq!(r.code, 65, "{name}: {}", r.stderr);
         assert_eq!(r.stderr.lines().count(), 1, "{}", r.stderr);
         assert!(r.stderr.contains(name), "{}", r.stderr);
-        assert!(r.stderr.contains(key), "{name}: {}", r.stderr);
+        for part in parts {
+            assert!(r.stderr.contains(part), "{name}: no {part}: {}", r.stderr);
+        }
     }
     // The same records without the repeat load.
     let clean: Vec<String> = (0..6).map(|i| object(&ROWS[i], None)).collect();

@@ -132,7 +132,7 @@ fn kind(v: &Value) -> &'static str {
 
 /// A record's fields; the record must be an object that names each key once.
 fn record(path: &Path, row: u64, v: Strict, keys: &mut Keys) -> Result<Record, DataError> {
-    repeated(path, Some(row), &v)?;
+    repeated(path, Some(row), None, v.repeated.as_ref())?;
     let Value::Object(map) = v.value else {
         return Err(DataError::data_at(
             path,
@@ -184,7 +184,11 @@ fn columns<'a, R: serde_json::de::Read<'a>>(
             ));
         }
     }
-    repeated(path, None, &v)?;
+    // A column named twice is refused before the rows are built; a label twice, after (its row).
+    let rep = v.repeated;
+    if rep.as_ref().is_some_and(|r| r.parent.is_none()) {
+        repeated(path, None, None, rep.as_ref())?;
+    }
     let Value::Object(cols) = v.value else {
         return Ok(table(Keys::default(), Vec::new()));
     };
@@ -205,44 +209,82 @@ fn columns<'a, R: serde_json::de::Read<'a>>(
             rows[r].1.push((c, field(x)));
         }
     }
+    repeated(path, None, Some(&labels), rep.as_ref())?;
     Ok(table(keys, rows))
 }
 
 /// A repeated key is refused, as a repeated CSV header is: which value was meant is
 /// unknowable (serde_json would keep the last). Only the keys that name columns count: a
-/// record's own keys (`row` given), or a column layout's columns and index labels; a repeat
-/// deeper down is inside one column's nested value, ignored with an unused column and refused
-/// as nested with a used one.
-fn repeated(path: &Path, row: Option<u64>, v: &Strict) -> Result<(), DataError> {
+/// record's own keys (`row` given), or a column layout's columns and index labels (`labels`
+/// given: each label's row); a repeat deeper down is inside one column's nested value,
+/// ignored with an unused column and refused as nested with a used one.
+fn repeated(
+    path: &Path,
+    row: Option<u64>,
+    labels: Option<&HashMap<String, usize>>,
+    rep: Option<&Repeat>,
+) -> Result<(), DataError> {
     let names = if row.is_some() { 1 } else { 2 };
-    let Some(key) = v
-        .repeated
-        .as_ref()
-        .filter(|(_, depth)| *depth <= names)
-        .map(|(key, _)| key)
-    else {
+    let Some(rep) = rep.filter(|r| r.depth <= names) else {
         return Ok(());
     };
-    let message = match row {
-        Some(_) => "this key appears twice in the record; give each column one name".into(),
-        None => format!(
-            "key '{}' appears twice in one object; give each column and index label one name",
-            crate::error::sanitize(key)
+    let key = crate::error::sanitize(&rep.key);
+    let (at, message) = match (row, &rep.parent) {
+        (Some(_), _) => (
+            Location {
+                row,
+                column: Some(rep.key.clone()),
+                value: None,
+            },
+            "this key appears twice in the record; give each column one name".to_string(),
         ),
-    };
-    let at = Location {
-        row,
-        column: row.map(|_| key.clone()),
-        value: None,
+        // An index label twice in one column: that label's row, in that column.
+        (None, Some(column)) => (
+            Location {
+                row: labels
+                    .and_then(|l| l.get(&rep.key))
+                    .map(|&r| r as u64 + 1),
+                column: Some(column.clone()),
+                value: None,
+            },
+            format!("index label '{key}' appears twice in this column; give each item one label"),
+        ),
+        (None, None) => (
+            Location {
+                column: Some(rep.key.clone()),
+                ..Location::default()
+            },
+            "this column appears twice in the object of columns; give each column one name"
+                .to_string(),
+        ),
     };
     Err(DataError::data_at(path, at, message))
 }
 
-/// A JSON value with the first key any of its objects names twice, and that object's depth
-/// (1: the value itself is the object; 2: an object inside it; …).
+/// A JSON value with the first key any of its objects names twice.
 struct Strict {
     value: Value,
-    repeated: Option<(String, usize)>,
+    repeated: Option<Repeat>,
+}
+
+/// A key named twice in one object: the object's depth (1: the value itself is the object;
+/// 2: an object inside it; …) and the key under which that object sits one level up, which
+/// in pandas' column layout is the column.
+struct Repeat {
+    key: String,
+    depth: usize,
+    parent: Option<String>,
+}
+
+impl Repeat {
+    /// This repeat seen from one level up, inside `under`.
+    fn nested(self, under: &str) -> Repeat {
+        Repeat {
+            parent: self.parent.or_else(|| Some(under.to_string())),
+            depth: self.depth + 1,
+            key: self.key,
+        }
+    }
 }
 
 impl<'de> serde::Deserialize<'de> for Strict {
@@ -298,7 +340,10 @@ impl<'de> serde::de::Visitor<'de> for StrictVisitor {
     fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Strict, A::Error> {
         let (mut items, mut repeated) = (Vec::new(), None);
         while let Some(Strict { value, repeated: r }) = seq.next_element::<Strict>()? {
-            repeated = repeated.or(r.map(|(k, d)| (k, d + 1)));
+            repeated = repeated.or(r.map(|r| Repeat {
+                depth: r.depth + 1,
+                ..r
+            }));
             items.push(value);
         }
         Ok(Strict {
@@ -312,9 +357,13 @@ impl<'de> serde::de::Visitor<'de> for StrictVisitor {
         while let Some(key) = map.next_key::<String>()? {
             let Strict { value, repeated: r } = map.next_value::<Strict>()?;
             if object.contains_key(&key) {
-                repeated = repeated.or(Some((key, 1)));
+                repeated = repeated.or(Some(Repeat {
+                    key,
+                    depth: 1,
+                    parent: None,
+                }));
             } else {
-                repeated = repeated.or(r.map(|(k, d)| (k, d + 1)));
+                repeated = repeated.or(r.map(|r| r.nested(&key)));
                 object.insert(key, value);
             }
         }
