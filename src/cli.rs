@@ -7,11 +7,12 @@ mod explore;
 mod export;
 mod panel;
 mod plot;
-mod values;
+pub(crate) mod values;
 
 use clap::{Args, Parser, Subcommand};
 
 use crate::estimate::Estimator;
+use values::{seed, whole};
 
 pub use design::{PlanArgs, PowerArgs, ReproduceArgs, SimulateArgs};
 use design::{REPRODUCE_HELP, SIMULATE_SHORT, plan_help, power_help, simulate_help};
@@ -45,15 +46,43 @@ Examples:
 /// rhoscope: anchor-contamination estimation for LLM-judge panels.
 #[derive(Debug, Parser)]
 #[command(name = "rhoscope", version, about = ABOUT, long_about = LONG_ABOUT,
-          after_help = EXAMPLES)]
+          after_help = EXAMPLES, allow_negative_numbers = true)]
 pub struct Cli {
     /// Worker threads for parallel work (default: all cores, or RAYON_NUM_THREADS; either
     /// must be a whole number from 1 to 4 × the cores, never above 256, or rhoscope exits 2;
     /// an empty RAYON_NUM_THREADS is unset). Results are identical at any thread count.
-    #[arg(long, global = true, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
+    #[arg(long, global = true, value_name = "N", value_parser = values::threads())]
     pub threads: Option<u16>,
     #[command(subcommand)]
     pub command: Option<Command>,
+}
+
+/// Refuses a global flag given more than once (before and after the subcommand, say), which
+/// clap would settle silently for one of the values.
+///
+/// # Errors
+/// The one-line refusal, naming the flag and its values.
+pub fn once_each_global(args: &[std::ffi::OsString]) -> Result<(), String> {
+    let mut given: Vec<String> = Vec::new();
+    let mut rest = args.iter().skip(1).map(|a| a.to_string_lossy());
+    while let Some(a) = rest.next() {
+        if a == "--" {
+            break;
+        }
+        if a == "--threads" {
+            given.push(rest.next().map(|v| v.into_owned()).unwrap_or_default());
+        } else if let Some(v) = a.strip_prefix("--threads=") {
+            given.push(v.to_string());
+        }
+    }
+    if given.len() < 2 {
+        return Ok(());
+    }
+    Err(crate::error::sanitize(&format!(
+        "--threads is given {} times ({}): give it once, before or after the subcommand",
+        given.len(),
+        given.join(", then ")
+    )))
 }
 
 #[derive(Debug, Subcommand)]
@@ -148,10 +177,10 @@ pub struct EstimateArgs {
     pub bias_correct: bool,
     /// Refits for --bias-correct.
     #[arg(long, value_name = "R", default_value_t = 200,
-          value_parser = clap::value_parser!(u32).range(10..=100_000))]
+          value_parser = whole::<u32>(10, 100_000))]
     pub bias_reps: u32,
     /// Seed of the --bias-correct simulations.
-    #[arg(long, value_name = "S", default_value_t = 1)]
+    #[arg(long, value_name = "S", default_value_t = 1, value_parser = seed())]
     pub seed: u64,
     /// Print JSON (schema in docs/json.md) instead of text.
     #[arg(long)]

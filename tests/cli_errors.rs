@@ -729,7 +729,7 @@ fn rayon_num_threads_out_of_range_or_not_a_number_exits_2() {
         );
         assert_eq!(r.code, 2, "RAYON_NUM_THREADS={bad}: {}", r.stderr);
         assert!(
-            r.stderr.contains(&format!("RAYON_NUM_THREADS={bad}:")),
+            r.stderr.contains(&format!("RAYON_NUM_THREADS: {bad} is ")),
             "{}",
             r.stderr
         );
@@ -790,7 +790,7 @@ fn method_all_on_two_anchors_is_a_success_with_the_reason_noted() {
 }
 
 /// `validate --null-draws` follows every other command: 1–19 null draws exit 2 (0 still turns
-/// its battery off), and a resample count past u32 is "above the limit", not "not a number".
+/// its battery off), and a resample count past u32 is out of range, not "not a number".
 #[test]
 fn validate_refuses_too_few_null_draws_and_huge_resamples() {
     let dir = tempfile::tempdir().unwrap();
@@ -799,7 +799,7 @@ fn validate_refuses_too_few_null_draws_and_huge_resamples() {
         let r = run(dir.path(), &["validate", "p.csv", "--null-draws", d]);
         assert_eq!(r.code, 2, "{d}: {}", r.stderr);
         assert!(
-            r.stderr.contains(&format!("{d} is not in 20..=")),
+            r.stderr.contains(&format!("--null-draws: {d} is out of range; use 0 (off) or 20 to ")),
             "{}",
             r.stderr
         );
@@ -807,6 +807,170 @@ fn validate_refuses_too_few_null_draws_and_huge_resamples() {
     for cmd in ["validate", "battery"] {
         let r = run(dir.path(), &[cmd, "p.csv", "--bootstrap", "4294967296"]);
         assert_eq!(r.code, 2, "{}", r.stderr);
-        assert!(r.stderr.contains("above the limit"), "{}", r.stderr);
+        assert!(
+            r.stderr.contains("--bootstrap: 4294967296 is out of range"),
+            "{}",
+            r.stderr
+        );
     }
+}
+
+/// Runs `rhoscope ARGS` in `dir` through `sh` with the redirections `redirect` (e.g. `<&-`).
+fn run_sh(dir: &std::path::Path, args: &[&str], redirect: &str) -> common::Run {
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!("exec \"$0\" \"$@\" {redirect}"))
+        .arg(env!("CARGO_BIN_EXE_rhoscope"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("sh runs");
+    common::Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+/// A closed standard input is an unreadable input (66), not an empty file (65), for every
+/// command that reads `-`.
+#[test]
+fn a_closed_standard_input_is_unreadable() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases: [&[&str]; 4] = [
+        &["estimate", "-"],
+        &["battery", "-", "--null-draws", "20"],
+        &["validate", "-"],
+        &["export", "-", "--syntax", "lavaan", "-o", "x.R"],
+    ];
+    for args in cases {
+        let r = run_sh(dir.path(), args, "<&-");
+        assert_eq!(r.code, 66, "{args:?}: {}", r.stderr);
+        assert_eq!(r.stderr.lines().count(), 1, "{args:?}: {}", r.stderr);
+        assert!(
+            r.stderr.contains("standard input is closed"),
+            "{args:?}: {}",
+            r.stderr
+        );
+    }
+    // An empty standard input is still an empty file.
+    let r = run_sh(dir.path(), &["estimate", "-"], "</dev/null");
+    assert_eq!(r.code, 65, "{}", r.stderr);
+}
+
+/// Standard input can be read once: two inputs that both name it (the panel and a families
+/// file, by `-` or a device path) are a usage error in one line, before anything is read.
+#[test]
+fn standard_input_named_twice_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "p.csv", GOOD.as_bytes());
+    for (panel, families) in [
+        ("-", "-"),
+        ("-", "/dev/stdin"),
+        ("/dev/stdin", "-"),
+        ("/dev/fd/0", "/proc/self/fd/0"),
+    ] {
+        for cmd in ["estimate", "battery", "export"] {
+            let mut args = vec![cmd, panel, "--families", families];
+            if cmd == "export" {
+                args.extend(["-o", "x.R"]);
+            }
+            let r = run_sh(dir.path(), &args, "<p.csv");
+            assert_eq!(r.code, 2, "{args:?}: {}", r.stderr);
+            assert_eq!(r.stderr.lines().count(), 1, "{}", r.stderr);
+            assert!(
+                r.stderr.contains("standard input") && r.stderr.contains("--families"),
+                "{}",
+                r.stderr
+            );
+        }
+    }
+}
+
+/// Every whole-number flag says, in one line, the flag, the value as given and the range
+/// it allows, for values too large for any integer, negative values and `-0`; never clap's
+/// "number too large to fit" or "invalid digit".
+#[test]
+fn whole_number_flags_name_flag_value_and_range() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = write(dir.path(), "p.csv", GOOD.as_bytes());
+    let p = p.to_str().unwrap();
+    let huge = "99999999999999999999";
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (vec!["--threads", huge, "estimate", p], "--threads"),
+        (vec!["estimate", p, "--threads", "-0"], "--threads"),
+        (vec!["--threads", "-0", "estimate", p], "--threads"),
+        (vec!["estimate", p, "--seed", huge], "--seed"),
+        (vec!["estimate", p, "--bias-reps", huge], "--bias-reps"),
+        (vec!["simulate", "--seed", "1", "--n", huge], "--n"),
+        (vec!["simulate", "--seed", "1", "--n", "-1"], "--n"),
+        (vec!["simulate", "--seed", huge], "--seed"),
+        (vec!["battery", p, "--null-draws", huge], "--null-draws"),
+        (vec!["battery", p, "--bootstrap", huge], "--bootstrap"),
+        (vec!["battery", p, "--seed", "-1"], "--seed"),
+        (vec!["power", "--reps", huge], "--reps"),
+        (vec!["power", "--null-draws", "-5"], "--null-draws"),
+        (vec!["power", "--n", huge], "--n"),
+        (vec!["plan", "--reps", huge], "--reps"),
+        (vec!["plan", "--max-n", huge], "--max-n"),
+        (vec!["plan", "--bootstrap", huge], "--bootstrap"),
+        (vec!["validate", p, "--reps", huge], "--reps"),
+        (vec!["validate", p, "--null-draws", huge], "--null-draws"),
+        (vec!["validate", p, "--bootstrap", huge], "--bootstrap"),
+        (vec!["validate", p, "--n", huge], "--n"),
+        (vec!["plot", "power", "--reps", huge], "--reps"),
+        (vec!["plot", "power", "--n", huge], "--n"),
+        (vec!["demo", "--scene", huge], "--scene"),
+    ];
+    for (args, flag) in cases {
+        let r = run(dir.path(), &args);
+        assert_eq!(r.code, 2, "{args:?}: {}", r.stderr);
+        assert_eq!(r.stderr.lines().count(), 1, "{args:?}: {}", r.stderr);
+        let value = args[args.iter().position(|a| *a == flag).unwrap() + 1];
+        assert!(
+            r.stderr.contains(&format!("{flag}: {value} is ")),
+            "{args:?}: {}",
+            r.stderr
+        );
+        assert!(r.stderr.contains(" to "), "{args:?}: no range: {}", r.stderr);
+        for clap in ["too large to fit", "invalid digit", "unexpected argument"] {
+            assert!(!r.stderr.contains(clap), "{args:?}: {}", r.stderr);
+        }
+    }
+    let r = common::run_env(dir.path(), &["estimate", p], &[("RAYON_NUM_THREADS", huge)]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(
+        r.stderr.contains(&format!("RAYON_NUM_THREADS: {huge} is out of range; use 1 to ")),
+        "{}",
+        r.stderr
+    );
+    let r = common::run_env(dir.path(), &["estimate", p], &[("RAYON_NUM_THREADS", "abc")]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("RAYON_NUM_THREADS: abc is not a whole number; use 1 to "),
+        "{}",
+        r.stderr
+    );
+}
+
+/// A global flag given twice (before and after the subcommand) is refused in one line,
+/// not silently settled for one of the two.
+#[test]
+fn a_global_flag_given_twice_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = write(dir.path(), "p.csv", GOOD.as_bytes());
+    let p = p.to_str().unwrap();
+    for args in [
+        vec!["--threads", "2", "estimate", p, "--threads", "1"],
+        vec!["--threads", "1", "--threads", "1", "estimate", p],
+        vec!["estimate", p, "--threads=1", "--threads", "2"],
+    ] {
+        let r = run(dir.path(), &args);
+        assert_eq!(r.code, 2, "{args:?}: {}", r.stderr);
+        assert_eq!(r.stderr.lines().count(), 1, "{args:?}: {}", r.stderr);
+        assert!(r.stderr.contains("--threads"), "{}", r.stderr);
+        assert!(r.stderr.contains("once"), "{}", r.stderr);
+    }
+    let r = run(dir.path(), &["estimate", p, "--threads", "1"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
 }

@@ -17,6 +17,10 @@ pub fn run_cli(args: Vec<OsString>) -> i32 {
     crate::commands::guard_standard_streams();
     let args = with_explore_for_a_file(args);
     let typed = typed_command(&args);
+    if let Err(e) = crate::cli::once_each_global(&args) {
+        let _ = writeln!(std::io::stderr(), "rhoscope: error: {e} (see {typed} --help)");
+        return crate::error::EXIT_USAGE;
+    }
     let cli = match Cli::try_parse_from(args) {
         Ok(cli) => cli,
         Err(e) => return clap_exit(&e, &typed),
@@ -38,6 +42,7 @@ pub fn run_cli(args: Vec<OsString>) -> i32 {
 /// message (help and version requests too).
 pub(crate) fn parse(args: Vec<OsString>) -> Result<Cli, Error> {
     let typed = typed_command(&args);
+    crate::cli::once_each_global(&args).map_err(|e| Error::Usage(e.into()))?;
     Cli::try_parse_from(args).map_err(|e| match e.kind() {
         ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
             Error::Usage(e.render().to_string().trim_end().to_string().into())

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::values::resamples;
+use super::values::{resamples, seed, whole};
 use crate::power::PowerDesign;
 
 /// `plan --help`'s epilogue; the test names come from the registry.
@@ -137,28 +137,28 @@ pub struct PowerArgs {
     pub strength: Vec<f64>,
     /// Panel sizes N (comma-separated).
     #[arg(long = "n", value_delimiter = ',', value_name = "LIST", required = true,
-          value_parser = clap::value_parser!(u64).range(3..=10_000_000))]
+          value_parser = whole::<u64>(3, 10_000_000))]
     pub n: Vec<u64>,
     /// Replicates per (N, strength) cell.
     #[arg(long, value_name = "R", default_value_t = 200,
-          value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+          value_parser = whole::<u32>(1, 1_000_000))]
     pub reps: u32,
     /// Null draws per N for the thresholds.
     #[arg(long, value_name = "D", default_value_t = 1000,
-          value_parser = clap::value_parser!(u32).range(20..=10_000_000))]
+          value_parser = whole::<u32>(20, 10_000_000))]
     pub null_draws: u32,
     /// Bootstrap resamples per replicate for CI coverage and width (off by default).
-    #[arg(long, value_name = "B", value_parser = resamples::<100_000>)]
+    #[arg(long, value_name = "B", value_parser = resamples(100_000))]
     pub coverage: Option<u32>,
     /// Seed of every stream.
-    #[arg(long, value_name = "S", default_value_t = 1)]
+    #[arg(long, value_name = "S", default_value_t = 1, value_parser = seed())]
     pub seed: u64,
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,
     /// Observe every judge on L ordinal levels (Likert), equal-probability cuts unless
     /// --skewed; the table then lists every test that runs.
-    #[arg(long, value_name = "L", value_parser = clap::value_parser!(u32).range(2..=10))]
+    #[arg(long, value_name = "L", value_parser = whole::<u32>(2, 10))]
     pub ordinal: Option<u32>,
     /// With --ordinal: each judge its own skewed marginals, one category under 2 %.
     #[arg(long, requires = "ordinal")]
@@ -178,22 +178,22 @@ pub struct PlanArgs {
     pub target: String,
     /// Replicates per evaluated N.
     #[arg(long, value_name = "R", default_value_t = 100,
-          value_parser = clap::value_parser!(u32).range(2..=100_000))]
+          value_parser = whole::<u32>(2, 100_000))]
     pub reps: u32,
     /// Null draws per evaluated N (power targets).
     #[arg(long, value_name = "D", default_value_t = 500,
-          value_parser = clap::value_parser!(u32).range(20..=1_000_000))]
+          value_parser = whole::<u32>(20, 1_000_000))]
     pub null_draws: u32,
     /// Bootstrap resamples per replicate (ci-width targets).
     #[arg(long, value_name = "B", default_value_t = 100,
-          value_parser = resamples::<10_000>)]
+          value_parser = resamples(10_000))]
     pub bootstrap: u32,
     /// The largest N to try.
     #[arg(long, value_name = "N", default_value_t = 200_000,
-          value_parser = clap::value_parser!(u64).range(10..=10_000_000))]
+          value_parser = whole::<u64>(10, 10_000_000))]
     pub max_n: u64,
     /// Seed of every stream.
-    #[arg(long, value_name = "S", default_value_t = 1)]
+    #[arg(long, value_name = "S", default_value_t = 1, value_parser = seed())]
     pub seed: u64,
     /// Print JSON instead of text.
     #[arg(long)]
@@ -209,10 +209,10 @@ pub struct SimulateArgs {
     #[arg(long = "set", value_name = "KEY=VALUE")]
     pub set: Vec<String>,
     /// Number of items.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(3..=100_000_000))]
+    #[arg(long, value_name = "N", value_parser = whole::<u64>(3, 100_000_000))]
     pub n: u64,
     /// Seed of the random stream (ChaCha8, replicate 0).
-    #[arg(long, value_name = "S")]
+    #[arg(long, value_name = "S", value_parser = seed())]
     pub seed: u64,
     /// Output file (default: standard output; also - or a FIFO). Written atomically (a
     /// temporary file in the same folder, then moved into place).

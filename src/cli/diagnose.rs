@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::panel::{PanelArgs, PanelOptions};
-use super::values::{null_draws_or_off, resamples};
+use super::values::{resamples, seed, whole};
 
 pub(super) const BATTERY_HELP: &str = "\
 Runs before trusting any ρ̂. Prints the panel's row of the paper's decision table, the estimate
@@ -75,14 +75,14 @@ pub struct BatteryArgs {
     pub panel: PanelArgs,
     /// Bootstrap resamples B for the CIs and the weak-ID screen.
     #[arg(long, value_name = "B", default_value_t = 300,
-          value_parser = resamples::<1_000_000>)]
+          value_parser = resamples(1_000_000))]
     pub bootstrap: u32,
     /// Null draws per test for thresholds and p-values.
     #[arg(long, value_name = "D", default_value_t = BATTERY_NULL_DRAWS,
-          value_parser = clap::value_parser!(u32).range(20..=10_000_000))]
+          value_parser = whole::<u32>(20, 10_000_000))]
     pub null_draws: u32,
     /// Seed of the bootstrap and null streams.
-    #[arg(long, value_name = "S", default_value_t = 1)]
+    #[arg(long, value_name = "S", default_value_t = 1, value_parser = seed())]
     pub seed: u64,
     /// Print JSON (schema in docs/json.md) instead of text.
     #[arg(long)]
@@ -112,22 +112,22 @@ pub struct ValidateArgs {
     pub inject: Vec<f64>,
     /// Panel sizes besides the panel's own N (comma-separated).
     #[arg(long = "n", value_delimiter = ',', value_name = "LIST",
-          value_parser = clap::value_parser!(u64).range(10..=10_000_000))]
+          value_parser = whole::<u64>(10, 10_000_000))]
     pub n: Vec<u64>,
     /// Replicates per N.
     #[arg(long, value_name = "R", default_value_t = 24,
-          value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+          value_parser = whole::<u32>(1, 1_000_000))]
     pub reps: u32,
     /// Seed of every stream.
-    #[arg(long, value_name = "S", default_value_t = 1)]
+    #[arg(long, value_name = "S", default_value_t = 1, value_parser = seed())]
     pub seed: u64,
     /// Item-bootstrap resamples per replicate for CI coverage, at least 100 (off unless
     /// given, for speed).
-    #[arg(long, value_name = "B", value_parser = resamples::<100_000>)]
+    #[arg(long, value_name = "B", value_parser = resamples(100_000))]
     pub bootstrap: Option<u32>,
     /// Null draws per test in each replicate's battery, 20 or more (0: battery off).
     #[arg(long, value_name = "D", default_value_t = 40,
-          value_parser = null_draws_or_off::<100_000>)]
+          value_parser = whole::<u32>(20, 100_000).or_off())]
     pub null_draws: u32,
     /// Cut ordinal judges at balanced (equal-proportion) thresholds instead of their own
     /// (the paper's ablation).

@@ -43,6 +43,6 @@ pub struct DemoArgs {
     #[arg(long)]
     pub no_mouse: bool,
     /// Start at scene N (1-based), e.g. to restart a talk where it stopped.
-    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..))]
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = super::values::scene())]
     pub scene: u16,
 }

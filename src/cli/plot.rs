@@ -6,7 +6,7 @@ use clap::Args;
 
 use super::design::preset_names;
 use super::panel::PanelOptions;
-use super::values::resamples;
+use super::values::{resamples, seed, whole};
 
 pub(super) const PLOT_HELP: &str = "\
 Kinds:
@@ -44,30 +44,30 @@ pub struct PlotArgs {
     #[arg(long = "set", value_name = "KEY=VALUE")]
     pub set: Vec<String>,
     /// Items in the simulated panel (default 500; 2000 for the boundary figure).
-    #[arg(long = "n", value_name = "N", value_parser = clap::value_parser!(u64).range(10..=10_000_000))]
+    #[arg(long = "n", value_name = "N", value_parser = whole::<u64>(10, 10_000_000))]
     pub n: Option<u64>,
     /// Panel sizes of the power figure (comma-separated).
     #[arg(long, value_delimiter = ',', value_name = "LIST", default_value = "200,500,1000,2000,5000",
-          value_parser = clap::value_parser!(u64).range(10..=10_000_000))]
+          value_parser = whole::<u64>(10, 10_000_000))]
     pub ns: Vec<u64>,
     /// Violation strength of the power figure.
     #[arg(long, value_name = "S", default_value_t = 0.4)]
     pub strength: f64,
     /// Replicates per point (power: per N and test; boundary: per ρ_1).
     #[arg(long, value_name = "R", default_value_t = 100,
-          value_parser = clap::value_parser!(u32).range(2..=1_000_000))]
+          value_parser = whole::<u32>(2, 1_000_000))]
     pub reps: u32,
     /// Bootstrap resamples B (rho, bootstrap, battery).
     #[arg(long, value_name = "B", default_value_t = 300,
-          value_parser = resamples::<1_000_000>)]
+          value_parser = resamples(1_000_000))]
     pub bootstrap: u32,
     /// Null draws per test (default: as `rhoscope battery` for rho, bootstrap and battery, so
     /// a figure shows the report's numbers; 500 for power).
     #[arg(long, value_name = "D",
-          value_parser = clap::value_parser!(u32).range(20..=10_000_000))]
+          value_parser = whole::<u32>(20, 10_000_000))]
     pub null_draws: Option<u32>,
     /// Seed of the simulation, the bootstrap and the nulls.
-    #[arg(long, value_name = "S", default_value_t = 1)]
+    #[arg(long, value_name = "S", default_value_t = 1, value_parser = seed())]
     pub seed: u64,
     /// Output file (.svg; - for standard output). Written atomically.
     #[arg(short, long, value_name = "FILE")]

@@ -1,35 +1,175 @@
-//! Value parsers shared by several commands' flags.
+//! Value parsers shared by several commands' flags: one rule for every whole-number flag (and
+//! `RAYON_NUM_THREADS`), worded in one line as the flag, the value as given and its range.
 
-/// A resample count B for percentile intervals and the weak-ID screen: from
-/// [`MIN_RESAMPLES`](crate::bootstrap::MIN_RESAMPLES) to `MAX`, refused below with the reason.
-pub(super) fn resamples<const MAX: u32>(s: &str) -> Result<u32, String> {
-    // Parsed wide so a huge count is "above the limit", not "not a whole number".
-    let b: u64 = s
-        .parse()
-        .map_err(|_| format!("'{s}' is not a whole number of resamples"))?;
-    let floor = crate::bootstrap::MIN_RESAMPLES;
-    if b < floor as u64 {
-        return Err(format!(
-            "B = {b} < {floor} resamples: a 95 % percentile interval needs at least {floor} (2.5 in each tail) and the weak-ID screen an SD from as many"
-        ));
-    }
-    match u32::try_from(b) {
-        Ok(b) if b <= MAX => Ok(b),
-        _ => Err(format!("B = {b} is above the limit of {MAX} resamples")),
+use std::ffi::OsStr;
+use std::marker::PhantomData;
+
+use clap::builder::TypedValueParser;
+use clap::error::ErrorKind;
+
+/// A whole number from `lo` to `hi` (or 0, which turns a stage off, when `off`), refused in
+/// one line naming the flag, the value as given and the range, whatever clap would have said.
+#[derive(Debug)]
+pub(crate) struct Whole<T> {
+    lo: u64,
+    hi: u64,
+    off: bool,
+    why: Option<String>,
+    into: PhantomData<fn() -> T>,
+}
+
+impl<T> Clone for Whole<T> {
+    fn clone(&self) -> Self {
+        Whole {
+            why: self.why.clone(),
+            into: PhantomData,
+            ..*self
+        }
     }
 }
 
-/// Null draws per test where 0 turns the battery off: 0, or 20 up to `MAX` (as every other
-/// command's `--null-draws`, which refuse 1–19).
-pub(super) fn null_draws_or_off<const MAX: u32>(s: &str) -> Result<u32, String> {
-    let d: u64 = s
-        .parse()
-        .map_err(|_| format!("'{s}' is not a whole number of null draws"))?;
-    match u32::try_from(d) {
-        Ok(0) => Ok(0),
-        Ok(d) if (20..=MAX).contains(&d) => Ok(d),
-        _ => Err(format!(
-            "{d} is not in 20..={MAX} (0 turns the battery off)"
-        )),
+/// A whole-number flag taking `lo` to `hi`.
+pub(crate) fn whole<T>(lo: u64, hi: u64) -> Whole<T> {
+    Whole {
+        lo,
+        hi,
+        off: false,
+        why: None,
+        into: PhantomData,
+    }
+}
+
+/// A seed: any 64-bit whole number.
+pub(crate) fn seed() -> Whole<u64> {
+    whole(0, u64::MAX)
+}
+
+/// `--threads`: 1 to [`max_threads`](crate::data::limits::max_threads) on this machine.
+pub(crate) fn threads() -> Whole<u16> {
+    use crate::data::limits::{MAX_THREADS, THREADS_PER_CORE, max_threads};
+    whole(1, max_threads() as u64).because(format!(
+        "on this machine: {THREADS_PER_CORE} per core, never above {MAX_THREADS}"
+    ))
+}
+
+/// `demo --scene`: 1 to the number of talk scenes.
+pub(crate) fn scene() -> Whole<u16> {
+    #[cfg(feature = "tui")]
+    let scenes = crate::tui::scenes::scenes().len() as u64;
+    #[cfg(not(feature = "tui"))]
+    let scenes = u64::from(u16::MAX);
+    whole(1, scenes)
+}
+
+/// A resample count B for percentile intervals and the weak-ID screen: from
+/// [`MIN_RESAMPLES`](crate::bootstrap::MIN_RESAMPLES) to `max`, with the floor's reason.
+pub(crate) fn resamples(max: u64) -> Whole<u32> {
+    let floor = crate::bootstrap::MIN_RESAMPLES;
+    whole(floor as u64, max).because(format!(
+        "a 95 % percentile interval needs at least {floor} resamples (2.5 in each tail) and the weak-ID screen an SD from as many"
+    ))
+}
+
+impl<T> Whole<T> {
+    /// Also takes 0, which turns the stage off.
+    pub(crate) fn or_off(mut self) -> Self {
+        self.off = true;
+        self
+    }
+
+    /// Says why the range is what it is, after it.
+    pub(crate) fn because(mut self, why: String) -> Self {
+        self.why = Some(why);
+        self
+    }
+
+    /// The value of `text`, or why not ("TEXT is out of range; use LO to HI (WHY)").
+    pub(crate) fn check(&self, text: &str) -> Result<u64, String> {
+        let t = text.trim();
+        let digits = t.strip_prefix(['-', '+']).unwrap_or(t);
+        let whole = !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit());
+        let value = match (whole, t.starts_with('-'), digits.parse::<u64>()) {
+            (false, ..) => return Err(self.refusal(text, "is not a whole number")),
+            // "-0" is zero; any other negative number, or one past 64 bits, is out of range.
+            (true, true, Ok(0)) => Some(0),
+            (true, false, Ok(v)) => Some(v),
+            _ => None,
+        };
+        value
+            .filter(|&v| (self.lo..=self.hi).contains(&v) || (self.off && v == 0))
+            .ok_or_else(|| self.refusal(text, "is out of range"))
+    }
+
+    fn refusal(&self, text: &str, what: &str) -> String {
+        let range = if self.off {
+            format!("use 0 (off) or {} to {}", self.lo, self.hi)
+        } else {
+            format!("use {} to {}", self.lo, self.hi)
+        };
+        let why = self
+            .why
+            .as_ref()
+            .map_or_else(String::new, |w| format!(" ({w})"));
+        format!(
+            "{} {what}; {range}{why}",
+            crate::error::sanitize(text.trim())
+        )
+    }
+}
+
+impl<T: TryFrom<u64> + Clone + Send + Sync + 'static> TypedValueParser for Whole<T> {
+    type Value = T;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &OsStr,
+    ) -> Result<T, clap::Error> {
+        let flag = arg
+            .and_then(clap::Arg::get_long)
+            .map_or_else(|| "value".to_string(), |l| format!("--{l}"));
+        self.check(&value.to_string_lossy())
+            .and_then(|v| {
+                T::try_from(v).map_err(|_| self.refusal(&value.to_string_lossy(), "is out of range"))
+            })
+            .map_err(|m| {
+                clap::Error::raw(ErrorKind::ValueValidation, format!("{flag}: {m}\n")).with_cmd(cmd)
+            })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn whole_numbers_are_read_or_refused_with_their_range() {
+        let w = whole::<u32>(20, 100);
+        assert_eq!(w.check("20"), Ok(20));
+        assert_eq!(w.check(" 100 "), Ok(100));
+        assert_eq!(w.check("+50"), Ok(50));
+        assert_eq!(
+            w.check("99999999999999999999"),
+            Err("99999999999999999999 is out of range; use 20 to 100".into())
+        );
+        assert_eq!(
+            w.check("-1"),
+            Err("-1 is out of range; use 20 to 100".into())
+        );
+        assert_eq!(w.check("-0"), Err("-0 is out of range; use 20 to 100".into()));
+        assert_eq!(
+            w.check("1.5"),
+            Err("1.5 is not a whole number; use 20 to 100".into())
+        );
+        assert_eq!(w.check("-"), Err("- is not a whole number; use 20 to 100".into()));
+        let off = w.or_off();
+        assert_eq!(off.check("0"), Ok(0));
+        assert_eq!(off.check("-0"), Ok(0));
+        assert_eq!(
+            off.check("5"),
+            Err("5 is out of range; use 0 (off) or 20 to 100".into())
+        );
+        assert_eq!(seed().check("18446744073709551615"), Ok(u64::MAX));
     }
 }

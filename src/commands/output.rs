@@ -353,6 +353,9 @@ pub fn guard_standard_streams() {
         if mask != 0 {
             fill_low_descriptors();
         }
+        if mask & 1 != 0 {
+            crate::data::note_stdin_closed();
+        }
         mask
     });
 }

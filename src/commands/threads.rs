@@ -2,67 +2,36 @@
 //! against the machine. The binary builds its global pool once; in-process callers (the
 //! Python API) get a pool of their own per call, since the global one can be built only once.
 
-use crate::data;
 use crate::error::Error;
 
-/// The workers asked for by `--threads` or, without it, `RAYON_NUM_THREADS`, checked
-/// against the machine; `None` when neither says (an empty variable says nothing, as in rayon).
+/// The workers asked for by `--threads` (checked by its parser) or, without it,
+/// `RAYON_NUM_THREADS`, held to the same rule; `None` when neither says (an empty variable
+/// says nothing, as in rayon).
 ///
 /// # Errors
-/// A count outside 1 … [`data::limits::max_threads`], or a variable that is no whole number:
-/// one rule for both, a usage error naming the option (rayon would quietly use every core).
+/// A variable that is no whole number from 1 to [`crate::data::limits::max_threads`]: a usage error
+/// worded as `--threads`' (rayon would quietly use every core).
 fn asked(threads: Option<u16>) -> Result<Option<usize>, Error> {
     if let Some(t) = threads {
-        return checked(usize::from(t), "--threads ", &t.to_string()).map(Some);
+        // Checked again for in-process callers (the Python API), which bypass the parser.
+        return check(&t.to_string(), "--threads").map(Some);
     }
     let Some(raw) = std::env::var_os("RAYON_NUM_THREADS") else {
         return Ok(None);
     };
     let text = raw.to_string_lossy();
-    let value = text.trim();
-    if value.is_empty() {
+    if text.trim().is_empty() {
         return Ok(None);
     }
-    let shown = crate::error::sanitize(&text);
-    match value.parse::<usize>() {
-        Ok(t) => checked(t, "RAYON_NUM_THREADS=", &shown).map(Some),
-        Err(_) => Err(Error::Usage(
-            format!(
-                "RAYON_NUM_THREADS={shown}: not a whole number of threads; {}",
-                allowed()
-            )
-            .into(),
-        )),
-    }
+    check(&text, "RAYON_NUM_THREADS").map(Some)
 }
 
-/// The rule, worded for messages.
-fn allowed() -> String {
-    format!(
-        "give 1 … {} on this machine ({} per core, never above {})",
-        data::limits::max_threads(),
-        data::limits::THREADS_PER_CORE,
-        data::limits::MAX_THREADS
-    )
-}
-
-/// Refuses counts outside 1 … [`data::limits::max_threads`] (a usage error naming the
-/// option `source` and the value as given).
-fn checked(threads: usize, source: &str, shown: &str) -> Result<usize, Error> {
-    let max = data::limits::max_threads();
-    if threads == 0 {
-        return Err(Error::Usage(
-            format!("{source}{shown}: at least 1 thread; {}", allowed()).into(),
-        ));
-    }
-    if threads > max {
-        return Err(Error::Usage(format!(
-            "{source}{shown}: at most {max} threads on this machine ({} per core, never above {})",
-            data::limits::THREADS_PER_CORE,
-            data::limits::MAX_THREADS
-        ).into()));
-    }
-    Ok(threads)
+/// `text` held to `--threads`' rule, a refusal naming `source`.
+fn check(text: &str, source: &str) -> Result<usize, Error> {
+    crate::cli::values::threads()
+        .check(text)
+        .map(|t| usize::try_from(t).unwrap_or(usize::MAX))
+        .map_err(|why| Error::Usage(format!("{source}: {why}").into()))
 }
 
 fn cannot_start(threads: usize, e: &rayon::ThreadPoolBuildError) -> Error {

@@ -32,6 +32,22 @@ pub(super) fn is_stdin(path: &Path) -> bool {
     path.as_os_str() == "-"
 }
 
+/// Whether `path` names standard input by any of its names (`-`, `/dev/stdin`, `/dev/fd/0`,
+/// `/proc/self/fd/0`): two inputs that both do cannot both be read.
+pub(super) fn names_stdin(path: &Path) -> bool {
+    is_stdin(path)
+        || ["/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"]
+            .iter()
+            .any(|n| path.as_os_str() == *n)
+}
+
+/// Records that standard input was closed when the program started (the command line finds
+/// out; the runtime has since put /dev/null there), so `-` is an unreadable input rather
+/// than an empty one.
+pub fn note_stdin_closed() {
+    let _ = STDIN.set(Err("standard input is closed (bad file descriptor)".into()));
+}
+
 /// Standard input, read once into memory and kept for the rest of the process, so the
 /// explorer can reload `-` after a role or scale change.
 static STDIN: OnceLock<Result<Vec<u8>, String>> = OnceLock::new();

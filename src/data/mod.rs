@@ -94,6 +94,16 @@ enum Strategy {
 }
 
 fn load_with(path: &Path, opts: &PanelRequest, strategy: Strategy) -> Result<Loaded, DataError> {
+    if let Some(Families::File(f)) = &opts.families
+        && names_stdin(path)
+        && names_stdin(f)
+    {
+        return Err(DataError::Usage(
+            Said::new("the panel and ")
+                .setting(crate::wording::Setting::Families)
+                .text(" both name standard input, which can be read once: write one of them to a file"),
+        ));
+    }
     if let Some(source) = memory::lookup(path) {
         return memory::load_table(path, &source.table(), opts);
     }
@@ -143,6 +153,7 @@ mod wide;
 
 pub use checks::MAX_MAGNITUDE;
 pub use error::DataError;
+pub use input::note_stdin_closed;
 pub use memory::{Column, Table, TableSource, load_table, register};
 pub use request::{ColumnRef, Columns, Families, LongColumns, PanelRequest};
 pub use roles::{Role, default_role};
@@ -150,7 +161,7 @@ pub use roles::{Role, default_role};
 use cells::cell_value;
 use checks::finish;
 use family_files::load_families;
-use input::is_stdin;
+use input::{is_stdin, names_stdin};
 use limits::{check_cells, check_column_count};
 use long::read_long;
 use records::Opened;
