@@ -331,6 +331,37 @@ fn numeric_headers_pick_by_name_and_note_what_positions_would_pick() {
     }
     let line = r.stderr.lines().find(|l| l.contains("--judges")).unwrap();
     assert!(line.contains("3, 4, 5"), "{line}");
+    // Every setting that takes columns by name or position says so: --set-aside and
+    // --long's three columns too.
+    let mut wide = String::from("3,4,5,1,2,9,6\n");
+    let mut long = String::from("3,1,2\n");
+    for (i, r) in ROWS.iter().enumerate() {
+        let cells: Vec<String> = r.iter().map(f64::to_string).collect();
+        wide.push_str(&format!("{},0.5,0.25\n", cells.join(",")));
+        for (k, x) in r.iter().enumerate() {
+            long.push_str(&format!("{x},{i},{}\n", KEYS[k]));
+        }
+    }
+    write(dir.path(), "aside.csv", wide.as_bytes());
+    write(dir.path(), "long.csv", long.as_bytes());
+    let cases: [(&[&str], &str, &str); 2] = [
+        (
+            &["aside.csv", "--judges", "1,2,3", "--anchors", "4,5", "--set-aside", "6"],
+            "--set-aside",
+            "named 9",
+        ),
+        (&["long.csv", "--long", "1,2,3"], "--long", "named 3, 1, 2"),
+    ];
+    for (extra, flag, by_position) in cases {
+        let mut args = vec!["estimate"];
+        args.extend(extra);
+        let r = run(dir.path(), &args);
+        assert_eq!(r.code, 0, "{args:?}: {}", r.stderr);
+        let line = r.stderr.lines().find(|l| l.contains(flag));
+        let line = line.unwrap_or_else(|| panic!("{args:?}: no {flag} note: {}", r.stderr));
+        assert!(line.contains("by name"), "{line}");
+        assert!(line.contains(by_position), "{line}");
+    }
     // `--designated-clean` reads a number among the anchors the same way.
     let args = [
         "estimate",

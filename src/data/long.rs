@@ -9,7 +9,7 @@ use csv::ByteRecord;
 use super::DataError;
 use super::{
     ColumnRef, LongColumns, MAX_COLUMNS, PanelRequest, Raw, Role, Source, cell_value, check_cells,
-    check_width, default_role, is_blank, preview, resolve_list,
+    check_width, default_role, is_blank, position_note, preview, resolve_list,
 };
 use crate::error::{Location, sanitize};
 use crate::wording::{Said, Setting};
@@ -203,6 +203,8 @@ pub(super) struct LongReader<'a> {
     raters: RaterColumns,
     items: HashMap<Vec<u8>, usize>,
     lines: Vec<u64>,
+    /// The note when a number in `--long` names a column other than its position would.
+    note: Option<String>,
 }
 
 impl<'a> LongReader<'a> {
@@ -215,6 +217,7 @@ impl<'a> LongReader<'a> {
     ) -> Result<Self, DataError> {
         let three = [spec.item.clone(), spec.rater.clone(), spec.score.clone()];
         let idx = resolve_list(&three, names, true, Setting::Long)?;
+        let note = position_note(path, &three, names, Setting::Long);
         Ok(LongReader {
             path,
             names,
@@ -223,6 +226,7 @@ impl<'a> LongReader<'a> {
             raters: RaterColumns::new(opts)?,
             items: HashMap::new(),
             lines: Vec::new(),
+            note,
         })
     }
 
@@ -306,7 +310,7 @@ impl<'a> LongReader<'a> {
             judges_given: self.opts.judges.is_some(),
             anchors_given: self.opts.anchors.is_some(),
             written_names: Vec::new(),
-            notes: Vec::new(),
+            notes: self.note.into_iter().collect(),
             width: usize::MAX,
         })
     }

@@ -40,6 +40,7 @@ pub(super) fn wide_layout(
         (Setting::Id, opts.id.as_ref().map(std::slice::from_ref)),
         (Setting::Judges, opts.judges.as_deref()),
         (Setting::Anchors, opts.anchors.as_deref()),
+        (Setting::SetAside, Some(opts.set_aside.as_slice())),
     ];
     let notes = given
         .into_iter()
