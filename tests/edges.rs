@@ -240,3 +240,78 @@ fn censoring_bias_measured() {
         );
     }
 }
+
+/// Coverage of ρ = 0.95 (anchor A2) by the closed form's (`EDGE_FREE`: the free-scale's)
+/// percentile interval and by two
+/// intervals on Fisher's z = atanh ρ (basic, 2ẑ − z*; normal, ẑ ± 1.96 SD(z*)), at N = 2000
+/// over `EDGE_PANELS` panels (default 300) with B = 300 resamples each.
+#[test]
+#[ignore = "measures intervals near ρ = 1: cargo test --test edges boundary -- --ignored --nocapture"]
+fn boundary_interval_coverage() {
+    use rhoscope::bootstrap::bootstrap;
+    use rhoscope::progress::silent;
+    use rhoscope::rng::Streams;
+    let panels: u64 = std::env::var("EDGE_PANELS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(300);
+    let (truth, k) = (0.95f64, 1);
+    let n: usize = std::env::var("EDGE_N")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(2000);
+    let (mut pct, mut basic, mut normal, mut ran) = (0, 0, 0, 0);
+    let which = if std::env::var("EDGE_FREE").is_ok() {
+        Estimator::FreeScale
+    } else {
+        Estimator::ClosedForm
+    };
+    for i in 0..panels {
+        let panel = draw(n, 6, &[0.3, truth, 0.5], PLAIN, 500 + i);
+        let est = fit_all(&panel);
+        let Some(rho) = est.estimate(which).and_then(|e| e.rho()[k]) else {
+            continue;
+        };
+        let boot = bootstrap(
+            &panel,
+            &[which],
+            &Context::default(),
+            300,
+            Streams {
+                seed: 1,
+                base: i * 1000,
+            },
+            &silent,
+        )
+        .expect("never stopped");
+        let Some(iv) = boot[0].rho[k] else { continue };
+        ran += 1;
+        pct += usize::from(iv.lo <= truth && truth <= iv.hi);
+        let z: Vec<f64> = boot[0].rho_draws[k]
+            .iter()
+            .filter(|r| r.abs() < 1.0)
+            .map(|r| r.atanh())
+            .collect();
+        let zh = rho.clamp(-0.999_999, 0.999_999).atanh();
+        let mut zs = z.clone();
+        zs.sort_by(f64::total_cmp);
+        let q = |p: f64| zs[((zs.len() - 1) as f64 * p).round() as usize];
+        let (lo, hi) = ((2.0 * zh - q(0.975)).tanh(), (2.0 * zh - q(0.025)).tanh());
+        basic += usize::from(lo <= truth && truth <= hi);
+        let mean = z.iter().sum::<f64>() / z.len() as f64;
+        let sd = (z.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (z.len() - 1) as f64).sqrt();
+        let (lo, hi) = ((zh - 1.96 * sd).tanh(), (zh + 1.96 * sd).tanh());
+        normal += usize::from(lo <= truth && truth <= hi);
+    }
+    let rate = |c: usize| c as f64 / ran as f64;
+    let se = |c: usize| (rate(c) * (1.0 - rate(c)) / ran as f64).sqrt();
+    println!(
+        "{which:?}, ρ = {truth}, N = {n}, {ran} panels: percentile {:.3} ± {:.3}, basic on z {:.3} ± {:.3}, normal on z {:.3} ± {:.3}",
+        rate(pct),
+        se(pct),
+        rate(basic),
+        se(basic),
+        rate(normal),
+        se(normal)
+    );
+}
