@@ -448,6 +448,7 @@ fn codes_as_numbers(
     }
     let codes = Layout {
         ordinal_judges: 0,
+        judge_ordinal: Vec::new(),
         ..layout.clone()
     };
     let silent = |_: Progress| Flow::Continue;

@@ -87,10 +87,9 @@ impl WeakId {
             sd_boot: boot.sd_denominator,
             // A zero-denominator pair is left out of the mean; it is what T measures, not a
             // range violation.
-            out_of_range: est
-                .flags
-                .iter()
-                .any(|f| f.code != crate::estimate::FlagCode::ZeroDenominator),
+            out_of_range: est.flags.iter().any(|f| {
+                f.code != crate::estimate::FlagCode::ZeroDenominator && !f.code.leaves_points()
+            }),
         }
     }
 }

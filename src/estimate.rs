@@ -6,6 +6,7 @@
 pub mod registry;
 
 pub mod bias;
+pub mod edges;
 mod error;
 pub mod fits;
 pub mod flags;
@@ -185,6 +186,13 @@ impl Estimate {
             self.flags.push(flag);
         }
         self.anchors.iter_mut().for_each(|a| a.rho = None);
+    }
+
+    /// Whether a flag questions the points themselves (not only their intervals, as heavy
+    /// tails do): such a fit cannot be read as points.
+    #[must_use]
+    pub fn flagged(&self) -> bool {
+        self.flags.iter().any(|f| !f.code.leaves_points())
     }
 
     /// Whether any flag of this code is raised.

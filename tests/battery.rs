@@ -27,6 +27,7 @@ fn base_design_test_a_threshold_is_near_the_papers_0_064() {
         families: None,
         ordinal_anchors: 0,
         ordinal_judges: 0,
+        judge_ordinal: Vec::new(),
     };
     let draws = Draws {
         count: 20_000,
@@ -77,6 +78,7 @@ fn statistics_on_a_fixed_covariance_equal_hand_computation() {
         families: Some(JudgeFamilies::from_index(vec![0, 0, 1, 1])),
         ordinal_anchors: 0,
         ordinal_judges: 0,
+        judge_ordinal: Vec::new(),
     };
     // Test A: off-diagonals (1.0, 0.8, 0.8, 0.8, 0.8, 1.2): mean 0.9, squared deviations
     // 0.01 + 4·0.01 + 0.09 = 0.14, SD (divisor 6) √(0.14/6), CV = SD/0.9.
@@ -102,6 +104,7 @@ fn wishart_and_row_simulation_agree_in_distribution() {
         families: None,
         ordinal_anchors: 0,
         ordinal_judges: 0,
+        judge_ordinal: Vec::new(),
     };
     let n = 200;
     let draws = 3000;

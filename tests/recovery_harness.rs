@@ -395,6 +395,60 @@ fn refusals_and_flags_on_ordinal_and_heywood_panels() {
 }
 
 #[test]
+fn the_edge_flags_stay_quiet_on_the_designs_where_the_model_holds() {
+    // The designs on one scale with Gaussian errors: no column piles at an end, no heavy tail,
+    // no range apart; the Heywood design too (its second factor is Gaussian).
+    use rhoscope::estimate::{Fits, FlagCode};
+    let edge = [
+        FlagCode::Censored,
+        FlagCode::HeavyTails,
+        FlagCode::ScaleMismatch,
+    ];
+    let d = designs();
+    let quiet: Vec<&Design> = d
+        .iter()
+        .filter(|x| {
+            x.judge_unit == 1.0
+                && x.judge_levels == 0
+                && x.continuous_anchors == x.rho.len()
+                && x.scale.iter().all(|a| *a == 1.0)
+        })
+        .collect();
+    assert_eq!(
+        quiet.len(),
+        5,
+        "the clean, ridge, distinct, Heywood and small-σ_c designs"
+    );
+    let all = [
+        Estimator::ClosedForm,
+        Estimator::Ml,
+        Estimator::Blocked,
+        Estimator::FreeScale,
+    ];
+    for design in quiet {
+        for (n, seed) in [(500, 11), (2000, 12), (100_000, 13)] {
+            let panel = design.draw(n, seed);
+            let ctx = Context::default();
+            let fits = Fits::of_points(&panel, &panel.covariance(), &ctx, &all);
+            for f in &fits.fits {
+                let raised: Vec<_> = f
+                    .estimate
+                    .flags
+                    .iter()
+                    .filter(|g| edge.contains(&g.code))
+                    .collect();
+                assert!(
+                    raised.is_empty(),
+                    "{} N={n} {:?}: {raised:?}",
+                    design.name,
+                    f.estimator
+                );
+            }
+        }
+    }
+}
+
+#[test]
 fn distinct_rho_covers_at_the_nominal_rate_small() {
     let design = &designs()[2];
     let cells = run(design, 2000, 40, &opts(200, 100));

@@ -46,9 +46,9 @@ impl Fitted<'_> {
     }
 }
 
-/// Whether an estimate can be read as points: every ρ̂ defined and no flag raised.
+/// Whether an estimate can be read as points: every ρ̂ defined and no flag on the points.
 pub(super) fn readable(e: &Estimate) -> bool {
-    e.flags.is_empty() && e.anchors.iter().all(|a| a.rho.is_some())
+    !e.flagged() && e.anchors.iter().all(|a| a.rho.is_some())
 }
 
 /// Whether an estimate gives some ρ̂ at all.

@@ -328,6 +328,19 @@ pub(super) fn null_for(
             "scenario null: the simulated design with every violation switched off".into(),
         ),
         NullSpec::Matched => {
+            let layout = Layout::of(panel);
+            let continuous = layout.continuous_judges();
+            if layout.ordinal_judges > 0 && continuous.len() >= 3 {
+                // Test A alone reads the single-factor null here, on the continuous judges.
+                return (
+                    NullModel::matched_continuous_judges(panel, s, &continuous),
+                    format!(
+                        "matched null for Test A on the {} continuous judges: one common factor of variance K̂ (their mean covariance) with error variances Var(J_j) − K̂, at N = {}",
+                        continuous.len(),
+                        panel.n
+                    ),
+                );
+            }
             let marginals = if panel.scales.iter().any(crate::panel::Scale::is_ordinal) {
                 ", ordinal columns discretised at their own empirical thresholds"
             } else {

@@ -262,6 +262,7 @@ mod tests {
                 families,
                 ordinal_anchors: 0,
                 ordinal_judges: 0,
+                judge_ordinal: Vec::new(),
             },
             n: 500,
             ordinal_judges: 0,

@@ -306,12 +306,13 @@ impl WeakIdVerdict {
 }
 
 impl RangeVerdict {
-    /// The only rule for the closed form's range verdict: any flag is out of range.
+    /// The only rule for the closed form's range verdict: any flag on the points is out of
+    /// range (heavy tails question only the intervals).
     #[must_use]
     pub fn of(estimate: Option<&Estimate>) -> RangeVerdict {
         match estimate {
             None => RangeVerdict::NoFit,
-            Some(e) if e.flags.is_empty() => RangeVerdict::InRange,
+            Some(e) if !e.flagged() => RangeVerdict::InRange,
             Some(e) => RangeVerdict::OutOfRange(e.flags.iter().map(|f| f.code).collect()),
         }
     }

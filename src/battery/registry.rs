@@ -78,10 +78,14 @@ impl TestId {
     pub fn applicable(self, layout: &Layout) -> Result<(), NotApplicable> {
         (self.spec().applicable)(layout)?;
         let scales = self.spec().scales;
-        if layout.ordinal_judges > 0
-            && let OnOrdinal::NotApplicable(why) = scales.ordinal_judges
-        {
-            return Err(why.into());
+        if layout.ordinal_judges > 0 {
+            match scales.ordinal_judges {
+                OnOrdinal::NotApplicable(why) => return Err(why.into()),
+                OnOrdinal::ContinuousOnly(why) if layout.p - layout.ordinal_judges < 3 => {
+                    return Err(why.into());
+                }
+                _ => {}
+            }
         }
         if layout.ordinal_anchors > 0
             && let OnOrdinal::NotApplicable(why) = scales.ordinal_anchors

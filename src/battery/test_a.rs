@@ -26,17 +26,27 @@ pub fn applicable(layout: &Layout) -> Result<(), NotApplicable> {
     }
 }
 
-/// SD (divisor n) over |mean| of the off-diagonal judge covariances (docs/method.md §3). The
-/// absolute value keeps a panel whose judges covary negatively from passing by sign.
+/// SD (divisor n) over |mean| of the off-diagonal judge covariances (docs/method.md §3), among
+/// the continuous judges when some are Likert. The absolute value keeps a panel whose judges
+/// covary negatively from passing by sign.
 #[must_use]
 pub fn statistic(s: &DMatrix<f64>, layout: &Layout) -> f64 {
-    let off = judge_offdiag(s, layout.p);
+    let off = if layout.ordinal_judges == 0 {
+        judge_offdiag(s, layout.p)
+    } else {
+        let judges = layout.continuous_judges();
+        judges
+            .iter()
+            .enumerate()
+            .flat_map(|(a, &j)| judges[a + 1..].iter().map(move |&l| s[(j, l)]))
+            .collect()
+    };
     let (mean, sd) = mean_sd_pop(&off);
     sd / mean.abs()
 }
 
 /// Why Test A is N/A on Likert judges (docs/method.md §3), and what to read instead.
-pub const ORDINAL_JUDGES: &str = "each Likert judge cuts its own categories, so the judges' scales are not observed and 'one shared scale' has no testable content; the free-scale estimator does not need it, and Test J checks the one-factor structure (`battery --codes-as-numbers` gives the paper's codes-as-numbers computation, a convention, not a test of the latent model)";
+pub const ORDINAL_JUDGES: &str = "each Likert judge cuts its own categories, so the judges' scales are not observed and 'one shared scale' has no testable content, and fewer than 3 judges are continuous, too few to test among themselves; the free-scale estimator does not need it, and Test J checks the one-factor structure (`battery --codes-as-numbers` gives the paper's codes-as-numbers computation, a convention, not a test of the latent model)";
 
 /// Test A's entry in the registry.
 pub const SPEC: Diagnostic = Diagnostic {
@@ -47,7 +57,7 @@ pub const SPEC: Diagnostic = Diagnostic {
     uses_anchors: false,
     applicable,
     scales: Scales {
-        ordinal_judges: OnOrdinal::NotApplicable(ORDINAL_JUDGES),
+        ordinal_judges: OnOrdinal::ContinuousOnly(ORDINAL_JUDGES),
         ordinal_anchors: OnOrdinal::NotRead,
     },
     statistic: |x, l| statistic(x.cov, l),
@@ -62,8 +72,21 @@ pub const SPEC: Diagnostic = Diagnostic {
     },
 };
 
-/// What Test A's verdict means (Sections 5 and 8).
+/// What Test A's verdict means (Sections 5 and 8), and on which judges it was asked.
 fn meaning(r: &Observation<'_>) -> String {
+    let verdict = verdict_meaning(r);
+    if r.layout.ordinal_judges == 0 {
+        return verdict;
+    }
+    format!(
+        "Asked of the {} continuous judges alone: the {} Likert judges' scales are not observed, so they cannot share one. {verdict}",
+        r.layout.p - r.layout.ordinal_judges,
+        r.layout.ordinal_judges
+    )
+}
+
+/// What Test A's verdict means on the judges it read.
+fn verdict_meaning(r: &Observation<'_>) -> String {
     if r.fires {
         let base = "The judges' covariances are unequal beyond chance: they load unequally on what they share, so the unit-loading closed form should not be used on this panel (Section 8); treat every ρ̂ as unverified. Fix the panel, or read the free-scale estimate, which frees each judge's scale (it needs ≥ 3 continuous anchors), once Test J passes.";
         // What the advice depends on: Test J runs only with ≥ 4 judges.

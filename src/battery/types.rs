@@ -8,7 +8,7 @@ use crate::estimate::Estimate;
 use crate::estimate::free_scale::{JudgeFit, one_factor_uls};
 use crate::families::JudgeFamilies;
 use crate::model::Params;
-use crate::panel::Panel;
+use crate::panel::{Panel, Scale};
 
 /// The shape a test looks at: p judges, m anchors (judges first), the judges' families.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -21,6 +21,9 @@ pub struct Layout {
     /// Judges observed on an ordinal scale (Likert): their scales are not observed, so each
     /// test answers for them only as its registry entry says ([`Scales`]).
     pub ordinal_judges: usize,
+    /// Which judges are ordinal, by index (empty: none); tests that answer on the continuous
+    /// judges of a mixed panel read it.
+    pub judge_ordinal: Vec<bool>,
 }
 
 impl Layout {
@@ -33,7 +36,16 @@ impl Layout {
             families: panel.judge_families(),
             ordinal_anchors: panel.scales[p..].iter().filter(|s| s.is_ordinal()).count(),
             ordinal_judges: panel.scales[..p].iter().filter(|s| s.is_ordinal()).count(),
+            judge_ordinal: panel.scales[..p].iter().map(Scale::is_ordinal).collect(),
         }
+    }
+
+    /// The judges observed on a continuous scale, in panel order.
+    #[must_use]
+    pub fn continuous_judges(&self) -> Vec<usize> {
+        (0..self.p)
+            .filter(|&j| !self.judge_ordinal.get(j).copied().unwrap_or(false))
+            .collect()
     }
 
     /// The layout of the panels a scenario simulates.
@@ -55,6 +67,9 @@ impl Layout {
                 .iter()
                 .filter(|(c, _)| *c < pm.p)
                 .count(),
+            judge_ordinal: (0..pm.p)
+                .map(|j| pm.violations.ordinal.iter().any(|(c, _)| *c == j))
+                .collect(),
         }
     }
 }
@@ -193,6 +208,9 @@ pub enum OnOrdinal {
     Latent,
     /// Its question has no answer there: N/A, with one sentence of why and what to read.
     NotApplicable(&'static str),
+    /// It asks its question of the continuous judges alone when at least 3 are left, and is
+    /// N/A otherwise with this sentence.
+    ContinuousOnly(&'static str),
 }
 
 /// The scales a test can answer for (docs/method.md §3, "What each test can ask of Likert judges").

@@ -137,6 +137,8 @@ impl Estimator {
                 (estimate, Detail::None)
             }
         };
+        let mut estimate = estimate;
+        estimate.flags.extend(super::edges::flags(panel));
         Ok(Fit {
             estimator: self,
             estimate,

@@ -33,8 +33,13 @@ pub enum FlagCode {
     OrdinalCodes,
     /// An ordinal anchor read as numbers by an estimator that needs one common scale.
     OrdinalAnchor,
-    /// Judges and anchors coded on integer ranges of different widths (Assumption 1).
+    /// Judges and anchors on visibly different ranges (Assumption 1): integer codes of
+    /// different widths, or continuous columns whose central spans differ twofold.
     ScaleMismatch,
+    /// A column read as numbers piles its items on its lowest or highest value (censoring).
+    Censored,
+    /// The judges' residuals have heavy tails: the item bootstrap's intervals are too short.
+    HeavyTails,
 
     // Trouble of an iterative fit (issue 23): each makes every ρ̂ of the fit undefined.
     /// The likelihood has no maximum: it keeps rising as σ_t² and σ_c² run off to ∓∞.
@@ -64,10 +69,19 @@ impl FlagCode {
             FlagCode::OrdinalCodes => "ordinal_codes",
             FlagCode::OrdinalAnchor => "ordinal_anchor",
             FlagCode::ScaleMismatch => "scale_mismatch",
+            FlagCode::Censored => "censored",
+            FlagCode::HeavyTails => "heavy_tails",
             FlagCode::NoMlSolution => "no_ml_solution",
             FlagCode::HeywoodVariance => "heywood_variance",
             FlagCode::WeakIdentification => "weak_identification",
         }
+    }
+
+    /// Whether the fit's ρ̂ may still be read as points under this flag: only its intervals are
+    /// in question (heavy tails), not the numbers themselves.
+    #[must_use]
+    pub fn leaves_points(self) -> bool {
+        matches!(self, FlagCode::HeavyTails)
     }
 }
 
@@ -163,10 +177,30 @@ impl Flag {
                     self.value
                 )
             },
-            FlagCode::OrdinalCodes => format!("the judges are ordinal, and this estimator reads their codes as numbers on the anchors' scale, which Likert codes do not share (Assumption 1; Section 7), so every ρ̂ is undefined; read the free-scale estimate ({}, ≥ 3 judges and ≥ 3 continuous anchors).", Setting::FreeScale.marked()),
+            FlagCode::OrdinalCodes => "the judges are ordinal, and this estimator reads their codes as numbers on the anchors' scale, which Likert codes do not share (Assumption 1; Section 7), so every ρ̂ is undefined; an estimator that frees each judge's scale is needed (the reading says whether one can be read here).".to_string(),
             FlagCode::OrdinalAnchor => format!("an anchor is ordinal (the panel's scales name it), and this estimator reads its codes as numbers on the judges' scale, which Likert codes do not share (Assumption 1; Section 7); σ̂_t² comes from every anchor pair, so every ρ̂ is undefined, the other anchors' too. Leave it out (name the others with {}), or, if its codes are interval-scaled, say so with {}.", Setting::Anchors.marked(), Setting::Continuous.marked()),
             FlagCode::ScaleMismatch => format!(
-                "the judges' scores span {:.1}× the range of the anchors' (e.g. 1–10 against 1–5), but Assumption 1 needs judges and anchors on one scale: these ρ̂ are biased by an unknown amount; put the judges on the anchors' scale, or read the free-scale estimate (it needs ≥ 3 continuous anchors).",
+                "the judges' scores span {:.1}× the range of the anchors' (e.g. 1–10 against 1–5), but Assumption 1 needs judges and anchors on one scale: these ρ̂ are biased by an unknown amount; put the judges on the anchors' scale{}",
+                self.value,
+                if est.anchors.len() < 3 {
+                    " — with two anchors nothing in the data can test a common scale (a rescaling of the judges fits the covariances as well), so this range is the only check there is."
+                } else {
+                    "."
+                }
+            ),
+            FlagCode::Censored => format!(
+                "{} piles {:.0}% of its items on its {} value: read as numbers, a column censored at an end flattens every covariance it enters, so each ρ̂ is biased by an unknown amount (toward 0 where measured) and its interval covers less often than it says; mark the column ordinal ({}) or score it on a wider scale.",
+                match (self.anchor, self.pair) {
+                    (Some(a), _) => format!("anchor {}", name(a)),
+                    (None, Some((j, _))) => format!("judge number {}", j + 1),
+                    (None, None) => "a column".to_string(),
+                },
+                100.0 * self.value.abs(),
+                if self.value < 0.0 { "lowest" } else { "highest" },
+                Setting::Ordinal.marked()
+            ),
+            FlagCode::HeavyTails => format!(
+                "the judges' residuals have heavy tails (excess kurtosis {:.1}, 0 for normal errors): the points stand, but the item bootstrap understates their spread, so every interval is too short (about 0.7× the true SD with t(3) errors); read the intervals as optimistic.",
                 self.value
             ),
             FlagCode::AnchorsMisfit => "no free-scale parameters fit the anchors' covariances within sampling error: the model is rejected here (Test O asks the same), so every ρ̂ is undefined.".to_string(),

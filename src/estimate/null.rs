@@ -146,6 +146,41 @@ impl NullModel {
         NullModel::new(cov, discrete)
     }
 
+    /// The matched null of Test A on the continuous judges of a mixed panel (`continuous`, at
+    /// least 2): one common factor with their mean covariance K̂ and error variances
+    /// Var(J_j) − K̂ among them; every other judge independent unit noise, which Test A never
+    /// reads. All columns continuous, so draws take the Wishart shortcut.
+    ///
+    /// # Errors
+    /// When their mean covariance is not positive.
+    pub fn matched_continuous_judges(
+        panel: &Panel,
+        s: &DMatrix<f64>,
+        continuous: &[usize],
+    ) -> Result<NullModel, EstimateError> {
+        let pairs: Vec<f64> = continuous
+            .iter()
+            .enumerate()
+            .flat_map(|(a, &j)| continuous[a + 1..].iter().map(move |&l| s[(j, l)]))
+            .collect();
+        let k = pairs.iter().sum::<f64>() / pairs.len() as f64;
+        if !(k > 0.0) {
+            return Err(EstimateError::NoMatchedNull(format!(
+                "the continuous judges' mean covariance K = {k:.4} is not positive, so no single-factor null fits them"
+            )));
+        }
+        let p = panel.p();
+        let cov = DMatrix::from_fn(p, p, |i, j| {
+            match (continuous.contains(&i), continuous.contains(&j)) {
+                (true, true) if i == j => s[(i, i)].max(k * (1.0 + 1e-6)),
+                (true, true) => k,
+                _ if i == j => 1.0,
+                _ => 0.0,
+            }
+        });
+        NullModel::new(cov, vec![None; p])
+    }
+
     /// The matched null of a real panel with anchors: the fitted model's population
     /// covariance (plug-in σ̂_t², σ̂_c², judge error variances Var(J_j) − K̂, ρ̂_k, σ̂_ak),
     /// with ordinal columns discretised at their empirical thresholds.

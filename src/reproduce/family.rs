@@ -19,6 +19,7 @@ pub(super) fn family_layout() -> crate::battery::Layout {
         families: Some(JudgeFamilies::from_index(vec![0, 0, 1, 1, 2, 2])),
         ordinal_anchors: 0,
         ordinal_judges: 0,
+        judge_ordinal: Vec::new(),
     }
 }
 

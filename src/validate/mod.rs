@@ -148,7 +148,7 @@ struct Replicate {
 }
 
 fn inadmissible(e: &Estimate) -> bool {
-    !e.flags.is_empty() || e.anchors.iter().any(|a| a.rho.is_none())
+    e.flagged() || e.anchors.iter().any(|a| a.rho.is_none())
 }
 
 fn replicate(
