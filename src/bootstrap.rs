@@ -175,6 +175,11 @@ pub fn bootstrap_with_neff(
         panel,
         second.is_none() && estimators.contains(&Estimator::FreeScale),
     );
+    // The designated-clean latent refit reads each resample's tally too.
+    let latent = ctx
+        .clean
+        .filter(|_| estimators.contains(&Estimator::DesignatedCleanLatent))
+        .and_then(|d| crate::ordinal::Items::of(panel).ok().map(|items| (items, d)));
     let batch = (BATCH_BYTES / n.max(1)).clamp(1, MAX_BATCH);
     let starts: Vec<usize> = (0..resamples).step_by(batch).collect();
     let draws: Vec<Option<BatchDraws>> = starts
@@ -223,9 +228,16 @@ pub fn bootstrap_with_neff(
                     estimators
                         .iter()
                         .map(|&e| {
-                            let est = (!(off_scale && e.from_moments()))
-                                .then(|| refit(e, panel, ctx, &features, w, covs.get(r), &items))
-                                .flatten();
+                            let est = if e == Estimator::DesignatedCleanLatent {
+                                latent.as_ref().and_then(|(items, d)| {
+                                    let (cs, at) = ((&counts[..], &overflowed[..]), (streams, start));
+                                    tallied::latent(items, (n, p, *d), cs, at, r)
+                                })
+                            } else {
+                                (!(off_scale && e.from_moments()))
+                                    .then(|| refit(e, panel, ctx, &features, w, covs.get(r), &items))
+                                    .flatten()
+                            };
                             Draw::of(est, m)
                         })
                         .collect()
