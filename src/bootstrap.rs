@@ -283,6 +283,34 @@ pub fn neff_with_bootstrap(panel: &Panel, resamples: usize, streams: Streams) ->
     .map_or_else(|| crate::neff::of_panel(panel), |(_, n)| n)
 }
 
+/// `f` of each resample's mixed correlation matrix (judges first), in resample order: resample
+/// b draws the items of [`bootstrap`]'s resample b on `streams`, and its correlations come from
+/// the tally of its code patterns. `None` when the panel's items cannot be tallied; an entry is
+/// `None` where the resample's correlations are undefined or `f` gives nothing.
+#[must_use]
+pub fn correlation_resamples<T: Send>(
+    panel: &Panel,
+    resamples: usize,
+    streams: Streams,
+    f: &(dyn Fn(&DMatrix<f64>) -> Option<T> + Sync),
+) -> Option<Vec<Option<T>>> {
+    let items = crate::ordinal::Items::of(panel).ok()?;
+    let n = panel.n;
+    Some(
+        (0..resamples)
+            .into_par_iter()
+            .map(|r| {
+                let mut wide = vec![0u32; n];
+                for i in draws(streams, r, n) {
+                    wide[i] += 1;
+                }
+                let (corr, _) = items.tally(&wide).correlations(&items.layout).ok()?;
+                f(&corr)
+            })
+            .collect(),
+    )
+}
+
 /// Each resample's n_eff in the batch of resamples from `start` ([`crate::neff`]). With every
 /// second moment at hand (the free-scale refit's covariances `covs`) it is read from the judge
 /// block; otherwise from the judge variances in the feature sums `acc` and one O(N·p) pass

@@ -93,10 +93,18 @@ impl Frame {
         self.g.len()
     }
 
-    /// Whether the anchors' residuals fail to share one factor ([`MISFIT_SHARE`]).
+    /// Whether the anchors' residuals fail to share one factor ([`MISFIT_SHARE`]), or an
+    /// anchor's loadings leave it no error variance ([`Frame::heywood`]).
     #[must_use]
     pub fn misfits(&self) -> bool {
-        self.anchor_rms > MISFIT_SHARE * self.residual_rms
+        self.anchor_rms > MISFIT_SHARE * self.residual_rms || self.heywood().is_some()
+    }
+
+    /// The first anchor whose loading length √(g_k² + h_k²) is ≥ 1: a negative error
+    /// variance (Heywood case), which no world of the model has.
+    #[must_use]
+    pub fn heywood(&self) -> Option<usize> {
+        (0..self.m()).find(|&k| !(self.g[k].hypot(self.h[k]) < 1.0))
     }
 
     /// The world at judge angle φ (tan φ = σ_c/σ_t) on branch `s` (+1: h as fitted, −1: its
