@@ -39,6 +39,7 @@ pub fn check(bytes: &[u8]) {
         ctx: &ctx,
         closed: true,
         bias: None,
+        intervals: None,
     };
     let text = report::estimate::text(&r);
     assert!(!text.contains('\u{1b}') && !text.contains("NaN"), "{text}");

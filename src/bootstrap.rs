@@ -174,6 +174,11 @@ pub fn bootstrap_with_neff(
         panel,
         second.is_none() && estimators.contains(&Estimator::FreeScale),
     );
+    // The designated-clean latent refit reads each resample's tally too.
+    let latent = ctx
+        .clean
+        .filter(|_| estimators.contains(&Estimator::DesignatedCleanLatent))
+        .and_then(|d| crate::ordinal::Items::of(panel).ok().map(|items| (items, d)));
     let batch = (BATCH_BYTES / n.max(1)).clamp(1, MAX_BATCH);
     let starts: Vec<usize> = (0..resamples).step_by(batch).collect();
     let draws: Vec<Option<BatchDraws>> = starts
@@ -222,9 +227,16 @@ pub fn bootstrap_with_neff(
                     estimators
                         .iter()
                         .map(|&e| {
-                            let est = (!(off_scale && e.from_moments()))
-                                .then(|| refit(e, panel, ctx, &features, w, covs.get(r), &items))
-                                .flatten();
+                            let est = if e == Estimator::DesignatedCleanLatent {
+                                latent.as_ref().and_then(|(items, d)| {
+                                    let (cs, at) = ((&counts[..], &overflowed[..]), (streams, start));
+                                    tallied::latent(items, (n, p, *d), cs, at, r)
+                                })
+                            } else {
+                                (!(off_scale && e.from_moments()))
+                                    .then(|| refit(e, panel, ctx, &features, w, covs.get(r), &items))
+                                    .flatten()
+                            };
                             Draw::of(est, m)
                         })
                         .collect()
@@ -268,6 +280,34 @@ pub fn neff_with_bootstrap(panel: &Panel, resamples: usize, streams: Streams) ->
         &crate::progress::silent,
     )
     .map_or_else(|| crate::neff::of_panel(panel), |(_, n)| n)
+}
+
+/// `f` of each resample's mixed correlation matrix (judges first), in resample order: resample
+/// b draws the items of [`bootstrap`]'s resample b on `streams`, and its correlations come from
+/// the tally of its code patterns. `None` when the panel's items cannot be tallied; an entry is
+/// `None` where the resample's correlations are undefined or `f` gives nothing.
+#[must_use]
+pub fn correlation_resamples<T: Send>(
+    panel: &Panel,
+    resamples: usize,
+    streams: Streams,
+    f: &(dyn Fn(&DMatrix<f64>) -> Option<T> + Sync),
+) -> Option<Vec<Option<T>>> {
+    let items = crate::ordinal::Items::of(panel).ok()?;
+    let n = panel.n;
+    Some(
+        (0..resamples)
+            .into_par_iter()
+            .map(|r| {
+                let mut wide = vec![0u32; n];
+                for i in draws(streams, r, n) {
+                    wide[i] += 1;
+                }
+                let (corr, _) = items.tally(&wide).correlations(&items.layout).ok()?;
+                f(&corr)
+            })
+            .collect(),
+    )
 }
 
 /// Each resample's n_eff in the batch of resamples from `start` ([`crate::neff`]). With every

@@ -20,6 +20,7 @@ registry! {
     Ml => ml,
     Blocked => blocked,
     DesignatedClean => clean,
+    DesignatedCleanLatent => latent,
     FreeScale => free_scale,
     #[cfg(test)]
     Throwaway => throwaway,

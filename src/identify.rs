@@ -8,6 +8,8 @@
 use nalgebra::DMatrix;
 
 use crate::estimate::closed_form;
+use crate::estimate::latent::{Frame, family::Family};
+use crate::stats::Interval;
 use crate::model::Params;
 use crate::moments::{JudgePairs, Moments};
 use crate::ordinal::{
@@ -106,6 +108,94 @@ pub struct Identification {
     /// set, by the rule the estimator uses (a Jacobian of full rank at a point does not make
     /// the data identify it: on the equal-β ridge they do not).
     pub data: Option<crate::estimate::identified::IdentifiedSet>,
+    /// The family of ρ the latent correlations allow (docs/method.md §7b).
+    pub family: FamilyCheck,
+}
+
+/// The family of worlds the latent correlations allow, and the world each anchor's
+/// designation picks.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FamilyCheck {
+    /// Whether the correlations are the panel's (else the population ones of `point`).
+    pub on_panel: bool,
+    /// The point whose population correlations were traced, when not the panel's.
+    pub point: Option<Params>,
+    /// The judges' frame and its family, or why there is none.
+    pub traced: Result<(Frame, Family), String>,
+    /// Per anchor, on a panel: item-bootstrap 95 % intervals of its range's two ends
+    /// ([`FAMILY_RESAMPLES`] resamples, seed [`FAMILY_SEED`]).
+    pub ends: Vec<(Option<Interval>, Option<Interval>)>,
+}
+
+/// Resamples and seed of the family's endpoint intervals.
+pub const FAMILY_RESAMPLES: usize = crate::bootstrap::DEFAULT_RESAMPLES;
+pub const FAMILY_SEED: u64 = 1;
+
+/// The family traced on the latent correlations `r` of `p` judges.
+fn trace(r: &DMatrix<f64>, p: usize) -> Result<(Frame, Family), String> {
+    let frame = Frame::of(r, p).map_err(|e| e.to_string())?;
+    let family = Family::of(&frame);
+    Ok((frame, family))
+}
+
+/// The family at a point with ≥ 3 anchors (the three-anchor design when it has fewer).
+fn family_at(point: &Params) -> FamilyCheck {
+    let pm = if point.m() >= 3 && point.p >= 3 {
+        point.clone()
+    } else {
+        paper_design(point.p.max(3), 3)
+    };
+    FamilyCheck {
+        on_panel: false,
+        traced: trace(&crate::ordinal::latent_correlations(&pm), pm.p),
+        point: Some(pm),
+        ends: Vec::new(),
+    }
+}
+
+/// The family on a panel's own correlations, with bootstrap intervals of each range's ends.
+fn family_on(panel: &Panel, r: &DMatrix<f64>) -> FamilyCheck {
+    let (p, m) = (panel.p(), panel.m());
+    let traced = trace(r, p);
+    let ends = if traced.as_ref().is_ok_and(|(_, f)| !f.is_empty()) {
+        let streams = crate::rng::Streams::of(FAMILY_SEED);
+        let per = crate::bootstrap::correlation_resamples(panel, FAMILY_RESAMPLES, streams, &|r| {
+            let (_, f) = trace(r, p).ok()?;
+            (!f.is_empty()).then(|| (0..m).map(|k| f.range(k)).collect::<Vec<_>>())
+        });
+        per.map_or_else(Vec::new, |draws| {
+            (0..m)
+                .map(|k| {
+                    let ends: Vec<(f64, f64)> =
+                        draws.iter().filter_map(|d| d.as_ref()?[k]).collect();
+                    let enough = ends.len() as f64
+                        >= crate::bootstrap::MIN_ADMISSIBLE * FAMILY_RESAMPLES as f64;
+                    let interval = |v: Vec<f64>| enough.then(|| percentile_interval(v));
+                    (
+                        interval(ends.iter().map(|e| e.0).collect()),
+                        interval(ends.iter().map(|e| e.1).collect()),
+                    )
+                })
+                .collect()
+        })
+    } else {
+        Vec::new()
+    };
+    FamilyCheck {
+        on_panel: true,
+        point: None,
+        traced,
+        ends,
+    }
+}
+
+/// The 2.5 % and 97.5 % percentiles of `v` (non-empty).
+fn percentile_interval(mut v: Vec<f64>) -> Interval {
+    v.sort_by(f64::total_cmp);
+    Interval {
+        lo: crate::stats::percentile(&v, 0.025),
+        hi: crate::stats::percentile(&v, 0.975),
+    }
 }
 
 /// The check at the paper's base design (p = 6, m = 2), where Section 7 exhibits its two
@@ -137,7 +227,8 @@ pub fn at_panel(panel: &Panel) -> Result<Identification, IdentifyError> {
             anchors: m,
         });
     }
-    correlation_matrix(panel).map_err(latent)?;
+    let corr = correlation_matrix(panel).map_err(latent)?;
+    let family = family_on(panel, &corr.r);
     let own = panel_point(&panel.covariance(), p)
         .map_err(String::from)
         .and_then(|pm| {
@@ -149,6 +240,7 @@ pub fn at_panel(panel: &Panel) -> Result<Identification, IdentifyError> {
     let with_data = |id: Result<Identification, IdentifyError>| {
         id.map(|mut id| {
             id.data.clone_from(&data);
+            id.family = family.clone();
             id
         })
     };
@@ -187,7 +279,6 @@ fn finish(
     };
     let rank = mixed_scale_identification(&contrast_point).map_err(latent)?;
     Ok(Identification {
-        point,
         source,
         all_ordinal,
         mixed: MixedContrast {
@@ -196,6 +287,8 @@ fn finish(
             rank,
         },
         data: None,
+        family: family_at(&point),
+        point,
     })
 }
 

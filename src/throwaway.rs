@@ -51,6 +51,7 @@ fn a_throwaway_estimator_reaches_every_output() {
             ctx: &ctx,
             closed: true,
             bias: None,
+            intervals: None,
         };
         let text = crate::report::estimate::text(&r);
         assert!(text.contains(title), "estimate text");

@@ -228,7 +228,7 @@ fn guards(e: Estimator) -> &'static [TestId] {
             &[TestId::A, TestId::B]
         }
         Estimator::Blocked => &[TestId::A, TestId::B],
-        Estimator::FreeScale => &[TestId::J, TestId::O],
+        Estimator::FreeScale | Estimator::DesignatedCleanLatent => &[TestId::J, TestId::O],
     }
 }
 

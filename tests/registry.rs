@@ -146,6 +146,7 @@ fn every_estimator_appears_in_method_values_and_the_estimate_text_and_json() {
         ctx: &ctx,
         closed: true,
         bias: None,
+        intervals: None,
     };
     let text = report::estimate::text(&r);
     let json = report::estimate::json(&r);

@@ -97,6 +97,7 @@ proptest! {
             ctx: &ctx,
             closed: true,
             bias: bias.as_ref(),
+            intervals: None,
         };
         clean(&report::estimate::text(&r))?;
         clean(&report::estimate::json(&r).to_string())?;

@@ -14,6 +14,7 @@ pub fn estimator(e: Estimator) -> &'static str {
         Estimator::Ml => "the ML estimate",
         Estimator::Blocked => "the family-blocked estimate",
         Estimator::DesignatedClean => "the designated-clean estimate",
+        Estimator::DesignatedCleanLatent => "the designated-clean estimate on latent scales",
         Estimator::FreeScale => "the free-scale estimate",
         #[cfg(test)]
         Estimator::Throwaway => "the throwaway estimate",

@@ -46,17 +46,7 @@ impl Refit {
         let counts = &counts[r * n..(r + 1) * n];
         match self {
             Refit::Tallied(items) => {
-                let tally = match drawn {
-                    Some(rows) => {
-                        let mut wide = vec![0u32; panel.n];
-                        for i in rows {
-                            wide[i] += 1;
-                        }
-                        items.tally(&wide)
-                    }
-                    None => items.tally(counts),
-                };
-                let (r, cov) = tally.correlations(&items.layout).ok()?;
+                let (r, cov) = tallied(items, counts, drawn, n)?;
                 let r_judges = r.view((0, 0), (p, p)).into_owned();
                 let r_ja = r.view((0, p), (p, m)).into_owned();
                 let anchor_cov = cov.view((p, p), (m, m)).into_owned();
@@ -70,6 +60,43 @@ impl Refit {
             }
         }
     }
+}
+
+/// A resample's mixed correlation matrix and covariance from the tally of `items` weighted by
+/// its `counts`, or by its item indices `drawn` again when the counts overflowed a byte.
+fn tallied(
+    items: &Items,
+    counts: &[u8],
+    drawn: Option<Vec<usize>>,
+    n: usize,
+) -> Option<(nalgebra::DMatrix<f64>, nalgebra::DMatrix<f64>)> {
+    let tally = match drawn {
+        Some(rows) => {
+            let mut wide = vec![0u32; n];
+            for i in rows {
+                wide[i] += 1;
+            }
+            items.tally(&wide)
+        }
+        None => items.tally(counts),
+    };
+    tally.correlations(&items.layout).ok()
+}
+
+/// The designated-clean latent estimate of resample `r` of a batch from `start`
+/// ([`crate::estimate::latent`]), from its tally as [`Refit::fit`] forms it.
+pub(crate) fn latent(
+    items: &Items,
+    (n, p, d): (usize, usize, usize),
+    (counts, overflowed): (&[u8], &[usize]),
+    (streams, start): (crate::rng::Streams, usize),
+    r: usize,
+) -> Option<Estimate> {
+    let drawn = overflowed
+        .contains(&r)
+        .then(|| super::redraw(streams, start + r, n));
+    let (corr, _) = tallied(items, &counts[r * n..(r + 1) * n], drawn, n)?;
+    crate::estimate::latent::fit(&corr, p, d).ok()
 }
 
 /// The items of a resample from its counts: item i listed `counts[i]` times.

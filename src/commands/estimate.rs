@@ -30,19 +30,30 @@ pub(super) fn report(
     console: &mut dyn Console,
 ) -> Result<Output, Error> {
     let panel = &loaded.panel;
-    identified(&a.panel.panel, panel)?;
-    let s = panel.covariance();
     let clean = designated_clean(a, &panel.anchors, console)?;
+    // On Likert columns a designated-clean anchor is read on latent scales (docs/method.md
+    // §7b), which identifies the others' ρ even where the common-scale estimators cannot run.
+    let latent = clean.is_some() && crate::estimate::latent::wanted(panel);
+    let refused_panel = identified(&a.panel.panel, panel).is_err();
+    if !latent {
+        identified(&a.panel.panel, panel)?;
+    }
+    let s = panel.covariance();
     let ctx = Context {
         families: panel.judge_families(),
         clean,
     };
     let flagged = [
         (Estimator::Blocked, a.blocked),
-        (Estimator::DesignatedClean, clean.is_some()),
+        (Estimator::DesignatedClean, clean.is_some() && !latent),
+        (Estimator::DesignatedCleanLatent, latent),
     ];
     let flagged: Vec<Estimator> = flagged.iter().filter(|f| f.1).map(|f| f.0).collect();
-    let which = a.method.estimators(&flagged);
+    let which = if refused_panel {
+        vec![Estimator::DesignatedCleanLatent]
+    } else {
+        a.method.estimators(&flagged)
+    };
     if which.contains(&Estimator::Ml) && panel.p() + panel.m() <= crate::estimate::ml::MAX_VARIABLES
     {
         let what = format!(
@@ -80,6 +91,23 @@ pub(super) fn report(
         }
         None => None,
     };
+    let intervals = match fits.get(Estimator::DesignatedCleanLatent) {
+        Some(_) => {
+            let reps = crate::bootstrap::DEFAULT_RESAMPLES;
+            let meter = console.meter(Steps::Count(reps as u64), !a.json);
+            let b = crate::bootstrap::bootstrap(
+                panel,
+                &[Estimator::DesignatedCleanLatent],
+                &ctx,
+                reps,
+                crate::rng::Streams::of(a.seed),
+                &|p| meter.tick(p),
+            );
+            meter.finish();
+            Some(b.ok_or_else(cancelled)?.remove(0))
+        }
+        None => None,
+    };
     // A refused comparison the user asked for is an error; anything else that ran is still
     // shown first, so one estimator's trouble never hides another's numbers. `--method all`
     // asks for every estimator that can run: one that cannot is a note, not a failure.
@@ -104,8 +132,9 @@ pub(super) fn report(
         families_source: loaded.families_source.as_deref(),
         fits: &fits,
         ctx: &ctx,
-        closed: !matches!(a.method, Method::Ml | Method::FreeScale),
+        closed: !matches!(a.method, Method::Ml | Method::FreeScale) && which.contains(&Estimator::ClosedForm),
         bias: bias.as_ref(),
+        intervals: intervals.as_ref(),
     };
     let something_to_show = r.closed
         || fits

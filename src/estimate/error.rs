@@ -37,6 +37,16 @@ pub enum EstimateError {
         "the free-scale estimator needs at least {MIN_ANCHORS} continuous anchors (the panel has {0}); with fewer, ρ is not identified once judges have their own scales (Section 7)"
     )]
     FreeScaleAnchors(usize),
+    /// The latent fits read the judges' one-factor loadings, which need three judges.
+    #[error(
+        "the designated-clean estimate on latent scales needs at least 3 judges (the panel has {0}): their one-factor loadings fix the judges' direction"
+    )]
+    LatentJudges(usize),
+    /// With ordinal anchors a clean anchor identifies the others' ρ only at m ≥ 3.
+    #[error(
+        "with ordinal anchors, trusting one anchor as clean identifies the others' ρ only with at least 3 anchors (the panel has {0}): at 2 the data leave one direction free even with ρ_d = 0 (Section 7)"
+    )]
+    LatentAnchors(usize),
     /// The judge correlations could not be formed.
     #[error("{0}")]
     Correlation(String),

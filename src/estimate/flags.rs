@@ -29,6 +29,10 @@ pub enum FlagCode {
     Ridge,
     /// No free-scale parameters fit the anchors' moments within sampling error.
     AnchorsMisfit,
+    /// An anchor loads against quality in the designated-clean latent world (a_k ≤ 0).
+    AgainstQuality,
+    /// The anchors' latent residual correlations share no single factor.
+    LatentMisfit,
     /// Ordinal judges read as numbers by an estimator that needs one common scale.
     OrdinalCodes,
     /// An ordinal anchor read as numbers by an estimator that needs one common scale.
@@ -66,6 +70,8 @@ impl FlagCode {
             FlagCode::Boundary => "boundary",
             FlagCode::Ridge => "ridge",
             FlagCode::AnchorsMisfit => "anchors_misfit",
+            FlagCode::AgainstQuality => "against_quality",
+            FlagCode::LatentMisfit => "latent_misfit",
             FlagCode::OrdinalCodes => "ordinal_codes",
             FlagCode::OrdinalAnchor => "ordinal_anchor",
             FlagCode::ScaleMismatch => "scale_mismatch",
@@ -177,6 +183,15 @@ impl Flag {
                     self.value
                 )
             },
+            FlagCode::AgainstQuality => format!(
+                "in the world where the designated anchor is clean, anchor {} loads against quality (latent loading on t = {:.4} ≤ 0), which the model's unit loading forbids, so its ρ̂ is undefined; the designated anchor may not be clean, or the model misfits.",
+                name(self.anchor.unwrap_or(0)),
+                self.value
+            ),
+            FlagCode::LatentMisfit => format!(
+                "the anchors' latent correlations, once the judges' direction is removed, share no single factor (misfit {:.2} of what it is fitted to): no world of the model fits them, so every ρ̂ is undefined; an anchor may measure something else, or the raters disagree beyond noise.",
+                self.value
+            ),
             FlagCode::OrdinalCodes => "the judges are ordinal, and this estimator reads their codes as numbers on the anchors' scale, which Likert codes do not share (Assumption 1; Section 7), so every ρ̂ is undefined; an estimator that frees each judge's scale is needed (the reading says whether one can be read here).".to_string(),
             FlagCode::OrdinalAnchor => format!("an anchor is ordinal (the panel's scales name it), and this estimator reads its codes as numbers on the judges' scale, which Likert codes do not share (Assumption 1; Section 7); σ̂_t² comes from every anchor pair, so every ρ̂ is undefined, the other anchors' too. Leave it out (name the others with {}), or, if its codes are interval-scaled, say so with {}.", Setting::Anchors.marked(), Setting::Continuous.marked()),
             FlagCode::ScaleMismatch => format!(

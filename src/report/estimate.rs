@@ -26,6 +26,8 @@ pub struct EstimateReport<'a> {
     pub closed: bool,
     /// The free-scale fit's bias correction, when asked for (or why it could not run).
     pub bias: Option<&'a Result<BiasCorrection, String>>,
+    /// The latent designated-clean fit's item-bootstrap intervals, when it ran.
+    pub intervals: Option<&'a crate::bootstrap::BootstrapResult>,
 }
 
 /// The full `estimate --json` document (schema in docs/json.md): one object per fit, under
@@ -51,9 +53,22 @@ pub fn json(r: &EstimateReport<'_>) -> Value {
                 obj
             }
             Detail::None => {
-                let mut obj = estimate_json(&fit.estimate, &panel.anchors);
-                if let (Estimator::DesignatedClean, Some(d)) = (fit.estimator, r.ctx.clean) {
+                let obj = estimate_json(&fit.estimate, &panel.anchors);
+                let latent = fit.estimator == Estimator::DesignatedCleanLatent;
+                let mut obj = match r.intervals.filter(|_| latent) {
+                    Some(b) => super::estimate_with_ci_json(&fit.estimate, b, &panel.anchors),
+                    None => obj,
+                };
+                if let (Estimator::DesignatedClean | Estimator::DesignatedCleanLatent, Some(d)) =
+                    (fit.estimator, r.ctx.clean)
+                {
                     obj["clean_anchor"] = json!(panel.anchors[d]);
+                }
+                if latent {
+                    obj["assumption"] = json!(crate::estimate::latent::ASSUMPTION);
+                    obj["bootstrap"] = r.intervals.map_or(Value::Null, |b| {
+                        json!({"resamples": b.resamples, "seed": b.seed, "dropped": b.dropped})
+                    });
                 }
                 obj
             }
@@ -249,12 +264,22 @@ pub fn text(r: &EstimateReport<'_>) -> String {
         out.push('\n');
         let title = fit.estimator.title(r.ctx, anchors);
         match &fit.detail {
-            Detail::None => out.push_str(&estimate_text(
-                &format!("{title} ({})", fit.estimator.basis()),
-                &fit.estimate,
-                None,
-                anchors,
-            )),
+            Detail::None => {
+                let latent = fit.estimator == Estimator::DesignatedCleanLatent;
+                out.push_str(&estimate_text(
+                    &format!("{title} ({})", fit.estimator.basis()),
+                    &fit.estimate,
+                    r.intervals.filter(|_| latent),
+                    anchors,
+                ));
+                if latent {
+                    let _ = writeln!(
+                        out,
+                        "  the assumption: {}",
+                        crate::estimate::latent::ASSUMPTION
+                    );
+                }
+            }
             Detail::Ml(ml) => ml_text(&mut out, &title, ml, anchors),
             Detail::FreeScale(fs) => {
                 out.push_str(&estimate_text(

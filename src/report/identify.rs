@@ -158,6 +158,7 @@ pub fn json(r: &IdentifyReport<'_>) -> Value {
     mixed["same_point"] = json!(id.mixed.same_point);
     mixed["params"] = params_json(&id.mixed.point);
     doc["mixed_scale"] = mixed;
+    doc["family"] = super::family::json(&id.family, &r.names().1);
     doc
 }
 
@@ -301,6 +302,7 @@ pub fn text(r: &IdentifyReport<'_>) -> String {
     if let Some(set) = &id.data {
         let _ = writeln!(out, "  on this panel's data: {}", data_sentence(set));
     }
+    out.push_str(&super::family::text(&id.family, &r.names().1));
     out
 }
 

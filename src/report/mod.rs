@@ -5,6 +5,7 @@
 
 pub mod battery;
 pub mod estimate;
+pub mod family;
 pub mod identify;
 pub mod neff;
 pub mod plan;
