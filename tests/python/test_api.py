@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import json
-import re
 import os
+import re
 
 import numpy as np
 import pandas as pd
 import pytest
-
 import rhoscope
 from conftest import ASSETS, DATA, cli, cli_json
 
@@ -58,7 +57,9 @@ def test_estimate_every_method():
     same_document(result, cli_json("estimate", THREE, "--method", "all", "--designated-clean", "A1"), str(THREE))
     tidy = result.tidy()
     assert set(tidy["estimator"]) >= {"estimate", "ml", "free_scale", "designated_clean"}
-    assert list(tidy.columns) == ["estimator", "anchor", "estimate", "ci_low", "ci_high", "admissible", "flags"]
+    assert list(tidy.columns) == [
+        "estimator", "anchor", "estimate", "std_error", "ci_low", "ci_high", "admissible", "flag_list", "reason"
+    ]
 
 
 def test_estimate_families_as_a_mapping():
@@ -264,6 +265,6 @@ def test_export_of_a_parquet_panel_writes_its_data_beside_the_script(tmp_path):
 
 def test_results_render_in_a_notebook():
     result = rhoscope.battery(read_exact(MID), **QUICK)
-    assert "<table>" in result._repr_html_()
+    assert "tests:" in result._repr_html_()
     assert "verdict" in repr(result)
     assert "rho" in rhoscope.estimate(MID)._repr_html_() or "estimate" in repr(rhoscope.estimate(MID))
