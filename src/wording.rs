@@ -44,6 +44,8 @@ pub enum Setting {
 const OPEN: char = '\u{E000}';
 /// Closes a marked setting.
 const CLOSE: char = '\u{E001}';
+/// Separates a marked setting's values (a change the user can make: `--anchors A,B`).
+const VALUE: char = '\u{E002}';
 
 impl Setting {
     /// The setting's stable key, as marked in text.
@@ -70,6 +72,19 @@ impl Setting {
     #[must_use]
     pub fn marked(self) -> String {
         format!("{OPEN}{}{CLOSE}", self.key())
+    }
+
+    /// The setting given `values`, marked in text for a front end to word with [`reword`]
+    /// as its user types that change ([`Wording::given`]).
+    #[must_use]
+    pub fn marked_given(self, values: &[String]) -> String {
+        let mut s = format!("{OPEN}{}", self.key());
+        for v in values {
+            s.push(VALUE);
+            s.push_str(v);
+        }
+        s.push(CLOSE);
+        s
     }
 
     /// The setting of a key.
@@ -120,6 +135,12 @@ impl Setting {
 pub trait Wording {
     /// `setting` as this front end's user changes it: a flag, a key, a keyword argument.
     fn setting(&self, setting: Setting) -> Cow<'static, str>;
+
+    /// `setting` given `values`, as this front end's user types the change (the command
+    /// line's `--anchors A,B`).
+    fn given(&self, setting: Setting, values: &[String]) -> String {
+        format!("{} {}", self.setting(setting), values.join(","))
+    }
 }
 
 /// The wording outside any front end: each setting described in plain words.
@@ -230,6 +251,10 @@ impl Wording for Marked {
     fn setting(&self, setting: Setting) -> Cow<'static, str> {
         Cow::Owned(setting.marked())
     }
+
+    fn given(&self, setting: Setting, values: &[String]) -> String {
+        setting.marked_given(values)
+    }
 }
 
 /// `text` with each marked setting ([`Said::marked`]) in a front end's words.
@@ -247,9 +272,12 @@ pub fn reword<'a>(text: &'a str, wording: &dyn Wording) -> Cow<'a, str> {
             rest = after;
             break;
         };
-        let key = &after[..j];
+        let mut parts = after[..j].split(VALUE);
+        let key = parts.next().unwrap_or_default();
+        let values: Vec<String> = parts.map(String::from).collect();
         match Setting::from_key(key) {
-            Some(s) => out.push_str(&wording.setting(s)),
+            Some(s) if values.is_empty() => out.push_str(&wording.setting(s)),
+            Some(s) => out.push_str(&wording.given(s, &values)),
             None => out.push_str(key),
         }
         rest = &after[j + CLOSE.len_utf8()..];

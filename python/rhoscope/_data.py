@@ -52,6 +52,8 @@ class Prepared:
             return self.hints[bad.group(1)]
         if self.shown:
             text = text.replace(self.path, self.shown)
+            # A note's place (the first item dropped) counts rows from 0 too.
+            text = re.sub(rf"{re.escape(self.shown)}: row (\d+)", rf"{self.shown}: row index \1", text)
         labels = self.labels
         if labels is not None:
             text = re.sub(

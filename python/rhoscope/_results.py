@@ -272,7 +272,8 @@ class Battery(_Fits):
         flags = self._flags_in_words()
         lines += ["flags:"] + [f"  {f}" for f in flags] if flags else ["flags: none"]
         for step in reading.get("next") or []:
-            lines.append(f"next: {step.get('text')}")
+            how = f": {step['cli']}" if step.get("cli") else ""
+            lines.append(f"next: {step.get('text')}{how}")
         return lines + ["tests:"] + ["  " + line for line in _table(self.verdicts()[VERDICT_COLUMNS[:-1]])]
 
 

@@ -154,6 +154,19 @@ impl Wording for Flags {
             Setting::FailOnDiagnostic => "--fail-on-diagnostic",
         })
     }
+
+    fn given(&self, setting: Setting, values: &[String]) -> String {
+        match setting {
+            Setting::Families => "--families NAME=FAMILY,… or a judge,family file".into(),
+            Setting::DesignatedClean => {
+                format!(
+                    "rhoscope estimate … --designated-clean {}",
+                    values.join(",")
+                )
+            }
+            s => format!("{} {}", self.setting(s), values.join(",")),
+        }
+    }
 }
 
 #[cfg(test)]
