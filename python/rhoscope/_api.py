@@ -5,7 +5,6 @@ the document it returns."""
 from __future__ import annotations
 
 import os
-import tempfile
 from collections.abc import Mapping, Sequence
 from typing import Any, Optional, Union
 
@@ -63,6 +62,8 @@ def _failure(f: Exception, prepared: Any) -> Exception:
 def _report(command: str, cls: type, data: Any, given: Mapping[str, Any], options: dict) -> Any:
     """Runs a reporting command on the panel `data` (None: no panel)."""
     threads = c.count("threads", given.get("threads"))
+    if data is None and command in ("estimate", "battery", "validate"):
+        raise c.refuse(f"{command}() needs data=: a DataFrame, a 2-D array with names=, a mapping of columns or a path")
     prepared = None
     path = request = None
     if data is not None:
@@ -274,6 +275,7 @@ def _write(command: str, prepared: Any, request: Any, options: dict, threads: An
     """Runs a file-writing command; returns the notes it wrote on stderr (the panel's path
     replaced by its shown name, the "wrote FILE" line left out)."""
     import sys
+    import tempfile
 
     threads = c.count("threads", threads)
     failure = None
@@ -313,6 +315,8 @@ def simulate(
     """A panel drawn from a scenario, as a pandas DataFrame (the numbers of the command's CSV,
     bit for bit); further keyword arguments override the preset's parameters. Judge
     families, when the design has them, are in ``df.attrs["families"]``."""
+    import tempfile
+
     import pandas as pd
 
     n_ = c.count("n", n)
@@ -350,6 +354,8 @@ def export(
     The script reads the panel file again, so ``data`` is a path; a file it cannot read
     (Parquet, JSON, gzip) needs ``output``, beside which its data is written as CSV
     (``refit.R`` → ``refit.data.csv``)."""
+    import tempfile
+
     from ._data import Prepared
 
     if not isinstance(data, (str, os.PathLike)):
@@ -416,6 +422,8 @@ def plot(
         request["long"] = prepared.long
     else:
         _no_panel_options(locals(), "a scenario")
+    import tempfile
+
     options = {
         "kind": c.text("kind", kind),
         "preset": c.text("preset", preset),

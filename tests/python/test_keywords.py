@@ -198,3 +198,9 @@ def test_plot_refuses_a_misspelt_keyword():
 def test_the_path_given_is_the_file_read():
     """A path is read as it is, whatever it holds (no text is split on commas)."""
     assert rhoscope.estimate(MID) == rhoscope.estimate(str(MID))
+
+
+def test_no_data_is_said():
+    assert refused(rhoscope.battery, None).startswith("battery() needs data=")
+    assert refused(rhoscope.identify, judges=["J1"]).startswith("judges= describes a panel")
+    assert refused(rhoscope.estimate, object()).startswith("data= is a object")
