@@ -38,6 +38,14 @@ pub enum Setting {
     BiasCorrect,
     /// Failing when a diagnostic fires.
     FailOnDiagnostic,
+    /// A planner's target (a CI width or a test's power).
+    Target,
+    /// The ρ injected into a validation's synthetic anchors.
+    Inject,
+    /// Replacing an existing output file.
+    Force,
+    /// The simulated scenario (a preset and its overrides).
+    Scenario,
 }
 
 /// Opens a marked setting in text (a private-use character no file or user writes).
@@ -65,6 +73,10 @@ impl Setting {
             Setting::CodesAsNumbers => "codes_as_numbers",
             Setting::BiasCorrect => "bias_correct",
             Setting::FailOnDiagnostic => "fail_on_diagnostic",
+            Setting::Target => "target",
+            Setting::Inject => "inject",
+            Setting::Force => "force",
+            Setting::Scenario => "scenario",
         }
     }
 
@@ -94,7 +106,7 @@ impl Setting {
     }
 
     /// Every setting, for tests that word each one.
-    pub const ALL: [Setting; 13] = [
+    pub const ALL: [Setting; 17] = [
         Setting::Judges,
         Setting::Anchors,
         Setting::SetAside,
@@ -108,6 +120,10 @@ impl Setting {
         Setting::CodesAsNumbers,
         Setting::BiasCorrect,
         Setting::FailOnDiagnostic,
+        Setting::Target,
+        Setting::Inject,
+        Setting::Force,
+        Setting::Scenario,
     ];
 
     /// The setting described in plain words, for a message shown outside any front end.
@@ -127,6 +143,10 @@ impl Setting {
             Setting::CodesAsNumbers => "Test A on codes read as numbers",
             Setting::BiasCorrect => "the bias correction",
             Setting::FailOnDiagnostic => "failing on a diagnostic",
+            Setting::Target => "the target",
+            Setting::Inject => "the injected ρ",
+            Setting::Force => "replacing the file",
+            Setting::Scenario => "the scenario",
         }
     }
 }

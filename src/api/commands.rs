@@ -98,7 +98,8 @@ fn report(
         crate::commands::report(&command, &mut console).unwrap_or_else(|| Err(not_json()))
     })?;
     let Rendered::Json(mut doc) = out.rendered else {
-        return Err(not_json());
+        // Every estimator asked for was refused: that refusal is the answer.
+        return Err(out.error.unwrap_or_else(not_json));
     };
     reword_json(&mut doc, &Keywords);
     Ok(Outcome {

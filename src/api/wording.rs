@@ -24,6 +24,10 @@ impl Wording for Keywords {
             Setting::CodesAsNumbers => "codes_as_numbers=True",
             Setting::BiasCorrect => "bias_correct=True",
             Setting::FailOnDiagnostic => "fail_on_diagnostic=True",
+            Setting::Target => "target=",
+            Setting::Inject => "inject=",
+            Setting::Force => "force=True",
+            Setting::Scenario => "preset= and the scenario's keyword arguments",
         })
     }
 

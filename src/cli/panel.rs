@@ -152,6 +152,10 @@ impl Wording for Flags {
             Setting::CodesAsNumbers => "--codes-as-numbers",
             Setting::BiasCorrect => "--bias-correct",
             Setting::FailOnDiagnostic => "--fail-on-diagnostic",
+            Setting::Target => "--target",
+            Setting::Inject => "--inject",
+            Setting::Force => "--force",
+            Setting::Scenario => "--preset, --set",
         })
     }
 

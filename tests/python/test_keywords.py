@@ -204,3 +204,26 @@ def test_no_data_is_said():
     assert refused(rhoscope.battery, None).startswith("battery() needs data=")
     assert refused(rhoscope.identify, judges=["J1"]).startswith("judges= describes a panel")
     assert refused(rhoscope.estimate, object()).startswith("data= is a object")
+
+
+@pytest.mark.parametrize(
+    ("call", "kw", "start"),
+    [
+        (rhoscope.plan, {"target": "nonsense"}, "target= nonsense: use ci-width=W"),
+        (rhoscope.validate, {"data": MID, "inject": [0.1]}, "inject= needs between 3 and"),
+        (rhoscope.plot, {"kind": "power", "data": MID}, "the power figure is drawn for a scenario (preset= and"),
+        (rhoscope.estimate, {"data": MID, "method": "free-scale"}, "free-scale: the free-scale estimator needs"),
+    ],
+)
+def test_library_refusals_name_keywords(call, kw, start):
+    with pytest.raises(rhoscope.RhoscopeError) as e:
+        call(**kw)
+    assert str(e.value).startswith(start) or start in str(e.value), str(e.value)
+    assert "--" not in str(e.value)
+
+
+def test_an_existing_output_names_force(tmp_path):
+    out = tmp_path / "refit.R"
+    out.write_text("x")
+    message = refused(rhoscope.export, MID, output=out)
+    assert message.endswith("already exists: remove it, or pass force=True"), message
