@@ -7,10 +7,12 @@ mod commands;
 #[cfg(feature = "cli")]
 mod entry;
 pub mod input;
+#[cfg(feature = "cli")]
+pub mod options;
 pub mod wording;
 
 #[cfg(feature = "cli")]
-pub use commands::{Outcome, files, json};
+pub use commands::{Outcome, call, files, json, write};
 #[cfg(feature = "cli")]
 pub use entry::run_cli;
 pub use input::{Column, TempPanel, long_panel, wide_panel};

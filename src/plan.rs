@@ -14,6 +14,7 @@ use crate::power::{PowerDesign, PowerOptions, characteristics_on};
 use crate::progress::{Flow, Progress};
 use crate::rng::Streams;
 use crate::simulate::{Design, replicates};
+use crate::wording::Setting;
 
 /// Why a plan cannot be made; its message is the one the command line shows.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -69,11 +70,17 @@ impl Target {
         if let Some(w) = s.strip_prefix("ci-width=") {
             return match num(w) {
                 Some(w) if w > 0.0 && w < 2.0 => Ok(Target::CiWidth(w)),
-                _ => Err(PlanError::Target(format!("--target {s}: {forms}"))),
+                _ => Err(PlanError::Target(format!(
+                    "{} {s}: {forms}",
+                    Setting::Target.marked()
+                ))),
             };
         }
         let Some(rest) = s.strip_prefix("power=") else {
-            return Err(PlanError::Target(format!("--target {s}: {forms}")));
+            return Err(PlanError::Target(format!(
+                "{} {s}: {forms}",
+                Setting::Target.marked()
+            )));
         };
         let parsed = rest.split_once(':').and_then(|(name, ps)| {
             let (p, st) = ps.split_once('@')?;
@@ -91,7 +98,8 @@ impl Target {
                 })
             }
             _ => Err(PlanError::Target(format!(
-                "--target {s}: {forms}; tests: {}",
+                "{} {s}: {forms}; tests: {}",
+                Setting::Target.marked(),
                 test_names()
             ))),
         }

@@ -38,12 +38,22 @@ pub enum Setting {
     BiasCorrect,
     /// Failing when a diagnostic fires.
     FailOnDiagnostic,
+    /// A planner's target (a CI width or a test's power).
+    Target,
+    /// The ρ injected into a validation's synthetic anchors.
+    Inject,
+    /// Replacing an existing output file.
+    Force,
+    /// The simulated scenario (a preset and its overrides).
+    Scenario,
 }
 
 /// Opens a marked setting in text (a private-use character no file or user writes).
 const OPEN: char = '\u{E000}';
 /// Closes a marked setting.
 const CLOSE: char = '\u{E001}';
+/// Separates a marked setting's values (a change the user can make: `--anchors A,B`).
+const VALUE: char = '\u{E002}';
 
 impl Setting {
     /// The setting's stable key, as marked in text.
@@ -63,6 +73,10 @@ impl Setting {
             Setting::CodesAsNumbers => "codes_as_numbers",
             Setting::BiasCorrect => "bias_correct",
             Setting::FailOnDiagnostic => "fail_on_diagnostic",
+            Setting::Target => "target",
+            Setting::Inject => "inject",
+            Setting::Force => "force",
+            Setting::Scenario => "scenario",
         }
     }
 
@@ -72,6 +86,19 @@ impl Setting {
         format!("{OPEN}{}{CLOSE}", self.key())
     }
 
+    /// The setting given `values`, marked in text for a front end to word with [`reword`]
+    /// as its user types that change ([`Wording::given`]).
+    #[must_use]
+    pub fn marked_given(self, values: &[String]) -> String {
+        let mut s = format!("{OPEN}{}", self.key());
+        for v in values {
+            s.push(VALUE);
+            s.push_str(v);
+        }
+        s.push(CLOSE);
+        s
+    }
+
     /// The setting of a key.
     #[must_use]
     pub fn from_key(key: &str) -> Option<Setting> {
@@ -79,7 +106,7 @@ impl Setting {
     }
 
     /// Every setting, for tests that word each one.
-    pub const ALL: [Setting; 13] = [
+    pub const ALL: [Setting; 17] = [
         Setting::Judges,
         Setting::Anchors,
         Setting::SetAside,
@@ -93,6 +120,10 @@ impl Setting {
         Setting::CodesAsNumbers,
         Setting::BiasCorrect,
         Setting::FailOnDiagnostic,
+        Setting::Target,
+        Setting::Inject,
+        Setting::Force,
+        Setting::Scenario,
     ];
 
     /// The setting described in plain words, for a message shown outside any front end.
@@ -112,6 +143,10 @@ impl Setting {
             Setting::CodesAsNumbers => "Test A on codes read as numbers",
             Setting::BiasCorrect => "the bias correction",
             Setting::FailOnDiagnostic => "failing on a diagnostic",
+            Setting::Target => "the target",
+            Setting::Inject => "the injected ρ",
+            Setting::Force => "replacing the file",
+            Setting::Scenario => "the scenario",
         }
     }
 }
@@ -120,6 +155,12 @@ impl Setting {
 pub trait Wording {
     /// `setting` as this front end's user changes it: a flag, a key, a keyword argument.
     fn setting(&self, setting: Setting) -> Cow<'static, str>;
+
+    /// `setting` given `values`, as this front end's user types the change (the command
+    /// line's `--anchors A,B`).
+    fn given(&self, setting: Setting, values: &[String]) -> String {
+        format!("{} {}", self.setting(setting), values.join(","))
+    }
 }
 
 /// The wording outside any front end: each setting described in plain words.
@@ -230,6 +271,10 @@ impl Wording for Marked {
     fn setting(&self, setting: Setting) -> Cow<'static, str> {
         Cow::Owned(setting.marked())
     }
+
+    fn given(&self, setting: Setting, values: &[String]) -> String {
+        setting.marked_given(values)
+    }
 }
 
 /// `text` with each marked setting ([`Said::marked`]) in a front end's words.
@@ -247,9 +292,12 @@ pub fn reword<'a>(text: &'a str, wording: &dyn Wording) -> Cow<'a, str> {
             rest = after;
             break;
         };
-        let key = &after[..j];
+        let mut parts = after[..j].split(VALUE);
+        let key = parts.next().unwrap_or_default();
+        let values: Vec<String> = parts.map(String::from).collect();
         match Setting::from_key(key) {
-            Some(s) => out.push_str(&wording.setting(s)),
+            Some(s) if values.is_empty() => out.push_str(&wording.setting(s)),
+            Some(s) => out.push_str(&wording.given(s, &values)),
             None => out.push_str(key),
         }
         rest = &after[j + CLOSE.len_utf8()..];

@@ -360,6 +360,26 @@ fn python_battery_documents_on_the_real_panels_name_no_flag() {
             "{}: {notes}",
             path.display()
         );
+        // Every string of the document: the reading's next steps and their changes too.
+        let mut texts = Vec::new();
+        strings(&o.doc, &mut texts);
+        let all = texts.join("\n");
+        assert!(
+            flags_named(&all).is_empty(),
+            "{}: {:?}",
+            path.display(),
+            flags_named(&all)
+        );
+    }
+}
+
+/// Every string in a JSON document.
+fn strings(v: &serde_json::Value, out: &mut Vec<String>) {
+    match v {
+        serde_json::Value::String(s) => out.push(s.clone()),
+        serde_json::Value::Array(a) => a.iter().for_each(|x| strings(x, out)),
+        serde_json::Value::Object(m) => m.values().for_each(|x| strings(x, out)),
+        _ => {}
     }
 }
 

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import math
 import os
-from typing import Any, Mapping, Optional, Sequence
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -22,23 +24,55 @@ IN_MEMORY = {"pandas": "<DataFrame>", "polars": "<DataFrame>", "numpy": "<array>
 
 class Prepared:
     """A panel ready for the library's loader: its path, the name shown for it, the long
-    layout's three columns, and the in-memory panel's registration, kept alive while it is
-    used."""
+    layout's three columns, the in-memory panel's registration (kept alive while it is
+    used), a better line for an error on some columns, and a labelled index's labels."""
 
-    def __init__(self, path: str, shown: Optional[str], keep: Any = None, long: Optional[tuple] = None):
+    def __init__(
+        self,
+        path: str,
+        shown: str | None,
+        keep: Any = None,
+        long: tuple | None = None,
+        hints: dict[str, str] | None = None,
+        labels: Sequence[Any] | None = None,
+    ):
         self.path = path
         self.shown = shown
         self.keep = keep
         self.long = long
+        self.hints = hints or {}
+        self.labels = labels
 
     def message(self, text: str) -> str:
-        """A library message with the in-memory panel's path replaced by the shown name."""
-        return text.replace(self.path, self.shown) if self.shown else text
+        """A library message in the data's own terms: the in-memory panel's path replaced by
+        the shown name, a row of a labelled index named by its label, and an unusable
+        column's refusal with its fix."""
+        bad = re.search(r"column '((?:[^']|'')*)': not a number", text)
+        if bad and bad.group(1) in self.hints:
+            return self.hints[bad.group(1)]
+        if self.shown:
+            text = text.replace(self.path, self.shown)
+            # A note's place (the first item dropped) counts rows from 0 too.
+            text = re.sub(rf"{re.escape(self.shown)}: row (\d+)", rf"{self.shown}: row index \1", text)
+        labels = self.labels
+        if labels is not None:
+            text = re.sub(
+                r"row index (\d+)",
+                lambda m: f"row {labels[int(m.group(1))]!r}" if int(m.group(1)) < len(labels) else m.group(0),
+                text,
+            )
+        return text
 
 
 def _kind(data: Any) -> str:
     mod = type(data).__module__.split(".")[0]
     if mod == "pandas" and hasattr(data, "columns"):
+        if getattr(data.columns, "nlevels", 1) > 1:
+            raise UsageError(
+                "data= has MultiIndex columns: give one name per column "
+                "(e.g. df.columns = ['_'.join(map(str, c)) for c in df.columns])",
+                2,
+            )
         return "pandas"
     if mod == "polars" and hasattr(data, "columns"):
         return "polars"
@@ -49,10 +83,49 @@ def _kind(data: Any) -> str:
     if isinstance(data, (str, os.PathLike)):
         return "path"
     raise UsageError(
-        f"data is a {type(data).__name__}: give a pandas or polars DataFrame, a 2-D numpy "
+        f"data= is a {type(data).__name__}: give a pandas or polars DataFrame, a 2-D numpy "
         "array with names=, a mapping of columns, or a path",
         2,
     )
+
+
+def _unordered(name: str, how: str) -> str:
+    """The refusal of a column whose order the user never declared, with its fix."""
+    fix = (
+        f"pd.Categorical(df[{name!r}], categories=[...], ordered=True)"
+        if how == "pandas"
+        else f"df.with_columns(pl.col({name!r}).cast(pl.Enum([...])))"
+    )
+    what = "an unordered pandas categorical" if how == "pandas" else "a polars Categorical (ordered by first appearance)"
+    return f"data=: column {name!r} is {what}, whose order rhoscope cannot know; declare it, lowest first: {fix}"
+
+
+def _words(name: str, cells: list, how: str, hints: dict[str, str]) -> list:
+    """Text cells; a column with no number among them gets the refusal that names the fix."""
+    if not any(c is not None and _is_number(c) for c in cells):
+        fix = (
+            f"pd.Categorical(df[{name!r}], categories=[...], ordered=True)"
+            if how == "pandas"
+            else f"df.with_columns(pl.col({name!r}).cast(pl.Enum([...])))"
+        )
+        hints[name] = (
+            f"data=: column {name!r} holds text, whose order rhoscope cannot know; give numeric codes, "
+            f"or declare the order, lowest first: {fix}"
+        )
+    return cells
+
+
+def _is_number(cell: str) -> bool:
+    try:
+        float(cell)
+    except ValueError:
+        return False
+    return True
+
+
+def _missing(v: Any) -> bool:
+    """None, NaN, pandas' NA and NaT: a missing cell."""
+    return v is None or (isinstance(v, float) and math.isnan(v)) or type(v).__name__ in ("NAType", "NaTType")
 
 
 def _floats(values: Any) -> np.ndarray:
@@ -61,16 +134,18 @@ def _floats(values: Any) -> np.ndarray:
 
 
 def _text(values: Sequence[Any]) -> list:
-    out = []
+    out: list[str | None] = []
     for v in values:
-        if v is None or (isinstance(v, float) and math.isnan(v)):
+        if _missing(v):
             out.append(None)
         else:
             out.append(str(v))
     return out
 
 
-def _pandas_column(s: Any) -> Any:
+def _pandas_column(s: Any, hints: dict[str, str]) -> Any:
+    """A pandas column as float64 or text cells; a categorical is its values (numeric
+    categories) or its declared order (an ordered one), never an order of its labels."""
     import pandas as pd
 
     dtype = s.dtype
@@ -78,44 +153,52 @@ def _pandas_column(s: Any) -> Any:
         cats = dtype.categories
         if pd.api.types.is_numeric_dtype(cats.dtype):
             return _floats(s.astype("float64").to_numpy())
+        if not dtype.ordered:
+            hints[str(s.name)] = _unordered(str(s.name), "pandas")
+            return _text(s.astype(object).tolist())
         codes = s.cat.codes.to_numpy()
         return np.where(codes < 0, np.nan, codes + 1.0)
     if dtype == np.float64:
         return _floats(s.to_numpy())
     if pd.api.types.is_bool_dtype(dtype) or pd.api.types.is_numeric_dtype(dtype):
         return _floats(s.to_numpy(dtype=np.float64, na_value=np.nan))
-    return _text(s.tolist())
+    return _words(str(s.name), _text(s.tolist()), "pandas", hints)
 
 
-def _polars_column(s: Any) -> Any:
+def _polars_column(s: Any, hints: dict[str, str]) -> Any:
+    """A polars column as float64 or text cells; an `Enum` is its declared order, a
+    `Categorical` (ordered by first appearance) is refused."""
     import polars as pl
 
     dtype = s.dtype
-    if dtype == pl.Categorical or isinstance(dtype, pl.Enum) or dtype == pl.Enum:
-        codes = s.to_physical().cast(pl.Float64).to_numpy()
-        return codes + 1.0
+    if isinstance(dtype, pl.Enum) or dtype == pl.Enum:
+        return _floats(s.to_physical().cast(pl.Float64).fill_null(float("nan")).to_numpy() + 1.0)
+    if dtype == pl.Categorical:
+        hints[s.name] = _unordered(s.name, "polars")
+        return _text(s.cast(pl.Utf8).to_list())
     if dtype == pl.Float64 and s.null_count() == 0:
         return _floats(s.to_numpy())
     if dtype.is_numeric() or dtype == pl.Boolean:
         return _floats(s.cast(pl.Float64).fill_null(float("nan")).to_numpy())
-    return _text(s.cast(pl.Utf8).to_list())
+    return _words(s.name, _text(s.cast(pl.Utf8).to_list()), "polars", hints)
 
 
-def _columns(data: Any, kind: str, names: Optional[Sequence[str]]) -> tuple:
+def _columns(data: Any, kind: str, names: Sequence[str] | None, hints: dict[str, str]) -> tuple:
     if kind == "pandas":
-        return [str(c) for c in data.columns], [_pandas_column(data.iloc[:, j]) for j in range(data.shape[1])]
+        return [str(c) for c in data.columns], [_pandas_column(data.iloc[:, j], hints) for j in range(data.shape[1])]
     if kind == "polars":
-        return list(data.columns), [_polars_column(data.get_column(c)) for c in data.columns]
+        return list(data.columns), [_polars_column(data.get_column(c), hints) for c in data.columns]
     if kind == "numpy":
         if data.ndim != 2:
-            raise UsageError(f"a {data.ndim}-D array: give a 2-D array (items × columns) with names=", 2)
-        if names is None or len(names) != data.shape[1]:
+            raise UsageError(f"data= is a {data.ndim}-D array: give a 2-D array (items × columns) with names=", 2)
+        if names is None or len(list(names)) != data.shape[1]:
             raise UsageError(
-                f"a 2-D array of {data.shape[1]} columns needs names= with {data.shape[1]} column names", 2
+                f"names=: a 2-D array of {data.shape[1]} columns needs {data.shape[1]} column names", 2
             )
+        names = [str(n) for n in names]
         if data.dtype.kind in "fiub":
-            return [str(n) for n in names], [_floats(data[:, j]) for j in range(data.shape[1])]
-        return [str(n) for n in names], [_text(data[:, j].tolist()) for j in range(data.shape[1])]
+            return names, [_floats(data[:, j]) for j in range(data.shape[1])]
+        return names, [_text(data[:, j].tolist()) for j in range(data.shape[1])]
     cols = []
     for v in data.values():
         arr = np.asarray(v)
@@ -123,7 +206,7 @@ def _columns(data: Any, kind: str, names: Optional[Sequence[str]]) -> tuple:
     return [str(k) for k in data.keys()], cols
 
 
-def _long_frame(data: Any, kind: str, long: Sequence[str]) -> Any:
+def _long_frame(data: Any, kind: str, long: Sequence[str], hints: dict[str, str]) -> Any:
     item, rater, score = (str(c) for c in long)
     if kind in ("pandas", "polars", "mapping"):
         have = [str(c) for c in (data.keys() if kind == "mapping" else data.columns)]
@@ -131,39 +214,52 @@ def _long_frame(data: Any, kind: str, long: Sequence[str]) -> Any:
             if c not in have:
                 raise UsageError(f"long=: no column {c!r} (columns: {', '.join(have)})", 2)
     if kind == "pandas":
-        col = lambda c: data[c]  # noqa: E731
-        items, raters = _text(col(item).tolist()), _text(col(rater).tolist())
-        scores = _pandas_column(col(score))
+        items, raters = _text(data[item].tolist()), _text(data[rater].tolist())
+        scores = _pandas_column(data[score], hints)
     elif kind == "polars":
         items = _text(data.get_column(item).cast(str).to_list())
         raters = _text(data.get_column(rater).cast(str).to_list())
-        scores = _polars_column(data.get_column(score))
+        scores = _polars_column(data.get_column(score), hints)
     elif kind == "mapping":
         items, raters = _text(list(data[item])), _text(list(data[rater]))
         scores = np.asarray(data[score])
     else:
         raise UsageError("long= reads a DataFrame or a mapping of columns (item, rater, score)", 2)
-    if not isinstance(scores, np.ndarray):
-        raise UsageError(f"long=: the score column {score!r} is not numeric", 2)
+    if not isinstance(scores, np.ndarray) or scores.dtype.kind not in "fiub":
+        raise UsageError(hints.get(score, f"long=: the score column {score!r} is not numeric"), 2)
     return _rhoscope.long_panel((item, rater, score), items, raters, _floats(scores))
 
 
-def prepare(data: Any, names: Optional[Sequence[str]] = None, long: Optional[Sequence[str]] = None) -> Prepared:
-    """The panel for ``data``: an in-memory panel, or a path used as it is."""
+def _labels(data: Any, kind: str) -> list | None:
+    """A pandas frame's index labels, unless it is the default 0, 1, 2, …"""
+    if kind != "pandas":
+        return None
+    index = data.index
+    if type(index).__name__ == "RangeIndex" and index.start == 0 and index.step == 1:
+        return None
+    return list(index)
+
+
+def prepare(data: Any, names: Sequence[str] | None = None, long: Sequence[str] | None = None) -> Prepared:
+    """The panel for ``data``: an in-memory panel, or a path used as it is. A polars
+    LazyFrame is collected first."""
+    if type(data).__module__.split(".")[0] == "polars" and type(data).__name__ == "LazyFrame":
+        data = data.collect()
     kind = _kind(data)
     long_flag = None
     if long is not None:
         long = [long] if isinstance(long, str) else list(long)
-        if len(long) != 3:
+        if len(long) != 3 or not all(isinstance(c, str) for c in long):
             raise UsageError("long= names three columns: (item, rater, score)", 2)
-        long_flag = tuple(str(c) for c in long)
+        long_flag = tuple(long)
     if kind == "path":
         return Prepared(os.fspath(data), None, long=long_flag)
+    hints: dict[str, str] = {}
     if long is not None:
-        temp = _long_frame(data, kind, long)
+        temp = _long_frame(data, kind, long, hints)
     else:
-        col_names, cols = _columns(data, kind, names)
+        col_names, cols = _columns(data, kind, names, hints)
         if not cols:
-            raise UsageError("the data has no columns", 2)
+            raise UsageError("data= has no columns", 2)
         temp = _rhoscope.wide_panel(col_names, cols)
-    return Prepared(temp.path, IN_MEMORY[kind], keep=temp, long=long_flag)
+    return Prepared(temp.path, IN_MEMORY[kind], keep=temp, long=long_flag, hints=hints, labels=_labels(data, kind))

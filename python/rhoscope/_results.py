@@ -1,131 +1,43 @@
-"""Results: the command line's ``--json`` document with named attributes, tidy tables and
-notebook rendering."""
+"""Results: the command line's ``--json`` document with named attributes, a summary that leads
+with the reading, tidy tables and notebook rendering."""
 
 from __future__ import annotations
 
 import html
 import json
-from typing import Any, Dict, List, Optional
+from typing import Any
 
-#: The columns of ``tidy()``.
-TIDY_COLUMNS = ["estimator", "anchor", "estimate", "ci_low", "ci_high", "admissible", "flags"]
+#: The columns of ``tidy()`` on an estimate or a battery.
+TIDY_COLUMNS = [
+    "estimator",
+    "anchor",
+    "estimate",
+    "std_error",
+    "ci_low",
+    "ci_high",
+    "admissible",
+    "flag_list",
+    "reason",
+]
 #: The columns of ``verdicts()``.
 VERDICT_COLUMNS = ["test", "applicable", "statistic", "threshold", "p_value", "verdict", "message"]
+#: How each estimator is called in words.
+ESTIMATORS = {
+    "estimate": "closed form (Theorem 1)",
+    "ml": "maximum likelihood",
+    "free_scale": "free-scale",
+    "blocked": "family-blocked",
+    "designated_clean": "designated clean",
+}
 
 
-def _frame(rows: List[Dict[str, Any]], columns: List[str]) -> Any:
+def _frame(rows: list[dict[str, Any]], columns: list[str]) -> Any:
     """A pandas DataFrame when pandas is installed, else the rows themselves."""
     try:
         import pandas as pd
-    except ImportError:  # pragma: no cover - pandas ships with the test environment
+    except ImportError:  # pragma: no cover - pandas is a dependency
         return rows
     return pd.DataFrame(rows, columns=columns)
-
-
-class Result:
-    """One command's result: ``to_dict()`` is exactly the command line's ``--json``."""
-
-    command: str = ""
-
-    def __init__(self, text: str, notes: Optional[List[str]] = None) -> None:
-        self._text = text
-        self._doc: Dict[str, Any] = json.loads(text)
-        #: Every note on the panel and the run: the document's own ``notes`` (ordinal columns,
-        #: …) and the lines the command line prints on stderr (dropped items, cost warnings).
-        own = self._doc.get("notes") if isinstance(self._doc.get("notes"), list) else []
-        self.notes: List[str] = list(own) + [n for n in (notes or []) if n not in own]
-
-    def to_dict(self) -> Dict[str, Any]:
-        """The command line's ``--json`` document, as a fresh dict."""
-        return json.loads(self._text)
-
-    def to_json(self) -> str:
-        """The command line's ``--json`` text, byte for byte."""
-        return self._text
-
-    def __getattr__(self, name: str) -> Any:
-        doc = self.__dict__.get("_doc", {})
-        if name in doc:
-            return doc[name]
-        raise AttributeError(f"{type(self).__name__} has no attribute {name!r}")
-
-    def __dir__(self) -> List[str]:
-        return sorted(set(super().__dir__()) | set(self._doc))
-
-    def _estimators(self) -> List[tuple]:
-        out = []
-        for key, value in self._doc.items():
-            if isinstance(value, dict) and isinstance(value.get("anchors"), list):
-                anchors = value["anchors"]
-                if anchors and isinstance(anchors[0], dict) and "rho" in anchors[0] and "name" in anchors[0]:
-                    out.append((key, value))
-        return out
-
-    def tidy(self) -> Any:
-        """One row per estimator × anchor: estimate, CI, admissible, flags (as broom's tidy)."""
-        rows = []
-        for key, fit in self._estimators():
-            flags = fit.get("flags") or []
-            for a in fit["anchors"]:
-                ci = a.get("ci") or [None, None]
-                own = [f["code"] for f in flags if f.get("anchor") in (None, a["name"])]
-                rho = a.get("rho")
-                rows.append(
-                    {
-                        "estimator": key,
-                        "anchor": a["name"],
-                        "estimate": _float(rho),
-                        "ci_low": _float(ci[0]),
-                        "ci_high": _float(ci[1]),
-                        "admissible": rho is not None and -1.0 <= rho <= 1.0,
-                        "flags": ",".join(own),
-                    }
-                )
-        return _frame(rows, TIDY_COLUMNS)
-
-    def verdicts(self) -> Any:
-        """One row per test of the battery (empty for a result without tests)."""
-        rows = []
-        for name, t in (self._doc.get("tests") or {}).items():
-            rows.append({"test": name, **{c: t.get(c) for c in VERDICT_COLUMNS[1:]}})
-        return _frame(rows, VERDICT_COLUMNS)
-
-    def _table_rows(self) -> tuple:
-        if self._doc.get("tests"):
-            return VERDICT_COLUMNS[:-1], [
-                [name, t.get("applicable"), t.get("statistic"), t.get("threshold"), t.get("p_value"), t.get("verdict")]
-                for name, t in self._doc["tests"].items()
-            ]
-        if self._estimators():
-            rows = []
-            for key, fit in self._estimators():
-                for a in fit["anchors"]:
-                    ci = a.get("ci") or [None, None]
-                    rows.append([key, a["name"], a.get("rho"), ci[0], ci[1]])
-            return ["estimator", "anchor", "estimate", "ci_low", "ci_high"], rows
-        return ["key", "value"], [[k, json.dumps(v)[:80]] for k, v in self._doc.items()]
-
-    def _title(self) -> str:
-        src = self._doc.get("source")
-        return f"rhoscope {self.command}" + (f" — {src}" if src else "")
-
-    def __repr__(self) -> str:
-        cols, rows = self._table_rows()
-        cells = [[_fmt(v) for v in r] for r in rows]
-        widths = [max([len(c)] + [len(r[i]) for r in cells]) for i, c in enumerate(cols)]
-        line = lambda r: "  ".join(v.ljust(w) for v, w in zip(r, widths)).rstrip()  # noqa: E731
-        notes = [f"note: {n}" for n in self.notes]
-        return "\n".join([self._title(), line(cols)] + [line(r) for r in cells] + notes)
-
-    def _repr_html_(self) -> str:
-        cols, rows = self._table_rows()
-        head = "".join(f"<th>{html.escape(c)}</th>" for c in cols)
-        body = "".join("<tr>" + "".join(f"<td>{html.escape(_fmt(v))}</td>" for v in r) + "</tr>" for r in rows)
-        notes = "".join(f"<p>note: {html.escape(n)}</p>" for n in self.notes)
-        return (
-            f"<div><strong>{html.escape(self._title())}</strong>"
-            f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>{notes}</div>"
-        )
 
 
 def _float(v: Any) -> float:
@@ -133,24 +45,236 @@ def _float(v: Any) -> float:
     return float("nan") if v is None else float(v)
 
 
-def _fmt(v: Any) -> str:
+def _num(v: Any) -> str:
+    """A number as the summary prints it (3 decimals), or — when undefined."""
     if v is None:
         return "—"
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        return str(v)
+    return f"{v:.3f}" if isinstance(v, float) else str(v)
+
+
+class Result:
+    """One command's result: ``to_dict()`` is exactly the command line's ``--json``; the
+    document's fields are also attributes (``result.n_items``)."""
+
+    command: str = ""
+
+    def __init__(self, text: str, notes: list[str] | None = None) -> None:
+        self._text = text
+        self._doc: dict[str, Any] = json.loads(text)
+        own = self._doc.get("notes") if isinstance(self._doc.get("notes"), list) else []
+        #: Every note on the panel and the run: the document's own ``notes`` (ordinal
+        #: columns, …) and the library's notes beside it (dropped items, cost warnings).
+        self.notes: list[str] = list(own) + [n for n in (notes or []) if n not in own]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The command line's ``--json`` document, as a fresh dict."""
+        return json.loads(self._text)
+
+    def to_json(self) -> str:
+        """The command line's ``--json`` text, byte for byte."""
+        return self._text
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and other._text == self._text  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return hash((type(self).__name__, self._text))
+
+    def __getattr__(self, name: str) -> Any:
+        doc = self.__dict__.get("_doc", {})
+        if name in doc:
+            return doc[name]
+        raise AttributeError(f"{type(self).__name__} has no attribute {name!r}")
+
+    def __dir__(self) -> list[str]:
+        return sorted(set(super().__dir__()) | set(self._doc))
+
+    @property
+    def source(self) -> str | None:
+        """The panel: its path, or ``<DataFrame>`` for one held in memory (None: no panel)."""
+        src = self._doc.get("source")
+        if src is None and isinstance(self._doc.get("panel"), dict):
+            src = self._doc["panel"].get("source")
+        return src
+
+    def tidy(self) -> Any:
+        """One row per estimate (a pandas DataFrame)."""
+        return _frame([], ["name", "value"])
+
+    def summary(self) -> str:
+        """The result in words: what to read first, then the detail."""
+        return "\n".join(self._lines())
+
+    def _title(self) -> str:
+        src = self.source
+        return f"rhoscope {self.command}" + (f" — {src}" if src else "")
+
+    def _lines(self) -> list[str]:
+        return [self._title(), *self._body(), *[f"note: {n}" for n in self.notes]]
+
+    def _body(self) -> list[str]:
+        return _table(self.tidy())
+
+    def __repr__(self) -> str:
+        return self.summary()
+
+    def _repr_html_(self) -> str:
+        parts = [f"<strong>{html.escape(self._title())}</strong>"]
+        for line in self._body():
+            parts.append(f"<pre style='margin:0'>{html.escape(line)}</pre>")
+        for n in self.notes:
+            parts.append(f"<p>note: {html.escape(n)}</p>")
+        return "<div>" + "".join(parts) + "</div>"
+
+
+def _table(frame: Any) -> list[str]:
+    """A frame as aligned text lines."""
+    rows = frame.to_dict("records") if hasattr(frame, "to_dict") else list(frame)
+    if not rows:
+        return []
+    cols = list(rows[0])
+    cells = [[_cell(r[c]) for c in cols] for r in rows]
+    widths = [max([len(c)] + [len(r[i]) for r in cells]) for i, c in enumerate(cols)]
+    line = lambda r: "  ".join(v.ljust(w) for v, w in zip(r, widths)).rstrip()  # noqa: E731
+    return [line(cols)] + [line(r) for r in cells]
+
+
+def _cell(v: Any) -> str:
     if isinstance(v, float):
-        return f"{v:.4g}"
-    return str(v)
+        return "—" if v != v else f"{v:.4g}"
+    if isinstance(v, list):
+        return ",".join(map(str, v)) or "—"
+    return "—" if v is None else str(v)
 
 
-class Estimate(Result):
+class _Fits(Result):
+    """A result with fits (estimate, battery): a tidy row per estimator × anchor."""
+
+    @property
+    def n_items(self) -> int:
+        """Items used (complete cases)."""
+        return int(self._doc["n_items"])
+
+    @property
+    def n_dropped(self) -> int:
+        """Items dropped for a missing value."""
+        return int(self._doc["n_dropped"])
+
+    @property
+    def judges(self) -> list[str]:
+        """The judge columns, in order."""
+        return list(self._doc["judges"])
+
+    @property
+    def anchors(self) -> list[str]:
+        """The anchor columns, in order."""
+        return list(self._doc["anchors"])
+
+    def _fits(self) -> list[tuple]:
+        out = []
+        for key, value in self._doc.items():
+            if key in ESTIMATORS and isinstance(value, dict):
+                out.append((key, value))
+        return out
+
+    def tidy(self) -> Any:
+        """One row per estimator × anchor: ρ̂, its standard error (maximum likelihood), its
+        interval, whether it is admissible, its flags (``flag_list``), and why an estimator
+        gave no number (``reason``)."""
+        rows = []
+        for key, fit in self._fits():
+            if "refused" in fit or fit.get("anchors") is None:
+                why = fit.get("refused") or "no estimate on this panel"
+                rows += [_row(key, a, None, None, None, [], why) for a in self._doc.get("anchors", [])]
+                continue
+            flags = fit.get("flags") or []
+            se = (fit.get("se") or {}).get("rho") or []
+            for i, a in enumerate(fit["anchors"]):
+                mine = [f for f in flags if f.get("anchor") in (None, a["name"])]
+                why = "; ".join(f.get("message") or f["code"] for f in mine) if a.get("rho") is None else None
+                own = [f["code"] for f in mine]
+                rows.append(_row(key, a["name"], a.get("rho"), se[i] if i < len(se) else None, a.get("ci"), own, why))
+        return _frame(rows, TIDY_COLUMNS)
+
+    def _flags_in_words(self) -> list[str]:
+        out = []
+        for key, fit in self._fits():
+            for f in (fit.get("flags") or []) if isinstance(fit, dict) else []:
+                out.append(f"{ESTIMATORS[key]}: {f.get('message') or f.get('code')}")
+        return out
+
+
+def _row(key: str, anchor: str, rho: Any, se: Any, ci: Any, flags: list[str], why: Any) -> dict[str, Any]:
+    ci = ci or [None, None]
+    return {
+        "estimator": key,
+        "anchor": anchor,
+        "estimate": _float(rho),
+        "std_error": _float(se),
+        "ci_low": _float(ci[0]),
+        "ci_high": _float(ci[1]),
+        "admissible": rho is not None and -1.0 <= rho <= 1.0,
+        "flag_list": flags,
+        "reason": why,
+    }
+
+
+class Estimate(_Fits):
     """``rhoscope estimate``: ρ̂ of every anchor by each estimator asked for."""
 
     command = "estimate"
 
+    def _body(self) -> list[str]:
+        flags = self._flags_in_words()
+        return [*_table(self.tidy()), *(["flags:"] + [f"  {f}" for f in flags] if flags else ["flags: none"])]
 
-class Battery(Result):
-    """``rhoscope battery``: CIs, the weak-ID screen and each test's verdict."""
+
+class Battery(_Fits):
+    """``rhoscope battery``: the panel's reading (which estimate to read, each ρ̂ with its
+    interval), then the weak-ID screen and each test's verdict."""
 
     command = "battery"
+
+    @property
+    def reading(self) -> dict[str, Any]:
+        """The panel's reading: the estimate to read, why, the anchors' answers, next steps."""
+        return dict(self._doc.get("reading") or {})
+
+    @property
+    def tests(self) -> dict[str, dict[str, Any]]:
+        """Each test's verdict, statistic, threshold, p-value and message."""
+        return dict(self._doc.get("tests") or {})
+
+    def verdicts(self) -> Any:
+        """One row per test."""
+        rows = [{"test": name, **{c: t.get(c) for c in VERDICT_COLUMNS[1:]}} for name, t in self.tests.items()]
+        return _frame(rows, VERDICT_COLUMNS)
+
+    def _body(self) -> list[str]:
+        read = self._doc.get("read") or {}
+        reading = self.reading
+        key = reading.get("read", read.get("estimator"))
+        lines = [f"read: {ESTIMATORS.get(key, key) if key else 'no estimate'} — {reading.get('headline') or read.get('why', '')}"]
+        answers = reading.get("anchors")
+        if answers is None:
+            fit = self._doc.get(key or "estimate") or {}
+            answers = [{"anchor": a["name"], "rho": a.get("rho"), "ci": a.get("ci")} for a in fit.get("anchors") or []]
+        for a in answers:
+            ci = a.get("ci") or [None, None]
+            status = f" — {a['status'].replace('_', ' ')}" if a.get("status") else ""
+            lines.append(f"  {a['anchor']}: ρ̂ = {_num(a.get('rho'))} [{_num(ci[0])}, {_num(ci[1])}]{status}")
+        weak = self._doc.get("weak_id")
+        if weak:
+            verdict = "weakly identified" if weak.get("flag") else ("no verdict (out of range)" if weak.get("out_of_range") else "ok")
+            lines.append(f"weak identification: T = {_num(weak.get('T'))}, {verdict}")
+        flags = self._flags_in_words()
+        lines += ["flags:"] + [f"  {f}" for f in flags] if flags else ["flags: none"]
+        for step in reading.get("next") or []:
+            how = f": {step['cli']}" if step.get("cli") else ""
+            lines.append(f"next: {step.get('text')}{how}")
+        return lines + ["tests:"] + ["  " + line for line in _table(self.verdicts()[VERDICT_COLUMNS[:-1]])]
 
 
 class Identify(Result):
@@ -158,11 +282,46 @@ class Identify(Result):
 
     command = "identify"
 
+    def tidy(self) -> Any:
+        """One row per check: all columns ordinal, then ordinal judges with continuous anchors."""
+        rows = []
+        for check in ("all_ordinal", "mixed_scale"):
+            c = self._doc.get(check) or {}
+            rows.append(
+                {
+                    "check": check,
+                    "parameters": c.get("n_params"),
+                    "moments": c.get("n_correlations", c.get("n_moments")),
+                    "rank": c.get("rank"),
+                    "null_dim": c.get("null_dim"),
+                    "identified": c.get("identified"),
+                }
+            )
+        return _frame(rows, ["check", "parameters", "moments", "rank", "null_dim", "identified"])
+
 
 class Validate(Result):
     """``rhoscope validate``: recovery of injected ρ on panels with the judges' own textures."""
 
     command = "validate"
+
+    def tidy(self) -> Any:
+        """One row per N × estimator × anchor: mean, SD and RMSE of ρ̂, coverage, defined."""
+        rows = []
+        for cell in self._doc.get("cells") or []:
+            for est in cell.get("estimators") or []:
+                for i, a in enumerate(est.get("anchors") or []):
+                    rows.append(
+                        {
+                            "n": cell.get("n"),
+                            "estimator": est.get("estimator"),
+                            "anchor": a.get("name", i + 1) if isinstance(a, dict) else i + 1,
+                            **{k: _float(a.get(k)) for k in ("injected", "mean", "sd", "rmse", "coverage")},
+                            "defined": a.get("defined"),
+                        }
+                    )
+        cols = ["n", "estimator", "anchor", "injected", "mean", "sd", "rmse", "coverage", "defined"]
+        return _frame(rows, cols)
 
 
 class Power(Result):
@@ -170,8 +329,29 @@ class Power(Result):
 
     command = "power"
 
+    def tidy(self) -> Any:
+        """One row per (N, strength): the target test's rate and its Monte-Carlo SE."""
+        rows = [
+            {"n": c.get("n"), "strength": c.get("strength"), "rate": _float(c.get("rate")), "mc_se": _float(c.get("mc_se"))}
+            for c in self._doc.get("cells") or []
+        ]
+        return _frame(rows, ["n", "strength", "rate", "mc_se"])
+
 
 class Plan(Result):
     """``rhoscope plan``: the N a design needs."""
 
     command = "plan"
+
+    def tidy(self) -> Any:
+        """One row per N tried: the target quantity, its Monte-Carlo SE, whether it is reached."""
+        rows = [
+            {"n": e.get("n"), "value": _float(e.get("value")), "mc_se": _float(e.get("mc_se")), "reached": e.get("reached")}
+            for e in self._doc.get("evaluations") or []
+        ]
+        return _frame(rows, ["n", "value", "mc_se", "reached"])
+
+    def _body(self) -> list[str]:
+        n = self._doc.get("n")
+        head = f"N = {n} reaches {self._doc.get('target')}" if n is not None else f"{self._doc.get('target')} not reached"
+        return [head, *_table(self.tidy())]

@@ -1,6 +1,6 @@
-"""The compiled extension (Rust): the library's commands by command line."""
+"""The compiled extension (Rust): the library's commands, called with typed options."""
 
-from typing import Dict, List, Optional, Sequence, Tuple
+from collections.abc import Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -11,21 +11,32 @@ class Failure(Exception):
     """A command's error; ``args`` is (exit code, message)."""
 
 class Panel:
-    """A panel held in memory (its float64 arrays read in place), registered with the
-    library under ``path`` until this object goes."""
+    """A panel held in memory, registered with the library under ``path`` until this
+    object goes."""
 
     @property
     def path(self) -> str: ...
 
-def run_json(
-    args: List[str], shown: Optional[str] = None, panel: Optional[Dict[str, object]] = None
-) -> Tuple[str, List[str], Optional[Tuple[int, str]]]: ...
-def run_files(args: List[str], panel: Optional[Dict[str, object]] = None) -> None: ...
-def run_cli(argv: List[str]) -> int: ...
-def wide_panel(names: List[str], columns: Sequence[object]) -> Panel: ...
+def report(
+    command: str,
+    path: str | None,
+    panel: dict[str, object] | None,
+    options: dict[str, object],
+    threads: int | None = None,
+    shown: str | None = None,
+) -> tuple[str, list[str], tuple[int, str] | None]: ...
+def write(
+    command: str,
+    path: str | None,
+    panel: dict[str, object] | None,
+    options: dict[str, object],
+    threads: int | None = None,
+) -> None: ...
+def run_cli(argv: list[str]) -> int: ...
+def wide_panel(names: list[str], columns: Sequence[object]) -> Panel: ...
 def long_panel(
-    header: Tuple[str, str, str],
-    items: List[Optional[str]],
-    raters: List[Optional[str]],
+    header: tuple[str, str, str],
+    items: list[str | None],
+    raters: list[str | None],
     scores: npt.NDArray[np.float64],
 ) -> Panel: ...

@@ -1,8 +1,10 @@
-//! `rhoscope._rhoscope`: the extension the Python package calls. Each function hands a
-//! command line to the library's in-memory entry (`rhoscope::api`); the work runs with the
-//! GIL released on a worker thread, and Ctrl-C in Python cancels it.
+//! `rhoscope._rhoscope`: the extension the Python package calls. Each function hands the
+//! library's in-memory entry (`rhoscope::api`) a typed call: the panel request and the
+//! command's options, no command line. The work runs with the GIL released on a worker
+//! thread, and Ctrl-C in Python cancels it.
 
 use std::ffi::OsString;
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
@@ -14,6 +16,10 @@ use pyo3::exceptions::{PyException, PyKeyboardInterrupt};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use rhoscope::api;
+use rhoscope::api::options::{
+    BatteryOptions, Call, EstimateOptions, ExportOptions, Panel as Read, PlanOptions, PlotOptions,
+    PowerOptions, SimulateOptions, ValidateOptions,
+};
 use rhoscope::data::{ColumnRef, Columns, Families, LongColumns, PanelRequest};
 use rhoscope::error::Error;
 
@@ -106,6 +112,9 @@ fn panel_request(panel: Option<&Bound<'_, PyDict>>) -> PyResult<Option<PanelRequ
 
 /// Runs `work` on a thread with the GIL released, checking Python's signals every 50 ms; a
 /// pending signal (Ctrl-C) sets the cancel flag and is raised.
+/// The document's JSON text, its notes, and its trailing (exit code, message) or None.
+type Outcome = (String, Vec<String>, Option<(i32, String)>);
+
 fn detached<T: Send + 'static>(
     py: Python<'_>,
     work: impl FnOnce(&AtomicBool) -> T + Send + 'static,
@@ -143,29 +152,144 @@ fn detached<T: Send + 'static>(
     }
 }
 
-fn os_args(args: Vec<String>) -> Vec<OsString> {
-    std::iter::once(OsString::from("rhoscope"))
-        .chain(args.into_iter().map(OsString::from))
-        .collect()
+/// A usage error naming what the user typed.
+fn usage(message: String) -> PyErr {
+    Failure::new_err((2, message))
 }
 
-/// The CLI's `--json` text, its stderr notes, and its trailing (exit code, message) or None.
-type JsonOutcome = (String, Vec<String>, Option<(i32, String)>);
+/// `options[key]` as a flag (absent: false).
+fn flag(options: &Bound<'_, PyDict>, key: &str) -> PyResult<bool> {
+    Ok(field::<bool>(options, key)?.unwrap_or(false))
+}
 
-/// A JSON subcommand's outcome; `panel` is the typed panel request (a dict the package
-/// builds from its keyword arguments).
+/// The panel a call reads: its path and typed request.
+fn panel_of(path: Option<String>, request: Option<&Bound<'_, PyDict>>) -> PyResult<Option<Read>> {
+    let Some(path) = path else {
+        return Ok(None);
+    };
+    Ok(Some(Read {
+        path: path.into(),
+        request: panel_request(request)?.unwrap_or_default(),
+    }))
+}
+
+/// The typed call of `command`, from the options the package checked by type.
+fn typed_call(command: &str, panel: Option<Read>, o: &Bound<'_, PyDict>) -> PyResult<Call> {
+    let need = |p: Option<Read>| p.ok_or_else(|| usage(format!("{command} needs data")));
+    let set = || Ok::<_, PyErr>(field::<Vec<(String, String)>>(o, "set")?.unwrap_or_default());
+    let output = || {
+        Ok::<_, PyErr>(PathBuf::from(
+            field::<String>(o, "output")?.unwrap_or_default(),
+        ))
+    };
+    Ok(match command {
+        "estimate" => Call::Estimate(
+            need(panel)?,
+            EstimateOptions {
+                method: field(o, "method")?,
+                blocked: flag(o, "blocked")?,
+                designated_clean: field(o, "designated_clean")?,
+                bias_correct: flag(o, "bias_correct")?,
+                bias_reps: field(o, "bias_reps")?,
+                seed: field(o, "seed")?,
+            },
+        ),
+        "battery" => Call::Battery(
+            need(panel)?,
+            BatteryOptions {
+                bootstrap: field(o, "bootstrap")?,
+                null_draws: field(o, "null_draws")?,
+                seed: field(o, "seed")?,
+                codes_as_numbers: flag(o, "codes_as_numbers")?,
+                fail_on_diagnostic: flag(o, "fail_on_diagnostic")?,
+            },
+        ),
+        "identify" => Call::Identify(panel),
+        "validate" => Call::Validate(
+            need(panel)?,
+            ValidateOptions {
+                inject: field(o, "inject")?,
+                n: field(o, "n")?.unwrap_or_default(),
+                reps: field(o, "reps")?,
+                seed: field(o, "seed")?,
+                bootstrap: field(o, "bootstrap")?,
+                null_draws: field(o, "null_draws")?,
+                balanced: flag(o, "balanced")?,
+            },
+        ),
+        "power" => Call::Power(PowerOptions {
+            design: field(o, "design")?.unwrap_or_default(),
+            strength: field(o, "strength")?.unwrap_or_default(),
+            n: field(o, "n")?.unwrap_or_default(),
+            reps: field(o, "reps")?,
+            null_draws: field(o, "null_draws")?,
+            coverage: field(o, "coverage")?,
+            seed: field(o, "seed")?,
+            ordinal: field(o, "ordinal")?,
+            skewed: flag(o, "skewed")?,
+        }),
+        "plan" => Call::Plan(PlanOptions {
+            target: field(o, "target")?.unwrap_or_default(),
+            preset: field(o, "preset")?,
+            set: set()?,
+            reps: field(o, "reps")?,
+            null_draws: field(o, "null_draws")?,
+            bootstrap: field(o, "bootstrap")?,
+            max_n: field(o, "max_n")?,
+            seed: field(o, "seed")?,
+        }),
+        "simulate" => Call::Simulate(SimulateOptions {
+            preset: field(o, "preset")?,
+            set: set()?,
+            n: field(o, "n")?.unwrap_or_default(),
+            seed: field(o, "seed")?.unwrap_or_default(),
+            output: output()?,
+        }),
+        "export" => Call::Export(
+            need(panel)?,
+            ExportOptions {
+                syntax: field(o, "syntax")?,
+                output: output()?,
+                force: flag(o, "force")?,
+            },
+        ),
+        "plot" => Call::Plot(
+            panel,
+            PlotOptions {
+                kind: field(o, "kind")?.unwrap_or_default(),
+                preset: field(o, "preset")?,
+                set: set()?,
+                n: field(o, "n")?,
+                ns: field(o, "ns")?,
+                strength: field(o, "strength")?,
+                reps: field(o, "reps")?,
+                bootstrap: field(o, "bootstrap")?,
+                null_draws: field(o, "null_draws")?,
+                seed: field(o, "seed")?,
+                output: output()?,
+            },
+        ),
+        other => return Err(usage(format!("no command {other:?}"))),
+    })
+}
+
+/// A reporting command's document (JSON text), its notes, and its trailing (exit code,
+/// message) or None: `path` and `panel` are the panel and its typed request (None: no
+/// panel), `options` the command's options, each already checked by its Python type.
 #[pyfunction]
-#[pyo3(signature = (args, shown=None, panel=None))]
-fn run_json(
+#[pyo3(signature = (command, path, panel, options, threads=None, shown=None))]
+fn report(
     py: Python<'_>,
-    args: Vec<String>,
-    shown: Option<String>,
+    command: &str,
+    path: Option<String>,
     panel: Option<Bound<'_, PyDict>>,
-) -> PyResult<JsonOutcome> {
-    let args = os_args(args);
-    let request = panel_request(panel.as_ref())?;
+    options: Bound<'_, PyDict>,
+    threads: Option<u64>,
+    shown: Option<String>,
+) -> PyResult<Outcome> {
+    let call = typed_call(command, panel_of(path, panel.as_ref())?, &options)?;
     let out = detached(py, move |cancel| {
-        api::json(args, request, shown.as_deref(), &|| {
+        api::call(&call, threads, shown.as_deref(), &|| {
             cancel.load(Ordering::Relaxed)
         })
         .map(|o| {
@@ -177,14 +301,19 @@ fn run_json(
     out.map_err(|e| failure(&e))
 }
 
-/// A file-writing subcommand (`simulate`, `export`, `plot` with `-o FILE`); `panel` as
-/// for [`run_json`].
+/// A file-writing command (`simulate`, `export`, `plot`), its arguments as for [`report`].
 #[pyfunction]
-#[pyo3(signature = (args, panel=None))]
-fn run_files(py: Python<'_>, args: Vec<String>, panel: Option<Bound<'_, PyDict>>) -> PyResult<()> {
-    let args = os_args(args);
-    let request = panel_request(panel.as_ref())?;
-    detached(py, move |_| api::files(args, request))?.map_err(|e| failure(&e))
+#[pyo3(signature = (command, path, panel, options, threads=None))]
+fn write(
+    py: Python<'_>,
+    command: &str,
+    path: Option<String>,
+    panel: Option<Bound<'_, PyDict>>,
+    options: Bound<'_, PyDict>,
+    threads: Option<u64>,
+) -> PyResult<()> {
+    let call = typed_call(command, panel_of(path, panel.as_ref())?, &options)?;
+    detached(py, move |_| api::write(&call, threads))?.map_err(|e| failure(&e))
 }
 
 /// The `rhoscope` command itself, on `sys.argv`; returns its exit code.
@@ -292,8 +421,8 @@ fn long_panel(
 fn _rhoscope(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("Failure", m.py().get_type::<Failure>())?;
     m.add_class::<Panel>()?;
-    m.add_function(wrap_pyfunction!(run_json, m)?)?;
-    m.add_function(wrap_pyfunction!(run_files, m)?)?;
+    m.add_function(wrap_pyfunction!(report, m)?)?;
+    m.add_function(wrap_pyfunction!(write, m)?)?;
     m.add_function(wrap_pyfunction!(run_cli, m)?)?;
     m.add_function(wrap_pyfunction!(wide_panel, m)?)?;
     m.add_function(wrap_pyfunction!(long_panel, m)?)?;

@@ -7,6 +7,7 @@ use std::ffi::OsString;
 
 use serde_json::Value;
 
+use super::options::Call;
 use super::wording::Keywords;
 use crate::cli::{Command, PanelArgs, PanelOptions};
 use crate::commands::{Console, Meter, Rendered, Steps, threads};
@@ -46,18 +47,59 @@ pub fn json(
     let Some(mut command) = cli.command else {
         return Err(not_json());
     };
-    crate::commands::imply_json(&mut command);
     give(&mut command, request);
+    report(command, cli.threads, shown, cancel)
+}
+
+/// Runs a typed reporting call (`estimate`, `battery`, `identify`, `validate`, `power`,
+/// `plan`) on `threads` workers, every value checked and no command line parsed; `shown`
+/// names an in-memory panel in the document instead of its path.
+///
+/// # Errors
+/// As [`json`], and [`Error::Usage`] naming the keyword of a value out of range.
+pub fn call(
+    call: &Call,
+    threads: Option<u64>,
+    shown: Option<&str>,
+    cancel: Cancel<'_>,
+) -> Result<Outcome, Error> {
+    let threads = super::options::threads(threads)?;
+    report(call.command()?, threads, shown, cancel)
+}
+
+/// Runs a typed file-writing call (`simulate`, `export`, `plot`) on `threads` workers.
+///
+/// # Errors
+/// As [`files`], and [`Error::Usage`] naming the keyword of a value out of range.
+pub fn write(call: &Call, threads: Option<u64>) -> Result<(), Error> {
+    let threads = super::options::threads(threads)?;
+    match call.command()? {
+        c @ (Command::Simulate(_) | Command::Export(_) | Command::Plot(_)) => {
+            threads::scoped(threads, || crate::commands::dispatch(c))
+        }
+        _ => Err(Error::Usage("write runs simulate, export and plot".into())),
+    }
+}
+
+/// A reporting command's document, its notes and its trailing error.
+fn report(
+    mut command: Command,
+    threads: Option<u16>,
+    shown: Option<&str>,
+    cancel: Cancel<'_>,
+) -> Result<Outcome, Error> {
+    crate::commands::imply_json(&mut command);
     let mut console = Api {
         shown,
         cancel,
         notes: Vec::new(),
     };
-    let out = threads::scoped(cli.threads, || {
+    let out = threads::scoped(threads, || {
         crate::commands::report(&command, &mut console).unwrap_or_else(|| Err(not_json()))
     })?;
     let Rendered::Json(mut doc) = out.rendered else {
-        return Err(not_json());
+        // Every estimator asked for was refused: that refusal is the answer.
+        return Err(out.error.unwrap_or_else(not_json));
     };
     reword_json(&mut doc, &Keywords);
     Ok(Outcome {
@@ -127,8 +169,9 @@ impl Console for Api<'_> {
     }
 
     fn note(&mut self, line: &str) {
+        let line = reword(line, &Keywords);
         self.notes
-            .push(format!("rhoscope: {}", reword(line, &Keywords)));
+            .push(line.trim_start_matches("note: ").to_string());
     }
 
     fn meter(&self, _: Steps<'_>, _: bool) -> Box<dyn Meter + '_> {
@@ -149,26 +192,24 @@ impl Meter for Ticker<'_> {
     }
 }
 
-/// `commands::load_panel`, with its notes collected instead of printed.
+/// `commands::load_panel`, with its notes collected instead of printed: each a sentence of
+/// its own, with no program name and no "note:" before it.
 fn load(a: &PanelArgs, min_anchors: usize, notes: &mut Vec<String>) -> Result<Loaded, Error> {
     let loaded = data::load(&a.panel, &a.opts.request(min_anchors)?)?;
     notes.extend(
         loaded
             .notes
             .iter()
-            .map(|l| format!("rhoscope: {}", l.worded(&Keywords))),
+            .map(|l| l.worded(&Keywords).trim_start_matches("note: ").to_string()),
     );
     if let Some(at) = &loaded.first_dropped {
-        let e = Error::data_at(
-            &a.panel,
-            at.clone(),
-            format!(
-                "note: {} of {} items dropped for missing values (first here)",
-                loaded.panel.n_dropped,
-                loaded.panel.n + loaded.panel.n_dropped
-            ),
-        );
-        notes.push(format!("rhoscope: {}", e.worded(&Keywords)));
+        let place = Error::data_at(&a.panel, at.clone(), String::new()).worded(&Keywords);
+        notes.push(format!(
+            "{} of {} items dropped for missing values (the first at {})",
+            loaded.panel.n_dropped,
+            loaded.panel.n + loaded.panel.n_dropped,
+            place.trim_end_matches([':', ' '])
+        ));
     }
     Ok(loaded)
 }

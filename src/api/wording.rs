@@ -24,6 +24,51 @@ impl Wording for Keywords {
             Setting::CodesAsNumbers => "codes_as_numbers=True",
             Setting::BiasCorrect => "bias_correct=True",
             Setting::FailOnDiagnostic => "fail_on_diagnostic=True",
+            Setting::Target => "target=",
+            Setting::Inject => "inject=",
+            Setting::Force => "force=True",
+            Setting::Scenario => "preset= and the scenario's keyword arguments",
         })
+    }
+
+    /// The keyword argument as Python code: `anchors=["A1", "A2"]`.
+    fn given(&self, setting: Setting, values: &[String]) -> String {
+        let quoted: Vec<String> = values.iter().map(|v| format!("{v:?}")).collect();
+        match setting {
+            Setting::Families => {
+                "families={\"JUDGE\": \"FAMILY\", …} (or a Series, a two-column frame, a path)"
+                    .into()
+            }
+            Setting::DesignatedClean => {
+                format!(
+                    "rhoscope.estimate(…, designated_clean={})",
+                    quoted.join(", ")
+                )
+            }
+            Setting::Id => format!("id={}", quoted.join(", ")),
+            s => format!("{}[{}]", self.setting(s), quoted.join(", ")),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::wording::reword;
+
+    #[test]
+    fn a_marked_change_is_python_code() {
+        let cols = ["A, 1".to_string(), "A2".to_string()];
+        let text = format!("use {}", Setting::Anchors.marked_given(&cols));
+        assert_eq!(reword(&text, &Keywords), r#"use anchors=["A, 1", "A2"]"#);
+        let clean = Setting::DesignatedClean.marked_given(&["A2".to_string()]);
+        assert_eq!(
+            reword(&clean, &Keywords),
+            r#"rhoscope.estimate(…, designated_clean="A2")"#
+        );
+        assert_eq!(
+            reword(&Setting::Continuous.marked(), &Keywords),
+            "continuous="
+        );
     }
 }

@@ -152,7 +152,24 @@ impl Wording for Flags {
             Setting::CodesAsNumbers => "--codes-as-numbers",
             Setting::BiasCorrect => "--bias-correct",
             Setting::FailOnDiagnostic => "--fail-on-diagnostic",
+            Setting::Target => "--target",
+            Setting::Inject => "--inject",
+            Setting::Force => "--force",
+            Setting::Scenario => "--preset, --set",
         })
+    }
+
+    fn given(&self, setting: Setting, values: &[String]) -> String {
+        match setting {
+            Setting::Families => "--families NAME=FAMILY,… or a judge,family file".into(),
+            Setting::DesignatedClean => {
+                format!(
+                    "rhoscope estimate … --designated-clean {}",
+                    values.join(",")
+                )
+            }
+            s => format!("{} {}", self.setting(s), values.join(",")),
+        }
     }
 }
 

@@ -180,7 +180,7 @@ fn note_what_all_cannot_run<'f>(
             other => other.key(),
         };
         let what =
-            format!("note: {name} cannot run on this panel ({why}); --method all shows the rest");
+            format!("note: {name} cannot run on this panel ({why}); the other estimators ran");
         console.note(&Error::data(&a.panel.panel, what.clone()).to_string());
         notes.push(what.trim_start_matches("note: ").to_string());
     }
@@ -198,7 +198,8 @@ fn note_name_over_position(console: &mut dyn Console, anchors: &[String], tok: &
     {
         let show = crate::error::sanitize;
         console.note(&format!(
-            "note: --designated-clean {} picks the anchor named {} by name; by position among the anchors it would pick {}",
+            "note: {} {} picks the anchor named {} by name; by position among the anchors it would pick {}",
+            Setting::DesignatedClean.marked(),
             show(tok),
             show(&anchors[c]),
             show(other)

@@ -8,6 +8,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::error::{Error, sanitize};
+use crate::wording::Setting;
 
 /// A checked output destination, decided before any work is done.
 #[derive(Debug, Clone)]
@@ -73,7 +74,11 @@ pub(crate) fn target(path: &Path, force: bool) -> Result<Target, Error> {
     if ft.is_file() {
         if !force {
             return Err(Error::Usage(
-                format!("{shown} already exists: remove it, or pass --force").into(),
+                format!(
+                    "{shown} already exists: remove it, or pass {}",
+                    Setting::Force.marked()
+                )
+                .into(),
             ));
         }
         return match real {
@@ -154,8 +159,9 @@ fn write_file(
             Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
                 return Err(Error::Usage(
                     format!(
-                        "{} appeared while rhoscope wrote it: remove it, or pass --force",
-                        sanitize(&path.display().to_string())
+                        "{} appeared while rhoscope wrote it: remove it, or pass {}",
+                        sanitize(&path.display().to_string()),
+                        Setting::Force.marked()
                     )
                     .into(),
                 ));

@@ -14,6 +14,7 @@ use crate::plot::{self, BoundaryFigure, BoundaryOptions, Figure, Kind};
 use crate::power::{self, PowerDesign, PowerOptions, StudyRequest};
 use crate::progress::{Flow, Progress};
 use crate::scenario;
+use crate::wording::Setting;
 
 pub(super) fn plot_cmd(a: &PlotArgs) -> Result<(), Error> {
     let kind = Kind::named(&a.kind)
@@ -22,8 +23,9 @@ pub(super) fn plot_cmd(a: &PlotArgs) -> Result<(), Error> {
     if a.panel.is_some() && matches!(kind, Kind::Power | Kind::Boundary) {
         return Err(Error::Usage(
             format!(
-                "the {} figure is drawn for a scenario (--preset, --set), not a panel file",
-                kind.name()
+                "the {} figure is drawn for a scenario ({}), not a panel file",
+                kind.name(),
+                Setting::Scenario.marked()
             )
             .into(),
         ));

@@ -9,6 +9,7 @@ use crate::data;
 use crate::error::Error;
 use crate::scenario;
 use crate::simulate;
+use crate::wording::Setting;
 
 pub(super) fn simulate_cmd(a: &SimulateArgs) -> Result<(), Error> {
     let mut pm = scenario::preset(&a.preset).map_err(Error::from)?;
@@ -67,11 +68,13 @@ fn check_sidecar(side: &Path, has_families: bool, force: bool) -> Result<bool, E
     let shown = crate::error::sanitize(&side.display().to_string());
     Err(Error::Usage((if has_families {
         format!(
-            "{shown} already exists and simulate will not overwrite a file you did not name: remove it, or pass --force"
+            "{shown} already exists and simulate will not overwrite a file you did not name: remove it, or pass {}",
+            Setting::Force.marked()
         )
     } else {
         format!(
-            "{shown} exists from an earlier run, and `estimate` would adopt it for this family-less panel: remove it, or pass --force to delete it"
+            "{shown} exists from an earlier run, and `estimate` would adopt it for this family-less panel: remove it, or pass {} to delete it",
+            Setting::Force.marked()
         )
     }).into()))
 }

@@ -15,6 +15,7 @@ use crate::battery::reading::{
 };
 use crate::estimate::Estimator;
 use crate::panel::Panel;
+use crate::wording::Setting;
 
 /// A number for text at four significant digits.
 fn n4(x: f64) -> String {
@@ -123,51 +124,49 @@ fn status_phrase(s: AnchorStatus) -> &'static str {
     }
 }
 
-/// The command-line change that takes a remedy, when one does.
+/// The change that takes a remedy, when one does, marked for each front end to word as its
+/// user types it (the command line's `--anchors A,B`, Python's `anchors=["A", "B"]`).
 fn cli(remedy: &Remedy, panel: &Panel, r: &BatteryReport) -> Option<String> {
     let names = |cs: &[Column]| {
         cs.iter()
             .map(|&c| phrase::column(c, &panel.judges, &panel.anchors))
             .collect::<Vec<_>>()
-            .join(",")
+    };
+    let others = |all: &[String], left: usize| -> Vec<String> {
+        all.iter()
+            .enumerate()
+            .filter(|(i, _)| *i != left)
+            .map(|(_, a)| a.clone())
+            .collect()
     };
     match remedy {
-        Remedy::MarkContinuous(cs) => Some(format!("--continuous {}", names(cs))),
-        Remedy::MarkOrdinal(_) => Some("leave them out of --continuous".into()),
+        Remedy::MarkContinuous(cs) => Some(Setting::Continuous.marked_given(&names(cs))),
+        Remedy::MarkOrdinal(_) => Some(format!(
+            "leave them out of {}",
+            Setting::Continuous.marked()
+        )),
         Remedy::LeaveOutAnchors(ks) => {
-            let keep: Vec<&str> = panel
+            let keep: Vec<String> = panel
                 .anchors
                 .iter()
                 .enumerate()
                 .filter(|(k, _)| !ks.contains(k))
-                .map(|(_, a)| a.as_str())
+                .map(|(_, a)| a.clone())
                 .collect();
-            Some(format!("--anchors {}", keep.join(",")))
+            Some(Setting::Anchors.marked_given(&keep))
         }
-        Remedy::SetJudgeAside(j) => {
-            let keep: Vec<&str> = panel
-                .judges
-                .iter()
-                .enumerate()
-                .filter(|(i, _)| i != j)
-                .map(|(_, a)| a.as_str())
-                .collect();
-            Some(format!("--judges {}", keep.join(",")))
-        }
+        Remedy::SetJudgeAside(j) => Some(Setting::Judges.marked_given(&others(&panel.judges, *j))),
         Remedy::UseAsAnchors(extra) => {
-            let all: Vec<&str> = panel
-                .anchors
-                .iter()
-                .chain(extra)
-                .map(String::as_str)
-                .collect();
-            Some(format!("--anchors {}", all.join(",")))
+            let all: Vec<String> = panel.anchors.iter().chain(extra).cloned().collect();
+            Some(Setting::Anchors.marked_given(&all))
         }
-        Remedy::GiveFamilies => Some("--families NAME=FAMILY,… or a judge,family file".into()),
-        Remedy::DesignateClean(k) => Some(format!(
-            "rhoscope estimate … --designated-clean {}",
-            panel.anchors.get(*k).map_or("NAME", String::as_str)
-        )),
+        Remedy::GiveFamilies => Some(Setting::Families.marked_given(&["NAME=FAMILY".into()])),
+        Remedy::DesignateClean(k) => Some(
+            Setting::DesignatedClean.marked_given(&[panel
+                .anchors
+                .get(*k)
+                .map_or_else(|| "NAME".to_string(), Clone::clone)]),
+        ),
         Remedy::CollectAnchors(_) | Remedy::CollectContinuousAnchors(_) => None,
         Remedy::MoreItems(_) => plan_line(panel, r),
     }

@@ -61,6 +61,12 @@ impl Wording for Keys {
             Setting::BiasCorrect => Cow::Borrowed(
                 "the bias correction, with `rhoscope estimate FILE --method free-scale --bias-correct`",
             ),
+            Setting::Target => Cow::Borrowed("the target, with `rhoscope plan --target TARGET`"),
+            Setting::Inject => {
+                Cow::Borrowed("the injected ρ, with `rhoscope validate FILE --inject RHO_LIST`")
+            }
+            Setting::Force => Cow::Borrowed("replacing the file, with `rhoscope … --force`"),
+            Setting::Scenario => Cow::Borrowed("the scenario, chosen in the data pane"),
         }
     }
 }

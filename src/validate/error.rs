@@ -4,16 +4,18 @@ use std::path::PathBuf;
 
 use super::MAX_ANCHORS;
 use crate::error::{Error, Location};
+use crate::wording::Setting;
 
 /// A validation failure; its message is the one the command line shows.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum ValidateError {
     #[error(
-        "--inject needs between 3 and {max} values (one per synthetic anchor; the free-scale estimator needs m ≥ 3), got {0}",
+        "{inject} needs between 3 and {max} values (one per synthetic anchor; the free-scale estimator needs m ≥ 3), got {0}",
+        inject = Setting::Inject.marked(),
         max = MAX_ANCHORS
     )]
     InjectCount(usize),
-    #[error("--inject {0}: every ρ must satisfy |ρ| < 1")]
+    #[error("{inject} {0}: every ρ must satisfy |ρ| < 1", inject = Setting::Inject.marked())]
     InjectRange(f64),
     #[error("--reps must be between 1 and 16777215")]
     Reps,

@@ -9,7 +9,6 @@ import time
 import numpy as np
 import pandas as pd
 import pytest
-
 import rhoscope
 from conftest import ASSETS, cli, last_error
 
@@ -68,7 +67,7 @@ def test_usage_errors_carry_the_cli_message():
     assert "--" not in str(e.value)
     with pytest.raises(rhoscope.UsageError) as e2:
         rhoscope.battery(MID, bootstrap=5)
-    assert "--bootstrap" in str(e2.value)
+    assert str(e2.value) == "bootstrap= takes a whole number from 100 to 1000000, not 5"
     with pytest.raises(rhoscope.UsageError):
         rhoscope.estimate(np.zeros((4, 3)))
     with pytest.raises(rhoscope.UsageError):

@@ -9,9 +9,7 @@ import re
 import numpy as np
 import pandas as pd
 import pytest
-
 import rhoscope
-
 from conftest import DATA
 
 _COMMAND_LINE = re.compile(r"`rhoscope [^`]*`|rhoscope \S.*$")

@@ -1,0 +1,156 @@
+"""Each keyword argument checked by its Python type before the library sees it; every
+refusal is one line naming the keyword the user typed."""
+
+from __future__ import annotations
+
+import math
+import numbers
+import os
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from ._errors import UsageError
+
+#: The largest whole number the library takes (an unsigned 64-bit count).
+_MAX = 2**64 - 1
+
+
+def refuse(message: str) -> UsageError:
+    """A usage error (the command line's exit code 2)."""
+    return UsageError(message, 2)
+
+
+def _scalar(v: Any) -> Any:
+    """A numpy scalar as its Python value."""
+    if hasattr(v, "item") and not isinstance(v, (str, bytes)) and getattr(v, "ndim", None) == 0:
+        return v.item()
+    return v
+
+
+def count(key: str, v: Any) -> int | None:
+    """A whole number ≥ 0 (the library checks its range), or None."""
+    if v is None:
+        return None
+    v = _scalar(v)
+    if isinstance(v, bool) or not isinstance(v, numbers.Integral):
+        raise refuse(f"{key}= takes a whole number, not {v!r}")
+    v = int(v)
+    if not 0 <= v <= _MAX:
+        raise refuse(f"{key}= takes a whole number from 0 up, not {v}" if v < 0 else f"{key}= is too large: {v}")
+    return v
+
+
+def number(key: str, v: Any) -> float | None:
+    """A finite real number, or None."""
+    if v is None:
+        return None
+    v = _scalar(v)
+    if isinstance(v, bool) or not isinstance(v, numbers.Real):
+        raise refuse(f"{key}= takes a number, not {v!r}")
+    if not math.isfinite(float(v)):
+        raise refuse(f"{key}= takes a finite number, not {v!r}")
+    return float(v)
+
+
+def flag(key: str, v: Any) -> bool:
+    """True or False (numpy's too)."""
+    v = _scalar(v)
+    if not isinstance(v, bool):
+        raise refuse(f"{key}= takes True or False, not {v!r}")
+    return v
+
+
+def text(key: str, v: Any) -> str | None:
+    """A string, or None."""
+    if v is None:
+        return None
+    if not isinstance(v, str):
+        raise refuse(f"{key}= takes a string, not {v!r}")
+    return v
+
+
+def items(key: str, v: Any) -> list:
+    """The values of any ordered iterable (list, tuple, Index, array, Series, generator); one
+    value is a list of one. A set has no order and is refused; so is a mapping."""
+    if isinstance(v, (str, bytes, numbers.Number)) or getattr(v, "ndim", None) == 0:
+        return [v]
+    if isinstance(v, (set, frozenset)):
+        raise refuse(f"{key}= is a set, which has no order: give a list (e.g. sorted(...))")
+    if isinstance(v, Mapping):
+        raise refuse(f"{key}= takes a list, not a {type(v).__name__}")
+    if not isinstance(v, Iterable) and not hasattr(v, "__iter__"):
+        raise refuse(f"{key}= takes a list, not a {type(v).__name__}")
+    return [_scalar(x) for x in v]
+
+
+def counts(key: str, v: Any) -> list | None:
+    """Whole numbers (one or several), or None."""
+    if v is None:
+        return None
+    out = [count(key, x) for x in items(key, v)]
+    if not out:
+        raise refuse(f"{key}= is empty: give at least one value")
+    return out
+
+
+def numbers_(key: str, v: Any) -> list | None:
+    """Real numbers (one or several), or None."""
+    if v is None:
+        return None
+    out = [number(key, x) for x in items(key, v)]
+    if not out:
+        raise refuse(f"{key}= is empty: give at least one value")
+    return out
+
+
+def column(key: str, v: Any) -> str | int:
+    """A column: its name, or its 1-based position."""
+    v = _scalar(v)
+    if isinstance(v, bool) or not isinstance(v, (str, numbers.Integral)):
+        raise refuse(f"{key}= takes column names (str) or 1-based positions (int), not {v!r}")
+    if isinstance(v, numbers.Integral):
+        if v < 1:
+            raise refuse(f"{key}=: {v} is no column position; positions count from 1")
+        return int(v)
+    return v
+
+
+def columns(key: str, v: Any) -> list | None:
+    """Columns by name or position, in the order given; `judges=` and `anchors=` are never
+    empty (leave them out for the header's name patterns)."""
+    if v is None:
+        return None
+    out = [column(key, x) for x in items(key, v)]
+    if not out and key in ("judges", "anchors"):
+        raise refuse(f"{key}= is empty: name the columns, or leave {key}= out for the header's name patterns")
+    return out
+
+
+def families(v: Any) -> dict:
+    """`families=` as the request's judge → family pairs or a file path."""
+    if isinstance(v, (str, os.PathLike)):
+        return {"families_file": os.fspath(v)}
+    mod = type(v).__module__.split(".")[0]
+    if mod in ("pandas", "polars") and hasattr(v, "columns"):
+        if len(v.columns) != 2:
+            raise refuse(f"families= as a DataFrame has two columns (judge, family), not {len(v.columns)}")
+        first, second = (list(v[c]) for c in v.columns) if mod == "polars" else (list(v.iloc[:, 0]), list(v.iloc[:, 1]))
+        pairs = list(zip(first, second))
+    elif mod == "pandas" and hasattr(v, "index"):
+        pairs = list(v.items())
+    elif isinstance(v, Mapping):
+        pairs = list(v.items())
+    else:
+        raise refuse(
+            "families= takes a mapping of judge to family, a Series, a two-column DataFrame or a path, "
+            f"not a {type(v).__name__}"
+        )
+    if not pairs:
+        raise refuse("families= is empty: give judge → family pairs, or leave it out")
+    out = []
+    for j, f in pairs:
+        for what in (j, f):
+            if what is None or (isinstance(what, float) and math.isnan(what)) or type(what).__name__ == "NAType":
+                raise refuse(f"families= has a missing value in the pair ({j!r}, {f!r})")
+        out.append((str(_scalar(j)), str(_scalar(f))))
+    return {"families": out}
