@@ -56,8 +56,24 @@ fn estimate_and_battery_are_the_binarys_json() {
         ],
         vec!["identify", "--json"],
     ] {
-        assert_eq!(api_text(&args, None), binary(&args), "{args:?}");
+        // A next step's change is the one string each front end words as code of its own
+        // (Python: `families={…}`); the rest is the binary's document byte for byte.
+        let api = api_text(&args, None);
+        assert!(!api.contains("\"cli\": \"--"), "{args:?}");
+        assert_eq!(
+            without_changes(&api),
+            without_changes(&binary(&args)),
+            "{args:?}"
+        );
     }
+}
+
+/// A pretty-printed document without its `"cli"` lines.
+fn without_changes(doc: &str) -> String {
+    doc.lines()
+        .filter(|l| !l.trim_start().starts_with("\"cli\": "))
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 #[test]

@@ -360,9 +360,10 @@ fn python_battery_documents_on_the_real_panels_name_no_flag() {
             "{}: {notes}",
             path.display()
         );
-        // Every string of the document: the reading's next steps and their changes too.
+        // Every string of the reading: its next steps and their changes too.
         let mut texts = Vec::new();
-        strings(&o.doc, &mut texts);
+        strings(&o.doc["reading"], &mut texts);
+        assert!(!texts.is_empty(), "{}: no reading", path.display());
         let all = texts.join("\n");
         assert!(
             flags_named(&all).is_empty(),

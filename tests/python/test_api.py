@@ -264,7 +264,7 @@ def test_export_of_a_parquet_panel_writes_its_data_beside_the_script(tmp_path):
     script = rhoscope.export(pq, syntax="semopy", output=tmp_path / "refit.py")
     assert "refit.data.csv" in script and (tmp_path / "refit.data.csv").exists()
     assert pd.read_csv(tmp_path / "refit.data.csv").shape[0] == len(read_exact(THREE))
-    with pytest.raises(rhoscope.UsageError, match="--force"):
+    with pytest.raises(rhoscope.UsageError, match="force=True"):
         rhoscope.export(pq, output=tmp_path / "refit.py")
 
 
