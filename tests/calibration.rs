@@ -455,6 +455,49 @@ fn edge_size_table() {
     assert!(failures.is_empty(), "{failures:#?}");
 }
 
+/// Power on Likert judges (5 levels equal, and 3 levels skewed; families) at N = 2000 against
+/// each latent test's own violation: family residual SD 0.5 (Test C), a second judge factor of
+/// loading 0.6 on half the judges (Test J), anchor loadings (0.6, 0.3, 0) on a second factor
+/// with ρ = (0.3, 0.7, 0.5) (Test O). Each must reach 0.5. Test O's power with every anchor
+/// clean (ρ = 0, the equal-β ridge of docs/method.md §7, where the fit has a free direction) is printed.
+#[test]
+#[ignore = "long: power on Likert judges"]
+fn power_on_likert_judges() {
+    let panels = env_usize("CAL_PANELS", 100);
+    let draws = env_usize("CAL_DRAWS", 200);
+    let mut low = Vec::new();
+    let contaminated: &[f64] = &[0.3, 0.7, 0.5];
+    for (t, v, rho, asserted) in [
+        (TestId::C, Violation::Family(0.5), contaminated, true),
+        (TestId::J, Violation::JudgeFactor(0.6), contaminated, true),
+        (TestId::O, Violation::AnchorFactor(0.6), contaminated, true),
+        (TestId::O, Violation::AnchorFactor(0.6), &[0.0; 3], false),
+    ] {
+        for judges in [Judges::Equal(5), Judges::Skewed(3)] {
+            let d = Design {
+                judges,
+                families: true,
+                n: 2000,
+                violation: v,
+                rho,
+            };
+            let r = rejections(&d, panels, draws, 9100 + t.index() as u64);
+            let (k, n) = r[t];
+            let power = k as f64 / n as f64;
+            eprintln!(
+                "power of Test {} against {v:?}, ρ = {rho:?}, {}: {power:.3} ± {:.3} ({n} panels, {draws} draws)",
+                t.name(),
+                d.name(),
+                (power * (1.0 - power) / n as f64).sqrt()
+            );
+            if asserted && power < 0.5 {
+                low.push(format!("Test {} on {}: {power}", t.name(), d.name()));
+            }
+        }
+    }
+    assert!(low.is_empty(), "{low:#?}");
+}
+
 /// Test A on a mixed panel asks its question of the three continuous judges: a residual of SD
 /// 0.8 shared by J1 and J2 (the family violation) makes their covariances unequal, and it
 /// fires; the sentence says on which judges it was asked.

@@ -260,7 +260,7 @@ fn boundary_interval_coverage() {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(2000);
-    let (mut pct, mut basic, mut normal, mut ran) = (0, 0, 0, 0);
+    let (mut pct, mut basic, mut normal, mut ran) = (0usize, 0usize, 0usize, 0usize);
     let which = if std::env::var("EDGE_FREE").is_ok() {
         Estimator::FreeScale
     } else {
@@ -295,8 +295,8 @@ fn boundary_interval_coverage() {
         let zh = rho.clamp(-0.999_999, 0.999_999).atanh();
         let mut zs = z.clone();
         zs.sort_by(f64::total_cmp);
-        let q = |p: f64| zs[((zs.len() - 1) as f64 * p).round() as usize];
-        let (lo, hi) = ((2.0 * zh - q(0.975)).tanh(), (2.0 * zh - q(0.025)).tanh());
+        let q = |permille: usize| zs[(zs.len() - 1) * permille / 1000];
+        let (lo, hi) = ((2.0 * zh - q(975)).tanh(), (2.0 * zh - q(25)).tanh());
         basic += usize::from(lo <= truth && truth <= hi);
         let mean = z.iter().sum::<f64>() / z.len() as f64;
         let sd = (z.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (z.len() - 1) as f64).sqrt();

@@ -44,8 +44,9 @@ pub fn censored(panel: &Panel) -> Option<Flag> {
     })
 }
 
-/// The larger share of items tied on a column's lowest or highest value, negative when it is
-/// the lowest; `None` for a column with fewer than two distinct finite values.
+/// The larger share of items tied (two or more) on a column's lowest or highest value,
+/// negative when it is the lowest; `None` for a column with fewer than two distinct finite
+/// values.
 fn end_pile(col: &[f64]) -> Option<f64> {
     let lo = col.iter().copied().fold(f64::INFINITY, f64::min);
     let hi = col.iter().copied().fold(f64::NEG_INFINITY, f64::max);
@@ -53,7 +54,11 @@ fn end_pile(col: &[f64]) -> Option<f64> {
         return None;
     }
     let n = col.len() as f64;
-    let at = |v: f64| col.iter().filter(|&&x| x == v).count() as f64 / n;
+    // One item on an end value is no pile: only a tie can be.
+    let at = |v: f64| match col.iter().filter(|&&x| x == v).count() {
+        0 | 1 => 0.0,
+        k => k as f64 / n,
+    };
     let (low, high) = (at(lo), at(hi));
     Some(if low > high { -low } else { high })
 }
@@ -121,6 +126,8 @@ mod tests {
         assert_eq!(end_pile(&[1.0, 1.0, 2.0, 3.0]), Some(-0.5));
         assert_eq!(end_pile(&[1.0, 2.0, 3.0, 3.0]), Some(0.5));
         assert_eq!(end_pile(&[2.0, 2.0]), None);
+        // Five distinct values: 20 % at each end, but no tie, so no pile.
+        assert_eq!(end_pile(&[1.0, 2.0, 3.0, 4.0, 5.0]), Some(0.0));
         assert_eq!(end_pile(&[f64::NAN, 1.0]), None);
     }
 

@@ -194,30 +194,9 @@ impl Flag {
             ),
             FlagCode::OrdinalCodes => "the judges are ordinal, and this estimator reads their codes as numbers on the anchors' scale, which Likert codes do not share (Assumption 1; Section 7), so every ρ̂ is undefined; an estimator that frees each judge's scale is needed (the reading says whether one can be read here).".to_string(),
             FlagCode::OrdinalAnchor => format!("an anchor is ordinal (the panel's scales name it), and this estimator reads its codes as numbers on the judges' scale, which Likert codes do not share (Assumption 1; Section 7); σ̂_t² comes from every anchor pair, so every ρ̂ is undefined, the other anchors' too. Leave it out (name the others with {}), or, if its codes are interval-scaled, say so with {}.", Setting::Anchors.marked(), Setting::Continuous.marked()),
-            FlagCode::ScaleMismatch => format!(
-                "the judges' scores span {:.1}× the range of the anchors' (e.g. 1–10 against 1–5), but Assumption 1 needs judges and anchors on one scale: these ρ̂ are biased by an unknown amount; put the judges on the anchors' scale{}",
-                self.value,
-                if est.anchors.len() < 3 {
-                    " — with two anchors nothing in the data can test a common scale (a rescaling of the judges fits the covariances as well), so this range is the only check there is."
-                } else {
-                    "."
-                }
-            ),
-            FlagCode::Censored => format!(
-                "{} piles {:.0}% of its items on its {} value: read as numbers, a column censored at an end flattens every covariance it enters, so each ρ̂ is biased by an unknown amount (toward 0 where measured) and its interval covers less often than it says; mark the column ordinal ({}) or score it on a wider scale.",
-                match (self.anchor, self.pair) {
-                    (Some(a), _) => format!("anchor {}", name(a)),
-                    (None, Some((j, _))) => format!("judge number {}", j + 1),
-                    (None, None) => "a column".to_string(),
-                },
-                100.0 * self.value.abs(),
-                if self.value < 0.0 { "lowest" } else { "highest" },
-                Setting::Ordinal.marked()
-            ),
-            FlagCode::HeavyTails => format!(
-                "the judges' residuals have heavy tails (excess kurtosis {:.1}, 0 for normal errors): the points stand, but the item bootstrap understates their spread, so every interval is too short (about 0.7× the true SD with t(3) errors); read the intervals as optimistic.",
-                self.value
-            ),
+            FlagCode::ScaleMismatch | FlagCode::Censored | FlagCode::HeavyTails => {
+                self.edge_message(est, &name)
+            }
             FlagCode::AnchorsMisfit => "no free-scale parameters fit the anchors' covariances within sampling error: the model is rejected here (Test O asks the same), so every ρ̂ is undefined.".to_string(),
             FlagCode::NotConverged => format!(
                 "the fit did not converge{}: its values are where the optimiser stopped, not an estimate, so every ρ̂ is undefined; report none, and run the battery.",
@@ -240,6 +219,41 @@ impl Flag {
                 },
                 self.value
             ),
+        }
+    }
+    /// The sentences of the flags on the model's edges (a range apart, a censored column,
+    /// heavy tails), none of which names another estimate to read.
+    fn edge_message(&self, est: &Estimate, name: &dyn Fn(usize) -> String) -> String {
+        match self.code {
+            FlagCode::ScaleMismatch => format!(
+                "the judges' scores span {:.1}× the range of the anchors' (e.g. 1–10 against 1–5), but Assumption 1 needs judges and anchors on one scale: these ρ̂ are biased by an unknown amount; put the judges on the anchors' scale{}",
+                self.value,
+                if est.anchors.len() < 3 {
+                    " — with two anchors nothing in the data can test a common scale (a rescaling of the judges fits the covariances as well), so this range is the only check there is."
+                } else {
+                    "."
+                }
+            ),
+            FlagCode::Censored => format!(
+                "{} piles {:.0}% of its items on its {} value: read as numbers, a column censored at an end flattens every covariance it enters, so each ρ̂ is biased by an unknown amount (toward 0 where measured) and its interval covers less often than it says; mark the column ordinal ({}) or score it on a wider scale.",
+                match (self.anchor, self.pair) {
+                    (Some(a), _) => format!("anchor {}", name(a)),
+                    (None, Some((j, _))) => format!("judge number {}", j + 1),
+                    (None, None) => "a column".to_string(),
+                },
+                100.0 * self.value.abs(),
+                if self.value < 0.0 {
+                    "lowest"
+                } else {
+                    "highest"
+                },
+                Setting::Ordinal.marked()
+            ),
+            FlagCode::HeavyTails => format!(
+                "the judges' residuals have heavy tails (excess kurtosis {:.1}, 0 for normal errors): the points stand, but the item bootstrap understates their spread, so every interval is too short (about 0.7× the true SD with t(3) errors); read the intervals as optimistic.",
+                self.value
+            ),
+            _ => String::new(),
         }
     }
 }

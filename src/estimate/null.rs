@@ -164,7 +164,7 @@ impl NullModel {
             .flat_map(|(a, &j)| continuous[a + 1..].iter().map(move |&l| s[(j, l)]))
             .collect();
         let k = pairs.iter().sum::<f64>() / pairs.len() as f64;
-        if !(k > 0.0) {
+        if k.is_nan() || k <= 0.0 {
             return Err(EstimateError::NoMatchedNull(format!(
                 "the continuous judges' mean covariance K = {k:.4} is not positive, so no single-factor null fits them"
             )));

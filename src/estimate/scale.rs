@@ -70,9 +70,9 @@ pub fn reads_codes(panel: &Panel) -> bool {
 /// harness's clean designs), so the bar sits above what one scale explains.
 pub const SPAN_RATIO: f64 = 2.0;
 
-/// The share of items cut from each end of a continuous column's span, so the span does not
+/// The percent of items cut from each end of a continuous column's span, so the span does not
 /// grow with N as the range does.
-const SPAN_TAIL: f64 = 0.01;
+const SPAN_TAIL_PERCENT: usize = 1;
 
 /// The judges' widest range over the anchors' widest, when the two differ by
 /// [`RANGE_RATIO`] or more on integer codes, or by [`SPAN_RATIO`] or more on the central 98 %
@@ -81,7 +81,7 @@ const SPAN_TAIL: f64 = 0.01;
 pub fn range_ratio(panel: &Panel) -> Option<f64> {
     let p = panel.p();
     let integers = (0..panel.q()).all(|c| panel.col(c).iter().all(|x| x.fract() == 0.0));
-    let tail = if integers { 0.0 } else { SPAN_TAIL };
+    let tail = if integers { 0 } else { SPAN_TAIL_PERCENT };
     let range = |c: usize| -> Option<f64> {
         let mut col: Vec<f64> = panel
             .col(c)
@@ -93,8 +93,8 @@ pub fn range_ratio(panel: &Panel) -> Option<f64> {
             return None;
         }
         col.sort_by(f64::total_cmp);
-        let at = |q: f64| col[((col.len() - 1) as f64 * q).round() as usize];
-        Some(at(1.0 - tail) - at(tail))
+        let at = |percent: usize| col[(col.len() - 1) * percent / 100];
+        Some(at(100 - tail) - at(tail))
     };
     let widest = |cols: std::ops::Range<usize>| -> Option<f64> {
         cols.map(range)
