@@ -164,7 +164,7 @@ fn cli(remedy: &Remedy, panel: &Panel, r: &BatteryReport) -> Option<String> {
             Some(format!("--anchors {}", all.join(",")))
         }
         Remedy::GiveFamilies => Some("--families NAME=FAMILY,… or a judge,family file".into()),
-        Remedy::DesignateClean(k) => Some(format!(
+        Remedy::DesignateClean(k) | Remedy::TrustAnchor(k) => Some(format!(
             "rhoscope estimate … --designated-clean {}",
             panel.anchors.get(*k).map_or("NAME", String::as_str)
         )),
@@ -316,6 +316,8 @@ fn remedy_json(r: &Remedy, panel: &Panel) -> Value {
         Remedy::UseAsAnchors(c) => json!({"remedy": "use_as_anchors", "columns": c}),
         Remedy::GiveFamilies => json!({"remedy": "give_families"}),
         Remedy::DesignateClean(k) => json!({"remedy": "designate_clean", "columns": [anchor(*k)]}),
+        Remedy::TrustAnchor(k) => json!({"remedy": "trust_anchor", "columns": [anchor(*k)],
+            "assumption": crate::estimate::latent::ASSUMPTION}),
         Remedy::CollectAnchors(n) => json!({"remedy": "collect_anchors", "count": n}),
         Remedy::CollectContinuousAnchors(n) => {
             json!({"remedy": "collect_continuous_anchors", "count": n})
