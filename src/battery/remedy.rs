@@ -317,7 +317,9 @@ fn trust_anchor(a: &About<'_>) -> Vec<(Remedy, Outcome)> {
             families: None,
             clean: Some(k),
         };
-        Fits::of_points(a.panel, &s, &ctx, &[e]).estimate(e).cloned()
+        Fits::of_points(a.panel, &s, &ctx, &[e])
+            .estimate(e)
+            .cloned()
     };
     if a.panel.m() < crate::estimate::latent::MIN_ANCHORS {
         return Vec::new();
