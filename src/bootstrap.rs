@@ -174,11 +174,7 @@ pub fn bootstrap_with_neff(
         panel,
         second.is_none() && estimators.contains(&Estimator::FreeScale),
     );
-    // The designated-clean latent refit reads each resample's tally too.
-    let latent = ctx
-        .clean
-        .filter(|_| estimators.contains(&Estimator::DesignatedCleanLatent))
-        .and_then(|d| crate::ordinal::Items::of(panel).ok().map(|items| (items, d)));
+    let latent = latent_items(panel, estimators, ctx);
     let batch = (BATCH_BYTES / n.max(1)).clamp(1, MAX_BATCH);
     let starts: Vec<usize> = (0..resamples).step_by(batch).collect();
     let draws: Vec<Option<BatchDraws>> = starts
@@ -223,20 +219,15 @@ pub fn bootstrap_with_neff(
                 .enumerate()
                 .map(|(r, w)| {
                     let w = w.as_slice();
-                    let items = || free.fit(panel, (&counts, &overflowed), (streams, start), r);
+                    let (cs, at) = ((&counts[..], &overflowed[..]), (streams, start));
+                    let items =
+                        |e: Estimator| refit_items(e, latent.as_ref(), &free, panel, (cs, at), r);
                     estimators
                         .iter()
                         .map(|&e| {
-                            let est = if e == Estimator::DesignatedCleanLatent {
-                                latent.as_ref().and_then(|(items, d)| {
-                                    let (cs, at) = ((&counts[..], &overflowed[..]), (streams, start));
-                                    tallied::latent(items, (n, p, *d), cs, at, r)
-                                })
-                            } else {
-                                (!(off_scale && e.from_moments()))
-                                    .then(|| refit(e, panel, ctx, &features, w, covs.get(r), &items))
-                                    .flatten()
-                            };
+                            let est = (!(off_scale && e.from_moments()))
+                                .then(|| refit(e, panel, ctx, &features, w, covs.get(r), &items))
+                                .flatten();
                             Draw::of(est, m)
                         })
                         .collect()
@@ -355,9 +346,46 @@ fn batch_neffs(
     )
 }
 
+/// A batch's counts (one byte per item and resample) and the resamples that overflowed a byte.
+type Counts<'a> = (&'a [u8], &'a [usize]);
+
+/// The refit of resample `r` from its tally: the designated-clean latent fit's, or the
+/// free-scale fit's on ordinal columns.
+fn refit_items(
+    e: Estimator,
+    latent: Option<&(crate::ordinal::Items, usize)>,
+    free: &tallied::Refit,
+    panel: &Panel,
+    (cs, at): (Counts<'_>, (Streams, usize)),
+    r: usize,
+) -> Option<Estimate> {
+    match (e, latent) {
+        (Estimator::DesignatedCleanLatent, Some((it, d))) => {
+            tallied::latent(it, (panel.n, panel.p(), *d), cs, at, r)
+        }
+        (Estimator::DesignatedCleanLatent, None) => None,
+        _ => free.fit(panel, cs, at, r),
+    }
+}
+
+/// The items the designated-clean latent refit tallies, and its anchor, when it is asked for.
+fn latent_items(
+    panel: &Panel,
+    estimators: &[Estimator],
+    ctx: &Context,
+) -> Option<(crate::ordinal::Items, usize)> {
+    let d = ctx
+        .clean
+        .filter(|_| estimators.contains(&Estimator::DesignatedCleanLatent))?;
+    crate::ordinal::Items::of(panel)
+        .ok()
+        .map(|items| (items, d))
+}
+
 /// Estimator `e` refitted on one resample: from its feature sums `w`, from its covariance
 /// (the free-scale fit on continuous columns) or, for a free-scale fit with ordinal columns,
-/// on its resample (`items`: the tally of its code patterns, [`tallied`]).
+/// on its resample, as is the designated-clean latent fit (`items`: the tally of its code
+/// patterns, [`tallied`]).
 fn refit(
     e: Estimator,
     panel: &Panel,
@@ -365,12 +393,12 @@ fn refit(
     features: &features::Features<'_>,
     w: &[f64],
     cov: Option<&DMatrix<f64>>,
-    items: &dyn Fn() -> Option<Estimate>,
+    items: &dyn Fn(Estimator) -> Option<Estimate>,
 ) -> Option<Estimate> {
     let (n, p, m) = (panel.n, panel.p(), panel.m());
     match (e, cov) {
         (Estimator::FreeScale, Some(cov)) => free_scale::fit_covariance(p, m, cov),
-        (Estimator::FreeScale, None) => items(),
+        (Estimator::FreeScale, None) | (Estimator::DesignatedCleanLatent, _) => items(e),
         _ if e.from_moments() => features
             .set
             .moments(w, n as f64, e.pairs(ctx))

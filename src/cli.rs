@@ -162,7 +162,9 @@ pub struct EstimateArgs {
     /// Also report the family-blocked estimate (K from cross-family judge pairs; needs ≥ 2 families).
     #[arg(long)]
     pub blocked: bool,
-    /// Also report the comparison estimate that trusts this anchor as clean (CT-C(M−1)-style).
+    /// Also report the comparison estimate that trusts this anchor as clean (CT-C(M−1)-style);
+    /// on ordinal (Likert) columns, the latent fit of docs/method.md §7b with bootstrap
+    /// intervals (≥ 3 anchors).
     #[arg(long, value_name = "ANCHOR")]
     pub designated_clean: Option<String>,
     /// Estimator: the closed form, full-information maximum likelihood, both, the free-scale
@@ -179,7 +181,7 @@ pub struct EstimateArgs {
     #[arg(long, value_name = "R", default_value_t = 200,
           value_parser = whole::<u32>(10, 100_000))]
     pub bias_reps: u32,
-    /// Seed of the --bias-correct simulations.
+    /// Seed of the --bias-correct simulations and the latent --designated-clean bootstrap.
     #[arg(long, value_name = "S", default_value_t = 1, value_parser = seed())]
     pub seed: u64,
     /// Print JSON (schema in docs/json.md) instead of text.

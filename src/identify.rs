@@ -9,7 +9,6 @@ use nalgebra::DMatrix;
 
 use crate::estimate::closed_form;
 use crate::estimate::latent::{Frame, family::Family};
-use crate::stats::Interval;
 use crate::model::Params;
 use crate::moments::{JudgePairs, Moments};
 use crate::ordinal::{
@@ -17,6 +16,7 @@ use crate::ordinal::{
     mixed_scale_identification,
 };
 use crate::panel::Panel;
+use crate::stats::Interval;
 
 /// Why the identification check cannot run on a design or a panel.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -32,10 +32,7 @@ const SKEWED3: &[f64] = &[0.15, 0.55];
 const JUDGE5: &[f64] = &[0.2, 0.4, 0.6, 0.8];
 
 fn cut(x: f64, sd: f64, cuts: &[f64]) -> f64 {
-    1.0 + cuts
-        .iter()
-        .filter(|&&p| x > sd * norm_quantile(p))
-        .count() as f64
+    1.0 + cuts.iter().filter(|&&p| x > sd * norm_quantile(p)).count() as f64
 }
 
 /// Replicate `r` of `d` at `n` items, column-major, from its own stream.
@@ -74,9 +71,12 @@ fn ctx() -> Context {
     }
 }
 
+/// Every ρ̂ and, with resamples, each 95 % interval.
+type Fitted = (Vec<Option<f64>>, Vec<Option<(f64, f64)>>);
+
 /// ρ̂ of anchors 2 and 3 with anchor 1 designated clean, and, with `b` resamples, their
 /// 95 % intervals.
-fn fit(panel: &Panel, b: usize, seed: u64) -> (Vec<Option<f64>>, Vec<Option<(f64, f64)>>) {
+fn fit(panel: &Panel, b: usize, seed: u64) -> Fitted {
     let e = Estimator::DesignatedCleanLatent;
     let est = e
         .fit(panel, &panel.covariance(), &ctx())
@@ -92,7 +92,11 @@ fn fit(panel: &Panel, b: usize, seed: u64) -> (Vec<Option<f64>>, Vec<Option<(f64
             &rhoscope::progress::silent,
         )
         .expect("not cancelled");
-        boot[0].rho.iter().map(|i| i.map(|i| (i.lo, i.hi))).collect()
+        boot[0]
+            .rho
+            .iter()
+            .map(|i| i.map(|i| (i.lo, i.hi)))
+            .collect()
     } else {
         Vec::new()
     };
@@ -135,7 +139,7 @@ fn all_ordinal_panels_are_recovered_too() {
         cuts: SKEWED3,
     };
     let panel = draw(d, 4000, 0);
-    assert!(panel.scales.iter().all(|s| s.is_ordinal()));
+    assert!(panel.scales.iter().all(rhoscope::panel::Scale::is_ordinal));
     let (rho, _) = fit(&panel, 0, 1);
     assert!((rho[1].unwrap() - 0.5).abs() < 0.12, "{rho:?}");
     assert!((rho[2].unwrap() - 0.3).abs() < 0.12, "{rho:?}");
@@ -180,7 +184,9 @@ fn the_bootstrap_is_the_same_at_any_thread_count() {
 #[ignore = "the full table: minutes in release"]
 fn recovery_table() {
     let reps = 100;
-    println!("| judges | anchor levels | N | ρ_1 (designated) | anchor | truth | mean ρ̂ | bias | SD | 95 % coverage | undefined |");
+    println!(
+        "| judges | anchor levels | N | ρ_1 (designated) | anchor | truth | mean ρ̂ | bias | SD | 95 % coverage | undefined |"
+    );
     println!("|---|---|---|---|---|---|---|---|---|---|---|");
     for likert_judges in [false, true] {
         for cuts in [SKEWED5, SKEWED3] {
@@ -201,7 +207,9 @@ fn recovery_table() {
                                 Some(x) => got[k].push(x),
                                 None => undefined += 1,
                             }
-                            if ci[k + 1].is_some_and(|(lo, hi)| lo <= d.rho[k + 1] && d.rho[k + 1] <= hi) {
+                            if ci[k + 1]
+                                .is_some_and(|(lo, hi)| lo <= d.rho[k + 1] && d.rho[k + 1] <= hi)
+                            {
                                 covered[k] += 1;
                             }
                         }
@@ -214,7 +222,11 @@ fn recovery_table() {
                             .sqrt();
                         println!(
                             "| {} | {} | {n} | {rho1:.1} | A{} | {:.1} | {mean:.3} | {:+.3} | {sd:.3} | {:.2} | {undefined} |",
-                            if likert_judges { "Likert 5" } else { "continuous" },
+                            if likert_judges {
+                                "Likert 5"
+                            } else {
+                                "continuous"
+                            },
                             cuts.len() + 1,
                             k + 2,
                             d.rho[k + 1],

@@ -84,6 +84,7 @@ fn takeable(p: &Panel, r: &Remedy) -> bool {
         Remedy::UseAsAnchors(_) => false,
         Remedy::GiveFamilies => p.judge_families().is_none_or(|f| !f.blockable()),
         Remedy::DesignateClean(k) => *k < p.m(),
+        Remedy::TrustAnchor(k) => *k < p.m() && p.m() >= 3,
         Remedy::CollectAnchors(n) | Remedy::CollectContinuousAnchors(n) => *n > 0,
         Remedy::MoreItems(plan) => plan.n > p.n,
     }

@@ -180,6 +180,10 @@ pub fn remedy(r: &Remedy, judges: &[String], anchors: &[String]) -> String {
             "designate {} as clean (its ρ = 0 by assumption)",
             column(Column::Anchor(*k), judges, anchors)
         ),
+        Remedy::TrustAnchor(k) => format!(
+            "trust {} as clean, if you know it is: the others' ρ then follows on latent scales (the cost: an assumption the data cannot test)",
+            column(Column::Anchor(*k), judges, anchors)
+        ),
         Remedy::CollectAnchors(n) => {
             format!("collect {n} more anchor{}", if *n == 1 { "" } else { "s" })
         }

@@ -204,6 +204,9 @@ pub enum Remedy {
     GiveFamilies,
     /// Designate this anchor as clean (its ρ = 0 by assumption).
     DesignateClean(usize),
+    /// Trust this anchor as clean on Likert anchors: the others' ρ is then identified on
+    /// latent scales (m ≥ 3), at the cost of an assumption the data cannot test.
+    TrustAnchor(usize),
     /// Collect this many more anchors (new columns of data).
     CollectAnchors(usize),
     /// Collect this many more continuous anchors (what Likert judges or ordinal anchors need).

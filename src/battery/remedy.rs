@@ -98,6 +98,7 @@ fn for_obstacle(a: &About<'_>, o: &Obstacle) -> Vec<(Remedy, Outcome)> {
                     redecide(a, &without(a.panel, &[], idx), false),
                 ));
             }
+            out.extend(trust_anchor(a));
             out.push((Remedy::CollectContinuousAnchors(3), Outcome::Unchecked));
         }
         Obstacle::Guarded {
@@ -177,6 +178,9 @@ fn unidentified_remedies(a: &About<'_>, why: Unidentified) -> Vec<(Remedy, Outco
                     Remedy::MarkContinuous(ordinal_anchors.clone()),
                     redecide(a, &continuous(a.panel, &ordinal_anchors), false),
                 ));
+            }
+            if !ordinal_anchors.is_empty() {
+                out.extend(trust_anchor(a));
             }
             let continuous_anchors = m - ordinal_anchors.len();
             out.push((
@@ -301,6 +305,37 @@ fn clean_anchor(a: &About<'_>) -> Vec<(Remedy, Outcome)> {
             )]
         })
         .unwrap_or_default()
+}
+
+/// Trusting as clean the first anchor with which the latent designated-clean estimate reads
+/// (docs/method.md §7b): Likert anchors, m ≥ 3.
+fn trust_anchor(a: &About<'_>) -> Vec<(Remedy, Outcome)> {
+    let e = Estimator::DesignatedCleanLatent;
+    let s = a.panel.covariance();
+    let fit = |k: usize| {
+        let ctx = Context {
+            families: None,
+            clean: Some(k),
+        };
+        Fits::of_points(a.panel, &s, &ctx, &[e])
+            .estimate(e)
+            .cloned()
+    };
+    if a.panel.m() < crate::estimate::latent::MIN_ANCHORS {
+        return Vec::new();
+    }
+    let fits: Vec<_> = (0..a.panel.m()).map(fit).collect();
+    let readable = fits
+        .iter()
+        .position(|f| f.as_ref().is_some_and(super::answer::readable));
+    match readable {
+        Some(k) => vec![(Remedy::TrustAnchor(k), Outcome::Reads(e))],
+        None => fits
+            .iter()
+            .position(|f| f.as_ref().is_some_and(some_rho))
+            .map(|k| vec![(Remedy::TrustAnchor(k), Outcome::StillFlagged(e))])
+            .unwrap_or_default(),
+    }
 }
 
 /// More items when the closed form is weakly identified: T grows as √N, so the planner's

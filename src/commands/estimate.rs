@@ -31,28 +31,11 @@ pub(super) fn report(
 ) -> Result<Output, Error> {
     let panel = &loaded.panel;
     let clean = designated_clean(a, &panel.anchors, console)?;
-    // On Likert columns a designated-clean anchor is read on latent scales (docs/method.md
-    // §7b), which identifies the others' ρ even where the common-scale estimators cannot run.
-    let latent = clean.is_some() && crate::estimate::latent::wanted(panel);
-    let refused_panel = identified(&a.panel.panel, panel).is_err();
-    if !latent {
-        identified(&a.panel.panel, panel)?;
-    }
+    let (flagged, which) = asked(a, panel, clean)?;
     let s = panel.covariance();
     let ctx = Context {
         families: panel.judge_families(),
         clean,
-    };
-    let flagged = [
-        (Estimator::Blocked, a.blocked),
-        (Estimator::DesignatedClean, clean.is_some() && !latent),
-        (Estimator::DesignatedCleanLatent, latent),
-    ];
-    let flagged: Vec<Estimator> = flagged.iter().filter(|f| f.1).map(|f| f.0).collect();
-    let which = if refused_panel {
-        vec![Estimator::DesignatedCleanLatent]
-    } else {
-        a.method.estimators(&flagged)
     };
     if which.contains(&Estimator::Ml) && panel.p() + panel.m() <= crate::estimate::ml::MAX_VARIABLES
     {
@@ -91,23 +74,7 @@ pub(super) fn report(
         }
         None => None,
     };
-    let intervals = match fits.get(Estimator::DesignatedCleanLatent) {
-        Some(_) => {
-            let reps = crate::bootstrap::DEFAULT_RESAMPLES;
-            let meter = console.meter(Steps::Count(reps as u64), !a.json);
-            let b = crate::bootstrap::bootstrap(
-                panel,
-                &[Estimator::DesignatedCleanLatent],
-                &ctx,
-                reps,
-                crate::rng::Streams::of(a.seed),
-                &|p| meter.tick(p),
-            );
-            meter.finish();
-            Some(b.ok_or_else(cancelled)?.remove(0))
-        }
-        None => None,
-    };
+    let intervals = latent_intervals(a, panel, &ctx, &fits, console)?;
     // A refused comparison the user asked for is an error; anything else that ran is still
     // shown first, so one estimator's trouble never hides another's numbers. `--method all`
     // asks for every estimator that can run: one that cannot is a note, not a failure.
@@ -132,7 +99,8 @@ pub(super) fn report(
         families_source: loaded.families_source.as_deref(),
         fits: &fits,
         ctx: &ctx,
-        closed: !matches!(a.method, Method::Ml | Method::FreeScale) && which.contains(&Estimator::ClosedForm),
+        closed: !matches!(a.method, Method::Ml | Method::FreeScale)
+            && which.contains(&Estimator::ClosedForm),
         bias: bias.as_ref(),
         intervals: intervals.as_ref(),
     };
@@ -158,6 +126,58 @@ pub(super) fn report(
         rendered,
         error: refused,
     })
+}
+
+/// The estimators asked for by their own options, and every one to fit. On Likert columns a
+/// designated-clean anchor is read on latent scales (docs/method.md §7b), which identifies the
+/// others' ρ even where the common-scale estimators are refused: it then runs alone.
+fn asked(
+    a: &EstimateArgs,
+    panel: &crate::panel::Panel,
+    clean: Option<usize>,
+) -> Result<(Vec<Estimator>, Vec<Estimator>), Error> {
+    let latent = clean.is_some() && crate::estimate::latent::wanted(panel);
+    let refused_panel = identified(&a.panel.panel, panel);
+    if refused_panel.is_err() && !latent {
+        return refused_panel.map(|()| (Vec::new(), Vec::new()));
+    }
+    let flagged = [
+        (Estimator::Blocked, a.blocked),
+        (Estimator::DesignatedClean, clean.is_some() && !latent),
+        (Estimator::DesignatedCleanLatent, latent),
+    ];
+    let flagged: Vec<Estimator> = flagged.iter().filter(|f| f.1).map(|f| f.0).collect();
+    let which = if refused_panel.is_err() {
+        vec![Estimator::DesignatedCleanLatent]
+    } else {
+        a.method.estimators(&flagged)
+    };
+    Ok((flagged, which))
+}
+
+/// The latent designated-clean fit's item-bootstrap intervals, when it ran (docs/method.md §7b).
+fn latent_intervals(
+    a: &EstimateArgs,
+    panel: &crate::panel::Panel,
+    ctx: &Context,
+    fits: &Fits,
+    console: &mut dyn Console,
+) -> Result<Option<crate::bootstrap::BootstrapResult>, Error> {
+    if fits.get(Estimator::DesignatedCleanLatent).is_none() {
+        return Ok(None);
+    }
+    let reps = crate::bootstrap::DEFAULT_RESAMPLES;
+    let meter = console.meter(Steps::Count(reps as u64), !a.json);
+    let b = crate::bootstrap::bootstrap(
+        panel,
+        &[Estimator::DesignatedCleanLatent],
+        ctx,
+        reps,
+        crate::rng::Streams::of(a.seed),
+        &|p| meter.tick(p),
+    );
+    meter.finish();
+    Ok(Some(b.ok_or_else(cancelled)?.remove(0)))
 }
 
 /// `--method all` asks for every estimator that can run: each one that cannot (and was not

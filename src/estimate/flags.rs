@@ -183,15 +183,9 @@ impl Flag {
                     self.value
                 )
             },
-            FlagCode::AgainstQuality => format!(
-                "in the world where the designated anchor is clean, anchor {} loads against quality (latent loading on t = {:.4} ≤ 0), which the model's unit loading forbids, so its ρ̂ is undefined; the designated anchor may not be clean, or the model misfits.",
-                name(self.anchor.unwrap_or(0)),
-                self.value
-            ),
-            FlagCode::LatentMisfit => format!(
-                "the anchors' latent correlations, once the judges' direction is removed, share no single factor (misfit {:.2} of what it is fitted to): no world of the model fits them, so every ρ̂ is undefined; an anchor may measure something else, or the raters disagree beyond noise.",
-                self.value
-            ),
+            FlagCode::AgainstQuality | FlagCode::LatentMisfit => {
+                self.latent_message(&name(self.anchor.unwrap_or(0)))
+            }
             FlagCode::OrdinalCodes => "the judges are ordinal, and this estimator reads their codes as numbers on the anchors' scale, which Likert codes do not share (Assumption 1; Section 7), so every ρ̂ is undefined; an estimator that frees each judge's scale is needed (the reading says whether one can be read here).".to_string(),
             FlagCode::OrdinalAnchor => format!("an anchor is ordinal (the panel's scales name it), and this estimator reads its codes as numbers on the judges' scale, which Likert codes do not share (Assumption 1; Section 7); σ̂_t² comes from every anchor pair, so every ρ̂ is undefined, the other anchors' too. Leave it out (name the others with {}), or, if its codes are interval-scaled, say so with {}.", Setting::Anchors.marked(), Setting::Continuous.marked()),
             FlagCode::ScaleMismatch | FlagCode::Censored | FlagCode::HeavyTails => {
@@ -254,6 +248,23 @@ impl Flag {
                 self.value
             ),
             _ => String::new(),
+        }
+    }
+}
+
+impl Flag {
+    /// The sentences of the latent designated-clean fit's own flags (docs/method.md §7b).
+    fn latent_message(&self, anchor: &str) -> String {
+        if self.code == FlagCode::AgainstQuality {
+            format!(
+                "in the world where the designated anchor is clean, anchor {anchor} loads against quality (latent loading on t = {:.4} ≤ 0), which the model's unit loading forbids, so its ρ̂ is undefined; the designated anchor may not be clean, or the model misfits.",
+                self.value
+            )
+        } else {
+            format!(
+                "the anchors' latent correlations, once the judges' direction is removed, share no single factor (misfit {:.2} of what it is fitted to, or an anchor left no error variance): no world of the model fits them, so every ρ̂ is undefined; an anchor may measure something else, or the raters disagree beyond noise.",
+                self.value
+            )
         }
     }
 }

@@ -66,9 +66,10 @@ pub fn json(r: &EstimateReport<'_>) -> Value {
                 }
                 if latent {
                     obj["assumption"] = json!(crate::estimate::latent::ASSUMPTION);
-                    obj["bootstrap"] = r.intervals.map_or(Value::Null, |b| {
-                        json!({"resamples": b.resamples, "seed": b.seed, "dropped": b.dropped})
-                    });
+                    obj["bootstrap"] = r.intervals.map_or(
+                        Value::Null,
+                        |b| json!({"resamples": b.resamples, "seed": b.seed, "dropped": b.dropped}),
+                    );
                 }
                 obj
             }

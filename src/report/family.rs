@@ -11,10 +11,7 @@ use crate::identify::{FAMILY_RESAMPLES, FAMILY_SEED, FamilyCheck};
 use crate::stats::Interval;
 
 fn ci(i: Option<Interval>) -> String {
-    i.map_or_else(
-        || "—".into(),
-        |i| format!("[{:.2}, {:.2}]", i.lo, i.hi),
-    )
+    i.map_or_else(|| "—".into(), |i| format!("[{:.2}, {:.2}]", i.lo, i.hi))
 }
 
 /// The family block of `identify`'s text.
@@ -47,7 +44,11 @@ pub fn text(f: &FamilyCheck, anchors: &[String]) -> String {
         }
         Ok(t) => t,
     };
-    let name = |k: usize| anchors.get(k).map_or_else(|| format!("A{}", k + 1), Clone::clone);
+    let name = |k: usize| {
+        anchors
+            .get(k)
+            .map_or_else(|| format!("A{}", k + 1), Clone::clone)
+    };
     if family.is_empty() {
         let why = frame.heywood().map_or_else(
             || "no rotation keeps every anchor loading positively on quality".to_string(),
@@ -64,6 +65,23 @@ pub fn text(f: &FamilyCheck, anchors: &[String]) -> String {
         "  {} arc(s) of worlds; along each, every anchor's ρ rises together",
         family.arcs.len()
     );
+    lines(&mut out, f, frame, family, anchors);
+    out
+}
+
+/// Each anchor's range, the world each designation picks and the order no world reverses.
+fn lines(
+    out: &mut String,
+    f: &FamilyCheck,
+    frame: &crate::estimate::latent::Frame,
+    family: &crate::estimate::latent::family::Family,
+    anchors: &[String],
+) {
+    let name = |k: usize| {
+        anchors
+            .get(k)
+            .map_or_else(|| format!("A{}", k + 1), Clone::clone)
+    };
     for k in 0..frame.m() {
         let Some((lo, hi)) = family.range(k) else {
             continue;
@@ -90,7 +108,7 @@ pub fn text(f: &FamilyCheck, anchors: &[String]) -> String {
             String::new()
         };
         let _ = writeln!(
-            out,
+            *out,
             "  ρ {}: from {lo:.2} to {hi:.2}{per_arc}{ends}",
             name(k)
         );
@@ -102,11 +120,11 @@ pub fn text(f: &FamilyCheck, anchors: &[String]) -> String {
                     .filter(|&l| l != k)
                     .map(|l| format!("{}'s ρ is {:.2}", name(l), rho[l]))
                     .collect();
-                let _ = writeln!(out, "  if {} is clean: {}", name(k), others.join(", "));
+                let _ = writeln!(*out, "  if {} is clean: {}", name(k), others.join(", "));
             }
             None => {
                 let _ = writeln!(
-                    out,
+                    *out,
                     "  no admissible world has {} clean (designating it leaves some anchor loading against quality)",
                     name(k)
                 );
@@ -115,7 +133,7 @@ pub fn text(f: &FamilyCheck, anchors: &[String]) -> String {
     }
     for &(k, l) in &family.above {
         let _ = writeln!(
-            out,
+            *out,
             "  no admissible world has {} cleaner than {} (ρ {} > ρ {} throughout)",
             name(k),
             name(l),
@@ -123,7 +141,6 @@ pub fn text(f: &FamilyCheck, anchors: &[String]) -> String {
             name(l)
         );
     }
-    out
 }
 
 /// The family as JSON (`identify --json` key `family`).

@@ -161,7 +161,7 @@ fn cli(remedy: &Remedy, panel: &Panel, r: &BatteryReport) -> Option<String> {
             Some(Setting::Anchors.marked_given(&all))
         }
         Remedy::GiveFamilies => Some(Setting::Families.marked_given(&["NAME=FAMILY".into()])),
-        Remedy::DesignateClean(k) => Some(
+        Remedy::DesignateClean(k) | Remedy::TrustAnchor(k) => Some(
             Setting::DesignatedClean.marked_given(&[panel
                 .anchors
                 .get(*k)
@@ -315,6 +315,8 @@ fn remedy_json(r: &Remedy, panel: &Panel) -> Value {
         Remedy::UseAsAnchors(c) => json!({"remedy": "use_as_anchors", "columns": c}),
         Remedy::GiveFamilies => json!({"remedy": "give_families"}),
         Remedy::DesignateClean(k) => json!({"remedy": "designate_clean", "columns": [anchor(*k)]}),
+        Remedy::TrustAnchor(k) => json!({"remedy": "trust_anchor", "columns": [anchor(*k)],
+            "assumption": crate::estimate::latent::ASSUMPTION}),
         Remedy::CollectAnchors(n) => json!({"remedy": "collect_anchors", "count": n}),
         Remedy::CollectContinuousAnchors(n) => {
             json!({"remedy": "collect_continuous_anchors", "count": n})

@@ -256,6 +256,11 @@ pub fn remedy(r: &Remedy, panel: &Panel) -> String {
             anchor(*k),
             anchor(0)
         ),
+        Remedy::TrustAnchor(k) => format!(
+            "if {} is known to be clean, trust it (`rhoscope estimate … --designated-clean {}`): the others' ρ follows on latent scales, resting on an assumption the data cannot test",
+            anchor(*k),
+            anchor(*k)
+        ),
         Remedy::CollectAnchors(n) => format!(
             "collect {n} more anchor{} (columns of human or reference scores of the same items)",
             if *n == 1 { "" } else { "s" }

@@ -51,7 +51,7 @@ impl Frame {
         }
         let (lambda, judge_rms, ok_j) = one_factor_uls(&r.view((0, 0), (p, p)).into_owned())?;
         let ll: f64 = lambda.iter().map(|l| l * l).sum();
-        if !(ll > 1e-12) || !ll.is_finite() {
+        if ll <= 1e-12 || !ll.is_finite() {
             return Err(EstimateError::FreeScale(
                 "the judges share no common factor (their correlations are all about 0)".into(),
             ));
@@ -104,7 +104,10 @@ impl Frame {
     /// variance (Heywood case), which no world of the model has.
     #[must_use]
     pub fn heywood(&self) -> Option<usize> {
-        (0..self.m()).find(|&k| !(self.g[k].hypot(self.h[k]) < 1.0))
+        (0..self.m()).find(|&k| {
+            let n = self.g[k].hypot(self.h[k]);
+            n >= 1.0 || n.is_nan()
+        })
     }
 
     /// The world at judge angle φ (tan φ = σ_c/σ_t) on branch `s` (+1: h as fitted, −1: its
