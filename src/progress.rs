@@ -60,3 +60,20 @@ pub enum Flow {
 pub fn silent(_: Progress) -> Flow {
     Flow::Continue
 }
+
+/// The catchable signals whose default action ends the process: the command line removes its
+/// temporary files on each and the explorer restores the terminal. SIGPIPE is left out (Rust
+/// ignores it; a closed pipe is a failed write), as are the faults a handler cannot survive
+/// (SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP, SIGSYS) and SIGXFSZ (ignored, so a
+/// write past `ulimit -f` fails with EFBIG).
+#[cfg(all(unix, any(feature = "cli", feature = "tui")))]
+pub const TERMINATING_SIGNALS: [i32; 11] = {
+    use signal_hook::consts::{
+        SIGALRM, SIGHUP, SIGINT, SIGIO, SIGPROF, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGVTALRM,
+        SIGXCPU,
+    };
+    [
+        SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF, SIGIO,
+        SIGXCPU,
+    ]
+};

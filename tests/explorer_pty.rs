@@ -310,7 +310,15 @@ fn restored_after_last_entry(raw: &str) -> bool {
 
 #[test]
 fn every_ending_signal_restores_the_terminal_and_exits_128_plus_the_signal() {
-    for (signal, number) in [("TERM", 15), ("INT", 2), ("HUP", 1), ("QUIT", 3)] {
+    for (signal, number) in [
+        ("TERM", 15),
+        ("INT", 2),
+        ("HUP", 1),
+        ("QUIT", 3),
+        ("USR1", 10),
+        ("USR2", 12),
+        ("ALRM", 14),
+    ] {
         let (mut child, _writer, mut screen) = started_in_a_pty();
         kill(child.process_id().unwrap(), signal);
         let status = child.wait().expect("the explorer exits");
@@ -453,4 +461,22 @@ fn a_likert_panel_reaches_the_free_scale_estimate_and_test_o_from_the_data_pane(
     keys(b"\x03");
     let status = child.wait().expect("the explorer exits");
     assert!(status.success(), "exit status {status:?}");
+}
+
+/// A battery interrupted while its progress bars are drawn ends their line before it exits,
+/// so the shell's prompt starts on a line of its own.
+#[test]
+fn an_interrupted_battery_finishes_its_progress_line() {
+    let (mut child, _writer, mut screen) = spawn(&[
+        "battery".as_ref(),
+        "assets/mid.csv".as_ref(),
+        "--null-draws".as_ref(),
+        "10000000".as_ref(),
+    ]);
+    screen.wait_for("the progress bars", |t| t.contains("null (A/B/C)"));
+    kill(child.process_id().unwrap(), "INT");
+    let status = child.wait().expect("the battery exits");
+    assert_eq!(status.exit_code(), 128 + 2, "{status:?}");
+    screen.drain();
+    assert_eq!(screen.raw.last(), Some(&b'\n'), "the bar's line is left open");
 }

@@ -384,6 +384,11 @@ fn reproduce_out_dash_is_refused_without_a_folder_named_dash() {
 /// Starts a large simulate into `out`, waits until its temporary file exists, then sends
 /// SIGTERM: the temporary file goes, the target is untouched, and the exit is 128 + 15.
 fn terminated_mid_write(dir: &Path, force: bool) {
+    signalled_mid_write(dir, force, "TERM", 15);
+}
+
+/// As [`terminated_mid_write`], with signal `signal` (number `number`).
+fn signalled_mid_write(dir: &Path, force: bool, signal: &str, number: i32) {
     let mut args = vec![
         "simulate", "--preset", "mid", "--n", "3000000", "--seed", "1", "-o", "huge.csv",
     ];
@@ -411,12 +416,12 @@ fn terminated_mid_write(dir: &Path, force: bool) {
     }
     assert_eq!(temps(), 1, "the write never started");
     let ok = Command::new("kill")
-        .args(["-TERM", &child.id().to_string()])
+        .args([&format!("-{signal}"), &child.id().to_string()])
         .status()
         .unwrap();
     assert!(ok.success());
     let status = child.wait().unwrap();
-    assert_eq!(status.code(), Some(128 + 15), "{status:?}");
+    assert_eq!(status.code(), Some(128 + number), "SIG{signal}: {status:?}");
     assert_eq!(temps(), 0, "a temporary file was left behind");
 }
 
@@ -436,4 +441,75 @@ fn a_signal_mid_write_with_force_keeps_the_old_file() {
         std::fs::read_to_string(dir.path().join("huge.csv")).unwrap(),
         "old\n"
     );
+}
+
+/// Every catchable signal that would end the process removes the temporary file, not only
+/// TERM, INT and HUP.
+#[test]
+fn every_ending_signal_mid_write_removes_the_temporary_file() {
+    for (signal, number) in [("INT", 2), ("HUP", 1), ("USR1", 10), ("USR2", 12), ("ALRM", 14)] {
+        let dir = tempfile::tempdir().unwrap();
+        signalled_mid_write(dir.path(), false, signal, number);
+        assert!(!dir.path().join("huge.csv").exists(), "SIG{signal}");
+    }
+}
+
+/// A file past `ulimit -f` is a failed write (74, one line, no temporary file left), not a
+/// death by SIGXFSZ (153).
+#[test]
+fn a_file_size_limit_is_a_failed_write() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -f 16 && exec \"$0\" simulate --n 100000 --seed 1 -o big.csv")
+        .arg(env!("CARGO_BIN_EXE_rhoscope"))
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(74), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("big.csv"), "{stderr}");
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0, "a file was left");
+}
+
+/// `export` of a panel the script cannot read writes the script and its data together: a
+/// signal while they are written leaves neither file and no temporary file.
+#[test]
+fn a_signal_while_export_writes_its_pair_leaves_neither() {
+    let dir = tempfile::tempdir().unwrap();
+    let sim = run(
+        dir.path(),
+        &["simulate", "--n", "2000000", "--seed", "1", "-o", "p.csv"],
+    );
+    assert_eq!(sim.code, 0, "{}", sim.stderr);
+    let out = dir.path().join("out");
+    std::fs::create_dir(&out).unwrap();
+    let mut child = Command::new("sh")
+        .arg("-c")
+        .arg("exec \"$0\" export - --syntax lavaan -o out/refit.R < p.csv")
+        .arg(env!("CARGO_BIN_EXE_rhoscope"))
+        .current_dir(dir.path())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    while std::fs::read_dir(&out).unwrap().count() == 0 && start.elapsed().as_secs() < 60 {
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    let _ = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status();
+    let status = child.wait().unwrap();
+    let left: Vec<String> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    if status.code() == Some(0) {
+        assert_eq!(left.len(), 2, "{left:?}");
+    } else {
+        assert_eq!(status.code(), Some(128 + 15), "{status:?}");
+        assert!(left.is_empty(), "half a pair or a temporary file: {left:?}");
+    }
 }

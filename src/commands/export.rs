@@ -58,12 +58,15 @@ pub(super) fn export_cmd(a: &crate::cli::ExportArgs) -> Result<(), Error> {
         crate::cli::Syntax::Lavaan => crate::export::Syntax::Lavaan,
         crate::cli::Syntax::Semopy => crate::export::Syntax::Semopy,
     };
-    if let Some(d) = &data_out {
-        let csv = crate::export::data_csv(&loaded.panel, &loaded.raw_names);
-        output::write(d, |w| w.write_all(csv.as_bytes()))?;
-    }
     let text = crate::export::script(&loaded.panel, &src, syntax);
-    output::write(&out, |w| w.write_all(text.as_bytes()))
+    match &data_out {
+        // The script and its data appear together or not at all.
+        Some(d) => {
+            let csv = crate::export::data_csv(&loaded.panel, &loaded.raw_names);
+            output::write_together(&[(d, csv.as_bytes()), (&out, text.as_bytes())])
+        }
+        None => output::write(&out, |w| w.write_all(text.as_bytes())),
+    }
 }
 
 /// Where the data of a script at `script` goes: `refit.R` → `refit.data.csv`.

@@ -2,7 +2,7 @@
 //! so nothing the user owns is replaced without `--force` and no special file is renamed over.
 
 use std::fs::{self, File};
-use std::io::{self, Write};
+use std::io::{self, IsTerminal as _, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -141,6 +141,58 @@ fn write_file(
     replace: bool,
     f: impl FnOnce(&mut dyn Write) -> io::Result<()>,
 ) -> Result<(), Error> {
+    let staged = stage(path, replace, f)?;
+    let _publishing = publishing();
+    staged.publish()
+}
+
+/// Writes several outputs as one: every file into its temporary file first, then all
+/// published together, so a failure or a signal leaves all of them or none (a file that
+/// was published before a later one failed is removed again, unless it replaced an old one).
+/// Streams are written in place, before the files.
+///
+/// # Errors
+/// As [`write`], for the first output that fails.
+pub(crate) fn write_together(outputs: &[(&Target, &[u8])]) -> Result<(), Error> {
+    let mut staged = Vec::new();
+    for (target, bytes) in outputs {
+        match target {
+            Target::File { path, replace } => {
+                staged.push(stage(path, *replace, |w| w.write_all(bytes))?);
+            }
+            stream => write(stream, |w| w.write_all(bytes))?,
+        }
+    }
+    let _publishing = publishing();
+    let mut published: Vec<&Path> = Vec::new();
+    for s in &staged {
+        if let Err(e) = s.publish_keeping() {
+            for p in published {
+                let _ = fs::remove_file(p);
+            }
+            return Err(e);
+        }
+        if !s.replace {
+            published.push(&s.path);
+        }
+    }
+    staged.into_iter().for_each(Staged::done);
+    Ok(())
+}
+
+/// An output written into its temporary file, not yet in place.
+struct Staged {
+    path: PathBuf,
+    replace: bool,
+    tmp: TempPath,
+}
+
+/// Writes `f`'s output into a new temporary file beside `path`.
+fn stage(
+    path: &Path,
+    replace: bool,
+    f: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+) -> Result<Staged, Error> {
     let err = |e: &io::Error| output_error(Some(path), e);
     let (mut file, tmp) = create_temp_beside(path).map_err(|e| err(&e))?;
     let written = {
@@ -153,42 +205,64 @@ fn write_file(
     }
     drop(file);
     written.map_err(|e| err(&e))?;
-    if !replace {
-        match fs::hard_link(&tmp.0, path) {
-            Ok(()) => return Ok(()),
-            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
-                return Err(Error::Usage(
-                    format!(
-                        "{} appeared while rhoscope wrote it: remove it, or pass {}",
-                        sanitize(&path.display().to_string()),
-                        Setting::Force.marked()
-                    )
-                    .into(),
-                ));
-            }
-            // No hard links on this file system: rename instead.
-            Err(_) => {}
-        }
+    Ok(Staged {
+        path: path.to_path_buf(),
+        replace,
+        tmp,
+    })
+}
+
+impl Staged {
+    /// Puts the file in place: linked when the name is still free (so a file created
+    /// meanwhile is never clobbered), renamed over it when `--force` allowed that.
+    fn publish(self) -> Result<(), Error> {
+        self.publish_keeping()?;
+        self.done();
+        Ok(())
     }
-    fs::rename(&tmp.0, path).map_err(|e| err(&e))?;
-    tmp.keep();
-    Ok(())
+
+    /// [`Staged::publish`], the temporary name left to [`Staged::done`].
+    fn publish_keeping(&self) -> Result<(), Error> {
+        let err = |e: &io::Error| output_error(Some(&self.path), e);
+        if !self.replace {
+            match fs::hard_link(&self.tmp.0, &self.path) {
+                Ok(()) => return Ok(()),
+                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
+                    return Err(Error::Usage(
+                        format!(
+                            "{} appeared while rhoscope wrote it: remove it, or pass {}",
+                            sanitize(&self.path.display().to_string()),
+                            Setting::Force.marked()
+                        )
+                        .into(),
+                    ));
+                }
+                // No hard links on this file system: rename instead.
+                Err(_) => {}
+            }
+        }
+        fs::rename(&self.tmp.0, &self.path).map_err(|e| err(&e))
+    }
+
+    /// Drops the temporary name (removed if it was linked; already gone if renamed).
+    fn done(self) {
+        drop(self.tmp);
+    }
+}
+
+/// Held while outputs are put in place: the signal handler waits for it, so a signal never
+/// falls between two files written together.
+static PUBLISHING: Mutex<()> = Mutex::new(());
+
+fn publishing() -> std::sync::MutexGuard<'static, ()> {
+    PUBLISHING
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 /// A temporary file deleted on drop unless kept.
 struct TempPath(PathBuf);
 
-impl TempPath {
-    fn new(path: PathBuf) -> Self {
-        live_temps().push(path.clone());
-        TempPath(path)
-    }
-
-    fn keep(self) {
-        forget_temp(&self.0);
-        std::mem::forget(self);
-    }
-}
 
 impl Drop for TempPath {
     fn drop(&mut self) {
@@ -200,7 +274,7 @@ impl Drop for TempPath {
 /// The temporary files this process is writing, for the signal handler to remove.
 static LIVE_TEMPS: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
 
-/// Set while the explorer owns SIGINT, SIGTERM and SIGHUP (it ends itself, restoring the
+/// Set while the explorer owns the terminating signals (it ends itself, restoring the
 /// terminal); the handler then only removes temporary files.
 static EXPLORER_SIGNALS: AtomicBool = AtomicBool::new(false);
 
@@ -214,37 +288,61 @@ fn forget_temp(path: &Path) {
     live_temps().retain(|p| p != path);
 }
 
-/// Removes every temporary file still being written (a signal ends the process).
-fn remove_live_temps() {
-    for p in live_temps().drain(..) {
-        let _ = fs::remove_file(p);
-    }
-}
 
-/// Tells the signal handler the explorer handles SIGINT, SIGTERM and SIGHUP itself.
+/// Tells the signal handler the explorer handles the terminating signals itself.
 #[cfg(feature = "tui")]
 pub(crate) fn explorer_owns_signals(on: bool) {
     EXPLORER_SIGNALS.store(on, Ordering::SeqCst);
 }
 
-/// Starts a thread that, on SIGINT, SIGTERM or SIGHUP, removes the temporary files of
-/// outputs still being written and ends the process with exit code 128 + the signal. The
+/// Set while a progress bar is drawn on the terminal, so a signal finishes its line.
+static BAR_DRAWN: AtomicBool = AtomicBool::new(false);
+
+/// Tells the signal handler whether a progress bar is on the terminal.
+pub(crate) fn bar_drawn(on: bool) {
+    BAR_DRAWN.store(on, Ordering::SeqCst);
+}
+
+/// Starts a thread that, on any catchable signal whose default would end the process
+/// ([`crate::progress::TERMINATING_SIGNALS`]), waits for files being put in place, removes
+/// the temporary files of outputs still being written, ends a progress bar's line and ends
+/// the process with exit code 128 + the signal. SIGXFSZ (a file past `ulimit -f`) is caught
+/// and ignored, so the write fails with EFBIG and the command exits 74 with its one line;
+/// SIGPIPE is ignored by Rust's runtime already (a closed pipe is a failed write). The
 /// binary's `main` calls it; a host running the CLI in-process (the Python entry) does not,
 /// so its own signal handling is untouched.
 ///
 /// # Errors
 /// The signal handlers could not be registered.
 pub fn install_signal_cleanup() -> io::Result<()> {
-    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
-    let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP])?;
+    use signal_hook::consts::SIGXFSZ;
+    let caught = crate::progress::TERMINATING_SIGNALS
+        .iter()
+        .copied()
+        .chain([SIGXFSZ]);
+    let mut signals = signal_hook::iterator::Signals::new(caught)?;
     std::thread::Builder::new()
         .name("rhoscope-signals".into())
         .spawn(move || {
             for sig in signals.forever() {
-                remove_live_temps();
+                if sig == SIGXFSZ {
+                    continue;
+                }
+                // Held until the process ends: no file is put in place and no temporary
+                // file is created after these are removed.
+                let publishing = publishing();
+                let mut live = live_temps();
+                for p in live.drain(..) {
+                    let _ = fs::remove_file(p);
+                }
                 if !EXPLORER_SIGNALS.load(Ordering::SeqCst) {
+                    if BAR_DRAWN.load(Ordering::SeqCst) && io::stderr().is_terminal() {
+                        let _ = io::stderr().write_all(b"\n");
+                    }
                     std::process::exit(128 + sig);
                 }
+                drop(live);
+                drop(publishing);
             }
         })?;
     Ok(())
@@ -261,6 +359,8 @@ fn create_temp_beside(path: &Path) -> io::Result<(File, TempPath)> {
         .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "not a file name"))?
         .to_string_lossy();
     let mut last = None;
+    // Created and registered under the lock the signal handler takes, so none escapes it.
+    let mut live = live_temps();
     for k in 0..100 {
         let tmp = dir.join(format!(".{name}.{}-{k}.tmp", std::process::id()));
         match fs::OpenOptions::new()
@@ -268,7 +368,10 @@ fn create_temp_beside(path: &Path) -> io::Result<(File, TempPath)> {
             .create_new(true)
             .open(&tmp)
         {
-            Ok(file) => return Ok((file, TempPath::new(tmp))),
+            Ok(file) => {
+                live.push(tmp.clone());
+                return Ok((file, TempPath(tmp)));
+            }
             Err(e) if e.kind() == io::ErrorKind::AlreadyExists => last = Some(e),
             Err(e) => return Err(e),
         }
@@ -403,5 +506,30 @@ fn fill_low_descriptors() {
         }
         // Kept open for the life of the process, in the place of a closed standard stream.
         let _ = null.into_raw_fd();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Outputs written together appear together: when the second cannot be written, the
+    /// first (new) file is not left behind, and no temporary file is.
+    #[test]
+    fn files_written_together_appear_together_or_not_at_all() {
+        let dir = tempfile::tempdir().unwrap();
+        let first = target(&dir.path().join("a.txt"), false).unwrap();
+        let gone = dir.path().join("gone");
+        fs::create_dir(&gone).unwrap();
+        let second = target(&gone.join("b.txt"), false).unwrap();
+        fs::remove_dir(&gone).unwrap();
+        let r = write_together(&[(&first, b"a".as_slice()), (&second, b"b".as_slice())]);
+        assert!(matches!(r, Err(Error::Output { .. })), "{r:?}");
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 0);
+        let second = target(&dir.path().join("b.txt"), false).unwrap();
+        write_together(&[(&first, b"a".as_slice()), (&second, b"b".as_slice())]).unwrap();
+        assert_eq!(fs::read_to_string(dir.path().join("a.txt")).unwrap(), "a");
+        assert_eq!(fs::read_to_string(dir.path().join("b.txt")).unwrap(), "b");
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 2);
     }
 }

@@ -181,6 +181,7 @@ fn power_figure(a: &PlotArgs) -> Result<Figure, Error> {
         runs.push((t, cells));
     }
     bar.finish_and_clear();
+    super::output::bar_drawn(false);
     Ok(Figure::Power(plot::power_figure(
         &format!("Power against N: {desc}, strength {}", a.strength),
         a.strength,
@@ -210,6 +211,7 @@ fn boundary_figure(a: &PlotArgs) -> Result<Figure, Error> {
         .map_err(|e| Error::Usage(format!("boundary: {e}").into()))?
         .expect("a progress bar never stops the run");
     bar.finish_and_clear();
+    super::output::bar_drawn(false);
     let others = opts.base.rho[1..]
         .iter()
         .enumerate()

@@ -48,15 +48,16 @@ pub(super) fn reproduce_cmd(a: &ReproduceArgs) -> Result<(), Error> {
     let start = std::time::Instant::now();
     let tables = crate::reproduce::run(&a.tables, budget, &tick).map_err(Error::from)?;
     bar.finish_and_clear();
+    super::output::bar_drawn(false);
     let seconds = start.elapsed().as_secs_f64();
     if let Some((report_md, results_json)) = &outs {
         let md = report::reproduce::markdown(&tables, a.quick, seconds);
-        output::write(report_md, |w| w.write_all(md.as_bytes()))?;
         let mut js =
             serde_json::to_string_pretty(&report::reproduce::json(&tables, a.quick, seconds))
                 .expect("JSON values always serialise");
         js.push('\n');
-        output::write(results_json, |w| w.write_all(js.as_bytes()))?;
+        // Both files or neither.
+        output::write_together(&[(report_md, md.as_bytes()), (results_json, js.as_bytes())])?;
     }
     if a.json {
         write_json(&report::reproduce::json(&tables, a.quick, seconds))

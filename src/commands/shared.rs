@@ -52,6 +52,7 @@ pub fn progress_bar(len: u64, show: bool) -> indicatif::ProgressBar {
         return indicatif::ProgressBar::hidden();
     }
     let bar = indicatif::ProgressBar::new(len);
+    output::bar_drawn(true);
     if let Ok(style) = indicatif::ProgressStyle::with_template(
         "{spinner} {bar:40} {percent:>3}% {elapsed_precise} (eta {eta})",
     ) {
@@ -120,6 +121,7 @@ impl Meter for Bar {
 
     fn finish(&self) {
         self.0.finish_and_clear();
+        output::bar_drawn(false);
     }
 }
 

@@ -24,6 +24,7 @@ impl StageBars {
         } else {
             ProgressDrawTarget::hidden()
         };
+        super::output::bar_drawn(show);
         StageBars {
             multi: MultiProgress::with_draw_target(target),
             bars: Mutex::new(Vec::new()),
@@ -76,5 +77,6 @@ impl StageBars {
             bar.finish_and_clear();
         }
         let _ = self.multi.clear();
+        super::output::bar_drawn(false);
     }
 }

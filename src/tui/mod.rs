@@ -42,21 +42,20 @@ use crate::error::Error;
 pub enum Event {
     Input(TermEvent),
     Worker(WorkerMsg),
-    /// SIGTERM, SIGINT, SIGHUP or SIGQUIT (end, restoring the terminal), SIGTSTP (restore,
-    /// then stop) or SIGCONT (take the terminal back).
+    /// A terminating signal (end, restoring the terminal), SIGTSTP (restore, then stop) or
+    /// SIGCONT (take the terminal back).
     Signal(i32),
 }
 
-/// The signals the explorer handles itself: each would otherwise leave the terminal on the
-/// alternate screen, in raw mode, with mouse reporting on and the cursor hidden.
-const SIGNALS: [i32; 6] = [
-    signal_hook::consts::SIGTERM,
-    signal_hook::consts::SIGINT,
-    signal_hook::consts::SIGHUP,
-    signal_hook::consts::SIGQUIT,
-    signal_hook::consts::SIGTSTP,
-    signal_hook::consts::SIGCONT,
-];
+/// The signals the explorer handles itself: every catchable one that would end the process
+/// (USR1, ALRM, … as well as TERM, INT, HUP) and the stop and continue pair; each would
+/// otherwise leave the terminal on the alternate screen, in raw mode, with mouse reporting
+/// on and the cursor hidden.
+fn signals() -> impl Iterator<Item = i32> {
+    crate::progress::TERMINATING_SIGNALS
+        .into_iter()
+        .chain([signal_hook::consts::SIGTSTP, signal_hook::consts::SIGCONT])
+}
 
 /// Gives the terminal back to the shell (raw mode off, main screen, mouse off, cursor on).
 fn release_terminal(mouse: bool) {
@@ -373,7 +372,7 @@ pub fn run(opts: Options) -> Result<(), Error> {
     // The command line's own handler (temporary files, exit 128 + signal) stands aside.
     #[cfg(feature = "cli")]
     crate::commands::explorer_owns_signals(true);
-    let mut signals = signal_hook::iterator::Signals::new(SIGNALS).map_err(|e| term_error(&e))?;
+    let mut signals = signal_hook::iterator::Signals::new(signals()).map_err(|e| term_error(&e))?;
     let handle = signals.handle();
     let signal_tx = tx.clone();
     std::thread::Builder::new()
