@@ -799,7 +799,9 @@ fn validate_refuses_too_few_null_draws_and_huge_resamples() {
         let r = run(dir.path(), &["validate", "p.csv", "--null-draws", d]);
         assert_eq!(r.code, 2, "{d}: {}", r.stderr);
         assert!(
-            r.stderr.contains(&format!("--null-draws: {d} is out of range; use 0 (off) or 20 to ")),
+            r.stderr.contains(&format!(
+                "--null-draws: {d} is out of range; use 0 (off) or 20 to "
+            )),
             "{}",
             r.stderr
         );
@@ -932,7 +934,11 @@ fn whole_number_flags_name_flag_value_and_range() {
             "{args:?}: {}",
             r.stderr
         );
-        assert!(r.stderr.contains(" to "), "{args:?}: no range: {}", r.stderr);
+        assert!(
+            r.stderr.contains(" to "),
+            "{args:?}: no range: {}",
+            r.stderr
+        );
         for clap in ["too large to fit", "invalid digit", "unexpected argument"] {
             assert!(!r.stderr.contains(clap), "{args:?}: {}", r.stderr);
         }
@@ -940,14 +946,21 @@ fn whole_number_flags_name_flag_value_and_range() {
     let r = common::run_env(dir.path(), &["estimate", p], &[("RAYON_NUM_THREADS", huge)]);
     assert_eq!(r.code, 2, "{}", r.stderr);
     assert!(
-        r.stderr.contains(&format!("RAYON_NUM_THREADS: {huge} is out of range; use 1 to ")),
+        r.stderr.contains(&format!(
+            "RAYON_NUM_THREADS: {huge} is out of range; use 1 to "
+        )),
         "{}",
         r.stderr
     );
-    let r = common::run_env(dir.path(), &["estimate", p], &[("RAYON_NUM_THREADS", "abc")]);
+    let r = common::run_env(
+        dir.path(),
+        &["estimate", p],
+        &[("RAYON_NUM_THREADS", "abc")],
+    );
     assert_eq!(r.code, 2, "{}", r.stderr);
     assert!(
-        r.stderr.contains("RAYON_NUM_THREADS: abc is not a whole number; use 1 to "),
+        r.stderr
+            .contains("RAYON_NUM_THREADS: abc is not a whole number; use 1 to "),
         "{}",
         r.stderr
     );
@@ -998,7 +1011,9 @@ fn simulate_refuses_designs_no_command_reads_back() {
         let key = set.split('=').next().unwrap();
         let r = run(
             dir.path(),
-            &["simulate", "--n", "20", "--seed", "1", "--set", set, "-o", "x.csv"],
+            &[
+                "simulate", "--n", "20", "--seed", "1", "--set", set, "-o", "x.csv",
+            ],
         );
         assert_eq!(r.code, 2, "{set}: {}", r.stderr);
         assert_eq!(r.stderr.lines().count(), 1, "{set}: {}", r.stderr);
