@@ -50,7 +50,8 @@ Examples:
 pub struct Cli {
     /// Worker threads for parallel work (default: all cores, or RAYON_NUM_THREADS; either
     /// must be a whole number from 1 to 4 × the cores, never above 256, or rhoscope exits 2;
-    /// an empty RAYON_NUM_THREADS is unset). Results are identical at any thread count.
+    /// an empty RAYON_NUM_THREADS is unset; give --threads once, before or after the
+    /// subcommand). Results are identical at any thread count.
     #[arg(long, global = true, value_name = "N", value_parser = values::threads())]
     pub threads: Option<u16>,
     #[command(subcommand)]
@@ -70,7 +71,11 @@ pub fn once_each_global(args: &[std::ffi::OsString]) -> Result<(), String> {
             break;
         }
         if a == "--threads" {
-            given.push(rest.next().map(|v| v.into_owned()).unwrap_or_default());
+            given.push(
+                rest.next()
+                    .map(std::borrow::Cow::into_owned)
+                    .unwrap_or_default(),
+            );
         } else if let Some(v) = a.strip_prefix("--threads=") {
             given.push(v.to_string());
         }

@@ -54,6 +54,13 @@ pub enum ScenarioError {
         max: usize,
         what: String,
     },
+    /// A value outside what the readers take back from a simulated panel.
+    #[error("{key}={value}: out of range; use {range}")]
+    OutOfRange {
+        key: String,
+        value: String,
+        range: &'static str,
+    },
     /// Any other unusable value, described from its context.
     #[error("{0}")]
     Invalid(String),
@@ -162,18 +169,18 @@ pub fn apply_set(pm: &mut Params, assignment: &str) -> Result<(), ScenarioError>
     let (key, value) = (key.trim(), value.trim());
     let v = &mut pm.violations;
     match key {
-        "sigma_t2" => pm.sigma_t2 = number(key, value)?,
-        "sigma_c2" => pm.sigma_c2 = number(key, value)?,
-        "p" => pm.p = bounded_count(key, value, MAX_COLUMNS, "judges")?,
-        "judge_var" => pm.judge_var = list(key, value)?,
+        "sigma_t2" => pm.sigma_t2 = one(key, value, VARIANCE)?,
+        "sigma_c2" => pm.sigma_c2 = one(key, value, VARIANCE)?,
+        "p" => pm.p = judges(key, value)?,
+        "judge_var" => pm.judge_var = within(key, value, VARIANCE_OR_ZERO)?,
         "rho" => pm.rho = list(key, value)?,
-        "sigma_a" => pm.sigma_a = list(key, value)?,
-        "g" => v.judge_loading = list(key, value)?,
-        "h" => v.anchor_loading = list(key, value)?,
-        "shared_residual" | "s" => v.shared_residual = number(key, value)?,
-        "sigma_f" => v.sigma_f = number(key, value)?,
+        "sigma_a" => pm.sigma_a = within(key, value, SCALE)?,
+        "g" => v.judge_loading = within(key, value, LOADING)?,
+        "h" => v.anchor_loading = within(key, value, LOADING)?,
+        "shared_residual" | "s" => v.shared_residual = one(key, value, SCALE_OR_ZERO)?,
+        "sigma_f" => v.sigma_f = one(key, value, SCALE_OR_ZERO)?,
         "hetero" => v.hetero = number(key, value)?,
-        "judge_scale" | "a" => v.judge_scale = list(key, value)?,
+        "judge_scale" | "a" => v.judge_scale = within(key, value, SCALE)?,
         "lognormal_sd" => {
             v.dist = Dist::Lognormal {
                 sigma: number(key, value)?,
@@ -304,6 +311,55 @@ fn bounded_count(key: &str, s: &str, max: usize, what: &str) -> Result<usize, Sc
         });
     }
     Ok(n)
+}
+
+/// A range a `--set` value must lie in, and its wording: a simulated column's values must
+/// stay within what the readers accept (|x| ≤ 1e150, spreads ≥ 1e-150; data::MAX_MAGNITUDE),
+/// so every scale is held to 1e-100 … 1e100 (variances to their squares), which leaves room
+/// for the draws' tails and for sums of several terms.
+type Range = (f64, f64, bool, &'static str);
+const VARIANCE: Range = (1e-200, 1e200, false, "1e-200 to 1e200");
+const VARIANCE_OR_ZERO: Range = (1e-200, 1e200, true, "0, or 1e-200 to 1e200");
+const SCALE: Range = (1e-100, 1e100, false, "1e-100 to 1e100");
+const SCALE_OR_ZERO: Range = (1e-100, 1e100, true, "0, or 1e-100 to 1e100");
+const LOADING: Range = (1e-100, 1e100, true, "0, or ±1e-100 to ±1e100");
+
+/// The numbers of a one-or-list value, each in `range` (by magnitude, for loadings).
+fn within(key: &str, s: &str, range: Range) -> Result<Vec<f64>, ScenarioError> {
+    let (lo, hi, zero, words) = range;
+    let xs = list(key, s)?;
+    let signed = range == LOADING;
+    let ok = |x: f64| {
+        let m = if signed { x.abs() } else { x };
+        (zero && x == 0.0) || (lo..=hi).contains(&m)
+    };
+    match xs.iter().find(|x| !ok(**x)) {
+        None => Ok(xs),
+        Some(_) => Err(ScenarioError::OutOfRange {
+            key: key.to_string(),
+            value: s.trim().to_string(),
+            range: words,
+        }),
+    }
+}
+
+/// One number in `range`.
+fn one(key: &str, s: &str, range: Range) -> Result<f64, ScenarioError> {
+    number(key, s)?;
+    within(key, s, range).map(|xs| xs[0])
+}
+
+/// `p`: 2 judges (the fewest any command reads) up to the column limit.
+fn judges(key: &str, s: &str) -> Result<usize, ScenarioError> {
+    let p = bounded_count(key, s, MAX_COLUMNS, "judges")?;
+    if p < 2 {
+        return Err(ScenarioError::OutOfRange {
+            key: key.to_string(),
+            value: s.trim().to_string(),
+            range: "2 to the column limit (every command reads at least 2 judges)",
+        });
+    }
+    Ok(p)
 }
 
 fn list(key: &str, s: &str) -> Result<Vec<f64>, ScenarioError> {

@@ -417,7 +417,7 @@ fn extreme_simulation_knobs_are_refused_not_written_as_nan() {
     let dir = tempfile::tempdir().unwrap();
     for (set, needle) in [
         ("lognormal_sd=1000", "lognormal_sd"),
-        ("sigma_a=1e200", "overflows"),
+        ("sigma_a=1e200", "out of range"),
         ("families=a,b\x1b,c,d,e,f", "plain text"),
     ] {
         let r = run(
@@ -799,7 +799,9 @@ fn validate_refuses_too_few_null_draws_and_huge_resamples() {
         let r = run(dir.path(), &["validate", "p.csv", "--null-draws", d]);
         assert_eq!(r.code, 2, "{d}: {}", r.stderr);
         assert!(
-            r.stderr.contains(&format!("--null-draws: {d} is out of range; use 0 (off) or 20 to ")),
+            r.stderr.contains(&format!(
+                "--null-draws: {d} is out of range; use 0 (off) or 20 to "
+            )),
             "{}",
             r.stderr
         );
@@ -932,7 +934,11 @@ fn whole_number_flags_name_flag_value_and_range() {
             "{args:?}: {}",
             r.stderr
         );
-        assert!(r.stderr.contains(" to "), "{args:?}: no range: {}", r.stderr);
+        assert!(
+            r.stderr.contains(" to "),
+            "{args:?}: no range: {}",
+            r.stderr
+        );
         for clap in ["too large to fit", "invalid digit", "unexpected argument"] {
             assert!(!r.stderr.contains(clap), "{args:?}: {}", r.stderr);
         }
@@ -940,14 +946,21 @@ fn whole_number_flags_name_flag_value_and_range() {
     let r = common::run_env(dir.path(), &["estimate", p], &[("RAYON_NUM_THREADS", huge)]);
     assert_eq!(r.code, 2, "{}", r.stderr);
     assert!(
-        r.stderr.contains(&format!("RAYON_NUM_THREADS: {huge} is out of range; use 1 to ")),
+        r.stderr.contains(&format!(
+            "RAYON_NUM_THREADS: {huge} is out of range; use 1 to "
+        )),
         "{}",
         r.stderr
     );
-    let r = common::run_env(dir.path(), &["estimate", p], &[("RAYON_NUM_THREADS", "abc")]);
+    let r = common::run_env(
+        dir.path(),
+        &["estimate", p],
+        &[("RAYON_NUM_THREADS", "abc")],
+    );
     assert_eq!(r.code, 2, "{}", r.stderr);
     assert!(
-        r.stderr.contains("RAYON_NUM_THREADS: abc is not a whole number; use 1 to "),
+        r.stderr
+            .contains("RAYON_NUM_THREADS: abc is not a whole number; use 1 to "),
         "{}",
         r.stderr
     );
@@ -973,4 +986,39 @@ fn a_global_flag_given_twice_is_refused() {
     }
     let r = run(dir.path(), &["estimate", p, "--threads", "1"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
+}
+
+/// `simulate` writes only designs the readers take back: each `--set` key is held to its
+/// range (a scale no reader can hold, one judge where every command needs two) in one line
+/// naming the key and the range, and nothing is written.
+#[test]
+fn simulate_refuses_designs_no_command_reads_back() {
+    let dir = tempfile::tempdir().unwrap();
+    for set in [
+        "sigma_t2=1e308",
+        "sigma_t2=1e-300",
+        "sigma_c2=1e250",
+        "judge_var=1e250",
+        "sigma_a=1e-200",
+        "g=1e120",
+        "h=-1e120",
+        "judge_scale=1e-120",
+        "shared_residual=1e120",
+        "sigma_f=1e120",
+        "p=1",
+        "p=0",
+    ] {
+        let key = set.split('=').next().unwrap();
+        let r = run(
+            dir.path(),
+            &[
+                "simulate", "--n", "20", "--seed", "1", "--set", set, "-o", "x.csv",
+            ],
+        );
+        assert_eq!(r.code, 2, "{set}: {}", r.stderr);
+        assert_eq!(r.stderr.lines().count(), 1, "{set}: {}", r.stderr);
+        assert!(r.stderr.contains(&format!("{key}=")), "{set}: {}", r.stderr);
+        assert!(r.stderr.contains(" to "), "{set}: no range: {}", r.stderr);
+        assert!(!dir.path().join("x.csv").exists(), "{set} wrote a file");
+    }
 }

@@ -478,5 +478,9 @@ fn an_interrupted_battery_finishes_its_progress_line() {
     let status = child.wait().expect("the battery exits");
     assert_eq!(status.exit_code(), 128 + 2, "{status:?}");
     screen.drain();
-    assert_eq!(screen.raw.last(), Some(&b'\n'), "the bar's line is left open");
+    assert_eq!(
+        screen.raw.last(),
+        Some(&b'\n'),
+        "the bar's line is left open"
+    );
 }

@@ -229,7 +229,11 @@ fn threads_are_bounded_by_the_cores() {
         &["battery", "p.csv"],
         &[("RAYON_NUM_THREADS", "4000")],
     );
-    refused(&r, 2, &["RAYON_NUM_THREADS=4000", "at most"]);
+    refused(
+        &r,
+        2,
+        &["RAYON_NUM_THREADS: 4000 is out of range", "use 1 to"],
+    );
     let r = common::run_env(
         dir.path(),
         &["--threads", "1", "estimate", "p.csv", "--continuous", "all"],

@@ -331,37 +331,6 @@ fn numeric_headers_pick_by_name_and_note_what_positions_would_pick() {
     }
     let line = r.stderr.lines().find(|l| l.contains("--judges")).unwrap();
     assert!(line.contains("3, 4, 5"), "{line}");
-    // Every setting that takes columns by name or position says so: --set-aside and
-    // --long's three columns too.
-    let mut wide = String::from("3,4,5,1,2,9,6\n");
-    let mut long = String::from("3,1,2\n");
-    for (i, r) in ROWS.iter().enumerate() {
-        let cells: Vec<String> = r.iter().map(f64::to_string).collect();
-        wide.push_str(&format!("{},0.5,0.25\n", cells.join(",")));
-        for (k, x) in r.iter().enumerate() {
-            long.push_str(&format!("{x},{i},{}\n", KEYS[k]));
-        }
-    }
-    write(dir.path(), "aside.csv", wide.as_bytes());
-    write(dir.path(), "long.csv", long.as_bytes());
-    let cases: [(&[&str], &str, &str); 2] = [
-        (
-            &["aside.csv", "--judges", "1,2,3", "--anchors", "4,5", "--set-aside", "6"],
-            "--set-aside",
-            "named 9",
-        ),
-        (&["long.csv", "--long", "1,2,3"], "--long", "named 3, 1, 2"),
-    ];
-    for (extra, flag, by_position) in cases {
-        let mut args = vec!["estimate"];
-        args.extend(extra);
-        let r = run(dir.path(), &args);
-        assert_eq!(r.code, 0, "{args:?}: {}", r.stderr);
-        let line = r.stderr.lines().find(|l| l.contains(flag));
-        let line = line.unwrap_or_else(|| panic!("{args:?}: no {flag} note: {}", r.stderr));
-        assert!(line.contains("by name"), "{line}");
-        assert!(line.contains(by_position), "{line}");
-    }
     // `--designated-clean` reads a number among the anchors the same way.
     let args = [
         "estimate",
@@ -443,4 +412,49 @@ fn a_repeated_key_inside_a_nested_json_value_is_not_a_column() {
     let r = run(dir.path(), &["estimate", "nested.jsonl"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(!r.stderr.contains("twice"), "{}", r.stderr);
+}
+
+/// Every setting that takes columns by name or position notes a number that names a column
+/// its position would not pick: --set-aside and --long's three columns too.
+#[test]
+fn set_aside_and_long_columns_note_names_that_positions_would_not_pick() {
+    use std::fmt::Write as _;
+    let dir = tempfile::tempdir().unwrap();
+    let mut wide = String::from("3,4,5,1,2,9,6\n");
+    let mut long = String::from("3,1,2\n");
+    for (i, r) in ROWS.iter().enumerate() {
+        let cells: Vec<String> = r.iter().map(f64::to_string).collect();
+        let _ = writeln!(wide, "{},0.5,0.25", cells.join(","));
+        for (k, x) in r.iter().enumerate() {
+            let _ = writeln!(long, "{x},{i},{}", KEYS[k]);
+        }
+    }
+    write(dir.path(), "aside.csv", wide.as_bytes());
+    write(dir.path(), "long.csv", long.as_bytes());
+    let cases: [(&[&str], &str, &str); 2] = [
+        (
+            &[
+                "aside.csv",
+                "--judges",
+                "1,2,3",
+                "--anchors",
+                "4,5",
+                "--set-aside",
+                "6",
+            ],
+            "--set-aside",
+            "named 9",
+        ),
+        (&["long.csv", "--long", "1,2,3"], "--long", "named 3, 1, 2"),
+    ];
+    for (extra, flag, by_position) in cases {
+        let mut args = vec!["estimate"];
+        args.extend(extra);
+        let r = run(dir.path(), &args);
+        assert_eq!(r.code, 0, "{args:?}: {}", r.stderr);
+        let line = r.stderr.lines().find(|l| l.contains(flag));
+        let line = line.unwrap_or_else(|| panic!("{args:?}: no {flag} note: {}", r.stderr));
+        assert!(line.contains("by name"), "{line}");
+        assert!(line.contains(by_position), "{line}");
+    }
 }

@@ -447,7 +447,13 @@ fn a_signal_mid_write_with_force_keeps_the_old_file() {
 /// TERM, INT and HUP.
 #[test]
 fn every_ending_signal_mid_write_removes_the_temporary_file() {
-    for (signal, number) in [("INT", 2), ("HUP", 1), ("USR1", 10), ("USR2", 12), ("ALRM", 14)] {
+    for (signal, number) in [
+        ("INT", 2),
+        ("HUP", 1),
+        ("USR1", 10),
+        ("USR2", 12),
+        ("ALRM", 14),
+    ] {
         let dir = tempfile::tempdir().unwrap();
         signalled_mid_write(dir.path(), false, signal, number);
         assert!(!dir.path().join("huge.csv").exists(), "SIG{signal}");
@@ -470,7 +476,11 @@ fn a_file_size_limit_is_a_failed_write() {
     assert_eq!(out.status.code(), Some(74), "{stderr}");
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
     assert!(stderr.contains("big.csv"), "{stderr}");
-    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0, "a file was left");
+    assert_eq!(
+        std::fs::read_dir(dir.path()).unwrap().count(),
+        0,
+        "a file was left"
+    );
 }
 
 /// `export` of a panel the script cannot read writes the script and its data together: a

@@ -18,7 +18,10 @@ pub fn run_cli(args: Vec<OsString>) -> i32 {
     let args = with_explore_for_a_file(args);
     let typed = typed_command(&args);
     if let Err(e) = crate::cli::once_each_global(&args) {
-        let _ = writeln!(std::io::stderr(), "rhoscope: error: {e} (see {typed} --help)");
+        let _ = writeln!(
+            std::io::stderr(),
+            "rhoscope: error: {e} (see {typed} --help)"
+        );
         return crate::error::EXIT_USAGE;
     }
     let cli = match Cli::try_parse_from(args) {

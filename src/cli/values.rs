@@ -131,7 +131,8 @@ impl<T: TryFrom<u64> + Clone + Send + Sync + 'static> TypedValueParser for Whole
             .map_or_else(|| "value".to_string(), |l| format!("--{l}"));
         self.check(&value.to_string_lossy())
             .and_then(|v| {
-                T::try_from(v).map_err(|_| self.refusal(&value.to_string_lossy(), "is out of range"))
+                T::try_from(v)
+                    .map_err(|_| self.refusal(&value.to_string_lossy(), "is out of range"))
             })
             .map_err(|m| {
                 clap::Error::raw(ErrorKind::ValueValidation, format!("{flag}: {m}\n")).with_cmd(cmd)
@@ -157,12 +158,18 @@ mod tests {
             w.check("-1"),
             Err("-1 is out of range; use 20 to 100".into())
         );
-        assert_eq!(w.check("-0"), Err("-0 is out of range; use 20 to 100".into()));
+        assert_eq!(
+            w.check("-0"),
+            Err("-0 is out of range; use 20 to 100".into())
+        );
         assert_eq!(
             w.check("1.5"),
             Err("1.5 is not a whole number; use 20 to 100".into())
         );
-        assert_eq!(w.check("-"), Err("- is not a whole number; use 20 to 100".into()));
+        assert_eq!(
+            w.check("-"),
+            Err("- is not a whole number; use 20 to 100".into())
+        );
         let off = w.or_off();
         assert_eq!(off.check("0"), Ok(0));
         assert_eq!(off.check("-0"), Ok(0));

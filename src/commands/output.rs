@@ -263,7 +263,6 @@ fn publishing() -> std::sync::MutexGuard<'static, ()> {
 /// A temporary file deleted on drop unless kept.
 struct TempPath(PathBuf);
 
-
 impl Drop for TempPath {
     fn drop(&mut self) {
         let _ = fs::remove_file(&self.0);
@@ -287,7 +286,6 @@ fn live_temps() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
 fn forget_temp(path: &Path) {
     live_temps().retain(|p| p != path);
 }
-
 
 /// Tells the signal handler the explorer handles the terminating signals itself.
 #[cfg(feature = "tui")]

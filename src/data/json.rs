@@ -241,9 +241,7 @@ fn repeated(
         // An index label twice in one column: that label's row, in that column.
         (None, Some(column)) => (
             Location {
-                row: labels
-                    .and_then(|l| l.get(&rep.key))
-                    .map(|&r| r as u64 + 1),
+                row: labels.and_then(|l| l.get(&rep.key)).map(|&r| r as u64 + 1),
                 column: Some(column.clone()),
                 value: None,
             },
