@@ -3,7 +3,7 @@
 //! Jacobian's rank is taken at random interior points, with and without one anchor designated
 //! clean (ρ_d = 0), for continuous and for ordinal judges; and equivalent worlds (two parameter
 //! sets, the same observed moments, different ρ) are built where ρ is not identified.
-//! The expected null dimensions are SPEC §7's table, derived there by counting.
+//! The expected null dimensions are the table filed with issue 38 (docs/method.md §7b).
 
 use nalgebra::DMatrix;
 use rand::RngExt;
@@ -102,7 +102,7 @@ fn observed(w: &World, judges_continuous: bool) -> Vec<f64> {
 }
 
 /// The null dimension of the Jacobian of θ ↦ observed at `w` (central differences, relative
-/// tolerance 1e-7 of the largest singular value, as SPEC §7).
+/// tolerance 1e-7 of the largest singular value, as issue 38's study).
 fn null_dim(w: &World, judges_continuous: bool, fixed: Option<usize>) -> (usize, Vec<f64>) {
     let th = w.theta(fixed);
     let f = |t: &[f64]| observed(&w.with_theta(t, fixed), judges_continuous);
@@ -136,7 +136,7 @@ fn random_world(p: usize, m: usize, index: u64) -> World {
     }
 }
 
-/// SPEC §7's table, for m = 2, 3, 4, 6: (free, with ρ_1 = 0) null dimensions.
+/// Issue 38's table, for m = 2, 3, 4, 6: (free, with ρ_1 = 0) null dimensions.
 fn spec_null(judges_continuous: bool, m: usize) -> (usize, usize) {
     match (judges_continuous, m) {
         (true, 2) => (2, 1),

@@ -1,4 +1,4 @@
-//! The designated-clean estimate on latent scales (docs/method.md §7b, SPEC §7 "Ordinal
+//! The designated-clean estimate on latent scales (docs/method.md §7b, "Ordinal
 //! anchors and one trusted anchor"): with ordinal anchors the data fix every column's
 //! standardised loadings on (t, c) only up to one rotation of the plane, along which every
 //! anchor's ρ moves together; trusting anchor d as clean (ρ_d = 0, an assumption the data

@@ -130,7 +130,7 @@ mod tests {
 
     #[test]
     fn the_paper_design_gives_the_spec_ranges_and_clean_worlds() {
-        // SPEC §7: at ρ = (0.3, 0.7, 0.5) the family spans about [−0.75, 0.87],
+        // Issue 38's rank study: at ρ = (0.3, 0.7, 0.5) the family spans about [−0.75, 0.87],
         // [−0.63, 0.92], [−0.55, 0.85]; ρ_1 = 0 puts the others at (0.53, 0.31).
         let pm = Params {
             p: 5,

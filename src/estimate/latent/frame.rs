@@ -9,7 +9,7 @@ use super::super::EstimateError;
 use super::super::free_scale::one_factor_uls;
 
 /// Fewest judges (their one-factor loadings need 3) and anchors (ρ_d = 0 identifies the others
-/// only at m ≥ 3, SPEC §7) the latent fits accept.
+/// only at m ≥ 3, docs/method.md §7b) the latent fits accept.
 pub const MIN_JUDGES: usize = 3;
 pub const MIN_ANCHORS: usize = 3;
 
