@@ -222,8 +222,9 @@ fn reachable(base: &Params, target: Target) -> Result<(), PlanError> {
     test.applicable(&crate::battery::Layout::of_params(&layout_base))
         .map_err(|why| {
             PlanError::NotApplicable(format!(
-                "Test {} cannot run on this scenario: it {why}. No N reaches its power; choose a scenario it applies to (e.g. --preset {})",
+                "Test {} cannot run on this scenario: it {why}. No N reaches its power; choose a scenario it applies to (e.g. {} {})",
                 test.name(),
+                crate::wording::RunSetting::Preset.marked(),
                 if test.spec().violation.three_anchors {
                     "three-anchor"
                 } else {

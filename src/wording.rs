@@ -40,6 +40,75 @@ pub enum Setting {
     FailOnDiagnostic,
 }
 
+/// A choice of how one command runs, not of the panel (resamples, the planner's search, a
+/// scenario): named by a message without saying how it is changed. Apart from [`Setting`] so
+/// that a front end without the choice (Python's keywords, say) words it in plain words by
+/// default ([`Wording::run`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum RunSetting {
+    /// The number of bootstrap resamples.
+    Bootstrap,
+    /// A named scenario to start from.
+    Preset,
+    /// A scenario parameter set by KEY=VALUE.
+    Set,
+    /// The planner's largest N searched.
+    MaxN,
+    /// The planner's target.
+    Target,
+    /// Replications of a simulation study.
+    Reps,
+    /// The ρ injected into a validation study's synthetic anchors.
+    Inject,
+}
+
+impl RunSetting {
+    /// Every run setting, for tests that word each one.
+    pub const ALL: [RunSetting; 7] = [
+        RunSetting::Bootstrap,
+        RunSetting::Preset,
+        RunSetting::Set,
+        RunSetting::MaxN,
+        RunSetting::Target,
+        RunSetting::Reps,
+        RunSetting::Inject,
+    ];
+
+    /// The setting's stable key, as marked in text (apart from every [`Setting::key`]).
+    #[must_use]
+    pub fn key(self) -> &'static str {
+        match self {
+            RunSetting::Bootstrap => "run.bootstrap",
+            RunSetting::Preset => "run.preset",
+            RunSetting::Set => "run.set",
+            RunSetting::MaxN => "run.max_n",
+            RunSetting::Target => "run.target",
+            RunSetting::Reps => "run.reps",
+            RunSetting::Inject => "run.inject",
+        }
+    }
+
+    /// The setting marked in text, for a front end to word with [`reword`].
+    #[must_use]
+    pub fn marked(self) -> String {
+        format!("{OPEN}{}{CLOSE}", self.key())
+    }
+
+    /// The setting described in plain words.
+    #[must_use]
+    pub fn described(self) -> &'static str {
+        match self {
+            RunSetting::Bootstrap => "the number of bootstrap resamples",
+            RunSetting::Preset => "a preset scenario",
+            RunSetting::Set => "the scenario's parameters",
+            RunSetting::MaxN => "the largest N searched",
+            RunSetting::Target => "the planner's target",
+            RunSetting::Reps => "the number of replications",
+            RunSetting::Inject => "the injected ρ",
+        }
+    }
+}
+
 /// Opens a marked setting in text (a private-use character no file or user writes).
 const OPEN: char = '\u{E000}';
 /// Closes a marked setting.
@@ -120,6 +189,12 @@ impl Setting {
 pub trait Wording {
     /// `setting` as this front end's user changes it: a flag, a key, a keyword argument.
     fn setting(&self, setting: Setting) -> Cow<'static, str>;
+
+    /// `setting` of a command's run as this front end's user changes it; plain words unless
+    /// the front end has the choice.
+    fn run(&self, setting: RunSetting) -> Cow<'static, str> {
+        Cow::Borrowed(setting.described())
+    }
 }
 
 /// The wording outside any front end: each setting described in plain words.
@@ -230,6 +305,10 @@ impl Wording for Marked {
     fn setting(&self, setting: Setting) -> Cow<'static, str> {
         Cow::Owned(setting.marked())
     }
+
+    fn run(&self, setting: RunSetting) -> Cow<'static, str> {
+        Cow::Owned(setting.marked())
+    }
 }
 
 /// `text` with each marked setting ([`Said::marked`]) in a front end's words.
@@ -250,7 +329,10 @@ pub fn reword<'a>(text: &'a str, wording: &dyn Wording) -> Cow<'a, str> {
         let key = &after[..j];
         match Setting::from_key(key) {
             Some(s) => out.push_str(&wording.setting(s)),
-            None => out.push_str(key),
+            None => match RunSetting::ALL.into_iter().find(|r| r.key() == key) {
+                Some(r) => out.push_str(&wording.run(r)),
+                None => out.push_str(key),
+            },
         }
         rest = &after[j + CLOSE.len_utf8()..];
     }
@@ -336,6 +418,15 @@ mod tests {
         );
         for setting in Setting::ALL {
             assert_eq!(Setting::from_key(setting.key()), Some(setting));
+        }
+        // A run setting marked in text is worded as a run setting, in plain words by default.
+        let run = format!("off ({} for coverage)", RunSetting::Bootstrap.marked());
+        assert_eq!(
+            reword(&run, &Flags),
+            "off (the number of bootstrap resamples for coverage)"
+        );
+        for r in RunSetting::ALL {
+            assert_eq!(Setting::from_key(r.key()), None, "{r:?}");
         }
     }
 }

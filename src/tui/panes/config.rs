@@ -114,8 +114,16 @@ fn row_lines(
             .values()
             .all(|v| *v == crate::battery::Verdict::NotApplicable)
     });
+    // Where the row does not fit the pane's one line, its spaces after ≥ and ≳ go first, so
+    // that 80×24 shows it whole ("N ≳ 10⁴", not "N ≳").
+    let whole = format!("▸ {}", d.row.configuration);
+    let row = if whole.chars().count() > width {
+        whole.replace("≥ ", "≥").replace("≳ ", "≳")
+    } else {
+        whole
+    };
     let parts = [
-        format!("▸ {}", d.row.configuration),
+        row,
         if none_runs {
             format!("— {} (none can run on this panel)", d.row.diagnostics)
         } else {

@@ -24,10 +24,9 @@ pub fn lines(app: &App, theme: Theme, width: usize) -> Vec<Line<'static>> {
     };
     let stale = app.battery_stale();
     let mut out: Vec<Line> = Vec::new();
-    let panel = app.panel.as_deref();
+    // Every sentence's settings in the explorer's keys; the advice is the reading's.
     let wrap = |text: &str, out: &mut Vec<Line<'static>>| {
-        let text = crate::tui::readout::explorer_advice(text, panel);
-        for l in wrap_words(&text, width) {
+        for l in wrap_words(&reword(text, &Keys), width) {
             out.push(Line::raw(l));
         }
     };
@@ -43,7 +42,7 @@ pub fn lines(app: &App, theme: Theme, width: usize) -> Vec<Line<'static>> {
     }
     out.push(Line::raw(""));
     out.push(Line::styled("Which estimate to read", theme.highlight()));
-    wrap(&reword(&r.route.why, &Keys), &mut out);
+    wrap(&r.route.why, &mut out);
     for t in TestId::ALL {
         let res = &r.tests[t];
         let name = format!("Test {} ", t.name());

@@ -84,7 +84,10 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
     lines.extend(anchor_lines(
         shown, shown_boot, &truths, &names, stale, width, theme,
     ));
-    lines.extend(moment_lines(e, truth.as_ref(), width));
+    // The moments of the estimate the rows show; a scenario's truth is on the closed form's
+    // scale, so it stands beside the closed form only.
+    let truth_beside = truth.as_ref().filter(|_| lead.is_none());
+    lines.extend(moment_lines(shown, truth_beside, width));
     lines.extend(neff_line(app, stale, width));
     // A real panel's judges load as they do; the walkthrough's Test J step points here.
     if matches!(app.source, Source::File(_))
@@ -93,10 +96,12 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
     {
         lines.push(Line::raw(crate::tui::readout::loading_line(p, &l, width)));
     }
+    // The closed form's flags, named as its own when another estimate leads.
+    let whose = if lead.is_some() { "closed form " } else { "" };
     for f in &e.flags {
         lines.push(Line::styled(
             format!(
-                "FLAG {}: {}",
+                "{whose}FLAG {}: {}",
                 f.code.as_str(),
                 reword(&f.message(e, &names), &Keys).into_owned()
             ),
