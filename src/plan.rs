@@ -22,7 +22,11 @@ pub enum PlanError {
     #[error("{0}")]
     Target(String),
     /// Too few replicates or too small a search ceiling.
-    #[error("--reps must be at least 2 and --max-n at least 10")]
+    #[error(
+        "{} must be at least 2 and {} at least 10",
+        crate::wording::RunSetting::Reps.marked(),
+        crate::wording::RunSetting::MaxN.marked()
+    )]
     Options,
     /// A power target needs two anchors at least.
     #[error("the scenario needs at least 2 anchors")]
@@ -69,11 +73,11 @@ impl Target {
         if let Some(w) = s.strip_prefix("ci-width=") {
             return match num(w) {
                 Some(w) if w > 0.0 && w < 2.0 => Ok(Target::CiWidth(w)),
-                _ => Err(PlanError::Target(format!("--target {s}: {forms}"))),
+                _ => Err(PlanError::Target(format!("target '{s}': {forms}"))),
             };
         }
         let Some(rest) = s.strip_prefix("power=") else {
-            return Err(PlanError::Target(format!("--target {s}: {forms}")));
+            return Err(PlanError::Target(format!("target '{s}': {forms}")));
         };
         let parsed = rest.split_once(':').and_then(|(name, ps)| {
             let (p, st) = ps.split_once('@')?;
@@ -91,7 +95,7 @@ impl Target {
                 })
             }
             _ => Err(PlanError::Target(format!(
-                "--target {s}: {forms}; tests: {}",
+                "target '{s}': {forms}; tests: {}",
                 test_names()
             ))),
         }

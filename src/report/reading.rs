@@ -123,7 +123,8 @@ fn status_phrase(s: AnchorStatus) -> &'static str {
     }
 }
 
-/// The command-line change that takes a remedy, when one does.
+/// The command line that takes a remedy, when one does: whole, to copy (`…` the panel's
+/// file and the options already given).
 fn cli(remedy: &Remedy, panel: &Panel, r: &BatteryReport) -> Option<String> {
     let names = |cs: &[Column]| {
         cs.iter()
@@ -132,8 +133,13 @@ fn cli(remedy: &Remedy, panel: &Panel, r: &BatteryReport) -> Option<String> {
             .join(",")
     };
     match remedy {
-        Remedy::MarkContinuous(cs) => Some(format!("--continuous {}", names(cs))),
-        Remedy::MarkOrdinal(_) => Some("leave them out of --continuous".into()),
+        Remedy::MarkContinuous(cs) => {
+            Some(format!("rhoscope battery … --continuous {}", names(cs)))
+        }
+        Remedy::MarkOrdinal(cs) => Some(format!(
+            "rhoscope battery … without {} in --continuous",
+            names(cs)
+        )),
         Remedy::LeaveOutAnchors(ks) => {
             let keep: Vec<&str> = panel
                 .anchors
@@ -142,7 +148,7 @@ fn cli(remedy: &Remedy, panel: &Panel, r: &BatteryReport) -> Option<String> {
                 .filter(|(k, _)| !ks.contains(k))
                 .map(|(_, a)| a.as_str())
                 .collect();
-            Some(format!("--anchors {}", keep.join(",")))
+            Some(format!("rhoscope battery … --anchors {}", keep.join(",")))
         }
         Remedy::SetJudgeAside(j) => {
             let keep: Vec<&str> = panel
@@ -152,7 +158,7 @@ fn cli(remedy: &Remedy, panel: &Panel, r: &BatteryReport) -> Option<String> {
                 .filter(|(i, _)| i != j)
                 .map(|(_, a)| a.as_str())
                 .collect();
-            Some(format!("--judges {}", keep.join(",")))
+            Some(format!("rhoscope battery … --judges {}", keep.join(",")))
         }
         Remedy::UseAsAnchors(extra) => {
             let all: Vec<&str> = panel
@@ -161,9 +167,11 @@ fn cli(remedy: &Remedy, panel: &Panel, r: &BatteryReport) -> Option<String> {
                 .chain(extra)
                 .map(String::as_str)
                 .collect();
-            Some(format!("--anchors {}", all.join(",")))
+            Some(format!("rhoscope battery … --anchors {}", all.join(",")))
         }
-        Remedy::GiveFamilies => Some("--families NAME=FAMILY,… or a judge,family file".into()),
+        Remedy::GiveFamilies => {
+            Some("rhoscope battery … --families NAME=FAMILY,… (or a judge,family file)".into())
+        }
         Remedy::DesignateClean(k) => Some(format!(
             "rhoscope estimate … --designated-clean {}",
             panel.anchors.get(*k).map_or("NAME", String::as_str)

@@ -164,3 +164,121 @@ fn the_full_view_prints_p_values_as_the_pane_does() {
 fn ratatui_theme() -> rhoscope::tui::theme::Theme {
     rhoscope::tui::theme::Theme { color: false }
 }
+
+/// The weak-ID and range verdicts share a row without a dot between them: the only dots are
+/// the N/A badges' own.
+#[test]
+fn the_weak_id_and_range_row_has_no_stray_dot() {
+    for app in [llm_assigned(), started(Start::Default)] {
+        for (w, h) in SIZES {
+            let rows = pane_rows(&app, Pane::Battery, w, h);
+            let row = rows
+                .iter()
+                .find(|r| r.contains("weak-ID"))
+                .unwrap_or_else(|| panic!("{w}x{h}: {rows:?}"));
+            let joined = if row.contains("range") {
+                row.clone()
+            } else {
+                let i = rows.iter().position(|r| r == row).unwrap();
+                format!("{row} {}", rows[i + 1])
+            };
+            assert_eq!(
+                joined.matches('·').count(),
+                joined.matches("N/A").count(),
+                "{w}x{h}: {joined}"
+            );
+        }
+    }
+}
+
+/// A panel of five Likert judges (codes 1–5) and three continuous anchors, written as a file
+/// from the model and opened in the explorer.
+fn likert_judges(dir: &std::path::Path) -> App {
+    let mut pm = rhoscope::scenario::preset("three-anchor").unwrap();
+    rhoscope::scenario::apply_set(&mut pm, "ordinal=judges:5").unwrap();
+    let p = rhoscope::simulate::simulate(&pm, 4000, 3).unwrap();
+    let cols = p.p() + p.m();
+    let names: Vec<String> = (0..p.p())
+        .map(|j| format!("J{}", j + 1))
+        .chain((0..p.m()).map(|k| format!("A{}", k + 1)))
+        .collect();
+    let mut csv = names.join(",") + "\n";
+    for i in 0..p.n {
+        let row: Vec<String> = (0..cols)
+            .map(|c| {
+                let x = p.data[c * p.n + i];
+                if p.scales[c].is_ordinal() {
+                    format!("{x}")
+                } else {
+                    format!("{x:.4}")
+                }
+            })
+            .collect();
+        csv.push_str(&(row.join(",") + "\n"));
+    }
+    let path = dir.join("likert.csv");
+    std::fs::write(&path, csv).unwrap();
+    let app = started(Start::File(path, rhoscope::data::PanelRequest::default()));
+    assert!(app.panel.as_ref().unwrap().scales[0].is_ordinal());
+    app
+}
+
+/// On Likert judges the estimates pane leads with the free-scale estimate the reading
+/// names, with its intervals and its own moments (not the closed form's), at 80×24.
+#[test]
+fn the_free_scale_lead_shows_its_own_moments() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = likert_judges(dir.path());
+    let r = app.battery.as_deref().unwrap();
+    assert_eq!(r.reading.answer.read, Some(Estimator::FreeScale));
+    let fits = app.fit.as_ref().unwrap();
+    let fs = fits.estimate(Estimator::FreeScale).unwrap();
+    let cf = fits.closed_form().unwrap();
+    let (fs_t, cf_t) = (
+        format!("σ̂_t² {:.3}", fs.sigma_t2),
+        format!("σ̂_t² {:.3}", cf.sigma_t2),
+    );
+    assert_ne!(fs_t, cf_t, "the two fits differ on this panel");
+    let rows = pane_rows(&app, Pane::Estimates, 80, 24);
+    let text = rows.join("\n");
+    assert!(rows[0].starts_with("read: free-scale"), "{text}");
+    assert!(rows[1].contains("ρ̂ ") && rows[1].contains(", "), "{text}");
+    assert!(text.contains(&fs_t), "{text}");
+    assert!(!text.contains(&cf_t), "{text}");
+}
+
+/// Step 1 at 80×24: the configuration pane shows this panel's row whole, "N ≳ 10⁴" and all.
+#[test]
+fn the_configuration_row_fits_at_80x24() {
+    let mut app = llm_assigned();
+    act(&mut app, Action::Next);
+    let rows = pane_rows(&app, Pane::Config, 80, 24);
+    assert!(rows[0].starts_with('▸'), "{rows:?}");
+    assert!(rows[0].contains("N ≳10⁴"), "{rows:?}");
+}
+
+/// The data pane lists only files that can be panels: a one-line list of names, or a JSON
+/// report (one object), is not one.
+#[test]
+fn a_file_that_cannot_be_a_panel_is_not_listed() {
+    let dir = tempfile::tempdir().unwrap();
+    let write = |name: &str, text: &str| {
+        let p = dir.path().join(name);
+        std::fs::write(&p, text).unwrap();
+        p
+    };
+    let names = write("judges.txt", "beluga_13b,orca_platypus_13b,mistral_7b\n");
+    let report = write(
+        "b2.json",
+        "{\"schema_version\": 3, \"source\": \"x.csv\", \"n_items\": 40,\n \"judges\": [\"a\", \"b\"]}\n",
+    );
+    let panel = write("p.csv", "J1,J2,A1\n1,2,3\n2,3,4\n");
+    let records = write(
+        "r.json",
+        "[{\"J1\": 1, \"J2\": 2, \"A1\": 3}, {\"J1\": 2, \"J2\": 3, \"A1\": 4}]",
+    );
+    assert!(!rhoscope::tui::is_panel_file(&names));
+    assert!(!rhoscope::tui::is_panel_file(&report));
+    assert!(rhoscope::tui::is_panel_file(&panel));
+    assert!(rhoscope::tui::is_panel_file(&records));
+}
