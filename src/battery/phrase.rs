@@ -232,6 +232,42 @@ pub fn outcome(o: Outcome) -> String {
     }
 }
 
+/// Flags in a few words each, every code once ("σ̂_c² ≤ 0, σ̂_a² ≤ 0 (4 anchors)"), for a
+/// sentence a reader reads rather than the JSON's codes.
+#[must_use]
+pub fn flags_in_words(codes: &[FlagCode]) -> String {
+    let mut seen: Vec<(FlagCode, usize)> = Vec::new();
+    for &c in codes {
+        match seen.iter_mut().find(|(k, _)| *k == c) {
+            Some((_, n)) => *n += 1,
+            None => seen.push((c, 1)),
+        }
+    }
+    seen.iter()
+        .map(|&(c, n)| {
+            let words = match c {
+                FlagCode::SigmaC2Nonpositive => "σ̂_c² ≤ 0".to_string(),
+                FlagCode::SigmaT2Outside0K => "σ̂_t² outside (0, K)".into(),
+                FlagCode::SigmaA2Nonpositive => "σ̂_a² ≤ 0".into(),
+                FlagCode::ZeroDenominator => "a zero denominator".into(),
+                FlagCode::RhoOutsideUnit => "|ρ̂| > 1".into(),
+                FlagCode::OrdinalAnchor => "Likert codes read as numbers on an anchor".into(),
+                FlagCode::OrdinalCodes => "Likert codes read as numbers on the judges".into(),
+                FlagCode::AnchorsMisfit => "the anchors misfit".into(),
+                FlagCode::NotConverged => "no convergence".into(),
+                FlagCode::Boundary => "a boundary fit".into(),
+                other => other.as_str().replace('_', " "),
+            };
+            if n > 1 {
+                format!("{words} ({n} anchors)")
+            } else {
+                words
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// A flag code's name, as in the JSON.
 #[must_use]
 pub fn flag(f: FlagCode) -> &'static str {

@@ -76,7 +76,7 @@ fn configuration(r: &BatteryReport, panel: &Panel) -> [String; 2] {
     // A row that needs N ≳ 10⁴ says so when this panel is smaller.
     let row = r.decision.row.configuration;
     let short = if row.contains("10⁴") && n < 10_000 {
-        " (that row asks for N ≳ 10⁴: expect low power)"
+        " (low power below N ≈ 10⁴)"
     } else {
         ""
     };
@@ -96,7 +96,15 @@ fn configuration(r: &BatteryReport, panel: &Panel) -> [String; 2] {
         .collect();
     [
         format!("{this} The paper's decision table reads it on the row \"{row}\"{short}."),
-        format!("It can run: {}.", runs.join(", ")),
+        // What the row offers is not what this panel gives: the next step says that.
+        if r.reading.answer.read.is_some() {
+            format!("It can run: {}.", runs.join(", "))
+        } else {
+            format!(
+                "The row offers: {}; none of them reads on this panel (step 2).",
+                runs.join(", ")
+            )
+        },
     ]
 }
 

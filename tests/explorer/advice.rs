@@ -270,8 +270,8 @@ fn every_remedy_offered_can_be_taken_and_gives_what_it_says() {
 
 #[test]
 fn no_judge_is_set_aside_when_that_leaves_every_rho_undefined() {
-    // The human anchors as numbers: Tests A, J and O fire. Setting llama2_13b_chat aside
-    // passes Test J, but the free-scale fit still rejects the anchors: nothing reads.
+    // The human anchors as numbers: Tests A, J and O fire. Setting chatgpt aside passes
+    // Test J, but the free-scale fit still rejects the anchors: nothing reads.
     let app = llm_numbers();
     let r = reading_of(&app);
     for t in [TestId::A, TestId::J, TestId::O] {
@@ -285,7 +285,7 @@ fn no_judge_is_set_aside_when_that_leaves_every_rho_undefined() {
         r.next
     );
     let mut aside = app.clone();
-    set_roles(&mut aside, &[N, N, J, J, J, N, J, A, A, A]);
+    set_roles(&mut aside, &[N, N, J, J, J, J, N, A, A, A]);
     let now = reading_of(&aside);
     assert_eq!(aside.panel.as_ref().unwrap().p(), 4);
     assert_eq!(now.evidence.tests[TestId::J], Verdict::Pass);

@@ -282,3 +282,63 @@ fn a_file_that_cannot_be_a_panel_is_not_listed() {
     assert!(rhoscope::tui::is_panel_file(&panel));
     assert!(rhoscope::tui::is_panel_file(&records));
 }
+
+/// Trial findings on one screen each: no shell command in the estimates pane, the null named
+/// once in the full view, step 1 claims nothing the panel cannot give, flags in words.
+#[test]
+fn screens_word_the_panel_not_the_machinery() {
+    // Five judges and no anchor: the estimates pane says why, without a command to run.
+    let mut app = llm_unassigned();
+    set_roles_of(&mut app, &[2, 3, 4, 5, 6]);
+    assert_eq!(app.panel.as_ref().unwrap().m(), 0);
+    let rows = pane_rows(&app, Pane::Estimates, 80, 24).join(" ");
+    assert!(rows.contains("not identified"), "{rows}");
+    assert!(!rows.contains("rhoscope"), "{rows}");
+    // The scenario null is named once.
+    let app = started(Start::Default);
+    let lines = rhoscope::tui::panes::detail::lines(&app, ratatui_theme(), 200);
+    let first: String = lines[0].spans.iter().map(|s| s.content.as_ref()).collect();
+    assert_eq!(first.matches("scenario null").count(), 1, "{first}");
+    // Ordinal human anchors: step 1 offers the row's estimates without claiming them, and
+    // step 3 names the flags in words.
+    let steps = walk(&llm_assigned());
+    assert!(steps[0].1.contains("The row offers"), "{}", steps[0].1);
+    assert!(!steps[0].1.contains("It can run"), "{}", steps[0].1);
+    assert!(steps[2].1.contains("σ̂_c² ≤ 0"), "{}", steps[2].1);
+    for (title, text) in &steps {
+        assert!(!text.contains("sigma_c2_nonpositive"), "{title}: {text}");
+    }
+}
+
+/// Space on each of `cols` once (— → judge).
+fn set_roles_of(app: &mut App, cols: &[usize]) {
+    let base = app.entries.len();
+    for &c in cols {
+        app.cursor = base + c;
+        act(app, Action::CycleRole);
+    }
+}
+
+/// Frozen, the status line offers only keys that act: not `?` nor `v`, which a freeze
+/// refuses.
+#[test]
+fn a_frozen_status_line_offers_only_keys_that_act() {
+    let mut talk = started(Start::Demo);
+    assert!(talk.frozen);
+    act(&mut talk, Action::Next);
+    let mut frozen = started(Start::Default);
+    act(&mut frozen, Action::Freeze);
+    for app in [talk, frozen] {
+        let t = screen(&app, 120, 40);
+        let status = rows_of(&t, ratatui::layout::Rect::new(0, 39, 120, 1)).join("");
+        assert!(status.contains("FROZEN"), "{status}");
+        assert!(status.contains("f unfreezes"), "{status}");
+        assert!(!status.contains("? help"), "{status}");
+        assert!(!status.contains("v layout"), "{status}");
+        for key in [Action::ToggleHelp, Action::TogglePresent] {
+            let mut a = app.clone();
+            act(&mut a, key);
+            assert_eq!(a.status, "frozen: f to unfreeze");
+        }
+    }
+}

@@ -105,9 +105,9 @@ fn verdicts(app: &App, theme: Theme, width: usize) -> Vec<Line<'static>> {
     let weak_v = weak_id.verdict();
     let weak_t = match weak_id {
         // No verdict on an out-of-range fit: "PASS" would vouch for it.
-        WeakIdVerdict::OutOfRange { .. } => " no verdict, out of range ".into(),
-        WeakIdVerdict::Weak { t } | WeakIdVerdict::Ok { t } => format!(" T {} ", sig(t, 3)),
-        WeakIdVerdict::NoFit => " no fit ".into(),
+        WeakIdVerdict::OutOfRange { .. } => " no verdict, out of range".into(),
+        WeakIdVerdict::Weak { t } | WeakIdVerdict::Ok { t } => format!(" T {}", sig(t, 3)),
+        WeakIdVerdict::NoFit => " no fit".into(),
     };
     let (range_v, range_t) = range_row(r);
     let weak = vec![
@@ -123,8 +123,8 @@ fn verdicts(app: &App, theme: Theme, width: usize) -> Vec<Line<'static>> {
     let cells = |v: &[Span]| v.iter().map(|s| s.content.chars().count()).sum::<usize>();
     if cells(&weak) + 2 + cells(&range) <= width {
         let mut one = weak;
-        // A bar, not a dot: the N/A badge's own dot must not read as a separator.
-        one.push(Span::styled("│ ", body));
+        // A semicolon, not a dot: the N/A badge's own dot must not read as a separator.
+        one.push(Span::styled("; ", body));
         one.extend(range);
         lines.push(Line::from(one));
     } else {

@@ -30,13 +30,19 @@ pub fn lines(app: &App, theme: Theme, width: usize) -> Vec<Line<'static>> {
             out.push(Line::raw(l));
         }
     };
-    wrap(
-        &format!(
+    // The null's note names its kind already ("scenario null: …"): said once.
+    let null = if r.null.note.starts_with(&format!("{} null", r.null.kind)) {
+        format!(
+            "{} ({} draws, {})",
+            r.null.note, r.null.draws, r.null.method
+        )
+    } else {
+        format!(
             "{} null ({} draws, {}): {}",
             r.null.kind, r.null.draws, r.null.method, r.null.note
-        ),
-        &mut out,
-    );
+        )
+    };
+    wrap(&null, &mut out);
     if let Some(note) = &r.null.free_scale {
         wrap(note, &mut out);
     }

@@ -38,7 +38,13 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
         let why = app
             .panel
             .as_ref()
-            .and_then(|p| crate::battery::decision::refusal(p))
+            // The table's own reason: the explorer has no command to send the user to.
+            .and_then(|p| {
+                use crate::battery::decision::{Configuration, decide};
+                decide(&Configuration::of(p))
+                    .refusal
+                    .map(|r| reword(&r, &Keys).into_owned())
+            })
             .unwrap_or_else(|| match app.mode {
                 crate::tui::app::Mode::Demo(_) if app.panel.is_none() => {
                     "no panel in this scene (the caption says why)".into()
