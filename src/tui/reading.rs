@@ -308,7 +308,13 @@ pub fn weak_id(r: &BatteryReport, names: &[String]) -> [String; 2] {
     }
 }
 
-/// The range flags' codes, or "no flags".
+/// The range flags in words, or a pointer to them.
+#[must_use]
+pub fn range_words(r: &RangeVerdict) -> String {
+    range_codes(r)
+}
+
+/// The range flags in words, or a pointer to them.
 fn range_codes(r: &RangeVerdict) -> String {
     match r {
         RangeVerdict::OutOfRange(f) if !f.is_empty() => crate::battery::phrase::flags_in_words(f),

@@ -49,7 +49,7 @@ impl Wording for Keys {
             // `c` reads codes as numbers but calibrates Test A as continuous scores: the
             // paper's convention, with its own null, is the command line's.
             Setting::CodesAsNumbers => Cow::Borrowed("`rhoscope battery FILE --codes-as-numbers`"),
-            Setting::FreeScale => Cow::Borrowed("the free-scale row of the estimates pane"),
+            Setting::FreeScale => Cow::Borrowed("the free-scale estimate on the estimates pane"),
             Setting::Long => Cow::Borrowed(
                 "the long layout, opened with `rhoscope explore FILE --long ITEM,RATER,SCORE`",
             ),

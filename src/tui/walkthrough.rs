@@ -260,6 +260,16 @@ fn overall(r: &BatteryReport, panel: &Panel, names: &[String]) -> [String; 2] {
     let first = match reading::alarms(&r.reading) {
         Some(fired) => format!("Overall: {fired}."),
         None if !ran => "Overall: no test can run on this panel, so none vouches for it.".into(),
+        // The range flags are the closed form's: said, when the answer reads another.
+        None if r.reading.evidence.range.verdict() == Verdict::Fires => format!(
+            "Overall: no test fires; the closed form is out of range ({}), and the answer {}.",
+            reading::range_words(&r.reading.evidence.range),
+            if r.reading.answer.read.is_some() {
+                "reads another estimate"
+            } else {
+                "reads none"
+            }
+        ),
         None => "Overall: nothing fires. Passing is necessary, not sufficient: a panel-wide shared residual is invisible to every test.".into(),
     };
     let answer = answer(r, names);

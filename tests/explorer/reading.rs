@@ -342,3 +342,42 @@ fn a_frozen_status_line_offers_only_keys_that_act() {
         }
     }
 }
+
+/// Marked settings never reach a screen: every pane, caption and the full view word them.
+#[test]
+fn no_screen_shows_a_marked_setting() {
+    let dir = tempfile::tempdir().unwrap();
+    let likert = likert_judges(dir.path());
+    // The HANNA raters as three Likert judges: Test A's N/A reason names codes-as-numbers.
+    let path = common::shared().join("hanna/hanna_coherence_panel.csv");
+    let mut hanna = started(Start::File(path, rhoscope::data::PanelRequest::default()));
+    set_roles_of(&mut hanna, &[1, 2, 3]);
+    for app in [likert, hanna, llm_assigned()] {
+        let mut shown = Vec::new();
+        for (w, h) in SIZES {
+            shown.push(format!("{:?}", screen(&app, w, h).backend()));
+        }
+        shown.extend(walk(&app).into_iter().map(|(_, t)| t));
+        for l in rhoscope::tui::panes::detail::lines(&app, ratatui_theme(), 100) {
+            shown.push(l.spans.iter().map(|s| s.content.as_ref()).collect());
+        }
+        for s in &shown {
+            assert!(!s.contains('\u{e000}'), "{s}");
+        }
+    }
+}
+
+/// Nothing fires but the closed form's range flags: the last step says so, not "nothing
+/// fires" beside a FIRES badge.
+#[test]
+fn the_last_step_names_the_range_flags_it_does_not_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = likert_judges(dir.path());
+    let r = app.battery.as_deref().unwrap();
+    assert_eq!(r.reading.evidence.range.verdict(), Verdict::Fires);
+    let (_, last) = walk(&app).pop().unwrap();
+    assert!(!last.contains("nothing fires"), "{last}");
+    if r.reading.answer.alarms.is_empty() {
+        assert!(last.contains("the closed form is out of range"), "{last}");
+    }
+}

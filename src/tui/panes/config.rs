@@ -92,7 +92,10 @@ fn unguarded(app: &App, d: &crate::battery::decision::Decision) -> Vec<String> {
         let extra: Vec<String> = extra.map(|t| why(t, &r.tests[t].message)).collect();
         out.splice(at..at, extra);
     }
-    out
+    // A reason may name a setting: in the explorer's keys.
+    out.iter()
+        .map(|u| crate::wording::reword(u, &crate::tui::text::Keys).into_owned())
+        .collect()
 }
 
 /// This panel's row, whole (it wraps), what it means for this panel, and what it leaves
