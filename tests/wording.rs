@@ -571,9 +571,9 @@ fn run_settings_are_worded_by_each_front_end() {
     let run = common::run(Path::new("."), &bad);
     assert!(run.stderr.contains("--inject needs"), "{}", run.stderr);
     assert!(!run.stderr.contains('\u{e000}'), "{}", run.stderr);
-    let e = api::json(argv(&bad), Some(PanelRequest::default()), None, &|| false)
-        .err()
-        .expect("two injected values are refused");
+    let Err(e) = api::json(argv(&bad), Some(PanelRequest::default()), None, &|| false) else {
+        panic!("two injected values are refused");
+    };
     let python = e.worded(&Keywords);
     assert!(flags_named(&python).is_empty(), "{python}");
     assert!(python.contains("the injected ρ needs"), "{python}");

@@ -33,7 +33,7 @@ pub(super) fn next_steps(a: &About<'_>) -> Vec<NextStep> {
     let judges_block = judges_block_every_estimate(a);
     let mut offer = |remedy: Remedy, outcome: Outcome| {
         if outcome != Outcome::NothingReadable
-            && !(judges_block && !touches_judges(&remedy))
+            && (!judges_block || touches_judges(&remedy))
             && !still_guarded(a, &remedy, outcome)
             && !steps.iter().any(|s| s.remedy == remedy)
         {
