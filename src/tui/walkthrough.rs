@@ -76,7 +76,7 @@ fn configuration(r: &BatteryReport, panel: &Panel) -> [String; 2] {
     // A row that needs N ≳ 10⁴ says so when this panel is smaller.
     let row = r.decision.row.configuration;
     let short = if row.contains("10⁴") && n < 10_000 {
-        " (low power below N ≈ 10⁴)"
+        " (expect low power below N ≈ 10⁴)"
     } else {
         ""
     };
