@@ -427,7 +427,7 @@ fn check_families(v: &Violations, p: usize) -> Result<(), ModelError> {
         }
         Families::None if v.sigma_f > 0.0 => {
             return Err(ModelError::Invalid(
-                "sigma_f > 0 needs families (e.g. --set families=3)".into(),
+                "sigma_f > 0 needs families (families=3, say)".into(),
             ));
         }
         _ => {}

@@ -23,7 +23,11 @@ pub enum PlanError {
     #[error("{0}")]
     Target(String),
     /// Too few replicates or too small a search ceiling.
-    #[error("--reps must be at least 2 and --max-n at least 10")]
+    #[error(
+        "{} must be at least 2 and {} at least 10",
+        crate::wording::RunSetting::Reps.marked(),
+        crate::wording::RunSetting::MaxN.marked()
+    )]
     Options,
     /// A power target needs two anchors at least.
     #[error("the scenario needs at least 2 anchors")]
@@ -230,8 +234,9 @@ fn reachable(base: &Params, target: Target) -> Result<(), PlanError> {
     test.applicable(&crate::battery::Layout::of_params(&layout_base))
         .map_err(|why| {
             PlanError::NotApplicable(format!(
-                "Test {} cannot run on this scenario: it {why}. No N reaches its power; choose a scenario it applies to (e.g. --preset {})",
+                "Test {} cannot run on this scenario: it {why}. No N reaches its power; choose a scenario it applies to (e.g. {} {})",
                 test.name(),
+                crate::wording::RunSetting::Preset.marked(),
                 if test.spec().violation.three_anchors {
                     "three-anchor"
                 } else {

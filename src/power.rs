@@ -187,7 +187,7 @@ pub fn total_steps(opts: &PowerOptions) -> u64 {
 /// Why a power study cannot run; its message is the one the command line shows.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum PowerError {
-    #[error("--reps must be between 1 and 16777215")]
+    #[error("{} must be between 1 and 16777215", crate::wording::RunSetting::Reps.marked())]
     Reps,
     #[error("coverage resamples must be below 65536")]
     Coverage,

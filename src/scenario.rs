@@ -35,10 +35,10 @@ pub enum ScenarioError {
     #[error("unknown preset '{name}' (choose one of: {known})")]
     UnknownPreset { name: String, known: String },
     /// The override has no `=`.
-    #[error("--set '{0}' is not KEY=VALUE")]
+    #[error("scenario setting '{0}' is not KEY=VALUE")]
     NotAssignment(String),
     /// The override's key is not one of [`KEYS`].
-    #[error("unknown --set key '{key}' (known: {known})")]
+    #[error("unknown scenario key '{key}' (known: {known})")]
     UnknownKey { key: String, known: String },
     /// A value that must be a finite number.
     #[error("{key}: '{value}' is not a finite number")]

@@ -48,6 +48,75 @@ pub enum Setting {
     Scenario,
 }
 
+/// A choice of how one command runs, not of the panel (resamples, the planner's search, a
+/// scenario): named by a message without saying how it is changed. Apart from [`Setting`] so
+/// that a front end without the choice (Python's keywords, say) words it in plain words by
+/// default ([`Wording::run`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum RunSetting {
+    /// The number of bootstrap resamples.
+    Bootstrap,
+    /// A named scenario to start from.
+    Preset,
+    /// A scenario parameter set by KEY=VALUE.
+    Set,
+    /// The planner's largest N searched.
+    MaxN,
+    /// The planner's target.
+    Target,
+    /// Replications of a simulation study.
+    Reps,
+    /// The ρ injected into a validation study's synthetic anchors.
+    Inject,
+}
+
+impl RunSetting {
+    /// Every run setting, for tests that word each one.
+    pub const ALL: [RunSetting; 7] = [
+        RunSetting::Bootstrap,
+        RunSetting::Preset,
+        RunSetting::Set,
+        RunSetting::MaxN,
+        RunSetting::Target,
+        RunSetting::Reps,
+        RunSetting::Inject,
+    ];
+
+    /// The setting's stable key, as marked in text (apart from every [`Setting::key`]).
+    #[must_use]
+    pub fn key(self) -> &'static str {
+        match self {
+            RunSetting::Bootstrap => "run.bootstrap",
+            RunSetting::Preset => "run.preset",
+            RunSetting::Set => "run.set",
+            RunSetting::MaxN => "run.max_n",
+            RunSetting::Target => "run.target",
+            RunSetting::Reps => "run.reps",
+            RunSetting::Inject => "run.inject",
+        }
+    }
+
+    /// The setting marked in text, for a front end to word with [`reword`].
+    #[must_use]
+    pub fn marked(self) -> String {
+        format!("{OPEN}{}{CLOSE}", self.key())
+    }
+
+    /// The setting described in plain words.
+    #[must_use]
+    pub fn described(self) -> &'static str {
+        match self {
+            RunSetting::Bootstrap => "the number of bootstrap resamples",
+            RunSetting::Preset => "a preset scenario",
+            RunSetting::Set => "the scenario's parameters",
+            RunSetting::MaxN => "the largest N searched",
+            RunSetting::Target => "the planner's target",
+            RunSetting::Reps => "the number of replications",
+            RunSetting::Inject => "the injected ρ",
+        }
+    }
+}
+
 /// Opens a marked setting in text (a private-use character no file or user writes).
 const OPEN: char = '\u{E000}';
 /// Closes a marked setting.
@@ -160,6 +229,12 @@ pub trait Wording {
     /// line's `--anchors A,B`).
     fn given(&self, setting: Setting, values: &[String]) -> String {
         format!("{} {}", self.setting(setting), values.join(","))
+    }
+
+    /// `setting` of a command's run as this front end's user changes it; plain words unless
+    /// the front end has the choice.
+    fn run(&self, setting: RunSetting) -> Cow<'static, str> {
+        Cow::Borrowed(setting.described())
     }
 }
 
@@ -275,6 +350,10 @@ impl Wording for Marked {
     fn given(&self, setting: Setting, values: &[String]) -> String {
         setting.marked_given(values)
     }
+
+    fn run(&self, setting: RunSetting) -> Cow<'static, str> {
+        Cow::Owned(setting.marked())
+    }
 }
 
 /// `text` with each marked setting ([`Said::marked`]) in a front end's words.
@@ -298,7 +377,10 @@ pub fn reword<'a>(text: &'a str, wording: &dyn Wording) -> Cow<'a, str> {
         match Setting::from_key(key) {
             Some(s) if values.is_empty() => out.push_str(&wording.setting(s)),
             Some(s) => out.push_str(&wording.given(s, &values)),
-            None => out.push_str(key),
+            None => match RunSetting::ALL.into_iter().find(|r| r.key() == key) {
+                Some(r) => out.push_str(&wording.run(r)),
+                None => out.push_str(key),
+            },
         }
         rest = &after[j + CLOSE.len_utf8()..];
     }
@@ -384,6 +466,15 @@ mod tests {
         );
         for setting in Setting::ALL {
             assert_eq!(Setting::from_key(setting.key()), Some(setting));
+        }
+        // A run setting marked in text is worded as a run setting, in plain words by default.
+        let run = format!("off ({} for coverage)", RunSetting::Bootstrap.marked());
+        assert_eq!(
+            reword(&run, &Flags),
+            "off (the number of bootstrap resamples for coverage)"
+        );
+        for r in RunSetting::ALL {
+            assert_eq!(Setting::from_key(r.key()), None, "{r:?}");
         }
     }
 }

@@ -347,7 +347,10 @@ fn p_values_have_one_format() {
     use rhoscope::battery::phrase::p_value;
     assert_eq!(p_value(1.0 / 1001.0), "0.001");
     assert_eq!(p_value(0.00100), "0.001");
-    assert_eq!(p_value(0.0095), "0.01");
+    assert_eq!(p_value(0.0096), "0.01");
+    // Never rounded up across 0.01: 0.00699 (7 of 1001 draws) is 0.007.
+    assert_eq!(p_value(7.0 / 1001.0), "0.007");
+    assert_eq!(p_value(0.000_999), "0.001");
     assert_eq!(p_value(0.0312), "0.031");
     assert_eq!(p_value(0.5), "0.50");
     assert_eq!(p_value(1.0), "1.0");

@@ -418,3 +418,184 @@ fn marked_report_sentences_are_worded_by_each_front_end() {
     assert!(run.stdout.contains("--anchors"), "{}", run.stdout);
     assert!(!run.stdout.contains('\u{e000}'), "{}", run.stdout);
 }
+
+/// The string literals of Rust source `src` outside its test module, each with its line.
+fn literals(src: &str) -> Vec<(usize, String)> {
+    let src = src
+        .find("#[cfg(test)]\nmod tests")
+        .map_or(src, |i| &src[..i]);
+    let b: Vec<char> = src.chars().collect();
+    let (mut out, mut i, mut line) = (Vec::new(), 0, 1);
+    let at = |i: usize| b.get(i).copied().unwrap_or('\0');
+    while i < b.len() {
+        let c = b[i];
+        if c == '\n' {
+            line += 1;
+        }
+        if c == '/' && at(i + 1) == '/' {
+            while i < b.len() && b[i] != '\n' {
+                i += 1;
+            }
+            continue;
+        }
+        if c == '\'' {
+            // A char literal ('"', '\'', 'x'), or a lifetime.
+            if at(i + 1) == '\\' {
+                i += 3;
+                while i < b.len() && b[i] != '\'' {
+                    i += 1;
+                }
+                i += 1;
+                continue;
+            }
+            if at(i + 2) == '\'' {
+                i += 3;
+                continue;
+            }
+        }
+        let raw = c == 'r'
+            && (at(i + 1) == '"' || at(i + 1) == '#')
+            && !at(i.wrapping_sub(1)).is_alphanumeric();
+        if raw {
+            let mut j = i + 1;
+            let mut hashes = 0;
+            while at(j) == '#' {
+                hashes += 1;
+                j += 1;
+            }
+            if at(j) == '"' {
+                let close: String = std::iter::once('"')
+                    .chain(std::iter::repeat_n('#', hashes))
+                    .collect();
+                let rest: String = b[j + 1..].iter().collect();
+                let end = rest.find(&close).unwrap_or(rest.len());
+                let text = rest[..end].to_string();
+                line += text.matches('\n').count();
+                out.push((line, text));
+                i = j + 1 + rest[..end].chars().count() + close.chars().count();
+                continue;
+            }
+        }
+        if c == '"' {
+            let start = line;
+            let mut text = String::new();
+            i += 1;
+            while i < b.len() && b[i] != '"' {
+                if b[i] == '\\' {
+                    text.push(b[i]);
+                    i += 1;
+                }
+                if b[i] == '\n' {
+                    line += 1;
+                }
+                text.push(b[i]);
+                i += 1;
+            }
+            out.push((start, text));
+        }
+        i += 1;
+    }
+    out
+}
+
+#[test]
+fn the_literal_reader_finds_strings_and_skips_chars_and_comments() {
+    let src = "let a = '\"'; // \"--nope\"\nlet b = \"x --judges\";\nlet c = r#\"y \"--q\"\"#;\n";
+    let found: Vec<String> = literals(src).into_iter().map(|(_, t)| t).collect();
+    assert_eq!(
+        found,
+        vec!["x --judges".to_string(), "y \"--q\"".to_string()]
+    );
+}
+
+/// No library sentence names a command-line flag, outside a whole `rhoscope …` line offered
+/// to copy: the command line's own modules word flags, and every other sentence refers to a
+/// setting as a typed [`Setting`] or [`rhoscope::wording::RunSetting`] that each front end
+/// words. (Python's own modules, under src/api, are checked by the Python tests.)
+#[test]
+fn no_library_sentence_names_a_flag() {
+    fn walk(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                walk(&p, out);
+            } else if p.extension().is_some_and(|x| x == "rs") {
+                out.push(p);
+            }
+        }
+    }
+    let src = common::root().join("src");
+    let mut files = Vec::new();
+    walk(&src, &mut files);
+    files.sort();
+    let front_end = |p: &Path| {
+        let rel = p
+            .strip_prefix(&src)
+            .unwrap()
+            .to_string_lossy()
+            .replace('\\', "/");
+        rel.starts_with("cli/")
+            || rel.starts_with("commands/")
+            || rel.starts_with("api/")
+            || ["cli.rs", "commands.rs", "api.rs", "main.rs", "throwaway.rs"]
+                .contains(&rel.as_str())
+    };
+    let mut named = Vec::new();
+    let mut seen = 0;
+    for f in files.iter().filter(|f| !front_end(f)) {
+        seen += 1;
+        let text = std::fs::read_to_string(f).unwrap();
+        for (line, lit) in literals(&text) {
+            for flag in flags_named(&lit) {
+                named.push(format!("{}:{line}: {flag}", f.display()));
+            }
+        }
+    }
+    assert!(seen > 100, "only {seen} library files read");
+    assert!(named.is_empty(), "{}", named.join("\n"));
+}
+
+/// A run setting in a library sentence is the flag on the command line and plain words in
+/// Python (an error of `validate`'s injected ρ, here).
+#[test]
+fn run_settings_are_worded_by_each_front_end() {
+    use rhoscope::wording::RunSetting;
+    for r in RunSetting::ALL {
+        let flag = Flags.run(r);
+        assert!(flag.starts_with("--"), "{r:?}: {flag}");
+        assert!(flags_named(&Keywords.run(r)).is_empty(), "{r:?}");
+        #[cfg(feature = "tui")]
+        assert!(
+            flags_named(&rhoscope::tui::text::Keys.run(r)).is_empty(),
+            "{r:?}"
+        );
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let mut csv = String::from("J1,J2,J3,A1,A2,A3\n");
+    for i in 0..80u32 {
+        let t = f64::from(i % 9) * 0.31 + f64::from(i % 4) * 0.17;
+        let e = |k: u32| f64::from((i * k) % 7) * 0.13;
+        let _ = writeln!(
+            csv,
+            "{},{},{},{},{},{}",
+            t + e(3),
+            t + e(5),
+            t + e(11),
+            t + e(13),
+            t + e(17),
+            t + e(19)
+        );
+    }
+    let path = common::write(dir.path(), "v.csv", csv.as_bytes());
+    let p = path.to_str().unwrap();
+    let bad = ["validate", p, "--inject", "0.2,0.4"];
+    let run = common::run(Path::new("."), &bad);
+    assert!(run.stderr.contains("--inject needs"), "{}", run.stderr);
+    assert!(!run.stderr.contains('\u{e000}'), "{}", run.stderr);
+    let Err(e) = api::json(argv(&bad), Some(PanelRequest::default()), None, &|| false) else {
+        panic!("two injected values are refused");
+    };
+    let python = e.worded(&Keywords);
+    assert!(flags_named(&python).is_empty(), "{python}");
+    assert!(python.contains("the injected ρ needs"), "{python}");
+}

@@ -1,10 +1,13 @@
 //! Core-level phrases of a reading: what each reason and remedy says, naming no front-end
 //! control (no flag, key or keyword argument). Front ends add how to do it in their own terms.
 
-use super::reading::{Answer, Column, Obstacle, Outcome, ReadBecause, Remedy, Unidentified};
+use super::reading::{
+    Answer, Column, Obstacle, Outcome, ReadBecause, Reading, Remedy, Unidentified,
+};
 use super::registry::TestId;
 use super::verdict::Verdict;
 use crate::estimate::{Estimator, FlagCode};
+use crate::panel::Panel;
 
 /// An estimator's name in running text ("the closed form").
 #[must_use]
@@ -198,6 +201,26 @@ pub fn remedy(r: &Remedy, judges: &[String], anchors: &[String]) -> String {
     }
 }
 
+/// Why a reading that reads nothing offers no next step, as a sentence: judge-side alarms
+/// that no change to the anchors answers, or simply none found.
+#[must_use]
+pub fn no_next_step(r: &Reading, panel: &Panel) -> String {
+    let fires = |t: TestId| r.evidence.tests[t] == Verdict::Fires;
+    let likert_judges = (0..panel.p()).any(|j| panel.scales[j].is_ordinal());
+    if fires(TestId::J) && (fires(TestId::A) || likert_judges) {
+        let tests = if fires(TestId::A) {
+            "Tests A and J fire and read only the judges"
+        } else {
+            "Test J fires and reads only the judges"
+        };
+        format!(
+            "none found: {tests}, so no change to the anchors makes a ρ̂ readable, and no single judge set aside leaves a readable ρ̂ with Test J passing. Find what splits the judges (their loadings λ) or collect a panel of judges that share one factor."
+        )
+    } else {
+        "none found that this panel can take and that makes a ρ̂ readable.".into()
+    }
+}
+
 /// What re-deciding with a remedy gave, as a clause.
 #[must_use]
 pub fn outcome(o: Outcome) -> String {
@@ -214,31 +237,70 @@ pub fn outcome(o: Outcome) -> String {
     }
 }
 
+/// Flags in a few words each, every code once ("σ̂_c² ≤ 0, σ̂_a² ≤ 0 (4 anchors)"), for a
+/// sentence a reader reads rather than the JSON's codes.
+#[must_use]
+pub fn flags_in_words(codes: &[FlagCode]) -> String {
+    let mut seen: Vec<(FlagCode, usize)> = Vec::new();
+    for &c in codes {
+        match seen.iter_mut().find(|(k, _)| *k == c) {
+            Some((_, n)) => *n += 1,
+            None => seen.push((c, 1)),
+        }
+    }
+    seen.iter()
+        .map(|&(c, n)| {
+            let words = match c {
+                FlagCode::SigmaC2Nonpositive => "σ̂_c² ≤ 0".to_string(),
+                FlagCode::SigmaT2Outside0K => "σ̂_t² outside (0, K)".into(),
+                FlagCode::SigmaA2Nonpositive => "σ̂_a² ≤ 0".into(),
+                FlagCode::ZeroDenominator => "a zero denominator".into(),
+                FlagCode::RhoOutsideUnit => "|ρ̂| > 1".into(),
+                FlagCode::OrdinalAnchor => "Likert codes read as numbers on an anchor".into(),
+                FlagCode::OrdinalCodes => "Likert codes read as numbers on the judges".into(),
+                FlagCode::AnchorsMisfit => "the anchors misfit".into(),
+                FlagCode::NotConverged => "no convergence".into(),
+                FlagCode::Boundary => "a boundary fit".into(),
+                other => other.as_str().replace('_', " "),
+            };
+            if n > 1 {
+                format!("{words} ({n} anchors)")
+            } else {
+                words
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// A flag code's name, as in the JSON.
 #[must_use]
 pub fn flag(f: FlagCode) -> &'static str {
     f.as_str()
 }
 
-/// A p-value in one format everywhere: one significant digit below 0.01 (p-values are
-/// multiples of 1/(draws + 1), so 0.000999 prints "0.001"), else two.
+/// A p-value in one format everywhere: rounded to one significant digit below 0.01 (p-values
+/// are multiples of 1/(draws + 1), so 0.000999 prints "0.001" and 0.00699 "0.007", never
+/// "0.01"), else to two.
 #[must_use]
 pub fn p_value(p: f64) -> String {
     if !p.is_finite() {
         return "—".into();
     }
-    let sig = if p > 0.0 && p < 0.01 { 1 } else { 2 };
-    // The fewest decimals whose rounding keeps `sig` significant digits.
-    for d in 0..=15usize {
-        let text = format!("{p:.d$}");
-        let significant = text
-            .trim_start_matches(['0', '.'])
-            .chars()
-            .filter(char::is_ascii_digit)
-            .count();
-        if significant >= sig {
-            return text;
-        }
+    if p <= 0.0 {
+        return "0".into();
     }
-    format!("{p:.3e}")
+    let sig = if p < 0.01 { 1 } else { 2 };
+    // The decimals that keep `sig` significant digits of x (x > 0, so log10 is finite).
+    let decimals = |x: f64| -> usize {
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+        let d = (f64::from(sig) - 1.0 - x.log10().floor()).clamp(0.0, 15.0) as usize;
+        d
+    };
+    let d = decimals(p);
+    let once = format!("{p:.d$}");
+    // Rounding may carry into a new digit (0.000999 → 0.0010): format the rounded value again.
+    let r: f64 = once.parse().unwrap_or(p);
+    let d = decimals(r);
+    format!("{r:.d$}")
 }

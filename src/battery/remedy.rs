@@ -30,8 +30,10 @@ pub(super) struct About<'a> {
 /// undefined, and none the panel cannot take.
 pub(super) fn next_steps(a: &About<'_>) -> Vec<NextStep> {
     let mut steps: Vec<NextStep> = Vec::new();
+    let judges_block = judges_block_every_estimate(a);
     let mut offer = |remedy: Remedy, outcome: Outcome| {
         if outcome != Outcome::NothingReadable
+            && (!judges_block || touches_judges(&remedy))
             && !still_guarded(a, &remedy, outcome)
             && !steps.iter().any(|s| s.remedy == remedy)
         {
@@ -70,14 +72,28 @@ fn still_guarded(a: &About<'_>, remedy: &Remedy, outcome: Outcome) -> bool {
     let Outcome::DefinedButGuarded { test, .. } = outcome else {
         return false;
     };
-    let touches_judges = match remedy {
+    !test.spec().uses_anchors && a.evidence.tests[test] == Verdict::Fires && !touches_judges(remedy)
+}
+
+/// Whether a remedy changes the judges (which judge-side tests read).
+fn touches_judges(remedy: &Remedy) -> bool {
+    match remedy {
         Remedy::SetJudgeAside(_) | Remedy::GiveFamilies => true,
         Remedy::MarkContinuous(cs) | Remedy::MarkOrdinal(cs) => {
             cs.iter().any(|c| matches!(c, Column::Judge(_)))
         }
         _ => false,
-    };
-    !test.spec().uses_anchors && a.evidence.tests[test] == Verdict::Fires && !touches_judges
+    }
+}
+
+/// Whether firing judge-side tests guard every estimate the answer could read, whatever the
+/// anchors: Test A against the closed form (and so the blocked estimate) and Test J against
+/// the free-scale estimate (on Likert judges, the only one). Then only a change to the judges
+/// can make a ρ̂ readable.
+fn judges_block_every_estimate(a: &About<'_>) -> bool {
+    let fires = |t: TestId| a.evidence.tests[t] == Verdict::Fires;
+    let likert_judges = (0..a.panel.p()).any(|j| a.panel.scales[j].is_ordinal());
+    a.routed.read.is_none() && fires(TestId::J) && (fires(TestId::A) || likert_judges)
 }
 
 /// Remedies aimed at one obstacle, with what each gives.

@@ -46,7 +46,7 @@ pub fn statistic(s: &DMatrix<f64>, layout: &Layout) -> f64 {
 }
 
 /// Why Test A is N/A on Likert judges (docs/method.md §3), and what to read instead.
-pub const ORDINAL_JUDGES: &str = "each Likert judge cuts its own categories, so the judges' scales are not observed and 'one shared scale' has no testable content, and fewer than 3 judges are continuous, too few to test among themselves; the free-scale estimator does not need it, and Test J checks the one-factor structure (`battery --codes-as-numbers` gives the paper's codes-as-numbers computation, a convention, not a test of the latent model)";
+pub const ORDINAL_JUDGES: &str = "each Likert judge cuts its own categories, so the judges' scales are not observed and 'one shared scale' has no testable content, and fewer than 3 judges are continuous, too few to test among themselves; the free-scale estimator does not need it, and Test J checks the one-factor structure (\u{E000}codes_as_numbers\u{E001} gives the paper's codes-as-numbers computation, a convention, not a test of the latent model)";
 
 /// Test A's entry in the registry.
 pub const SPEC: Diagnostic = Diagnostic {

@@ -8,7 +8,7 @@ use clap::Args;
 
 use crate::data::{ColumnRef, Columns, Families, LongColumns, PanelRequest};
 use crate::error::{Error, sanitize};
-use crate::wording::{Setting, Wording};
+use crate::wording::{RunSetting, Setting, Wording};
 
 /// How to read a panel: the file and its options.
 #[derive(Debug, Args, Clone)]
@@ -170,6 +170,18 @@ impl Wording for Flags {
             }
             s => format!("{} {}", self.setting(s), values.join(",")),
         }
+    }
+
+    fn run(&self, setting: RunSetting) -> Cow<'static, str> {
+        Cow::Borrowed(match setting {
+            RunSetting::Bootstrap => "--bootstrap",
+            RunSetting::Preset => "--preset",
+            RunSetting::Set => "--set",
+            RunSetting::MaxN => "--max-n",
+            RunSetting::Target => "--target",
+            RunSetting::Reps => "--reps",
+            RunSetting::Inject => "--inject",
+        })
     }
 }
 

@@ -10,6 +10,7 @@ use crate::identify::{Identification, PointSource};
 use crate::model::Params;
 use crate::ordinal::{LocalRank, RANK_TOLERANCE};
 use crate::panel::Panel;
+use crate::wording::Setting;
 
 /// What `rhoscope identify` reports: the check, and the panel it ran on (if any).
 #[derive(Debug, Clone, Copy)]
@@ -290,8 +291,10 @@ pub fn text(r: &IdentifyReport<'_>) -> String {
         if mr.null_dim == 0 && id.data.as_ref().is_some_and(|d| !d.is_point()) {
             "locally identified at this point, but see the data below".to_string()
         } else if mr.null_dim == 0 {
-            "locally identified at this point; the free-scale estimator (`estimate --method free-scale`) applies"
-                .to_string()
+            format!(
+                "locally identified at this point; the free-scale estimator ({}) applies",
+                Setting::FreeScale.marked()
+            )
         } else {
             format!(
                 "NOT identified (m = {} continuous anchors)",
@@ -311,7 +314,10 @@ fn data_sentence(set: &crate::estimate::identified::IdentifiedSet) -> String {
     if set.is_empty() {
         "no free-scale parameters fit the anchors' covariances within sampling error (the model is rejected)".into()
     } else if set.is_point() {
-        "the identified set is bounded and narrow, so ρ is point-identified (`estimate --method free-scale` gives it with the set)".into()
+        format!(
+            "the identified set is bounded and narrow, so ρ is point-identified ({} gives it with the set)",
+            Setting::FreeScale.marked()
+        )
     } else {
         let widest = set
             .rho
@@ -320,12 +326,13 @@ fn data_sentence(set: &crate::estimate::identified::IdentifiedSet) -> String {
             .map(|(lo, hi)| hi - lo)
             .fold(0.0, f64::max);
         format!(
-            "NOT point-identified: the anchors' β look equal (or N is too small to tell them apart), so the fit slides along a ridge; the identified sets of ρ are up to {widest:.2} wide{} (`estimate --method free-scale` lists them)",
+            "NOT point-identified: the anchors' β look equal (or N is too small to tell them apart), so the fit slides along a ridge; the identified sets of ρ are up to {widest:.2} wide{} ({} lists them)",
             if set.unbounded {
                 " and reach the edge of the parameter space"
             } else {
                 ""
-            }
+            },
+            Setting::FreeScale.marked()
         )
     }
 }

@@ -57,8 +57,9 @@ pub fn text(scenario: &str, plan: &Plan, opts: &PlanOptions) -> String {
         ),
         None => writeln!(
             out,
-            "Not reached by N = {} (--max-n): the target needs more items than searched, or is out of reach for this design.\n",
-            opts.max_n
+            "Not reached by N = {} ({}): the target needs more items than searched, or is out of reach for this design.\n",
+            opts.max_n,
+            crate::wording::RunSetting::MaxN.marked()
         ),
     };
     let mut tried = plan.evaluations.clone();

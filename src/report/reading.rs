@@ -60,7 +60,7 @@ pub fn text(panel: &Panel, r: &BatteryReport) -> String {
         );
     }
     if g.next.is_empty() && g.answer.read.is_none() {
-        out.push_str("\nNext steps: none found that this panel can take and that changes the answer; report the intervals and identified sets.\n");
+        let _ = writeln!(out, "\nNext steps: {}", phrase::no_next_step(g, panel));
     }
     if !g.next.is_empty() {
         out.push_str("\nNext steps:\n");

@@ -200,7 +200,10 @@ pub fn text(
                 opts.bootstrap
             )
         } else {
-            "bootstrap off (--bootstrap B for CI coverage)".into()
+            format!(
+                "bootstrap off ({} for CI coverage)",
+                crate::wording::RunSetting::Bootstrap.marked()
+            )
         },
         if opts.null_draws > 0 {
             format!(

@@ -66,7 +66,7 @@ pub(super) fn bias_correction(budget: Budget, _: &(dyn Fn(Progress) -> Flow + Sy
         name: "bias-correction",
         title: "Bias correction of the free-scale estimate near ρ = 0, N = 431, p = 3 (Section 7)",
         design: format!(
-            "three five-level judges (equal-probability cuts of their Gaussian marginals, error variance 1), three continuous anchors with ρ = (0, 0.4, 0.7) and σ_a = (0.5, 0.6, 0.7), σ_t² = 1, σ_c² = 0.8 (the paper's \"correction harness with synthetic thresholds\" states none of these; these are the base design's and the HANNA protocol's injection); {reps} replicates (seed {SEED}), each corrected with {refits} refits simulated from its own fit (`estimate --bias-correct`); the paper's replicate count is not stated, so its SEs assume 24 runs as in its HANNA table. Free-scale estimator as docs/method.md §7 pins it, which is not the paper's tetrad-and-search estimator: the bias near 0 that the correction targets may differ"
+            "three five-level judges (equal-probability cuts of their Gaussian marginals, error variance 1), three continuous anchors with ρ = (0, 0.4, 0.7) and σ_a = (0.5, 0.6, 0.7), σ_t² = 1, σ_c² = 0.8 (the paper's \"correction harness with synthetic thresholds\" states none of these; these are the base design's and the HANNA protocol's injection); {reps} replicates (seed {SEED}), each corrected with {refits} refits simulated from its own fit (`rhoscope estimate FILE --bias-correct`); the paper's replicate count is not stated, so its SEs assume 24 runs as in its HANNA table. Free-scale estimator as docs/method.md §7 pins it, which is not the paper's tetrad-and-search estimator: the bias near 0 that the correction targets may differ"
         ),
         cells,
         seconds: 0.0,

@@ -435,7 +435,8 @@ impl App {
             | Action::Worker(_)
             | Action::FigureWritten(_) => true,
             // "Esc ends the talk" holds frozen or not; an open overlay closes first.
-            Action::Next | Action::Prev | Action::CloseOverlay => self.mode != Mode::Explore,
+            Action::CloseOverlay => self.mode != Mode::Explore || self.overlay.is_box(),
+            Action::Next | Action::Prev => self.mode != Mode::Explore,
             _ => false,
         }
     }

@@ -172,7 +172,41 @@ pub fn is_panel_file(p: &std::path::Path) -> bool {
     let sidecar = p
         .file_stem()
         .is_some_and(|s| s.to_string_lossy().to_lowercase().ends_with(".families"));
-    ext_ok && !sidecar && crate::data::header(p).is_ok_and(|h| h.len() >= 3)
+    ext_ok && !sidecar && has_rows(p) && crate::data::header(p).is_ok_and(|h| h.len() >= 3)
+}
+
+/// Whether a file's first bytes hold a header and at least two rows: a one-line list of
+/// names, or a JSON document that is one object (a report), is not a panel. Compressed and
+/// columnar files are left to the header check.
+fn has_rows(p: &std::path::Path) -> bool {
+    use std::io::Read as _;
+    let ext = p
+        .extension()
+        .map(|e| e.to_string_lossy().to_lowercase())
+        .unwrap_or_default();
+    if ext == "gz" || ext == "parquet" {
+        return true;
+    }
+    let mut head = Vec::new();
+    let Ok(f) = std::fs::File::open(p) else {
+        return false;
+    };
+    if f.take(1 << 16).read_to_end(&mut head).is_err() {
+        return false;
+    }
+    let text = String::from_utf8_lossy(&head);
+    if ext == "json" {
+        // JSON records are an array of objects; a report is one object.
+        return text.trim_start().starts_with('[') && text.matches('{').count() >= 2;
+    }
+    let lines = text.lines().filter(|l| !l.trim().is_empty()).count();
+    // JSON lines have no header line: two records are two rows.
+    let needed = if ext == "jsonl" || ext == "ndjson" {
+        2
+    } else {
+        3
+    };
+    lines >= needed
 }
 
 /// Keeps only the newest job of each kind from a burst of effects (drain, then submit):

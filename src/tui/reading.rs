@@ -124,11 +124,7 @@ pub fn obstacle(o: &Obstacle, names: &[String]) -> String {
         Obstacle::Flagged { estimator, flags } => format!(
             "the {} is out of range ({})",
             label(*estimator, names),
-            flags
-                .iter()
-                .map(|f| f.as_str())
-                .collect::<Vec<_>>()
-                .join(", ")
+            crate::battery::phrase::flags_in_words(flags)
         ),
         Obstacle::DidNotRun { estimator, refusal } => format!(
             "the {} does not run here ({})",
@@ -317,12 +313,16 @@ pub fn weak_id(r: &BatteryReport, names: &[String]) -> [String; 2] {
     }
 }
 
-/// The range flags' codes, or "no flags".
+/// The range flags in words, or a pointer to them.
+#[must_use]
+pub fn range_words(r: &RangeVerdict) -> String {
+    range_codes(r)
+}
+
+/// The range flags in words, or a pointer to them.
 fn range_codes(r: &RangeVerdict) -> String {
     match r {
-        RangeVerdict::OutOfRange(f) if !f.is_empty() => {
-            f.iter().map(|f| f.as_str()).collect::<Vec<_>>().join(", ")
-        }
+        RangeVerdict::OutOfRange(f) if !f.is_empty() => crate::battery::phrase::flags_in_words(f),
         _ => "see the range flags".into(),
     }
 }

@@ -1,6 +1,5 @@
-//! What more than one view reads off the library's results: the judges' loadings λ, and the
-//! explorer's own wording of advice the command line words for its flags. The panel's
-//! answer and next step are the core's reading, worded in `tui::reading`.
+//! What more than one view reads off the library's results: the judges' loadings λ. The
+//! panel's answer and next steps are the core's reading, worded in `tui::reading`.
 
 use crate::battery::BatteryReport;
 use crate::estimate::Fits;
@@ -101,24 +100,4 @@ pub fn named_loadings(panel: &Panel, lambda: &[Option<f64>]) -> String {
         .map(|(j, l)| l.map_or_else(|| format!("{j} Heywood"), |l| format!("{j} {l:.2}")))
         .collect::<Vec<_>>()
         .join(", ")
-}
-
-/// Advice worded for the command line, worded for the explorer: an ordinal anchor cannot be
-/// left out when every anchor is ordinal; `c` scores it continuously instead.
-#[must_use]
-pub fn explorer_advice(text: &str, panel: Option<&Panel>) -> String {
-    let all_ordinal =
-        panel.is_some_and(|p| p.m() > 0 && (0..p.m()).all(|k| p.scales[p.p() + k].is_ordinal()));
-    if all_ordinal {
-        text.replace(
-            "; leave it out of the anchors",
-            "; every anchor is ordinal: c on an anchor in the data pane scores it as continuous",
-        )
-        .replace(
-            "Leave the ordinal anchor out (Space on it in the data pane makes it —), or press c on it in the data pane if its codes are interval-scaled.",
-            "Every anchor is ordinal, so leaving the ordinal ones out leaves none: press c on each anchor in the data pane if its codes are interval-scaled.",
-        )
-    } else {
-        text.to_string()
-    }
 }

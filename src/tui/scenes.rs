@@ -181,6 +181,6 @@ pub fn scenes() -> Vec<Scene> {
 
 /// The caption shown when the HANNA file is not at hand.
 pub const HANNA_MISSING: [&str; 2] = [
-    "The HANNA panel is not at hand: pass --hanna PATH (hanna_coherence_panel.csv from the HANNA",
-    "benchmark, dig-team/hanna-benchmark-asg), or run from beside ../shared/data/hanna. Scene skipped.",
+    "The HANNA panel is not at hand: start the talk with `rhoscope demo --hanna PATH` (PATH holding",
+    "hanna_coherence_panel.csv, from dig-team/hanna-benchmark-asg), or beside ../shared/data/hanna.",
 ];

@@ -45,10 +45,11 @@ impl Wording for Keys {
                 key_of(&Action::Family(1)),
                 key_of(&Action::TypeFamily)
             )),
-            Setting::Continuous | Setting::Ordinal | Setting::CodesAsNumbers => {
-                data_pane(Action::ToggleScale, "the column")
-            }
-            Setting::FreeScale => Cow::Borrowed("the free-scale row of the estimates pane"),
+            Setting::Continuous | Setting::Ordinal => data_pane(Action::ToggleScale, "the column"),
+            // `c` reads codes as numbers but calibrates Test A as continuous scores: the
+            // paper's convention, with its own null, is the command line's.
+            Setting::CodesAsNumbers => Cow::Borrowed("`rhoscope battery FILE --codes-as-numbers`"),
+            Setting::FreeScale => Cow::Borrowed("the free-scale estimate on the estimates pane"),
             Setting::Long => Cow::Borrowed(
                 "the long layout, opened with `rhoscope explore FILE --long ITEM,RATER,SCORE`",
             ),

@@ -308,9 +308,12 @@ fn status_line(app: &App, theme: Theme, width: usize, message: bool) -> Line<'st
     if !status.is_empty() {
         spans.push(Span::styled(format!(" {status} "), theme.warn()));
     }
-    let hint = match app.mode {
-        super::app::Mode::Explore => "? help · n talk/walk · q quit",
-        _ => "? help · n/p steps · v layout · Esc back",
+    // Frozen, only the keys that act are offered (no help, no layout).
+    let hint = match (app.mode, app.frozen) {
+        (super::app::Mode::Explore, false) => "? help · n talk/walk · q quit",
+        (super::app::Mode::Explore, true) => "q quit",
+        (_, false) => "? help · n/p steps · v layout · Esc back",
+        (_, true) => "n/p steps · f unfreezes · Esc back",
     };
     let used: usize = spans.iter().map(|s| s.content.chars().count()).sum();
     let shown = super::widgets::whole_parts(hint, width.saturating_sub(used + 2));

@@ -7,11 +7,19 @@ use crate::battery::reading::RangeVerdict;
 use crate::battery::{BatteryReport, TestId, Verdict};
 use crate::estimate::Estimator;
 use crate::panel::Panel;
+use crate::tui::text::Keys;
+use crate::wording::reword;
 
 /// The two caption lines of a walkthrough step: a rendering of the panel's reading
-/// ([`crate::battery::reading`]), so that no step says other than a pane.
+/// ([`crate::battery::reading`]), so that no step says other than a pane; every setting a
+/// library sentence names is worded with the explorer's keys.
 #[must_use]
 pub fn explain(app: &App, step: Step) -> [String; 2] {
+    explain_marked(app, step).map(|l| reword(&l, &Keys).into_owned())
+}
+
+/// [`explain`] with the library's settings still marked.
+fn explain_marked(app: &App, step: Step) -> [String; 2] {
     let Some(panel) = app.panel.as_deref() else {
         return [
             "Set roles first: Space on a column in the data pane makes it a judge or an anchor."
@@ -32,7 +40,7 @@ pub fn explain(app: &App, step: Step) -> [String; 2] {
         .collect();
     match step {
         Step::Configuration => configuration(r, panel),
-        Step::Estimate => estimate(r, panel, &names),
+        Step::Estimate => estimate(r, &names),
         Step::WeakId => reading::weak_id(r, &names),
         Step::Test(t) => {
             let [a, mut b] = test(r, t);
@@ -46,7 +54,7 @@ pub fn explain(app: &App, step: Step) -> [String; 2] {
             if let Some(then) = answered(&r.reading, t, &names) {
                 b = format!("{b} {then}");
             }
-            [a, readout::explorer_advice(&b, Some(panel))]
+            [a, b]
         }
         Step::Overall => overall(r, panel, &names),
     }
@@ -68,7 +76,7 @@ fn configuration(r: &BatteryReport, panel: &Panel) -> [String; 2] {
     // A row that needs N ≳ 10⁴ says so when this panel is smaller.
     let row = r.decision.row.configuration;
     let short = if row.contains("10⁴") && n < 10_000 {
-        " (that row asks for N ≳ 10⁴: expect low power)"
+        " (expect low power below N ≈ 10⁴)"
     } else {
         ""
     };
@@ -88,18 +96,23 @@ fn configuration(r: &BatteryReport, panel: &Panel) -> [String; 2] {
         .collect();
     [
         format!("{this} The paper's decision table reads it on the row \"{row}\"{short}."),
-        format!("It can run: {}.", runs.join(", ")),
+        // What the row offers is not what this panel gives: the next step says that.
+        if r.reading.answer.read.is_some() {
+            format!("It can run: {}.", runs.join(", "))
+        } else {
+            format!(
+                "The row offers: {}; none of them reads on this panel (step 2).",
+                runs.join(", ")
+            )
+        },
     ]
 }
 
 /// The estimate the reading names, with its intervals, and why the closed form is not it.
-fn estimate(r: &BatteryReport, panel: &Panel, names: &[String]) -> [String; 2] {
+fn estimate(r: &BatteryReport, names: &[String]) -> [String; 2] {
     let read = &r.reading.answer;
     let Some(e) = read.read else {
-        return [
-            "There is no estimate to read.".into(),
-            answer(r, panel, names),
-        ];
+        return ["There is no estimate to read.".into(), answer(r, names)];
     };
     let parts: Vec<String> = read
         .anchors
@@ -223,20 +236,16 @@ fn answered(r: &crate::battery::reading::Reading, t: TestId, names: &[String]) -
 
 /// The answer; where the reading reads nothing and names no obstacle, the battery's own
 /// reason (the full view's "Which estimate to read") says why.
-fn answer(r: &BatteryReport, panel: &Panel, names: &[String]) -> String {
+fn answer(r: &BatteryReport, names: &[String]) -> String {
     let a = reading::answer(&r.reading, names);
     if r.reading.answer.read.is_some() || !r.reading.answer.obstacles.is_empty() {
         return a;
     }
-    let why = r.decision.refusal.as_ref().map_or_else(
-        || {
-            readout::explorer_advice(
-                &crate::wording::reword(&r.route.why, &crate::tui::text::Keys),
-                Some(panel),
-            )
-        },
-        |why| format!("{why}."),
-    );
+    let why = r
+        .decision
+        .refusal
+        .as_ref()
+        .map_or_else(|| r.route.why.clone(), |why| format!("{why}."));
     format!("{a} {why}")
 }
 
@@ -251,11 +260,25 @@ fn overall(r: &BatteryReport, panel: &Panel, names: &[String]) -> [String; 2] {
     let first = match reading::alarms(&r.reading) {
         Some(fired) => format!("Overall: {fired}."),
         None if !ran => "Overall: no test can run on this panel, so none vouches for it.".into(),
+        // The range flags are the closed form's: said, when the answer reads another.
+        None if r.reading.evidence.range.verdict() == Verdict::Fires => format!(
+            "Overall: no test fires; the closed form is out of range ({}), and the answer {}.",
+            reading::range_words(&r.reading.evidence.range),
+            if r.reading.answer.read.is_some() {
+                "reads another estimate"
+            } else {
+                "reads none"
+            }
+        ),
         None => "Overall: nothing fires. Passing is necessary, not sufficient: a panel-wide shared residual is invisible to every test.".into(),
     };
-    let answer = answer(r, panel, names);
+    let answer = answer(r, names);
     let second = match reading::next_step(&r.reading, panel) {
         Some(next) => format!("{answer} {next}"),
+        None if r.reading.answer.read.is_none() => format!(
+            "{answer} Next: {}",
+            crate::battery::phrase::no_next_step(&r.reading, panel)
+        ),
         None => answer,
     };
     [first, second]

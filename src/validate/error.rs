@@ -17,13 +17,16 @@ pub enum ValidateError {
     InjectCount(usize),
     #[error("{inject} {0}: every ρ must satisfy |ρ| < 1", inject = Setting::Inject.marked())]
     InjectRange(f64),
-    #[error("--reps must be between 1 and 16777215")]
+    #[error("{} must be between 1 and 16777215", crate::wording::RunSetting::Reps.marked())]
     Reps,
     #[error("give between 1 and 65535 panel sizes")]
     Sizes,
     #[error("N = {0}: at least 10 items are needed")]
     SmallN(usize),
-    #[error("--bootstrap needs at least 2 resamples (or 0 for off)")]
+    #[error(
+        "{} needs at least 2 resamples (or 0 for off)",
+        crate::wording::RunSetting::Bootstrap.marked()
+    )]
     Bootstrap,
     #[error(
         "validate needs at least 3 judges (the free-scale estimator's p ≥ 3); the panel has {0}"

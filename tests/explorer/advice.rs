@@ -2,6 +2,7 @@
 //! library returns and against the screen the advice leads to.
 
 use super::*;
+use rhoscope::battery::reading::{Column, Obstacle, Outcome, Reading, Remedy, Unidentified};
 use rhoscope::tui::app::Step;
 
 /// The HANNA panel opened as a file, its columns given `roles` (—, judge or anchor).
@@ -66,58 +67,249 @@ const J: Role = Role::Judge;
 const A: Role = Role::Anchor;
 const N: Role = Role::Ignored;
 
-#[test]
-#[ignore = "the next step is the reading's first remedy: needs h-33a's typed remedies"]
-fn one_anchor_ends_in_not_identified_and_a_second_anchor() {
-    let app = hanna_with(&[N, J, J, A]);
-    let text = last_step(&app);
-    assert!(text.contains("not identified"), "{text}");
-    assert!(text.contains("add a second anchor"), "{text}");
-    for wrong in [
-        "Nothing fired",
-        "third anchor",
-        "guarded by a test that fires",
-    ] {
-        assert!(!text.contains(wrong), "{wrong:?} in {text}");
+/// The panel's reading, as the battery pane shows it.
+fn reading_of(app: &App) -> &Reading {
+    &app.battery.as_ref().expect("a battery").reading
+}
+
+/// The file column of a panel column, by its name in the file's header.
+fn file_column(app: &App, c: Column) -> usize {
+    let p = app.panel.as_ref().unwrap();
+    let name = match c {
+        Column::Judge(j) => &p.judges[j],
+        Column::Anchor(k) => &p.anchors[k],
+    };
+    file_state(app)
+        .header
+        .iter()
+        .position(|h| h == name)
+        .unwrap_or_else(|| panic!("{name} in the header"))
+}
+
+/// Space on a file column until it has `role`.
+fn cycle_to(app: &mut App, col: usize, role: Role) {
+    app.cursor = app.entries.len() + col;
+    for _ in 0..3 {
+        if file_state(app).roles[col] == role {
+            return;
+        }
+        act(app, Action::CycleRole);
     }
-    // The first step says the same.
-    let first = &captions(&app)[0].1;
-    assert!(first.contains("not identified"), "{first}");
+    assert_eq!(file_state(app).roles[col], role, "column {col}");
+}
+
+/// The remedy taken with the explorer's keys, as its wording says (Space or `c` on the
+/// columns); `false` for one that needs new data.
+fn take(app: &mut App, remedy: &Remedy) -> bool {
+    match remedy {
+        Remedy::MarkContinuous(cs) | Remedy::MarkOrdinal(cs) => {
+            let cols: Vec<usize> = cs.iter().map(|&c| file_column(app, c)).collect();
+            for c in cols {
+                app.cursor = app.entries.len() + c;
+                act(app, Action::ToggleScale);
+            }
+        }
+        Remedy::LeaveOutAnchors(ks) => {
+            let cols: Vec<usize> = ks
+                .iter()
+                .map(|&k| file_column(app, Column::Anchor(k)))
+                .collect();
+            for c in cols {
+                cycle_to(app, c, Role::Ignored);
+            }
+        }
+        Remedy::SetJudgeAside(j) => {
+            let c = file_column(app, Column::Judge(*j));
+            cycle_to(app, c, Role::Ignored);
+        }
+        Remedy::UseAsAnchors(names) => {
+            for n in names {
+                let c = file_state(app).header.iter().position(|h| h == n).unwrap();
+                cycle_to(app, c, Role::Anchor);
+            }
+        }
+        _ => return false,
+    }
+    true
+}
+
+/// Every next step the reading offers is one the panel can take, and taking it with the keys
+/// the explorer names gives what the step promised; none that leaves every ρ̂ undefined is
+/// offered. Returns how many steps were taken.
+fn steps_do_what_they_say(app: &App) -> usize {
+    let mut taken = 0;
+    for step in &reading_of(app).next {
+        assert_ne!(step.outcome, Outcome::NothingReadable, "{step:?}");
+        let mut after = app.clone();
+        if !take(&mut after, &step.remedy) {
+            continue;
+        }
+        taken += 1;
+        let now = reading_of(&after);
+        match step.outcome {
+            Outcome::Reads(e) => assert_eq!(now.answer.read, Some(e), "{step:?}: {now:?}"),
+            Outcome::DefinedButGuarded { estimator, .. } | Outcome::StillFlagged(estimator) => {
+                let fit = after.battery.as_ref().unwrap().fit(estimator);
+                assert!(
+                    fit.is_some_and(|f| f.estimate.anchors.iter().any(|a| a.rho.is_some())),
+                    "{step:?}: no ρ̂ from {estimator:?}"
+                );
+            }
+            Outcome::NothingReadable | Outcome::Unchecked => {}
+        }
+    }
+    taken
+}
+
+/// A simulated three-anchor panel written as a file, one anchor's scores cut to the codes
+/// 1–5 (an ordinal anchor among continuous ones), and opened in the explorer.
+fn one_ordinal_anchor(dir: &std::path::Path) -> App {
+    let pm = rhoscope::scenario::preset("three-anchor").unwrap();
+    let p = rhoscope::simulate::simulate(&pm, 2000, 11).unwrap();
+    let cols = p.p() + p.m();
+    let mut csv = String::new();
+    let names: Vec<String> = (0..p.p())
+        .map(|j| format!("J{}", j + 1))
+        .chain((0..p.m()).map(|k| format!("A{}", k + 1)))
+        .collect();
+    csv.push_str(&names.join(","));
+    csv.push('\n');
+    let last = cols - 1;
+    let (lo, hi) = p.data[last * p.n..(last + 1) * p.n]
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &x| {
+            (a.min(x), b.max(x))
+        });
+    for i in 0..p.n {
+        let row: Vec<String> = (0..cols)
+            .map(|c| {
+                let x = p.data[c * p.n + i];
+                if c == last {
+                    format!("{}", 1.0 + ((x - lo) / (hi - lo) * 4.0).round())
+                } else {
+                    format!("{x:.4}")
+                }
+            })
+            .collect();
+        csv.push_str(&row.join(","));
+        csv.push('\n');
+    }
+    let path = dir.join("one-ordinal.csv");
+    std::fs::write(&path, csv).unwrap();
+    let app = started(Start::File(path, rhoscope::data::PanelRequest::default()));
+    let panel = app.panel.as_ref().unwrap();
+    assert!(panel.scales[panel.p() + panel.m() - 1].is_ordinal());
+    app
 }
 
 #[test]
-#[ignore = "the next step is the reading's first remedy: needs h-33a's typed remedies"]
-fn the_advice_to_identify_rho_is_what_the_decision_table_accepts() {
-    // Two ordinal judges and one ordinal anchor: a second anchor alone, or anchors read as
-    // numbers alone, leave ρ unidentified; the advice names both changes.
-    let text = last_step(&hanna_with(&[N, J, J, A]));
-    assert!(text.contains("c on each judge and anchor"), "{text}");
-}
-
-#[test]
-#[ignore = "the next step is the reading's first remedy: needs h-33a's typed remedies"]
-fn the_judge_advice_names_the_judge_and_the_checks_that_confirm_it() {
-    let app = llm_numbers();
+fn one_likert_anchor_is_not_identified_and_no_column_is_offered() {
+    // Two Likert raters judge, the third is the one anchor; the id is the only other column.
+    let app = hanna_with(&[N, J, J, A]);
+    let r = reading_of(&app);
+    assert_eq!(
+        r.answer.obstacles,
+        vec![Obstacle::NotIdentified(Unidentified::TooFewAnchors {
+            anchors: 1
+        })]
+    );
+    // No spare column: no step makes one an anchor; the Likert judges need three continuous
+    // anchors, which only new data give.
+    assert!(
+        !r.next
+            .iter()
+            .any(|s| matches!(s.remedy, Remedy::UseAsAnchors(_))),
+        "{:?}",
+        r.next
+    );
+    assert_eq!(r.next[0].remedy, Remedy::CollectContinuousAnchors(3));
     let text = last_step(&app);
-    assert!(text.contains("llama2_13b_chat"), "{text}");
-    assert!(text.contains("check that Test J then passes"), "{text}");
-    assert!(text.contains("Test C still passes"), "{text}");
-    assert!(!text.contains("misfit points at"), "{text}");
-    // Following it: Test C fires on the next screen, which the advice said to check.
-    let mut aside = app.clone();
-    set_roles(&mut aside, &[N, N, J, J, J, N, J, A, A, A]);
-    let r = aside.battery.as_ref().unwrap();
-    assert_eq!(aside.panel.as_ref().unwrap().p(), 4);
-    assert_eq!(r.tests[TestId::C].verdict, Verdict::Fires);
-    // With four judges left, setting one more aside cannot be checked by Test J.
-    let text = last_step(&aside);
-    assert!(text.contains("too few for Test J"), "{text}");
+    assert!(
+        text.contains("ρ needs ≥ 2 anchors and this panel has 1"),
+        "{text}"
+    );
+    assert!(
+        text.contains("Next: collect 3 more continuous anchors"),
+        "{text}"
+    );
+    assert!(!text.contains("Space"), "{text}");
+    assert_eq!(steps_do_what_they_say(&app), 0);
 }
 
 #[test]
-#[ignore = "the next step is the reading's first remedy: needs h-33a's typed remedies"]
-fn no_step_recommends_a_free_scale_estimate_the_library_leaves_undefined() {
-    // With the anchors read as numbers the free-scale ρ̂ of HANNA-LLM are undefined.
+fn every_remedy_offered_can_be_taken_and_gives_what_it_says() {
+    let dir = tempfile::tempdir().unwrap();
+    let ordinal = one_ordinal_anchor(dir.path());
+    let r = reading_of(&ordinal);
+    // The ordinal anchor blocks every estimate; scoring it as numbers or leaving it out (two
+    // continuous anchors stay) each lets the closed form be read.
+    assert_eq!(r.answer.read, None, "{:?}", r.answer);
+    let remedies: Vec<&Remedy> = r.next.iter().map(|s| &s.remedy).collect();
+    assert!(
+        remedies.contains(&&Remedy::MarkContinuous(vec![Column::Anchor(2)])),
+        "{remedies:?}"
+    );
+    assert!(
+        remedies.contains(&&Remedy::LeaveOutAnchors(vec![2])),
+        "{remedies:?}"
+    );
+    assert!(
+        matches!(r.next[0].outcome, Outcome::Reads(_)),
+        "{:?}",
+        r.next
+    );
+    assert_eq!(steps_do_what_they_say(&ordinal), 2);
+    // The walkthrough's last step offers the first of them, with the explorer's keys.
+    let text = last_step(&ordinal);
+    assert!(text.contains("Next: "), "{text}");
+    assert!(text.contains("in the data pane"), "{text}");
+    for app in [llm_assigned(), llm_numbers(), hanna_with(&[N, J, J, A])] {
+        steps_do_what_they_say(&app);
+    }
+}
+
+#[test]
+fn no_judge_is_set_aside_when_that_leaves_every_rho_undefined() {
+    // The human anchors as numbers: Tests A, J and O fire. Setting chatgpt aside passes
+    // Test J, but the free-scale fit still rejects the anchors: nothing reads.
+    let app = llm_numbers();
+    let r = reading_of(&app);
+    for t in [TestId::A, TestId::J, TestId::O] {
+        assert_eq!(r.evidence.tests[t], Verdict::Fires, "Test {}", t.name());
+    }
+    assert!(
+        !r.next
+            .iter()
+            .any(|s| matches!(s.remedy, Remedy::SetJudgeAside(_))),
+        "{:?}",
+        r.next
+    );
+    let mut aside = app.clone();
+    set_roles(&mut aside, &[N, N, J, J, J, J, N, A, A, A]);
+    let now = reading_of(&aside);
+    assert_eq!(aside.panel.as_ref().unwrap().p(), 4);
+    assert_eq!(now.evidence.tests[TestId::J], Verdict::Pass);
+    assert_eq!(now.answer.read, None, "{:?}", now.answer);
+    let fs = aside
+        .fit
+        .as_ref()
+        .unwrap()
+        .estimate(Estimator::FreeScale)
+        .unwrap();
+    assert!(fs.rho().iter().all(Option::is_none));
+    // No step is offered, and the last step says why none is, not nothing.
+    assert!(r.next.is_empty(), "{:?}", r.next);
+    let text = last_step(&app);
+    assert!(
+        text.contains("Next: none found: Tests A and J fire"),
+        "{text}"
+    );
+}
+
+#[test]
+fn no_step_reads_a_free_scale_estimate_the_library_leaves_undefined() {
+    // With the anchors ordinal, or read as numbers, the free-scale ρ̂ of HANNA-LLM are
+    // undefined or not computed: no step may promise them.
     let numbers = llm_numbers();
     let fs = numbers
         .fit
@@ -126,20 +318,23 @@ fn no_step_recommends_a_free_scale_estimate_the_library_leaves_undefined() {
         .expect("the free-scale fit runs on continuous anchors");
     assert!(fs.rho().iter().all(Option::is_none));
     for app in [llm_assigned(), numbers] {
-        for (title, text) in captions(&app) {
-            assert!(
-                !text.contains("or read the free-scale estimate"),
-                "{title}: {text}"
-            );
-            assert!(
-                !text.contains("to run the free-scale estimate"),
-                "{title}: {text}"
-            );
+        let r = reading_of(&app);
+        assert_ne!(r.answer.read, Some(Estimator::FreeScale));
+        for s in &r.next {
+            assert_ne!(s.outcome, Outcome::Reads(Estimator::FreeScale), "{s:?}");
         }
+        // Tests A and J fire on the judges alone: a change to the anchors is no step.
+        assert!(
+            !r.next.iter().any(|s| matches!(
+                s.remedy,
+                Remedy::CollectContinuousAnchors(_)
+                    | Remedy::MarkContinuous(_)
+                    | Remedy::LeaveOutAnchors(_)
+            )),
+            "{:?}",
+            r.next
+        );
     }
-    let step_a = &captions(&llm_assigned())[3];
-    assert!(step_a.0.contains("Test A"), "{step_a:?}");
-    assert!(step_a.1.contains("gives no ρ̂ here either"), "{step_a:?}");
 }
 
 #[test]
@@ -267,19 +462,28 @@ fn a_talk_starts_frozen_and_says_how_to_unfreeze() {
 }
 
 #[test]
-#[ignore = "the next step is the reading's first remedy: needs h-33a's typed remedies"]
 fn the_last_step_agrees_with_the_estimate_it_reads() {
-    // Tests C and J fire on this panel, and the route reads the family-blocked estimate.
+    // Tests C and J fire on this panel, and the reading reads the family-blocked estimate.
     let app = started(Start::File(
         PathBuf::from("assets/families.csv"),
         rhoscope::data::PanelRequest::default(),
     ));
-    let r = app.battery.as_ref().unwrap();
-    assert_eq!(r.route.read, Some(Estimator::Blocked));
+    let r = reading_of(&app);
+    assert_eq!(r.answer.read, Some(Estimator::Blocked));
+    // Families are given and block: no step asks for them.
+    assert!(
+        !r.next.iter().any(|s| s.remedy == Remedy::GiveFamilies),
+        "{:?}",
+        r.next
+    );
     let text = last_step(&app);
-    assert!(text.contains("Answer (read blocked"), "{text}");
-    assert!(!text.contains("should not be trusted"), "{text}");
-    assert!(!text.contains("no ρ̂ can be read"), "{text}");
+    assert!(text.contains("Test C and Test J fire"), "{text}");
+    assert!(
+        text.contains("Answer (read the family-blocked estimate)"),
+        "{text}"
+    );
+    assert!(!text.contains("can be read from this panel"), "{text}");
+    steps_do_what_they_say(&app);
 }
 
 /// Roles that make no panel (one judge left) leave no "recomputing…" behind: the old panel's

@@ -139,7 +139,11 @@ fn only_panels_are_offered_as_files() {
     ));
     let dir = tempfile::tempdir().unwrap();
     let jsonl = dir.path().join("panel.jsonl");
-    std::fs::write(&jsonl, "{\"J1\": 1, \"J2\": 2, \"A1\": 3}\n").unwrap();
+    std::fs::write(
+        &jsonl,
+        "{\"J1\": 1, \"J2\": 2, \"A1\": 3}\n{\"J1\": 2, \"J2\": 3, \"A1\": 4}\n",
+    )
+    .unwrap();
     assert!(rhoscope::tui::is_panel_file(&jsonl));
 }
 

@@ -105,9 +105,9 @@ fn verdicts(app: &App, theme: Theme, width: usize) -> Vec<Line<'static>> {
     let weak_v = weak_id.verdict();
     let weak_t = match weak_id {
         // No verdict on an out-of-range fit: "PASS" would vouch for it.
-        WeakIdVerdict::OutOfRange { .. } => " no verdict, out of range ".into(),
-        WeakIdVerdict::Weak { t } | WeakIdVerdict::Ok { t } => format!(" T {} ", sig(t, 3)),
-        WeakIdVerdict::NoFit => " ".into(),
+        WeakIdVerdict::OutOfRange { .. } => " no verdict, out of range".into(),
+        WeakIdVerdict::Weak { t } | WeakIdVerdict::Ok { t } => format!(" T {}", sig(t, 3)),
+        WeakIdVerdict::NoFit => " no fit".into(),
     };
     let (range_v, range_t) = range_row(r);
     let weak = vec![
@@ -123,13 +123,8 @@ fn verdicts(app: &App, theme: Theme, width: usize) -> Vec<Line<'static>> {
     let cells = |v: &[Span]| v.iter().map(|s| s.content.chars().count()).sum::<usize>();
     if cells(&weak) + 2 + cells(&range) <= width {
         let mut one = weak;
-        // The N/A badge ends in its own dot.
-        let sep = if weak_id == WeakIdVerdict::NoFit {
-            " "
-        } else {
-            "· "
-        };
-        one.push(Span::styled(sep, body));
+        // A semicolon, not a dot: the N/A badge's own dot must not read as a separator.
+        one.push(Span::styled("; ", body));
         one.extend(range);
         lines.push(Line::from(one));
     } else {
@@ -169,13 +164,7 @@ fn range_row(r: &crate::battery::BatteryReport) -> (Verdict, String) {
 /// p-values are multiples of 1/(draws + 1), so a small one needs one digit, not two.
 #[must_use]
 pub fn p_text(p: f64) -> String {
-    if p > 0.0 && p < 0.01 {
-        // Rounded first: 0.000999 is "0.001", not "0.0010".
-        let rounded: f64 = sig(p, 1).parse().unwrap_or(p);
-        sig(rounded, 1)
-    } else {
-        sig(p, 2)
-    }
+    crate::battery::phrase::p_value(p)
 }
 
 /// A test row's wordings, longest first: "Test A" and double spaces, then "A", then single

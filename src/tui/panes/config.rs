@@ -92,7 +92,10 @@ fn unguarded(app: &App, d: &crate::battery::decision::Decision) -> Vec<String> {
         let extra: Vec<String> = extra.map(|t| why(t, &r.tests[t].message)).collect();
         out.splice(at..at, extra);
     }
-    out
+    // A reason may name a setting: in the explorer's keys.
+    out.iter()
+        .map(|u| crate::wording::reword(u, &crate::tui::text::Keys).into_owned())
+        .collect()
 }
 
 /// This panel's row, whole (it wraps), what it means for this panel, and what it leaves
@@ -114,8 +117,16 @@ fn row_lines(
             .values()
             .all(|v| *v == crate::battery::Verdict::NotApplicable)
     });
+    // Where the row does not fit the pane's one line, its spaces after ≥ and ≳ go first, so
+    // that 80×24 shows it whole ("N ≳ 10⁴", not "N ≳").
+    let whole = format!("▸ {}", d.row.configuration);
+    let row = if whole.chars().count() > width {
+        whole.replace("≥ ", "≥").replace("≳ ", "≳")
+    } else {
+        whole
+    };
     let parts = [
-        format!("▸ {}", d.row.configuration),
+        row,
         if none_runs {
             format!("— {} (none can run on this panel)", d.row.diagnostics)
         } else {

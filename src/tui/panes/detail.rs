@@ -24,26 +24,31 @@ pub fn lines(app: &App, theme: Theme, width: usize) -> Vec<Line<'static>> {
     };
     let stale = app.battery_stale();
     let mut out: Vec<Line> = Vec::new();
-    let panel = app.panel.as_deref();
+    // Every sentence's settings in the explorer's keys; the advice is the reading's.
     let wrap = |text: &str, out: &mut Vec<Line<'static>>| {
-        let text = crate::tui::readout::explorer_advice(text, panel);
-        for l in wrap_words(&text, width) {
+        for l in wrap_words(&reword(text, &Keys), width) {
             out.push(Line::raw(l));
         }
     };
-    wrap(
-        &format!(
+    // The null's note names its kind already ("scenario null: …"): said once.
+    let null = if r.null.note.starts_with(&format!("{} null", r.null.kind)) {
+        format!(
+            "{} ({} draws, {})",
+            r.null.note, r.null.draws, r.null.method
+        )
+    } else {
+        format!(
             "{} null ({} draws, {}): {}",
             r.null.kind, r.null.draws, r.null.method, r.null.note
-        ),
-        &mut out,
-    );
+        )
+    };
+    wrap(&null, &mut out);
     if let Some(note) = &r.null.free_scale {
         wrap(note, &mut out);
     }
     out.push(Line::raw(""));
     out.push(Line::styled("Which estimate to read", theme.highlight()));
-    wrap(&reword(&r.route.why, &Keys), &mut out);
+    wrap(&r.route.why, &mut out);
     for t in TestId::ALL {
         let res = &r.tests[t];
         let name = format!("Test {} ", t.name());

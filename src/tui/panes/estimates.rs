@@ -38,7 +38,13 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
         let why = app
             .panel
             .as_ref()
-            .and_then(|p| crate::battery::decision::refusal(p))
+            // The table's own reason: the explorer has no command to send the user to.
+            .and_then(|p| {
+                use crate::battery::decision::{Configuration, decide};
+                decide(&Configuration::of(p))
+                    .refusal
+                    .map(|r| reword(&r, &Keys).into_owned())
+            })
             .unwrap_or_else(|| match app.mode {
                 crate::tui::app::Mode::Demo(_) if app.panel.is_none() => {
                     "no panel in this scene (the caption says why)".into()
@@ -84,7 +90,10 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
     lines.extend(anchor_lines(
         shown, shown_boot, &truths, &names, stale, width, theme,
     ));
-    lines.extend(moment_lines(e, truth.as_ref(), width));
+    // The moments of the estimate the rows show; a scenario's truth is on the closed form's
+    // scale, so it stands beside the closed form only.
+    let truth_beside = truth.as_ref().filter(|_| lead.is_none());
+    lines.extend(moment_lines(shown, truth_beside, width));
     lines.extend(neff_line(app, stale, width));
     // A real panel's judges load as they do; the walkthrough's Test J step points here.
     if matches!(app.source, Source::File(_))
@@ -93,10 +102,12 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
     {
         lines.push(Line::raw(crate::tui::readout::loading_line(p, &l, width)));
     }
+    // The closed form's flags, named as its own when another estimate leads.
+    let whose = if lead.is_some() { "closed form " } else { "" };
     for f in &e.flags {
         lines.push(Line::styled(
             format!(
-                "FLAG {}: {}",
+                "{whose}FLAG {}: {}",
                 f.code.as_str(),
                 reword(&f.message(e, &names), &Keys).into_owned()
             ),
