@@ -484,7 +484,7 @@ fn a_file_size_limit_is_a_failed_write() {
 }
 
 /// `export` of a panel the script cannot read writes the script and its data together: a
-/// signal while they are written leaves neither file and no temporary file.
+/// signal while they are written leaves both or neither, and no temporary file.
 #[test]
 fn a_signal_while_export_writes_its_pair_leaves_neither() {
     let dir = tempfile::tempdir().unwrap();
@@ -520,6 +520,13 @@ fn a_signal_while_export_writes_its_pair_leaves_neither() {
         assert_eq!(left.len(), 2, "{left:?}");
     } else {
         assert_eq!(status.code(), Some(128 + 15), "{status:?}");
-        assert!(left.is_empty(), "half a pair or a temporary file: {left:?}");
+        // The signal may land after both were put in place: both or neither, never one, never
+        // a temporary file.
+        let mut left = left;
+        left.sort();
+        assert!(
+            left.is_empty() || left == ["refit.R", "refit.data.csv"],
+            "half a pair or a temporary file: {left:?}"
+        );
     }
 }

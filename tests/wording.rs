@@ -556,7 +556,7 @@ fn no_library_sentence_names_a_flag() {
 }
 
 /// A run setting in a library sentence is the flag on the command line and plain words in
-/// Python (an error of `validate`'s injected ρ, here).
+/// Python; a setting Python has is its keyword (an error of `validate`'s injected ρ, here).
 #[test]
 fn run_settings_are_worded_by_each_front_end() {
     use rhoscope::wording::RunSetting;
@@ -597,5 +597,5 @@ fn run_settings_are_worded_by_each_front_end() {
     };
     let python = e.worded(&Keywords);
     assert!(flags_named(&python).is_empty(), "{python}");
-    assert!(python.contains("the injected ρ needs"), "{python}");
+    assert!(python.contains("inject= needs"), "{python}");
 }

@@ -108,8 +108,8 @@ def test_families_as_a_mapping_a_series_a_frame_or_a_path(tmp_path):
         ({"seed": -1}, "seed= takes a whole number from 0 up, not -1"),
         ({"seed": 2**64}, "seed= is too large"),
         ({"seed": 1.0}, "seed= takes a whole number, not 1.0"),
-        ({"threads": 0}, "threads= takes a whole number from 1 to 256, not 0"),
-        ({"threads": 10**12}, "threads= takes a whole number from 1 to 256, not 1000000000000"),
+        ({"threads": 0}, "threads= takes a whole number from 1 to "),
+        ({"threads": 10**12}, "threads= takes a whole number from 1 to "),
         ({"designated_clean": 0}, "designated_clean=: 0 is no column position"),
     ],
 )
