@@ -334,8 +334,11 @@ pub fn install_signal_cleanup() -> io::Result<()> {
                     let _ = fs::remove_file(p);
                 }
                 if !EXPLORER_SIGNALS.load(Ordering::SeqCst) {
+                    // stderr stays locked until the exit, so a bar's ticker cannot redraw
+                    // after the line is ended.
+                    let mut err = io::stderr().lock();
                     if BAR_DRAWN.load(Ordering::SeqCst) && io::stderr().is_terminal() {
-                        let _ = io::stderr().write_all(b"\n");
+                        let _ = err.write_all(b"\n");
                     }
                     std::process::exit(128 + sig);
                 }
