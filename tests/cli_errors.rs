@@ -817,23 +817,6 @@ fn validate_refuses_too_few_null_draws_and_huge_resamples() {
     }
 }
 
-/// Runs `rhoscope ARGS` in `dir` through `sh` with the redirections `redirect` (e.g. `<&-`).
-fn run_sh(dir: &std::path::Path, args: &[&str], redirect: &str) -> common::Run {
-    let out = std::process::Command::new("sh")
-        .arg("-c")
-        .arg(format!("exec \"$0\" \"$@\" {redirect}"))
-        .arg(env!("CARGO_BIN_EXE_rhoscope"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("sh runs");
-    common::Run {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
-}
-
 /// A closed standard input is an unreadable input (66), not an empty file (65), for every
 /// command that reads `-`.
 #[test]
@@ -846,7 +829,7 @@ fn a_closed_standard_input_is_unreadable() {
         &["export", "-", "--syntax", "lavaan", "-o", "x.R"],
     ];
     for args in cases {
-        let r = run_sh(dir.path(), args, "<&-");
+        let r = common::run_redirected(dir.path(), args, "<&-");
         assert_eq!(r.code, 66, "{args:?}: {}", r.stderr);
         assert_eq!(r.stderr.lines().count(), 1, "{args:?}: {}", r.stderr);
         assert!(
@@ -856,7 +839,7 @@ fn a_closed_standard_input_is_unreadable() {
         );
     }
     // An empty standard input is still an empty file.
-    let r = run_sh(dir.path(), &["estimate", "-"], "</dev/null");
+    let r = common::run_redirected(dir.path(), &["estimate", "-"], "</dev/null");
     assert_eq!(r.code, 65, "{}", r.stderr);
 }
 
@@ -877,7 +860,7 @@ fn standard_input_named_twice_is_refused() {
             if cmd == "export" {
                 args.extend(["-o", "x.R"]);
             }
-            let r = run_sh(dir.path(), &args, "<p.csv");
+            let r = common::run_redirected(dir.path(), &args, "<p.csv");
             assert_eq!(r.code, 2, "{args:?}: {}", r.stderr);
             assert_eq!(r.stderr.lines().count(), 1, "{}", r.stderr);
             assert!(

@@ -282,24 +282,6 @@ fn a_link_loop_and_a_file_as_out_folder_are_one_line_refusals() {
     );
 }
 
-/// Runs `rhoscope ARGS` in `dir` through `sh` with the redirections `redirect` (e.g. `>&-`).
-fn run_redirected(dir: &Path, args: &[&str], redirect: &str) -> common::Run {
-    let out = Command::new("sh")
-        .arg("-c")
-        .arg(format!("exec \"$0\" \"$@\" {redirect}"))
-        .arg(env!("CARGO_BIN_EXE_rhoscope"))
-        .args(args)
-        .current_dir(dir)
-        .stdin(std::process::Stdio::null())
-        .output()
-        .expect("sh runs");
-    common::Run {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
-}
-
 /// A failed write to standard output (`> /dev/full`) is a failed write for every writer to
 /// it (a report, help, version, completions, `-o -`): exit 74 with one line, and with standard
 /// error closed too the exit code still says it, with no panic. (A standard output closed
@@ -323,22 +305,22 @@ fn a_failed_write_to_standard_output_is_74_for_every_writer() {
     for args in cases {
         // A closed standard output (`>&-`) is a failed write too, though Rust's runtime
         // reopens it on /dev/null before main; `> /dev/null` stays a success.
-        let r = run_redirected(dir.path(), args, ">&-");
+        let r = common::run_redirected(dir.path(), args, ">&-");
         assert_eq!(r.code, 74, "{args:?} with stdout closed: {}", r.stderr);
         assert!(
             r.stderr.contains("standard output is closed"),
             "{args:?}: {}",
             r.stderr
         );
-        let r = run_redirected(dir.path(), args, ">&- 2>&-");
+        let r = common::run_redirected(dir.path(), args, ">&- 2>&-");
         assert_eq!(r.code, 74, "{args:?} with stdout and stderr closed");
-        let r = run_redirected(dir.path(), args, ">/dev/null");
+        let r = common::run_redirected(dir.path(), args, ">/dev/null");
         assert_eq!(r.code, 0, "{args:?} to /dev/null: {}", r.stderr);
-        let r = run_redirected(dir.path(), args, ">/dev/full");
+        let r = common::run_redirected(dir.path(), args, ">/dev/full");
         assert_eq!(r.code, 74, "{args:?}: {}", r.stderr);
         assert_eq!(r.stderr.lines().count(), 1, "{args:?}: {}", r.stderr);
         assert!(r.stderr.contains("cannot write"), "{args:?}: {}", r.stderr);
-        let r = run_redirected(dir.path(), args, ">/dev/full 2>&-");
+        let r = common::run_redirected(dir.path(), args, ">/dev/full 2>&-");
         assert_eq!(r.code, 74, "{args:?} with stderr closed");
     }
     assert_eq!(
@@ -354,7 +336,7 @@ fn a_failed_write_to_standard_output_is_74_for_every_writer() {
 fn a_closed_standard_output_leaves_an_output_file_whole() {
     let dir = tempfile::tempdir().unwrap();
     let args = ["simulate", "--n", "20", "--seed", "1", "-o", "x.csv"];
-    let r = run_redirected(dir.path(), &args, ">&-");
+    let r = common::run_redirected(dir.path(), &args, ">&-");
     assert_eq!(r.code, 0, "{}", r.stderr);
     let closed = std::fs::read_to_string(dir.path().join("x.csv")).unwrap();
     let r = run(

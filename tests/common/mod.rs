@@ -14,6 +14,26 @@ pub struct Run {
     pub stderr: String,
 }
 
+/// Runs `rhoscope ARGS` in `dir` through `sh` with the redirections `redirect` (e.g. `<&-`,
+/// `>&-`); standard input is empty unless `redirect` names one.
+#[cfg(feature = "cli")]
+pub fn run_redirected(dir: &Path, args: &[&str], redirect: &str) -> Run {
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg(format!("exec \"$0\" \"$@\" {redirect}"))
+        .arg(env!("CARGO_BIN_EXE_rhoscope"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .output()
+        .expect("sh runs");
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
 /// Runs `rhoscope` with `args` in `dir`, with extra environment variables.
 #[cfg(feature = "cli")]
 pub fn run_env(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Run {
