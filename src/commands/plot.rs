@@ -19,7 +19,14 @@ use crate::wording::Setting;
 pub(super) fn plot_cmd(a: &PlotArgs) -> Result<(), Error> {
     let kind = Kind::named(&a.kind)
         .ok_or_else(|| Error::Usage(format!("unknown kind {}", a.kind).into()))?;
-    let out = check_output(&a.output, a.force)?;
+    let inputs = a.panel.as_ref().map_or_else(Vec::new, |p| {
+        super::export::input_files(&PanelArgs {
+            panel: p.clone(),
+            opts: a.opts.clone(),
+        })
+    });
+    let inputs: Vec<&Path> = inputs.iter().map(std::path::PathBuf::as_path).collect();
+    let out = check_output(&a.output, a.force, &inputs)?;
     if a.panel.is_some() && matches!(kind, Kind::Power | Kind::Boundary) {
         return Err(Error::Usage(
             format!(
@@ -48,9 +55,9 @@ pub(super) fn plot_cmd(a: &PlotArgs) -> Result<(), Error> {
     Ok(())
 }
 
-/// An SVG name, not already there unless `--force`; or a stream (`-`, a FIFO, a device).
-fn check_output(out: &Path, force: bool) -> Result<Target, Error> {
-    let target = output::target(out, force)?;
+/// An SVG name, not an input, not already there unless `--force`; or a stream (`-`, a FIFO, a device).
+fn check_output(out: &Path, force: bool, inputs: &[&Path]) -> Result<Target, Error> {
+    let target = output::target_apart(out, force, inputs)?;
     if target.is_stream() {
         return Ok(target);
     }
