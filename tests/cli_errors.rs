@@ -1022,3 +1022,106 @@ fn simulate_refuses_designs_no_command_reads_back() {
         assert!(!dir.path().join("x.csv").exists(), "{set} wrote a file");
     }
 }
+
+/// A negative value of a decimal list flag is a value, not a flag (`-0.5` is not `-0`,
+/// `-inf` not `-i`): an in-range one is run, an out-of-range one refused by its range
+/// (hostile34 #6, #2).
+#[test]
+fn negative_decimal_values_are_values_not_flags() {
+    let dir = tempfile::tempdir().unwrap();
+    let panel = common::root().join("assets/three-anchor.csv");
+    let panel = panel.to_str().unwrap();
+    let r = run(
+        dir.path(),
+        &["validate", panel, "--inject", "-0.5,0.1,0.2", "--reps", "2"],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    for args in [
+        &[
+            "power",
+            "--design",
+            "test-b",
+            "--strength",
+            "-inf",
+            "--n",
+            "500",
+        ][..],
+        &[
+            "power",
+            "--design",
+            "test-b",
+            "--strength",
+            "-0.5",
+            "--n",
+            "500",
+        ],
+        &["plot", "power", "--strength", "-inf", "-o", "p.svg"],
+        &["validate", panel, "--inject", "-1.5,0.1,0.2"],
+    ] {
+        let r = run(dir.path(), args);
+        assert_eq!(r.code, 2, "{args:?}: {}", r.stderr);
+        assert_eq!(r.stderr.lines().count(), 1, "{args:?}: {}", r.stderr);
+        assert!(
+            !r.stderr.contains("unexpected argument"),
+            "{args:?}: {}",
+            r.stderr
+        );
+        assert!(r.stderr.contains("out of range"), "{args:?}: {}", r.stderr);
+    }
+}
+
+/// Every decimal flag refuses a value in one line naming the flag, the value as typed (quoted,
+/// so an empty one shows) and the range, never Rust's float-parse text (hostile34 #1, #3, #4).
+#[test]
+fn decimal_flags_name_the_flag_the_value_and_the_range() {
+    let dir = tempfile::tempdir().unwrap();
+    let panel = common::root().join("assets/three-anchor.csv");
+    let panel = panel.to_str().unwrap();
+    let power =
+        |s: &'static str| vec!["power", "--design", "test-b", "--strength", s, "--n", "500"];
+    for (args, needle) in [
+        (
+            power(""),
+            "--strength: '' is not a decimal number; use a number from 0 to 1000000",
+        ),
+        (power(","), "--strength: '' is not a decimal number"),
+        (power("0.4,,0.6"), "--strength: '' is not a decimal number"),
+        (power("0x10"), "--strength: '0x10' is not a decimal number"),
+        (
+            power("1e999"),
+            "--strength: '1e999' is out of range; use a number from 0 to 1000000",
+        ),
+        (power("1e300"), "--strength: '1e300' is out of range"),
+        (
+            vec!["plot", "power", "--strength", "0", "-o", "p.svg"],
+            "--strength: '0' is out of range; use a number above 0, up to 1000000",
+        ),
+        (
+            vec!["validate", panel, "--inject", ""],
+            "--inject: '' is not a decimal number; use a number strictly between -1 and 1",
+        ),
+    ] {
+        let r = run(dir.path(), &args);
+        assert_eq!(r.code, 2, "{args:?}: {}", r.stderr);
+        assert_eq!(r.stderr.lines().count(), 1, "{args:?}: {}", r.stderr);
+        assert!(r.stderr.contains(needle), "{args:?}: {}", r.stderr);
+        assert!(!r.stderr.contains("float"), "{args:?}: {}", r.stderr);
+    }
+    let r = run(
+        dir.path(),
+        &[
+            "power",
+            "--design",
+            "test-b",
+            "--strength",
+            " 0.4",
+            "--n",
+            "50",
+            "--reps",
+            "2",
+            "--null-draws",
+            "20",
+        ],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+}

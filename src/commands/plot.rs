@@ -152,15 +152,6 @@ fn battery_figure(a: &PlotArgs, kind: Kind) -> Result<Figure, Error> {
 /// Power against N for every test, each on its own violation design injected into the
 /// scenario (three families of two judges, so Test C has a design).
 fn power_figure(a: &PlotArgs) -> Result<Figure, Error> {
-    if !a.strength.is_finite() || a.strength <= 0.0 {
-        return Err(Error::Usage(
-            format!(
-                "--strength {}: a violation strength is finite and > 0",
-                a.strength
-            )
-            .into(),
-        ));
-    }
     let (pm, desc) = scenario_of(a, "mid")?;
     let base = StudyRequest::of(&pm, 0).base;
     let opts = PowerOptions {
