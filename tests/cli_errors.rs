@@ -1125,3 +1125,43 @@ fn decimal_flags_name_the_flag_the_value_and_the_range() {
     );
     assert_eq!(r.code, 0, "{}", r.stderr);
 }
+
+/// `--set` whole-number keys say their range for text, negative and overflowing values alike,
+/// and a `families` value that is no count is refused as a count, not read as one label
+/// (hostile34 #11, #12).
+#[test]
+fn set_counts_say_their_range() {
+    let dir = tempfile::tempdir().unwrap();
+    for (set, needle) in [
+        ("p=99999999999999999999999", "at most 256 judges"),
+        ("p=-1", "p=-1: out of range; use 2 to 256"),
+        ("p=x", "p: 'x' is not a whole number; use 2 to 256"),
+        (
+            "ordinal=judges:99999999999999999999999",
+            "at most 100 levels",
+        ),
+        (
+            "ordinal=judges:1.5",
+            "ordinal: '1.5' is not a whole number; use 2 to 100",
+        ),
+        ("ordinal=judges:1", "out of range; use 2 to 100"),
+        ("families=18446744073709551616", "at most 256 families"),
+        ("families=-1", "families=-1: out of range; use 0 to 256"),
+        (
+            "families=1.5",
+            "families: '1.5' is not a count; give a count of families (0 to 256)",
+        ),
+    ] {
+        let r = run(
+            dir.path(),
+            &[
+                "simulate", "--n", "20", "--seed", "1", "--set", set, "-o", "x.csv",
+            ],
+        );
+        assert_eq!(r.code, 2, "{set}: {}", r.stderr);
+        assert_eq!(r.stderr.lines().count(), 1, "{set}: {}", r.stderr);
+        assert!(r.stderr.contains(needle), "{set}: {}", r.stderr);
+        assert!(!r.stderr.contains("labels"), "{set}: {}", r.stderr);
+        assert!(!dir.path().join("x.csv").exists(), "{set} wrote a file");
+    }
+}
