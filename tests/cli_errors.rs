@@ -1165,3 +1165,88 @@ fn set_counts_say_their_range() {
         assert!(!dir.path().join("x.csv").exists(), "{set} wrote a file");
     }
 }
+
+/// A flag that cannot apply to the command as given is refused in one line naming it and
+/// why, as `plot power FILE` is, never silently dropped (hostile34 #13).
+#[test]
+fn flags_that_cannot_apply_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "s.csv", GOOD.as_bytes());
+    for (args, needle) in [
+        (
+            &[
+                "plot", "rho", "s.csv", "--preset", "boundary", "-o", "r.svg",
+            ][..],
+            "--preset does not apply to plot rho on a panel file",
+        ),
+        (
+            &[
+                "plot",
+                "rho",
+                "s.csv",
+                "--set",
+                "rho=0.1,0.2",
+                "-o",
+                "r.svg",
+            ],
+            "--set does not apply to plot rho on a panel file",
+        ),
+        (
+            &["plot", "rho", "s.csv", "--n", "99", "-o", "r.svg"],
+            "--n does not apply to plot rho on a panel file",
+        ),
+        (
+            &["plot", "rho", "s.csv", "--ns", "10,20", "-o", "r.svg"],
+            "--ns does not apply to plot rho",
+        ),
+        (
+            &["plot", "rho", "s.csv", "--strength", "3", "-o", "r.svg"],
+            "--strength does not apply to plot rho",
+        ),
+        (
+            &["plot", "rho", "s.csv", "--reps", "5", "-o", "r.svg"],
+            "--reps does not apply to plot rho",
+        ),
+        (
+            &["plot", "boundary", "--ns", "10,20", "-o", "b.svg"],
+            "--ns does not apply to plot boundary",
+        ),
+        (
+            &["plot", "boundary", "--strength", "9", "-o", "b.svg"],
+            "--strength does not apply to plot boundary",
+        ),
+        (
+            &["estimate", "s.csv", "--bias-reps", "50"],
+            "--bias-reps sets the refits of --bias-correct, which is not given",
+        ),
+        (
+            &["estimate", "s.csv", "--seed", "5"],
+            "--seed seeds the --bias-correct simulations",
+        ),
+    ] {
+        let r = run(dir.path(), args);
+        assert_eq!(r.code, 2, "{args:?}: {}", r.stderr);
+        assert_eq!(r.stderr.lines().count(), 1, "{args:?}: {}", r.stderr);
+        assert!(r.stderr.contains(needle), "{args:?}: {}", r.stderr);
+        assert!(r.stdout.is_empty(), "{args:?}");
+        assert!(!dir.path().join("r.svg").exists() && !dir.path().join("b.svg").exists());
+    }
+    // Defaults never count as given, and a flag that applies is taken.
+    let r = run(
+        dir.path(),
+        &[
+            "estimate",
+            "s.csv",
+            "--bias-correct",
+            "--method",
+            "free-scale",
+            "--seed",
+            "5",
+            "--bias-reps",
+            "10",
+        ],
+    );
+    assert_ne!(r.code, 2, "{}", r.stderr);
+    let r = run(dir.path(), &["estimate", "s.csv"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+}
