@@ -1250,3 +1250,38 @@ fn flags_that_cannot_apply_are_refused() {
     let r = run(dir.path(), &["estimate", "s.csv"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
 }
+
+/// `-o .svg` is an SVG name (a dotfile, but it ends in .svg), and an empty whole-number value
+/// is quoted so the message shows it (hostile34 #14).
+#[test]
+fn a_dot_svg_output_is_an_svg_name_and_an_empty_value_shows() {
+    let dir = tempfile::tempdir().unwrap();
+    let r = run(
+        dir.path(),
+        &[
+            "plot",
+            "rho",
+            "--n",
+            "60",
+            "--bootstrap",
+            "100",
+            "--null-draws",
+            "20",
+            "-o",
+            ".svg",
+        ],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        std::fs::read_to_string(dir.path().join(".svg"))
+            .unwrap()
+            .contains("<svg")
+    );
+    let r = run(dir.path(), &["plot", "power", "--ns", "", "-o", "p.svg"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("--ns: '' is not a whole number"),
+        "{}",
+        r.stderr
+    );
+}

@@ -111,10 +111,12 @@ impl<T> Whole<T> {
             .why
             .as_ref()
             .map_or_else(String::new, |w| format!(" ({w})"));
-        format!(
-            "{} {what}; {range}{why}",
-            crate::error::sanitize(text.trim())
-        )
+        // An empty value is quoted, so it shows; a control character is escaped, so it shows too.
+        let shown = match crate::error::escape(text.trim()) {
+            e if e.is_empty() => "''".to_string(),
+            e => e,
+        };
+        format!("{shown} {what}; {range}{why}")
     }
 }
 
@@ -225,7 +227,7 @@ impl Decimal {
         };
         format!(
             "'{}' {what}; use a number {range}",
-            crate::error::sanitize(text.trim())
+            crate::error::escape(text.trim())
         )
     }
 }

@@ -62,11 +62,12 @@ fn check_output(out: &Path, force: bool, inputs: &[&Path]) -> Result<Target, Err
         return Ok(target);
     }
     let shown = sanitize(&out.display().to_string());
-    let ext = out
-        .extension()
+    // `.svg` alone is an SVG name too (a dotfile, which has no extension to Path).
+    let name = out
+        .file_name()
         .map(|e| e.to_string_lossy().to_lowercase())
         .unwrap_or_default();
-    if ext != "svg" {
+    if !name.ends_with(".svg") {
         return Err(Error::Usage(format!(
             "{shown}: rhoscope writes SVG only (its text needs no font files); name the file .svg and convert it, e.g. rsvg-convert -o fig.png fig.svg"
         ).into()));
