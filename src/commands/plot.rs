@@ -65,9 +65,12 @@ fn check_output(out: &Path, force: bool, inputs: &[&Path]) -> Result<Target, Err
     // `.svg` alone is an SVG name too (a dotfile, which has no extension to Path).
     let name = out
         .file_name()
-        .map(|e| e.to_string_lossy().to_lowercase())
+        .map(|e| e.to_string_lossy().into_owned())
         .unwrap_or_default();
-    if !name.ends_with(".svg") {
+    if !name
+        .rsplit_once('.')
+        .is_some_and(|(_, ext)| ext.eq_ignore_ascii_case("svg"))
+    {
         return Err(Error::Usage(format!(
             "{shown}: rhoscope writes SVG only (its text needs no font files); name the file .svg and convert it, e.g. rsvg-convert -o fig.png fig.svg"
         ).into()));
