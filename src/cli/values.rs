@@ -201,6 +201,22 @@ impl Decimal {
         let Ok(v) = t.parse::<f64>() else {
             return Err(self.refusal(text, "is not a decimal number"));
         };
+        if !(plain && self.holds(v)) {
+            return Err(self.refusal(text, "is out of range"));
+        }
+        Ok(v)
+    }
+
+    /// A number given in-process (the Python API), held to the same range and wording.
+    pub(crate) fn admit(&self, v: f64) -> Result<f64, String> {
+        if self.holds(v) {
+            Ok(v)
+        } else {
+            Err(self.refusal(&v.to_string(), "is out of range"))
+        }
+    }
+
+    fn holds(&self, v: f64) -> bool {
         let above = if self.lo_open {
             v > self.lo
         } else {
@@ -211,10 +227,7 @@ impl Decimal {
         } else {
             v <= self.hi
         };
-        if !(v.is_finite() && plain && above && below) {
-            return Err(self.refusal(text, "is out of range"));
-        }
-        Ok(v)
+        v.is_finite() && above && below
     }
 
     fn refusal(&self, text: &str, what: &str) -> String {
@@ -312,6 +325,11 @@ mod tests {
         }
         let r = rho();
         assert_eq!(r.check("-0.5"), Ok(-0.5));
+        assert_eq!(s.admit(0.4), Ok(0.4));
+        assert_eq!(
+            s.admit(-0.5),
+            Err("'-0.5' is out of range; use a number from 0 to 1000000".into())
+        );
         assert_eq!(
             r.check("1"),
             Err("'1' is out of range; use a number strictly between -1 and 1".into())
