@@ -27,7 +27,7 @@ pub(super) fn export_cmd(a: &crate::cli::ExportArgs) -> Result<(), Error> {
             }
         },
     };
-    let inputs = input_files(&a.panel);
+    let inputs = super::inputs::input_files(&a.panel);
     let inputs: Vec<&Path> = inputs.iter().map(PathBuf::as_path).collect();
     let out = output_target(a.output.as_deref(), a.force, &inputs)?;
     let data_out = match &data_path {
@@ -69,17 +69,6 @@ pub(super) fn export_cmd(a: &crate::cli::ExportArgs) -> Result<(), Error> {
         }
         None => output::write(&out, |w| w.write_all(text.as_bytes())),
     }
-}
-
-/// The files a command on `panel` reads: the panel and a families file (named or beside it).
-pub(super) fn input_files(panel: &crate::cli::PanelArgs) -> Vec<PathBuf> {
-    let mut files = vec![panel.panel.clone()];
-    match panel.opts.families.as_deref() {
-        Some(spec) if !spec.contains('=') => files.push(PathBuf::from(spec)),
-        Some(_) => {}
-        None => files.push(crate::data::families_sidecar(&panel.panel)),
-    }
-    files
 }
 
 /// Where the data of a script at `script` goes: `refit.R` → `refit.data.csv`.

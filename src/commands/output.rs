@@ -81,7 +81,10 @@ pub(crate) fn target_apart(path: &Path, force: bool, inputs: &[&Path]) -> Result
         return usage("is a folder; give a file name");
     }
     if ft.is_file() {
-        if let Some(input) = inputs.iter().find(|i| same_file(path, &followed, i)) {
+        if let Some(input) = inputs
+            .iter()
+            .find(|i| super::inputs::same_file(path, &followed, i))
+        {
             let input = sanitize(&input.display().to_string());
             return usage(&format!(
                 "is the input {input}; rhoscope never writes over the file it reads (not even with {}): give the output another name",
@@ -109,23 +112,6 @@ pub(crate) fn target_apart(path: &Path, force: bool, inputs: &[&Path]) -> Result
         return Ok(Target::Through(path.to_path_buf()));
     }
     usage("is a block device or socket; rhoscope writes regular files, FIFOs and character devices")
-}
-
-/// Whether `out` (an existing file's metadata) is the file at `input`, by device and inode, so
-/// a link or another spelling of the same file is caught.
-#[cfg(unix)]
-fn same_file(_: &Path, out: &fs::Metadata, input: &Path) -> bool {
-    use std::os::unix::fs::MetadataExt;
-    fs::metadata(input).is_ok_and(|m| m.is_file() && m.dev() == out.dev() && m.ino() == out.ino())
-}
-
-/// Whether the file at `out` is the file at `input`, by canonical path.
-#[cfg(not(unix))]
-fn same_file(out: &Path, _: &fs::Metadata, input: &Path) -> bool {
-    match (fs::canonicalize(out), fs::canonicalize(input)) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => false,
-    }
 }
 
 #[cfg(unix)]

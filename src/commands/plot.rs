@@ -20,7 +20,7 @@ pub(super) fn plot_cmd(a: &PlotArgs) -> Result<(), Error> {
     let kind = Kind::named(&a.kind)
         .ok_or_else(|| Error::Usage(format!("unknown kind {}", a.kind).into()))?;
     let inputs = a.panel.as_ref().map_or_else(Vec::new, |p| {
-        super::export::input_files(&PanelArgs {
+        super::inputs::input_files(&PanelArgs {
             panel: p.clone(),
             opts: a.opts.clone(),
         })
