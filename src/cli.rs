@@ -1,6 +1,7 @@
 //! The command line (clap derive): global flags, the subcommands, and `estimate`'s
 //! arguments; the other subcommands' argument structs live in `cli/` by concept.
 
+mod applicable;
 mod design;
 mod diagnose;
 mod explore;
@@ -268,4 +269,21 @@ impl clap::ValueEnum for Method {
         };
         Some(clap::builder::PossibleValue::new(name).help(help))
     }
+}
+
+/// Parses `args` as the command line does, refusing a flag that cannot apply to the command
+/// as given (`--bias-reps` without `--bias-correct`, `--preset` beside a panel file).
+///
+/// # Errors
+/// clap's error, or the one-line refusal of [`applicable::check`].
+pub fn try_parse_from<I, T>(args: I) -> Result<Cli, clap::Error>
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    use clap::{CommandFactory as _, FromArgMatches as _};
+    let mut cmd = Cli::command();
+    let m = cmd.try_get_matches_from_mut(args)?;
+    applicable::check(&m, &cmd)?;
+    Cli::from_arg_matches(&m).map_err(|e| e.with_cmd(&cmd))
 }

@@ -8,6 +8,7 @@ mod estimate;
 mod explore;
 mod export;
 mod identify;
+mod inputs;
 mod output;
 mod plan;
 mod plot;

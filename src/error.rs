@@ -144,7 +144,7 @@ pub fn location_parts(path: &Path, at: &Location) -> (String, String) {
     }
     head.push_str(": ");
     let tail = at.value.as_ref().map_or_else(String::new, |v| {
-        format!(" (value '{}')", clip(&sanitize(v), 40))
+        format!(" (value '{}')", clip(&escape(v), 40))
     });
     (head, tail)
 }
@@ -163,6 +163,21 @@ impl std::error::Error for Error {}
 pub fn sanitize(s: &str) -> String {
     s.chars()
         .filter(|c| !c.is_control() && !is_bidi_control(*c))
+        .collect()
+}
+
+/// Shows control characters (and bidi overrides) as `\u{HEX}` escapes, so a value they made
+/// unreadable is shown as it is (`'1\u{0}'`, not `'1'`) without driving the terminal.
+#[must_use]
+pub fn escape(s: &str) -> String {
+    s.chars()
+        .map(|c| {
+            if c.is_control() || is_bidi_control(c) {
+                format!("\\u{{{:x}}}", u32::from(c))
+            } else {
+                c.to_string()
+            }
+        })
         .collect()
 }
 
@@ -189,6 +204,14 @@ fn show_path(p: &Path) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn escape_shows_control_characters() {
+        assert_eq!(escape("1\0"), "1\\u{0}");
+        assert_eq!(escape("\x1b[2J"), "\\u{1b}[2J");
+        assert_eq!(escape("A\u{202e}1"), "A\\u{202e}1");
+        assert_eq!(escape("plain ρ"), "plain ρ");
+    }
 
     #[test]
     fn sanitize_removes_escape_sequences_and_bidi() {

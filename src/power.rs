@@ -150,6 +150,10 @@ pub fn with_ordinal_judges(base: &Params, levels: usize, skewed: bool) -> Params
     pm
 }
 
+/// The largest violation strength a power study takes: every test's power is 1 far below it,
+/// and far above it the design's covariance overflows.
+pub const MAX_STRENGTH: f64 = 1e6;
+
 /// What to simulate.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PowerOptions {

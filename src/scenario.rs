@@ -43,9 +43,22 @@ pub enum ScenarioError {
     /// A value that must be a finite number.
     #[error("{key}: '{value}' is not a finite number")]
     NotNumber { key: String, value: String },
-    /// A value that must be a whole number.
-    #[error("{key}: '{value}' is not a whole number")]
-    NotCount { key: String, value: String },
+    /// A value that must be a whole number from `lo` to `max`.
+    #[error("{key}: '{value}' is not a whole number; use {lo} to {max}")]
+    NotCount {
+        key: String,
+        value: String,
+        lo: usize,
+        max: usize,
+    },
+    /// A whole number below `lo` (a negative one included).
+    #[error("{key}={value}: out of range; use {lo} to {max}")]
+    CountOutOfRange {
+        key: String,
+        value: String,
+        lo: usize,
+        max: usize,
+    },
     /// A count beyond the size limits, refused before anything is sized by it.
     #[error("{key}={value}: at most {max} {what} are supported")]
     TooMany {
@@ -198,13 +211,7 @@ pub fn apply_set(pm: &mut Params, assignment: &str) -> Result<(), ScenarioError>
                 }
             }
         }
-        "families" => {
-            v.families = match value.parse::<usize>() {
-                Ok(0) => Families::None,
-                Ok(_) => Families::Blocks(bounded_count(key, value, MAX_COLUMNS, "families")?),
-                Err(_) => Families::Labels(value.split(',').map(|s| s.trim().into()).collect()),
-            }
-        }
+        "families" => v.families = families(key, value)?,
         "ordinal" | "thresholds" => set_ordinal(pm, key, value)?,
         _ => {
             let keys: Vec<&str> = KEYS.iter().map(|(k, _)| *k).collect();
@@ -226,12 +233,7 @@ fn set_ordinal(pm: &mut Params, key: &str, value: &str) -> Result<(), ScenarioEr
         ScenarioError::Invalid(format!("{key}={value}: expected COLS:{}", spec_hint(key)))
     })?;
     let disc = if key == "ordinal" {
-        let levels = bounded_count(key, spec, MAX_LEVELS, "levels")?;
-        if levels < 2 {
-            return Err(ScenarioError::Invalid(format!(
-                "{key}: need at least 2 levels, got {levels}"
-            )));
-        }
+        let levels = bounded_count(key, spec, 2, MAX_LEVELS, "levels")?;
         Discretise::equal_probability(levels)
     } else {
         let cum_probs = spec
@@ -289,25 +291,67 @@ fn number(key: &str, s: &str) -> Result<f64, ScenarioError> {
         })
 }
 
-fn count(key: &str, s: &str) -> Result<usize, ScenarioError> {
-    s.trim()
-        .parse::<usize>()
-        .map_err(|_| ScenarioError::NotCount {
-            key: key.to_string(),
-            value: s.to_string(),
-        })
+/// `families`: a count of blocks (0 for none), or one label per judge. A value with no comma
+/// is a count (p ≥ 2 judges need at least two labels), so `1.5` or `-1` is refused as one.
+fn families(key: &str, value: &str) -> Result<Families, ScenarioError> {
+    if value.contains(',') {
+        return Ok(Families::Labels(
+            value.split(',').map(|s| s.trim().into()).collect(),
+        ));
+    }
+    Ok(
+        match bounded_count(key, value, 0, MAX_COLUMNS, "families") {
+            Ok(0) => Families::None,
+            Ok(k) => Families::Blocks(k),
+            Err(ScenarioError::NotCount { .. }) => {
+                return Err(ScenarioError::Invalid(format!(
+                    "{key}: '{value}' is not a count; give a count of families (0 to {MAX_COLUMNS}) or one label per judge, comma-separated"
+                )));
+            }
+            Err(e) => return Err(e),
+        },
+    )
 }
 
-/// A whole number no larger than `max` (docs/method.md §4 designs; [`crate::data::limits`]), refused
-/// before anything is sized by it.
-fn bounded_count(key: &str, s: &str, max: usize, what: &str) -> Result<usize, ScenarioError> {
-    let n = count(key, s)?;
-    if n > max {
+/// A whole number from `lo` to `max` (docs/method.md §4 designs; [`crate::data::limits`]),
+/// refused before anything is sized by it: text that is no whole number, one below `lo` (a
+/// negative one too) and one above `max` (past 64 bits too) each say the range.
+fn bounded_count(
+    key: &str,
+    s: &str,
+    lo: usize,
+    max: usize,
+    what: &str,
+) -> Result<usize, ScenarioError> {
+    let t = s.trim();
+    let (negative, digits) = t.strip_prefix('-').map_or((false, t), |d| (true, d));
+    let digits = digits
+        .strip_prefix('+')
+        .filter(|_| !negative)
+        .unwrap_or(digits);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(ScenarioError::NotCount {
+            key: key.to_string(),
+            value: t.to_string(),
+            lo,
+            max,
+        });
+    }
+    let n = digits.parse::<usize>().unwrap_or(usize::MAX);
+    if n > max && !negative {
         return Err(ScenarioError::TooMany {
             key: key.to_string(),
-            value: s.trim().to_string(),
+            value: t.to_string(),
             max,
             what: what.to_string(),
+        });
+    }
+    if n < lo || (negative && n != 0) {
+        return Err(ScenarioError::CountOutOfRange {
+            key: key.to_string(),
+            value: t.to_string(),
+            lo,
+            max,
         });
     }
     Ok(n)
@@ -351,15 +395,7 @@ fn one(key: &str, s: &str, range: Range) -> Result<f64, ScenarioError> {
 
 /// `p`: 2 judges (the fewest any command reads) up to the column limit.
 fn judges(key: &str, s: &str) -> Result<usize, ScenarioError> {
-    let p = bounded_count(key, s, MAX_COLUMNS, "judges")?;
-    if p < 2 {
-        return Err(ScenarioError::OutOfRange {
-            key: key.to_string(),
-            value: s.trim().to_string(),
-            range: "2 to the column limit (every command reads at least 2 judges)",
-        });
-    }
-    Ok(p)
+    bounded_count(key, s, 2, MAX_COLUMNS, "judges")
 }
 
 fn list(key: &str, s: &str) -> Result<Vec<f64>, ScenarioError> {

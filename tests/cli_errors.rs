@@ -1005,3 +1005,266 @@ fn simulate_refuses_designs_no_command_reads_back() {
         assert!(!dir.path().join("x.csv").exists(), "{set} wrote a file");
     }
 }
+
+/// A negative value of a decimal list flag is a value, not a flag (`-0.5` is not `-0`,
+/// `-inf` not `-i`): an in-range one is run, an out-of-range one refused by its range
+/// (hostile34 #6, #2).
+#[test]
+fn negative_decimal_values_are_values_not_flags() {
+    let dir = tempfile::tempdir().unwrap();
+    let panel = common::root().join("assets/three-anchor.csv");
+    let panel = panel.to_str().unwrap();
+    let r = run(
+        dir.path(),
+        &["validate", panel, "--inject", "-0.5,0.1,0.2", "--reps", "2"],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    for args in [
+        &[
+            "power",
+            "--design",
+            "test-b",
+            "--strength",
+            "-inf",
+            "--n",
+            "500",
+        ][..],
+        &[
+            "power",
+            "--design",
+            "test-b",
+            "--strength",
+            "-0.5",
+            "--n",
+            "500",
+        ],
+        &["plot", "power", "--strength", "-inf", "-o", "p.svg"],
+        &["validate", panel, "--inject", "-1.5,0.1,0.2"],
+    ] {
+        let r = run(dir.path(), args);
+        assert_eq!(r.code, 2, "{args:?}: {}", r.stderr);
+        assert_eq!(r.stderr.lines().count(), 1, "{args:?}: {}", r.stderr);
+        assert!(
+            !r.stderr.contains("unexpected argument"),
+            "{args:?}: {}",
+            r.stderr
+        );
+        assert!(r.stderr.contains("out of range"), "{args:?}: {}", r.stderr);
+    }
+}
+
+/// Every decimal flag refuses a value in one line naming the flag, the value as typed (quoted,
+/// so an empty one shows) and the range, never Rust's float-parse text (hostile34 #1, #3, #4).
+#[test]
+fn decimal_flags_name_the_flag_the_value_and_the_range() {
+    let dir = tempfile::tempdir().unwrap();
+    let panel = common::root().join("assets/three-anchor.csv");
+    let panel = panel.to_str().unwrap();
+    let power =
+        |s: &'static str| vec!["power", "--design", "test-b", "--strength", s, "--n", "500"];
+    for (args, needle) in [
+        (
+            power(""),
+            "--strength: '' is not a decimal number; use a number from 0 to 1000000",
+        ),
+        (power(","), "--strength: '' is not a decimal number"),
+        (power("0.4,,0.6"), "--strength: '' is not a decimal number"),
+        (power("0x10"), "--strength: '0x10' is not a decimal number"),
+        (
+            power("1e999"),
+            "--strength: '1e999' is out of range; use a number from 0 to 1000000",
+        ),
+        (power("1e300"), "--strength: '1e300' is out of range"),
+        (
+            vec!["plot", "power", "--strength", "0", "-o", "p.svg"],
+            "--strength: '0' is out of range; use a number above 0, up to 1000000",
+        ),
+        (
+            vec!["validate", panel, "--inject", ""],
+            "--inject: '' is not a decimal number; use a number strictly between -1 and 1",
+        ),
+    ] {
+        let r = run(dir.path(), &args);
+        assert_eq!(r.code, 2, "{args:?}: {}", r.stderr);
+        assert_eq!(r.stderr.lines().count(), 1, "{args:?}: {}", r.stderr);
+        assert!(r.stderr.contains(needle), "{args:?}: {}", r.stderr);
+        assert!(!r.stderr.contains("float"), "{args:?}: {}", r.stderr);
+    }
+    let r = run(
+        dir.path(),
+        &[
+            "power",
+            "--design",
+            "test-b",
+            "--strength",
+            " 0.4",
+            "--n",
+            "50",
+            "--reps",
+            "2",
+            "--null-draws",
+            "20",
+        ],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+}
+
+/// `--set` whole-number keys say their range for text, negative and overflowing values alike,
+/// and a `families` value that is no count is refused as a count, not read as one label
+/// (hostile34 #11, #12).
+#[test]
+fn set_counts_say_their_range() {
+    let dir = tempfile::tempdir().unwrap();
+    for (set, needle) in [
+        ("p=99999999999999999999999", "at most 256 judges"),
+        ("p=-1", "p=-1: out of range; use 2 to 256"),
+        ("p=x", "p: 'x' is not a whole number; use 2 to 256"),
+        (
+            "ordinal=judges:99999999999999999999999",
+            "at most 100 levels",
+        ),
+        (
+            "ordinal=judges:1.5",
+            "ordinal: '1.5' is not a whole number; use 2 to 100",
+        ),
+        ("ordinal=judges:1", "out of range; use 2 to 100"),
+        ("families=18446744073709551616", "at most 256 families"),
+        ("families=-1", "families=-1: out of range; use 0 to 256"),
+        (
+            "families=1.5",
+            "families: '1.5' is not a count; give a count of families (0 to 256)",
+        ),
+    ] {
+        let r = run(
+            dir.path(),
+            &[
+                "simulate", "--n", "20", "--seed", "1", "--set", set, "-o", "x.csv",
+            ],
+        );
+        assert_eq!(r.code, 2, "{set}: {}", r.stderr);
+        assert_eq!(r.stderr.lines().count(), 1, "{set}: {}", r.stderr);
+        assert!(r.stderr.contains(needle), "{set}: {}", r.stderr);
+        assert!(!r.stderr.contains("labels"), "{set}: {}", r.stderr);
+        assert!(!dir.path().join("x.csv").exists(), "{set} wrote a file");
+    }
+}
+
+/// A flag that cannot apply to the command as given is refused in one line naming it and
+/// why, as `plot power FILE` is, never silently dropped (hostile34 #13).
+#[test]
+fn flags_that_cannot_apply_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "s.csv", GOOD.as_bytes());
+    for (args, needle) in [
+        (
+            &[
+                "plot", "rho", "s.csv", "--preset", "boundary", "-o", "r.svg",
+            ][..],
+            "--preset does not apply to plot rho on a panel file",
+        ),
+        (
+            &[
+                "plot",
+                "rho",
+                "s.csv",
+                "--set",
+                "rho=0.1,0.2",
+                "-o",
+                "r.svg",
+            ],
+            "--set does not apply to plot rho on a panel file",
+        ),
+        (
+            &["plot", "rho", "s.csv", "--n", "99", "-o", "r.svg"],
+            "--n does not apply to plot rho on a panel file",
+        ),
+        (
+            &["plot", "rho", "s.csv", "--ns", "10,20", "-o", "r.svg"],
+            "--ns does not apply to plot rho",
+        ),
+        (
+            &["plot", "rho", "s.csv", "--strength", "3", "-o", "r.svg"],
+            "--strength does not apply to plot rho",
+        ),
+        (
+            &["plot", "rho", "s.csv", "--reps", "5", "-o", "r.svg"],
+            "--reps does not apply to plot rho",
+        ),
+        (
+            &["plot", "boundary", "--ns", "10,20", "-o", "b.svg"],
+            "--ns does not apply to plot boundary",
+        ),
+        (
+            &["plot", "boundary", "--strength", "9", "-o", "b.svg"],
+            "--strength does not apply to plot boundary",
+        ),
+        (
+            &["estimate", "s.csv", "--bias-reps", "50"],
+            "--bias-reps sets the refits of --bias-correct, which is not given",
+        ),
+        (
+            &["estimate", "s.csv", "--seed", "5"],
+            "--seed seeds the --bias-correct simulations",
+        ),
+    ] {
+        let r = run(dir.path(), args);
+        assert_eq!(r.code, 2, "{args:?}: {}", r.stderr);
+        assert_eq!(r.stderr.lines().count(), 1, "{args:?}: {}", r.stderr);
+        assert!(r.stderr.contains(needle), "{args:?}: {}", r.stderr);
+        assert!(r.stdout.is_empty(), "{args:?}");
+        assert!(!dir.path().join("r.svg").exists() && !dir.path().join("b.svg").exists());
+    }
+    // Defaults never count as given, and a flag that applies is taken.
+    let r = run(
+        dir.path(),
+        &[
+            "estimate",
+            "s.csv",
+            "--bias-correct",
+            "--method",
+            "free-scale",
+            "--seed",
+            "5",
+            "--bias-reps",
+            "10",
+        ],
+    );
+    assert_ne!(r.code, 2, "{}", r.stderr);
+    let r = run(dir.path(), &["estimate", "s.csv"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+}
+
+/// `-o .svg` is an SVG name (a dotfile, but it ends in .svg), and an empty whole-number value
+/// is quoted so the message shows it (hostile34 #14).
+#[test]
+fn a_dot_svg_output_is_an_svg_name_and_an_empty_value_shows() {
+    let dir = tempfile::tempdir().unwrap();
+    let r = run(
+        dir.path(),
+        &[
+            "plot",
+            "rho",
+            "--n",
+            "60",
+            "--bootstrap",
+            "100",
+            "--null-draws",
+            "20",
+            "-o",
+            ".svg",
+        ],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        std::fs::read_to_string(dir.path().join(".svg"))
+            .unwrap()
+            .contains("<svg")
+    );
+    let r = run(dir.path(), &["plot", "power", "--ns", "", "-o", "p.svg"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("--ns: '' is not a whole number"),
+        "{}",
+        r.stderr
+    );
+}

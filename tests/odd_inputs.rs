@@ -458,3 +458,38 @@ fn set_aside_and_long_columns_note_names_that_positions_would_not_pick() {
         assert!(line.contains(by_position), "{line}");
     }
 }
+
+/// A control character in a cell is shown escaped in the error, so the value printed is the
+/// value refused (`'1\u{0}'`, never `'1'`), and no raw control byte reaches the terminal
+/// (hostile34 #10).
+#[test]
+fn a_control_character_in_a_value_is_shown_escaped() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = String::from_utf8(base_csv(dir.path())).unwrap();
+    let mut lines: Vec<String> = base.lines().map(String::from).collect();
+    let (first, rest) = lines[5].split_once(',').unwrap();
+    lines[5] = format!("{first}\0,{rest}");
+    let (first, rest) = lines[7].split_once(',').unwrap();
+    lines[7] = format!("\x1b[2J{first},{rest}");
+    write(
+        dir.path(),
+        "nul.csv",
+        format!("{}\n", lines.join("\n")).as_bytes(),
+    );
+    let r = run(dir.path(), &["estimate", "nul.csv"]);
+    assert_eq!(r.code, 65, "{}", r.stderr);
+    assert_eq!(r.stderr.lines().count(), 1, "{}", r.stderr);
+    assert!(r.stderr.contains("\\u{0}'"), "{}", r.stderr);
+    assert!(
+        !r.stderr.contains('\0') && !r.stderr.contains('\x1b'),
+        "{:?}",
+        r.stderr
+    );
+    let r = run(dir.path(), &["simulate", "--n", "\x07", "--seed", "1"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("--n: \\u{7} is not a whole number"),
+        "{:?}",
+        r.stderr
+    );
+}

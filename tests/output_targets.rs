@@ -512,3 +512,35 @@ fn a_signal_while_export_writes_its_pair_leaves_neither() {
         );
     }
 }
+
+/// `-o` naming the panel being read (directly, by another spelling, through a link) is
+/// refused with or without --force, and the panel is left as it was (hostile34 #8).
+#[test]
+fn the_input_panel_is_never_an_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let sub = dir.path().join("sub");
+    std::fs::create_dir(&sub).unwrap();
+    let panel = std::fs::read(common::root().join("assets/three-anchor.csv")).unwrap();
+    std::fs::write(dir.path().join("e.csv"), &panel).unwrap();
+    std::fs::write(dir.path().join("g.csv"), &panel).unwrap();
+    symlink("g.csv", dir.path().join("glink.svg")).unwrap();
+    let top = dir.path();
+    let cases: [(&Path, &[&str]); 5] = [
+        (top, &["export", "e.csv", "-o", "e.csv", "--force"]),
+        (top, &["export", "e.csv", "-o", "./e.csv"]),
+        (
+            &sub,
+            &["export", "../e.csv", "-o", "../sub/../e.csv", "--force"],
+        ),
+        (top, &["plot", "rho", "g.csv", "-o", "glink.svg", "--force"]),
+        (top, &["plot", "rho", "g.csv", "-o", "glink.svg"]),
+    ];
+    for (cwd, args) in cases {
+        let r = run(cwd, args);
+        assert_eq!(r.code, 2, "{args:?}: {}", r.stderr);
+        assert_eq!(r.stderr.lines().count(), 1, "{args:?}: {}", r.stderr);
+        assert!(r.stderr.contains("is the input"), "{args:?}: {}", r.stderr);
+    }
+    assert_eq!(std::fs::read(dir.path().join("e.csv")).unwrap(), panel);
+    assert_eq!(std::fs::read(dir.path().join("g.csv")).unwrap(), panel);
+}

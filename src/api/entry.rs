@@ -4,8 +4,8 @@
 use std::ffi::OsString;
 use std::io::Write as _;
 
+use clap::CommandFactory;
 use clap::error::ErrorKind;
-use clap::{CommandFactory, Parser};
 
 use crate::cli::Cli;
 use crate::error::{Error, sanitize};
@@ -24,7 +24,7 @@ pub fn run_cli(args: Vec<OsString>) -> i32 {
         );
         return crate::error::EXIT_USAGE;
     }
-    let cli = match Cli::try_parse_from(args) {
+    let cli = match crate::cli::try_parse_from(args) {
         Ok(cli) => cli,
         Err(e) => return clap_exit(&e, &typed),
     };
@@ -46,7 +46,7 @@ pub fn run_cli(args: Vec<OsString>) -> i32 {
 pub(crate) fn parse(args: Vec<OsString>) -> Result<Cli, Error> {
     let typed = typed_command(&args);
     crate::cli::once_each_global(&args).map_err(|e| Error::Usage(e.into()))?;
-    Cli::try_parse_from(args).map_err(|e| match e.kind() {
+    crate::cli::try_parse_from(args).map_err(|e| match e.kind() {
         ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
             Error::Usage(e.render().to_string().trim_end().to_string().into())
         }

@@ -192,6 +192,13 @@ fn or<T: TryFrom<u64>>(
     value.map_or(Ok(default), |v| ranged(command, key, v))
 }
 
+/// A decimal option held to its command-line flag's range, worded as the flag is.
+fn decimal_option(key: &str, range: crate::cli::values::Decimal, v: f64) -> Result<f64, Error> {
+    range
+        .admit(v)
+        .map_err(|m| Error::Usage(format!("{key}= {m}").into()))
+}
+
 /// Every value of a list option, each checked.
 fn each(command: &str, key: &str, values: &[u64]) -> Result<Vec<u64>, Error> {
     values.iter().map(|&v| ranged(command, key, v)).collect()
@@ -395,7 +402,11 @@ fn power(o: &PowerOptions, a: &mut crate::cli::PowerArgs) -> Result<(), Error> {
             format!("{key}= is empty: give at least one value").into(),
         ));
     }
-    a.strength.clone_from(&o.strength);
+    a.strength = o
+        .strength
+        .iter()
+        .map(|&s| decimal_option("strength", crate::cli::values::strength(), s))
+        .collect::<Result<_, _>>()?;
     a.n = each("power", "n", &o.n)?;
     a.reps = or("power", "reps", o.reps, a.reps)?;
     a.null_draws = or("power", "null_draws", o.null_draws, a.null_draws)?;
@@ -445,7 +456,9 @@ fn plot(o: &PlotOptions, a: &mut crate::cli::PlotArgs) -> Result<(), Error> {
         }
         a.ns = each("plot", "ns", ns)?;
     }
-    a.strength = o.strength.unwrap_or(a.strength);
+    a.strength = o.strength.map_or(Ok(a.strength), |s| {
+        decimal_option("strength", crate::cli::values::positive_strength(), s)
+    })?;
     a.reps = or("plot", "reps", o.reps, a.reps)?;
     a.bootstrap = or("plot", "bootstrap", o.bootstrap, a.bootstrap)?;
     a.null_draws = o
@@ -512,6 +525,36 @@ mod tests {
             }
             assert_eq!(cli_accepts(command, key, 0), zero, "{at} 0");
         }
+    }
+
+    #[test]
+    fn a_strength_is_held_to_its_flags_range() {
+        let power = |strength: Vec<f64>| {
+            Call::Power(PowerOptions {
+                design: "test-a".into(),
+                strength,
+                n: vec![100],
+                ..PowerOptions::default()
+            })
+            .command()
+        };
+        assert!(power(vec![0.0, 0.4]).is_ok());
+        let e = power(vec![0.4, -0.5]).unwrap_err().to_string();
+        assert!(e.contains("strength= '-0.5' is out of range"), "{e}");
+        let plot = |strength| {
+            Call::Plot(
+                None,
+                PlotOptions {
+                    kind: "power".into(),
+                    strength: Some(strength),
+                    ..PlotOptions::default()
+                },
+            )
+            .command()
+        };
+        assert!(plot(0.4).is_ok());
+        assert!(plot(0.0).is_err());
+        assert!(plot(f64::INFINITY).is_err());
     }
 
     #[test]

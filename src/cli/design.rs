@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::values::{resamples, seed, whole};
+use super::values::{resamples, seed, strength, whole};
 use crate::power::PowerDesign;
 
 /// `plan --help`'s epilogue; the test names come from the registry.
@@ -132,8 +132,9 @@ pub struct PowerArgs {
     /// Which violation to inject: one per registered test (test-a, …) or shared-residual.
     #[arg(long, value_parser = design)]
     pub design: PowerDesign,
-    /// Violation strengths (comma-separated).
-    #[arg(long, value_delimiter = ',', value_name = "LIST", required = true)]
+    /// Violation strengths (comma-separated; each from 0 to 1000000).
+    #[arg(long, value_delimiter = ',', value_name = "LIST", required = true,
+          allow_hyphen_values = true, value_parser = strength())]
     pub strength: Vec<f64>,
     /// Panel sizes N (comma-separated).
     #[arg(long = "n", value_delimiter = ',', value_name = "LIST", required = true,

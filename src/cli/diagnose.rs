@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::panel::{PanelArgs, PanelOptions};
-use super::values::{resamples, seed, whole};
+use super::values::{resamples, rho, seed, whole};
 
 pub(super) const BATTERY_HELP: &str = "\
 Runs before trusting any ρ̂. Prints the panel's row of the paper's decision table, the estimate
@@ -107,7 +107,8 @@ pub struct ValidateArgs {
         value_delimiter = ',',
         value_name = "RHO_LIST",
         default_value = "0,0.4,0.7",
-        allow_negative_numbers = true
+        allow_hyphen_values = true,
+        value_parser = rho()
     )]
     pub inject: Vec<f64>,
     /// Panel sizes besides the panel's own N (comma-separated).

@@ -6,7 +6,7 @@ use clap::Args;
 
 use super::design::preset_names;
 use super::panel::PanelOptions;
-use super::values::{resamples, seed, whole};
+use super::values::{positive_strength, resamples, seed, whole};
 
 pub(super) const PLOT_HELP: &str = "\
 Kinds:
@@ -50,8 +50,9 @@ pub struct PlotArgs {
     #[arg(long, value_delimiter = ',', value_name = "LIST", default_value = "200,500,1000,2000,5000",
           value_parser = whole::<u64>(10, 10_000_000))]
     pub ns: Vec<u64>,
-    /// Violation strength of the power figure.
-    #[arg(long, value_name = "S", default_value_t = 0.4)]
+    /// Violation strength of the power figure (above 0, up to 1000000).
+    #[arg(long, value_name = "S", default_value_t = 0.4, allow_hyphen_values = true,
+          value_parser = positive_strength())]
     pub strength: f64,
     /// Replicates per point (power: per N and test; boundary: per ρ_1).
     #[arg(long, value_name = "R", default_value_t = 100,

@@ -1,5 +1,6 @@
 //! Value parsers shared by several commands' flags: one rule for every whole-number flag (and
-//! `RAYON_NUM_THREADS`), worded in one line as the flag, the value as given and its range.
+//! `RAYON_NUM_THREADS`) and one for every decimal flag, worded in one line as the flag, the
+//! value as given and its range.
 
 use std::ffi::OsStr;
 use std::marker::PhantomData;
@@ -110,10 +111,12 @@ impl<T> Whole<T> {
             .why
             .as_ref()
             .map_or_else(String::new, |w| format!(" ({w})"));
-        format!(
-            "{} {what}; {range}{why}",
-            crate::error::sanitize(text.trim())
-        )
+        // An empty value is quoted, so it shows; a control character is escaped, so it shows too.
+        let shown = match crate::error::escape(text.trim()) {
+            e if e.is_empty() => "''".to_string(),
+            e => e,
+        };
+        format!("{shown} {what}; {range}{why}")
     }
 }
 
@@ -137,6 +140,126 @@ impl<T: TryFrom<u64> + Clone + Send + Sync + 'static> TypedValueParser for Whole
             .map_err(|m| {
                 clap::Error::raw(ErrorKind::ValueValidation, format!("{flag}: {m}\n")).with_cmd(cmd)
             })
+    }
+}
+
+/// A decimal number between `lo` and `hi` (each bound included unless marked open), refused in
+/// one line naming the flag, the value as typed and the range, never Rust's float-parse text.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Decimal {
+    lo: f64,
+    hi: f64,
+    lo_open: bool,
+    hi_open: bool,
+}
+
+/// A decimal flag taking `lo` to `hi`, both included.
+pub(crate) fn decimal(lo: f64, hi: f64) -> Decimal {
+    Decimal {
+        lo,
+        hi,
+        lo_open: false,
+        hi_open: false,
+    }
+}
+
+/// A violation strength of `power` (0, the null, to [`MAX_STRENGTH`](crate::power::MAX_STRENGTH)).
+pub(crate) fn strength() -> Decimal {
+    decimal(0.0, crate::power::MAX_STRENGTH)
+}
+
+/// The violation strength of `plot power`: as [`strength`], without the null 0.
+pub(crate) fn positive_strength() -> Decimal {
+    strength().open_below()
+}
+
+/// An injected contamination ρ: strictly between −1 and 1.
+pub(crate) fn rho() -> Decimal {
+    decimal(-1.0, 1.0).open_below().open_above()
+}
+
+impl Decimal {
+    /// Leaves `lo` itself out.
+    pub(crate) fn open_below(mut self) -> Self {
+        self.lo_open = true;
+        self
+    }
+
+    /// Leaves `hi` itself out.
+    pub(crate) fn open_above(mut self) -> Self {
+        self.hi_open = true;
+        self
+    }
+
+    /// The value of `text`, or why not ("'TEXT' is out of range; use a number from LO to HI").
+    pub(crate) fn check(&self, text: &str) -> Result<f64, String> {
+        let t = text.trim();
+        // Rust also reads "inf", "infinity" and "nan"; those are numbers out of every range.
+        let plain = !t.is_empty()
+            && t.bytes()
+                .all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'e' | b'E' | b'+' | b'-'));
+        let Ok(v) = t.parse::<f64>() else {
+            return Err(self.refusal(text, "is not a decimal number"));
+        };
+        if !(plain && self.holds(v)) {
+            return Err(self.refusal(text, "is out of range"));
+        }
+        Ok(v)
+    }
+
+    /// A number given in-process (the Python API), held to the same range and wording.
+    pub(crate) fn admit(&self, v: f64) -> Result<f64, String> {
+        if self.holds(v) {
+            Ok(v)
+        } else {
+            Err(self.refusal(&v.to_string(), "is out of range"))
+        }
+    }
+
+    fn holds(&self, v: f64) -> bool {
+        let above = if self.lo_open {
+            v > self.lo
+        } else {
+            v >= self.lo
+        };
+        let below = if self.hi_open {
+            v < self.hi
+        } else {
+            v <= self.hi
+        };
+        v.is_finite() && above && below
+    }
+
+    fn refusal(&self, text: &str, what: &str) -> String {
+        let (lo, hi) = (self.lo, self.hi);
+        let range = match (self.lo_open, self.hi_open) {
+            (false, false) => format!("from {lo} to {hi}"),
+            (true, true) => format!("strictly between {lo} and {hi}"),
+            (true, false) => format!("above {lo}, up to {hi}"),
+            (false, true) => format!("from {lo}, below {hi}"),
+        };
+        format!(
+            "'{}' {what}; use a number {range}",
+            crate::error::escape(text.trim())
+        )
+    }
+}
+
+impl TypedValueParser for Decimal {
+    type Value = f64;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &OsStr,
+    ) -> Result<f64, clap::Error> {
+        let flag = arg
+            .and_then(clap::Arg::get_long)
+            .map_or_else(|| "value".to_string(), |l| format!("--{l}"));
+        self.check(&value.to_string_lossy()).map_err(|m| {
+            clap::Error::raw(ErrorKind::ValueValidation, format!("{flag}: {m}\n")).with_cmd(cmd)
+        })
     }
 }
 
@@ -178,5 +301,38 @@ mod tests {
             Err("5 is out of range; use 0 (off) or 20 to 100".into())
         );
         assert_eq!(seed().check("18446744073709551615"), Ok(u64::MAX));
+    }
+
+    #[test]
+    fn decimals_are_read_or_refused_with_their_range() {
+        let s = strength();
+        assert_eq!(s.check("0.4"), Ok(0.4));
+        assert_eq!(s.check(" 0.4 "), Ok(0.4));
+        assert_eq!(s.check("0"), Ok(0.0));
+        assert_eq!(s.check("1e3"), Ok(1000.0));
+        let range = "use a number from 0 to 1000000";
+        for (typed, what) in [
+            ("", "is not a decimal number"),
+            ("0x10", "is not a decimal number"),
+            ("-0.5", "is out of range"),
+            ("-inf", "is out of range"),
+            ("inf", "is out of range"),
+            ("nan", "is out of range"),
+            ("1e999", "is out of range"),
+            ("1e300", "is out of range"),
+        ] {
+            assert_eq!(s.check(typed), Err(format!("'{typed}' {what}; {range}")));
+        }
+        let r = rho();
+        assert_eq!(r.check("-0.5"), Ok(-0.5));
+        assert_eq!(s.admit(0.4), Ok(0.4));
+        assert_eq!(
+            s.admit(-0.5),
+            Err("'-0.5' is out of range; use a number from 0 to 1000000".into())
+        );
+        assert_eq!(
+            r.check("1"),
+            Err("'1' is out of range; use a number strictly between -1 and 1".into())
+        );
     }
 }

@@ -27,7 +27,9 @@ pub(super) fn export_cmd(a: &crate::cli::ExportArgs) -> Result<(), Error> {
             }
         },
     };
-    let out = output_target(a.output.as_deref(), a.force)?;
+    let inputs = super::inputs::input_files(&a.panel);
+    let inputs: Vec<&Path> = inputs.iter().map(PathBuf::as_path).collect();
+    let out = output_target(a.output.as_deref(), a.force, &inputs)?;
     let data_out = match &data_path {
         Some(p) => {
             if out.is_stream() {
@@ -35,7 +37,7 @@ pub(super) fn export_cmd(a: &crate::cli::ExportArgs) -> Result<(), Error> {
                     "{shown}: the script's data goes beside it: give -o a regular FILE, not a pipe or device"
                 ).into()));
             }
-            Some(output::target(p, a.force)?)
+            Some(output::target_apart(p, a.force, &inputs)?)
         }
         None => None,
     };

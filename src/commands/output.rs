@@ -39,6 +39,15 @@ impl Target {
 /// [`Error::Usage`] for a refused target (exit 2); [`Error::Output`] for a standard stream
 /// closed at start (exit 74).
 pub(crate) fn target(path: &Path, force: bool) -> Result<Target, Error> {
+    target_apart(path, force, &[])
+}
+
+/// [`target`], also refusing (with or without `force`) a file that is one of the command's
+/// `inputs`: `--force` replaces an old output, never the data being read.
+///
+/// # Errors
+/// As [`target`]; [`Error::Usage`] naming the input when `path` is one.
+pub(crate) fn target_apart(path: &Path, force: bool, inputs: &[&Path]) -> Result<Target, Error> {
     let std_fd = names_std_descriptor(path);
     if path.as_os_str() == "-" || std_fd == Some(1) {
         return Ok(Target::Stdout);
@@ -72,6 +81,16 @@ pub(crate) fn target(path: &Path, force: bool) -> Result<Target, Error> {
         return usage("is a folder; give a file name");
     }
     if ft.is_file() {
+        if let Some(input) = inputs
+            .iter()
+            .find(|i| super::inputs::same_file(path, &followed, i))
+        {
+            let input = sanitize(&input.display().to_string());
+            return usage(&format!(
+                "is the input {input}; rhoscope never writes over the file it reads (not even with {}): give the output another name",
+                Setting::Force.marked()
+            ));
+        }
         if !force {
             return Err(Error::Usage(
                 format!(

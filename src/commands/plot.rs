@@ -19,7 +19,14 @@ use crate::wording::Setting;
 pub(super) fn plot_cmd(a: &PlotArgs) -> Result<(), Error> {
     let kind = Kind::named(&a.kind)
         .ok_or_else(|| Error::Usage(format!("unknown kind {}", a.kind).into()))?;
-    let out = check_output(&a.output, a.force)?;
+    let inputs = a.panel.as_ref().map_or_else(Vec::new, |p| {
+        super::inputs::input_files(&PanelArgs {
+            panel: p.clone(),
+            opts: a.opts.clone(),
+        })
+    });
+    let inputs: Vec<&Path> = inputs.iter().map(std::path::PathBuf::as_path).collect();
+    let out = check_output(&a.output, a.force, &inputs)?;
     if a.panel.is_some() && matches!(kind, Kind::Power | Kind::Boundary) {
         return Err(Error::Usage(
             format!(
@@ -48,18 +55,22 @@ pub(super) fn plot_cmd(a: &PlotArgs) -> Result<(), Error> {
     Ok(())
 }
 
-/// An SVG name, not already there unless `--force`; or a stream (`-`, a FIFO, a device).
-fn check_output(out: &Path, force: bool) -> Result<Target, Error> {
-    let target = output::target(out, force)?;
+/// An SVG name, not an input, not already there unless `--force`; or a stream (`-`, a FIFO, a device).
+fn check_output(out: &Path, force: bool, inputs: &[&Path]) -> Result<Target, Error> {
+    let target = output::target_apart(out, force, inputs)?;
     if target.is_stream() {
         return Ok(target);
     }
     let shown = sanitize(&out.display().to_string());
-    let ext = out
-        .extension()
-        .map(|e| e.to_string_lossy().to_lowercase())
+    // `.svg` alone is an SVG name too (a dotfile, which has no extension to Path).
+    let name = out
+        .file_name()
+        .map(|e| e.to_string_lossy().into_owned())
         .unwrap_or_default();
-    if ext != "svg" {
+    if !name
+        .rsplit_once('.')
+        .is_some_and(|(_, ext)| ext.eq_ignore_ascii_case("svg"))
+    {
         return Err(Error::Usage(format!(
             "{shown}: rhoscope writes SVG only (its text needs no font files); name the file .svg and convert it, e.g. rsvg-convert -o fig.png fig.svg"
         ).into()));
@@ -145,15 +156,6 @@ fn battery_figure(a: &PlotArgs, kind: Kind) -> Result<Figure, Error> {
 /// Power against N for every test, each on its own violation design injected into the
 /// scenario (three families of two judges, so Test C has a design).
 fn power_figure(a: &PlotArgs) -> Result<Figure, Error> {
-    if !a.strength.is_finite() || a.strength <= 0.0 {
-        return Err(Error::Usage(
-            format!(
-                "--strength {}: a violation strength is finite and > 0",
-                a.strength
-            )
-            .into(),
-        ));
-    }
     let (pm, desc) = scenario_of(a, "mid")?;
     let base = StudyRequest::of(&pm, 0).base;
     let opts = PowerOptions {

@@ -9,11 +9,6 @@ use crate::report;
 /// `power`: its report on a design (no panel).
 pub(super) fn report(a: &PowerArgs, console: &mut dyn Console) -> Result<Output, Error> {
     let design = a.design;
-    if let Some(bad) = a.strength.iter().find(|s| !s.is_finite() || **s < 0.0) {
-        return Err(Error::Usage(
-            format!("--strength {bad}: strengths are finite and ≥ 0").into(),
-        ));
-    }
     let opts = PowerOptions {
         ns: a
             .n

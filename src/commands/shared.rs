@@ -61,9 +61,16 @@ pub fn progress_bar(len: u64, show: bool) -> indicatif::ProgressBar {
     bar
 }
 
-/// The checked target of an optional `-o FILE` (standard output without one).
-pub fn output_target(path: Option<&Path>, force: bool) -> Result<output::Target, Error> {
-    path.map_or(Ok(output::Target::Stdout), |p| output::target(p, force))
+/// The checked target of an optional `-o FILE` (standard output without one), never one of
+/// the command's `inputs`.
+pub fn output_target(
+    path: Option<&Path>,
+    force: bool,
+    inputs: &[&Path],
+) -> Result<output::Target, Error> {
+    path.map_or(Ok(output::Target::Stdout), |p| {
+        output::target_apart(p, force, inputs)
+    })
 }
 
 /// One line on stderr; a stderr that cannot be written is no reason to fail the command.

@@ -17,7 +17,7 @@ pub(super) fn simulate_cmd(a: &SimulateArgs) -> Result<(), Error> {
         scenario::apply_set(&mut pm, s).map_err(Error::from)?;
     }
     let n = usize::try_from(a.n).map_err(|_| Error::Usage("--n is too large".into()))?;
-    let out = output_target(a.output.as_deref(), a.force)?;
+    let out = output_target(a.output.as_deref(), a.force, &[])?;
     let side = match (&out, &a.output) {
         (output::Target::File { .. }, Some(path)) => Some(data::families_sidecar(path)),
         _ => None,
