@@ -1,10 +1,22 @@
-//! User-facing errors: one line each, naming file, row, column and value where known,
-//! and mapping to a distinct process exit code (sysexits-style).
+//! The front ends' error: each layer's typed error becomes one line and a distinct process
+//! exit code (sysexits-style) here, the only place exit codes exist.
 
 use std::fmt;
 use std::path::{Path, PathBuf};
 
+use crate::data::DataError;
+use crate::estimate::EstimateError;
+use crate::ordinal::OrdinalError;
+use crate::power::PowerError;
+use crate::reproduce::ReproduceError;
+use crate::scenario::ScenarioError;
+use crate::simulate::SimError;
+use crate::validate::ValidateError;
 use crate::wording::{Described, Said, Wording};
+
+/// The location and text guards live on the ground floor; these paths keep the front
+/// ends' `crate::error::…` names working.
+pub use crate::location::{Location, clip, escape, located, location_parts, sanitize, show_path};
 
 /// Exit code for bad arguments (clap uses the same).
 pub const EXIT_USAGE: i32 = 2;
@@ -20,15 +32,6 @@ pub const EXIT_IO: i32 = 74;
 pub const EXIT_OS: i32 = 71;
 /// ρ is not identified on this panel (the ordinal hierarchy of Section 7): nothing to estimate.
 pub const EXIT_NOT_IDENTIFIED: i32 = 3;
-
-/// Where in an input file a problem sits. Rows are 1-based line numbers of the file
-/// (the header is line 1), so an editor's "go to line" lands on the culprit.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Location {
-    pub row: Option<u64>,
-    pub column: Option<String>,
-    pub value: Option<String>,
-}
 
 /// Every way a command can fail. Each variant knows its exit code.
 #[derive(Debug)]
@@ -123,32 +126,6 @@ impl Error {
     }
 }
 
-/// `FILE: row R, column 'C': MESSAGE (value 'V')`, each part where known.
-#[must_use]
-pub fn located(path: &Path, at: &Location, message: &str) -> String {
-    let (head, tail) = location_parts(path, at);
-    format!("{head}{}{tail}", sanitize(message))
-}
-
-/// What [`located`] writes before the message (`FILE: row R, column 'C': `) and after it
-/// (` (value 'V')`).
-#[must_use]
-pub fn location_parts(path: &Path, at: &Location) -> (String, String) {
-    use fmt::Write as _;
-    let mut head = show_path(path);
-    if let Some(row) = at.row {
-        let _ = write!(head, ": row {row}");
-    }
-    if let Some(col) = &at.column {
-        let _ = write!(head, ", column '{}'", clip(&sanitize(col), 60));
-    }
-    head.push_str(": ");
-    let tail = at.value.as_ref().map_or_else(String::new, |v| {
-        format!(" (value '{}')", clip(&escape(v), 40))
-    });
-    (head, tail)
-}
-
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.worded(&Described))
@@ -157,66 +134,96 @@ impl fmt::Display for Error {
 
 impl std::error::Error for Error {}
 
-/// Strips control characters (including ESC and bidi overrides) so that text taken from a
-/// file can never drive the user's terminal.
-#[must_use]
-pub fn sanitize(s: &str) -> String {
-    s.chars()
-        .filter(|c| !c.is_control() && !is_bidi_control(*c))
-        .collect()
-}
-
-/// Shows control characters (and bidi overrides) as `\u{HEX}` escapes, so a value they made
-/// unreadable is shown as it is (`'1\u{0}'`, not `'1'`) without driving the terminal.
-#[must_use]
-pub fn escape(s: &str) -> String {
-    s.chars()
-        .map(|c| {
-            if c.is_control() || is_bidi_control(c) {
-                format!("\\u{{{:x}}}", u32::from(c))
-            } else {
-                c.to_string()
-            }
-        })
-        .collect()
-}
-
-fn is_bidi_control(c: char) -> bool {
-    matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{200E}' | '\u{200F}')
-}
-
-/// Shortens `s` to at most `max` characters, marking the cut with an ellipsis.
-#[must_use]
-pub fn clip(s: &str, max: usize) -> String {
-    if s.chars().count() <= max {
-        s.to_string()
-    } else {
-        let mut out: String = s.chars().take(max.saturating_sub(1)).collect();
-        out.push('…');
-        out
+/// Options the user can change exit 2; the input's contents exit 65; an unreadable input 66.
+impl From<DataError> for Error {
+    fn from(e: DataError) -> Self {
+        match e {
+            DataError::Usage(m) => Error::Usage(m),
+            DataError::NoInput { path, reason } => Error::NoInput { path, reason },
+            DataError::Data { path, at, message } => Error::Data { path, at, message },
+        }
     }
 }
 
-fn show_path(p: &Path) -> String {
-    sanitize(&p.display().to_string())
+impl Error {
+    /// The error for an estimator's refusal on the panel read from `path`: options it
+    /// cannot honour exit 2, data it cannot fit exit 65.
+    #[must_use]
+    pub fn estimate_at(e: &EstimateError, path: &Path) -> Self {
+        if e.is_usage() {
+            Error::Usage(e.to_string().into())
+        } else {
+            Error::data(path, e.to_string())
+        }
+    }
+}
+
+/// As [`Error::estimate_at`], with no file named.
+impl From<EstimateError> for Error {
+    fn from(e: EstimateError) -> Self {
+        Error::estimate_at(&e, Path::new(""))
+    }
+}
+
+/// A panel's columns are data (exit 65); the identification check's point is a flag (exit 2).
+impl From<OrdinalError> for Error {
+    fn from(e: OrdinalError) -> Error {
+        match e {
+            OrdinalError::NotPaperModel
+            | OrdinalError::TooSmallModel
+            | OrdinalError::NoAnchor
+            | OrdinalError::OutOfReach { .. }
+            | OrdinalError::Degenerate { .. }
+            | OrdinalError::NonPositiveLoading { .. }
+            | OrdinalError::Model(_) => Error::Usage(e.to_string().into()),
+            _ => Error::data(Path::new(""), e.to_string()),
+        }
+    }
+}
+
+/// The options are flags (exit 2); a panel too small to validate is data (exit 65).
+impl From<ValidateError> for Error {
+    fn from(e: ValidateError) -> Error {
+        match e {
+            ValidateError::TooFewJudges(_) | ValidateError::TooFewItems => {
+                Error::data(Path::new(""), e.to_string())
+            }
+            _ => Error::Usage(e.to_string().into()),
+        }
+    }
+}
+
+/// The simulation's settings are the user's (exit 2).
+impl From<SimError> for Error {
+    fn from(e: SimError) -> Error {
+        Error::Usage(e.to_string().into())
+    }
+}
+
+/// The power study's settings are the user's (exit 2).
+impl From<PowerError> for Error {
+    fn from(e: PowerError) -> Error {
+        Error::Usage(e.to_string().into())
+    }
+}
+
+/// An unknown preset is a setting (exit 2).
+impl From<ScenarioError> for Error {
+    fn from(e: ScenarioError) -> Self {
+        Error::Usage(e.to_string().into())
+    }
+}
+
+/// An unknown table is a setting (exit 2).
+impl From<ReproduceError> for Error {
+    fn from(e: ReproduceError) -> Self {
+        Error::Usage(e.to_string().into())
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn escape_shows_control_characters() {
-        assert_eq!(escape("1\0"), "1\\u{0}");
-        assert_eq!(escape("\x1b[2J"), "\\u{1b}[2J");
-        assert_eq!(escape("A\u{202e}1"), "A\\u{202e}1");
-        assert_eq!(escape("plain ρ"), "plain ρ");
-    }
-
-    #[test]
-    fn sanitize_removes_escape_sequences_and_bidi() {
-        assert_eq!(sanitize("a\x1b[31mb\u{202E}c\r\n"), "a[31mbc");
-    }
 
     #[test]
     fn data_error_names_row_column_and_value() {
@@ -234,5 +241,41 @@ mod tests {
             "x.csv: row 4, column 'J2': not a number (value 'abc')"
         );
         assert_eq!(e.exit_code(), EXIT_DATA);
+    }
+
+    /// Every data-layer error reads as the crate error it becomes, with the exit code its
+    /// kind promises (usage 2, unreadable 66, contents 65).
+    #[test]
+    fn data_errors_keep_their_message_and_take_their_exit_code() {
+        let p = Path::new("x\u{1b}.csv");
+        let cases = [
+            (DataError::Usage("--judges: no column 'Q'".into()), 2),
+            (
+                DataError::NoInput {
+                    path: p.into(),
+                    reason: "no such file".into(),
+                },
+                66,
+            ),
+            (DataError::data(p, "the file is empty (no header row)"), 65),
+            (
+                DataError::data_at(
+                    p,
+                    Location {
+                        row: Some(4),
+                        column: Some("J\x072".into()),
+                        value: Some("abc".repeat(20)),
+                    },
+                    "not a number",
+                ),
+                65,
+            ),
+        ];
+        for (e, code) in cases {
+            let text = e.to_string();
+            let crate_error = Error::from(e);
+            assert_eq!(text, crate_error.to_string());
+            assert_eq!(crate_error.exit_code(), code, "{text}");
+        }
     }
 }

@@ -122,7 +122,7 @@ fn quoted(s: &str) -> String {
             '\n' => out.push_str("\\n"),
             '\t' => out.push_str("\\t"),
             // Control and bidi characters as escapes, so the script reads safely on screen.
-            c if c.is_control() || crate::error::sanitize(&c.to_string()).is_empty() => {
+            c if c.is_control() || crate::location::sanitize(&c.to_string()).is_empty() => {
                 let _ = write!(out, "\\u{:04x}", u32::from(c));
             }
             c => out.push(c),
@@ -194,7 +194,7 @@ fn header(panel: &Panel, comment: &str) -> String {
     let mut out = String::new();
     let safe = |v: &[String]| {
         v.iter()
-            .map(|n| crate::error::sanitize(n))
+            .map(|n| crate::location::sanitize(n))
             .collect::<Vec<_>>()
             .join(", ")
     };

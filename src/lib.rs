@@ -29,6 +29,7 @@ pub mod estimate;
 pub mod export;
 pub mod families;
 pub mod identify;
+pub mod location;
 pub mod model;
 pub mod moments;
 pub mod neff;

@@ -417,11 +417,11 @@ fn check_families(v: &Violations, p: usize) -> Result<(), ModelError> {
         Families::Labels(l) => {
             if let Some(bad) = l
                 .iter()
-                .find(|x| x.is_empty() || **x != crate::error::sanitize(x) || x.contains('"'))
+                .find(|x| x.is_empty() || **x != crate::location::sanitize(x) || x.contains('"'))
             {
                 return Err(ModelError::Invalid(format!(
                     "family label '{}' must be non-empty plain text (no quotes or control characters)",
-                    crate::error::sanitize(bad)
+                    crate::location::sanitize(bad)
                 )));
             }
         }

@@ -128,7 +128,10 @@ pub fn rho_figure(
     let ctx = Context::default();
     RhoFigure {
         title: title.to_string(),
-        anchors: anchors.iter().map(|a| crate::error::sanitize(a)).collect(),
+        anchors: anchors
+            .iter()
+            .map(|a| crate::location::sanitize(a))
+            .collect(),
         series: report
             .fits
             .iter()

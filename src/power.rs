@@ -211,13 +211,6 @@ fn null_error(e: impl std::fmt::Display) -> PowerError {
     PowerError::Null(e.to_string())
 }
 
-/// A study is what the flags describe (exit 2).
-impl From<PowerError> for crate::error::Error {
-    fn from(e: PowerError) -> crate::error::Error {
-        crate::error::Error::Usage(e.to_string().into())
-    }
-}
-
 /// Runs the simulation study. `Ok(None)` when `progress` stopped it.
 ///
 /// # Errors

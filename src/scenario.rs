@@ -86,13 +86,6 @@ impl From<ScenarioError> for String {
     }
 }
 
-/// A preset or override the user named is an argument error (exit 2).
-impl From<ScenarioError> for crate::error::Error {
-    fn from(e: ScenarioError) -> Self {
-        crate::error::Error::Usage(e.to_string().into())
-    }
-}
-
 /// The parameters of a named preset.
 ///
 /// # Errors

@@ -199,13 +199,6 @@ impl From<SimError> for String {
     }
 }
 
-/// A design is what the flags describe (exit 2).
-impl From<SimError> for crate::error::Error {
-    fn from(e: SimError) -> crate::error::Error {
-        crate::error::Error::Usage(e.to_string().into())
-    }
-}
-
 /// The panel of replicate 0 for `seed`: what `rhoscope simulate` writes.
 ///
 /// # Errors

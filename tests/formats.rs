@@ -251,7 +251,11 @@ fn unsupported_formats_are_named() {
     for (name, bytes, said) in REFUSED {
         let f = common::write(dir.path(), name, bytes);
         let e = load(&f, &PanelRequest::default()).unwrap_err();
-        assert_eq!(e.exit_code(), 65, "{name}");
+        assert_eq!(
+            rhoscope::error::Error::from(e.clone()).exit_code(),
+            65,
+            "{name}"
+        );
         let e = e.to_string();
         assert!(e.contains(said) && !e.contains('\n'), "{name}: {e}");
     }

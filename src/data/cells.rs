@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use super::DataError;
-use crate::error::Location;
+use crate::location::Location;
 
 /// A parsed cell: a finite number, or missing (empty, NA, NaN, null — docs/method.md §6). The slow,
 /// general path; [`cell_value`] tries the fast parser first.

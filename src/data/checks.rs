@@ -10,7 +10,7 @@ use super::{
     Columns, Loaded, MIN_ITEMS, PanelRequest, Raw, check_column_count, load_families, preview,
     resolve_list,
 };
-use crate::error::Location;
+use crate::location::Location;
 use crate::panel::{Panel, Scale};
 use crate::wording::{Said, Setting};
 

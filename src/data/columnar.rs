@@ -14,7 +14,7 @@ use parquet::record::{Field, reader::RowIter};
 use super::DataError;
 use super::records::Opened;
 use super::records::Records;
-use crate::error::Location;
+use crate::location::Location;
 
 /// Where a Parquet file's bytes are.
 pub(super) enum Input {

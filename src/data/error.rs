@@ -1,11 +1,9 @@
 //! The data layer's errors: each names the file, and the row, column and value where known,
-//! in one line; [`crate::error::Error`] takes them with the same message and exit code.
+//! in one line; the command line's error takes them with the same message.
 
 use std::path::{Path, PathBuf};
 
-use crate::error::{
-    EXIT_DATA, EXIT_NO_INPUT, EXIT_USAGE, Error, Location, located, location_parts, sanitize,
-};
+use crate::location::{Location, located, location_parts, sanitize, show_path};
 use crate::wording::{Described, Said, Wording};
 
 /// Why a panel (or its families) could not be loaded.
@@ -72,64 +70,6 @@ impl DataError {
                     said.text(tail)
                 }
             }
-        }
-    }
-
-    /// The process exit code, as [`Error::exit_code`] gives it.
-    #[must_use]
-    pub fn exit_code(&self) -> i32 {
-        match self {
-            DataError::Usage(_) => EXIT_USAGE,
-            DataError::NoInput { .. } => EXIT_NO_INPUT,
-            DataError::Data { .. } => EXIT_DATA,
-        }
-    }
-}
-
-impl From<DataError> for Error {
-    fn from(e: DataError) -> Self {
-        match e {
-            DataError::Usage(m) => Error::Usage(m),
-            DataError::NoInput { path, reason } => Error::NoInput { path, reason },
-            DataError::Data { path, at, message } => Error::Data { path, at, message },
-        }
-    }
-}
-
-fn show_path(p: &Path) -> String {
-    sanitize(&p.display().to_string())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Every variant reads as the crate error it becomes, with its exit code.
-    #[test]
-    fn display_and_exit_code_match_the_crate_error() {
-        let p = Path::new("x\u{1b}.csv");
-        let cases = [
-            DataError::Usage("--judges: no column 'Q'".into()),
-            DataError::NoInput {
-                path: p.into(),
-                reason: "no such file".into(),
-            },
-            DataError::data(p, "the file is empty (no header row)"),
-            DataError::data_at(
-                p,
-                Location {
-                    row: Some(4),
-                    column: Some("J\x072".into()),
-                    value: Some("abc".repeat(20)),
-                },
-                "not a number",
-            ),
-        ];
-        for e in cases {
-            let (text, code) = (e.to_string(), e.exit_code());
-            let crate_error = Error::from(e);
-            assert_eq!(text, crate_error.to_string());
-            assert_eq!(code, crate_error.exit_code());
         }
     }
 }

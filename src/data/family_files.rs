@@ -10,7 +10,7 @@ use super::{
     Families as Asked, MAX_COLUMNS, PanelRequest, Source, families_sidecar, is_blank, is_stdin,
     preview,
 };
-use crate::error::{Location, sanitize};
+use crate::location::{Location, sanitize};
 use crate::wording::{Said, Setting};
 
 /// Family labels per judge, the file they came from, and notes for the user.

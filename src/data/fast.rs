@@ -7,7 +7,7 @@ use rayon::prelude::*;
 
 use super::DataError;
 use super::{Wide, cell_value, check_cells, limits::MAX_ROW_BYTES, ragged};
-use crate::error::Location;
+use crate::location::Location;
 
 /// Bytes read per block: small enough to stay in cache between the read and the parse.
 const BLOCK: usize = 1 << 20;

@@ -13,7 +13,7 @@ use super::DataError;
 use super::limits::{MAX_JSON_BYTES, MAX_STDIN_BYTES};
 use super::records::Opened;
 use super::{columnar, io_reason, json, looks_utf16};
-use crate::error::Location;
+use crate::location::Location;
 
 /// The formats rhoscope reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

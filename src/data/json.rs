@@ -12,7 +12,7 @@ use serde_json::{Deserializer, Value};
 use super::DataError;
 use super::records::Opened;
 use super::records::Records;
-use crate::error::Location;
+use crate::location::Location;
 
 /// Most distinct keys (columns) of one input: a record naming a new key on every line cannot
 /// grow the header without bound.
@@ -228,7 +228,7 @@ fn repeated(
     let Some(rep) = rep.filter(|r| r.depth <= names) else {
         return Ok(());
     };
-    let key = crate::error::sanitize(&rep.key);
+    let key = crate::location::sanitize(&rep.key);
     let (at, message) = match (row, &rep.parent) {
         (Some(_), _) => (
             Location {

@@ -11,7 +11,7 @@ use super::{
     ColumnRef, LongColumns, MAX_COLUMNS, PanelRequest, Raw, Role, Source, cell_value, check_cells,
     check_width, default_role, is_blank, position_note, preview, resolve_list,
 };
-use crate::error::{Location, sanitize};
+use crate::location::{Location, sanitize};
 use crate::wording::{Said, Setting};
 
 /// Long layout: which raters are selected, and their scores, kept sparse (one entry per

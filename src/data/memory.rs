@@ -14,7 +14,7 @@ use super::{
     Loaded, LongColumns, PanelRequest, Raw, assemble, cell_value, check_cells, long::LongReader,
     wide_layout,
 };
-use crate::error::{Location, clip, sanitize};
+use crate::location::{Location, clip, sanitize};
 
 /// One column of a table in memory.
 #[derive(Debug, Clone, Copy)]

@@ -13,7 +13,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::error::Location;
+use crate::location::Location;
 use crate::panel::Panel;
 use crate::wording::Said;
 
@@ -55,7 +55,7 @@ pub fn header(path: &Path) -> Result<Vec<String>, DataError> {
             .table()
             .names
             .iter()
-            .map(|n| crate::error::sanitize(n))
+            .map(|n| crate::location::sanitize(n))
             .collect());
     }
     Ok(Source::open(path)?.header)

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use super::DataError;
 use super::{ColumnRef, MAX_COLUMNS, PanelRequest};
-use crate::error::sanitize;
+use crate::location::sanitize;
 use crate::wording::{Said, Setting};
 
 /// docs/method.md §6 default roles: `judge…` or `J<digits>` is a judge; `anchor…` or `A<digits>` an anchor.

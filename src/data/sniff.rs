@@ -9,7 +9,7 @@ use csv::{ByteRecord, ReaderBuilder, Trim};
 
 use super::DataError;
 use super::{Opened, Records, input, limits};
-use crate::error::{Location, sanitize};
+use crate::location::{Location, sanitize};
 
 /// An opened input with its header: delimited text with its sniffed delimiter, or records
 /// (JSON, Parquet). The input is opened once (a FIFO, `<(…)` or `-` for standard input can be

@@ -10,7 +10,7 @@ use super::{
     PanelRequest, Raw, Source, Strategy, assign_roles, cell_value, check_cells, check_column_count,
     fast, position_note, resolve_list,
 };
-use crate::error::Location;
+use crate::location::Location;
 use crate::wording::Setting;
 
 /// The columns of a wide file that a row is parsed for.

@@ -1,8 +1,6 @@
 //! Why an estimator cannot run: one typed error for the estimate layer, whose messages are
 //! the sentences the command line prints after the estimator's name.
 
-use std::path::Path;
-
 use thiserror::Error;
 
 use super::free_scale::{MIN_ANCHORS, MIN_JUDGES};
@@ -109,16 +107,6 @@ impl EstimateError {
             EstimateError::NoFamilies | EstimateError::OneFamily | EstimateError::NoCleanAnchor
         )
     }
-
-    /// The command-line error for a refusal on the panel read from `path`.
-    #[must_use]
-    pub fn at(self, path: &Path) -> crate::error::Error {
-        if self.is_usage() {
-            crate::error::Error::Usage(self.to_string().into())
-        } else {
-            crate::error::Error::data(path, self.to_string())
-        }
-    }
 }
 
 impl From<super::blocked::NotApplicable> for EstimateError {
@@ -127,13 +115,5 @@ impl From<super::blocked::NotApplicable> for EstimateError {
             super::blocked::NotApplicable::NoFamilies => EstimateError::NoFamilies,
             super::blocked::NotApplicable::OneFamily => EstimateError::OneFamily,
         }
-    }
-}
-
-/// Options the estimator cannot honour exit 2, data it cannot fit exit 65 (with no file
-/// named; [`EstimateError::at`] names it).
-impl From<EstimateError> for crate::error::Error {
-    fn from(e: EstimateError) -> Self {
-        e.at(Path::new(""))
     }
 }

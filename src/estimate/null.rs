@@ -490,7 +490,7 @@ fn heywood(panel: &Panel, lambda: &[f64]) -> Result<(), EstimateError> {
     match lambda.iter().position(|l| l.abs() >= 1.0) {
         Some(j) => Err(EstimateError::NoMatchedNull(format!(
             "judge '{}' has a one-factor loading λ = {:.4} with |λ| ≥ 1 (a Heywood case: it would need negative error variance), so no free-scale null reproduces the judges",
-            crate::error::sanitize(&panel.judges[j]),
+            crate::location::sanitize(&panel.judges[j]),
             lambda[j]
         ))),
         None => Ok(()),

@@ -1,9 +1,6 @@
 //! Why a latent correlation or Section 7's identification check cannot be computed.
 
-use std::path::PathBuf;
-
 use super::MAX_LEVELS;
-use crate::error::{Error, Location};
 
 /// An ordinal-layer failure; its message is the one the command line shows.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -77,25 +74,5 @@ fn plural(n: usize) -> &'static str {
 impl From<OrdinalError> for String {
     fn from(e: OrdinalError) -> String {
         e.to_string()
-    }
-}
-
-/// A panel's columns are data (exit 65); the identification check's point is a flag (exit 2).
-impl From<OrdinalError> for Error {
-    fn from(e: OrdinalError) -> Error {
-        match e {
-            OrdinalError::NotPaperModel
-            | OrdinalError::TooSmallModel
-            | OrdinalError::NoAnchor
-            | OrdinalError::OutOfReach { .. }
-            | OrdinalError::Degenerate { .. }
-            | OrdinalError::NonPositiveLoading { .. }
-            | OrdinalError::Model(_) => Error::Usage(e.to_string().into()),
-            _ => Error::Data {
-                path: PathBuf::new(),
-                at: Location::default(),
-                message: e.to_string().into(),
-            },
-        }
     }
 }

@@ -118,7 +118,7 @@ fn bias_text(
         .map(|(k, a)| {
             let undefined = || format!("undefined ({} of {} admissible)", b.admissible[k], b.reps);
             vec![
-                crate::error::sanitize(a),
+                crate::location::sanitize(a),
                 e.rho()[k].map_or_else(|| "undefined".into(), fmt_num),
                 b.bias[k]
                     .zip(b.bias_se[k])
@@ -189,7 +189,7 @@ fn identified_text(anchors: &[String], fs: &FreeScaleFit) -> String {
             let (lo, hi) = r.unwrap_or((f64::NAN, f64::NAN));
             format!(
                 "{} [{}, {}]",
-                crate::error::sanitize(a),
+                crate::location::sanitize(a),
                 fmt_num(lo),
                 fmt_num(hi)
             )

@@ -20,8 +20,8 @@ use std::path::Path;
 use serde_json::{Value, json};
 
 use crate::bootstrap::{BootstrapResult, Interval};
-use crate::error::sanitize;
 use crate::estimate::Estimate;
+use crate::location::sanitize;
 use crate::panel::Panel;
 
 /// JSON schema version of `estimate --json` (and of the objects later commands extend).

@@ -189,13 +189,6 @@ pub enum ReproduceError {
     UnknownTable { name: String, known: String },
 }
 
-/// An unknown table is an argument error (exit 2).
-impl From<ReproduceError> for crate::error::Error {
-    fn from(e: ReproduceError) -> Self {
-        crate::error::Error::Usage(e.to_string().into())
-    }
-}
-
 /// Runs the named tables (all when `names` is empty).
 ///
 /// # Errors

@@ -1,9 +1,6 @@
 //! Why a validation study cannot run: its options or the panel it reads.
 
-use std::path::PathBuf;
-
 use super::MAX_ANCHORS;
-use crate::error::{Error, Location};
 use crate::wording::Setting;
 
 /// A validation failure; its message is the one the command line shows.
@@ -39,19 +36,5 @@ pub enum ValidateError {
 impl From<ValidateError> for String {
     fn from(e: ValidateError) -> String {
         e.to_string()
-    }
-}
-
-/// The options are flags (exit 2); a panel too small to validate is data (exit 65).
-impl From<ValidateError> for Error {
-    fn from(e: ValidateError) -> Error {
-        match e {
-            ValidateError::TooFewJudges(_) | ValidateError::TooFewItems => Error::Data {
-                path: PathBuf::new(),
-                at: Location::default(),
-                message: e.to_string().into(),
-            },
-            _ => Error::Usage(e.to_string().into()),
-        }
     }
 }
