@@ -1,0 +1,331 @@
+//! ARCHITECTURE.md's picture is the import graph: every `crate::…` path in `src/` points at
+//! its own floor or one below, the picture's "never" rules hold, and no child module takes an
+//! item back from its parent. The sources are read as text, so the picture cannot drift.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+const ROOT: &str = env!("CARGO_MANIFEST_DIR");
+
+/// One source file: its path under `src/` and its code without comments or its tests.
+struct Source {
+    path: String,
+    code: String,
+}
+
+impl Source {
+    /// The top-level module the file belongs to (`data/wide.rs` → `data`).
+    fn module(&self) -> &str {
+        let first = self.path.split('/').next().unwrap_or("");
+        first.strip_suffix(".rs").unwrap_or(first)
+    }
+}
+
+fn sources() -> Vec<Source> {
+    let mut paths = Vec::new();
+    walk(&Path::new(ROOT).join("src"), &mut paths);
+    paths.sort();
+    paths
+        .into_iter()
+        .map(|p| {
+            let text = std::fs::read_to_string(&p).unwrap();
+            let path = p.strip_prefix(Path::new(ROOT).join("src")).unwrap();
+            Source {
+                path: path.to_string_lossy().replace('\\', "/"),
+                code: code_of(&text),
+            }
+        })
+        .collect()
+}
+
+fn walk(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap().flatten() {
+        let p = entry.path();
+        if p.is_dir() {
+            walk(&p, out);
+        } else if p.extension().is_some_and(|e| e == "rs") {
+            out.push(p);
+        }
+    }
+}
+
+/// The code of a file: comment lines dropped and the `#[cfg(test)] mod tests` block cut off.
+fn code_of(text: &str) -> String {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut out = String::new();
+    for (i, line) in lines.iter().enumerate() {
+        if *line == "#[cfg(test)]" && lines.get(i + 1).is_some_and(|n| n.starts_with("mod tests")) {
+            break;
+        }
+        if line.trim_start().starts_with("//") {
+            continue;
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    out
+}
+
+/// The top-level modules `lib.rs` declares outside `#[cfg(test)]`, and `main`.
+fn modules() -> BTreeSet<String> {
+    let lib = std::fs::read_to_string(Path::new(ROOT).join("src/lib.rs")).unwrap();
+    let lines: Vec<&str> = lib.lines().collect();
+    let mut out = BTreeSet::from(["main".to_string()]);
+    for (i, line) in lines.iter().enumerate() {
+        let Some(name) = line
+            .strip_prefix("pub mod ")
+            .or_else(|| line.strip_prefix("mod "))
+        else {
+            continue;
+        };
+        if i > 0 && lines[i - 1] == "#[cfg(test)]" {
+            continue;
+        }
+        out.insert(name.trim_end_matches(';').to_string());
+    }
+    out
+}
+
+/// The floors of ARCHITECTURE.md's picture, top first, and the floor of each module it draws.
+fn floors(modules: &BTreeSet<String>) -> (Vec<String>, BTreeMap<String, usize>) {
+    let text = std::fs::read_to_string(Path::new(ROOT).join("ARCHITECTURE.md")).unwrap();
+    let layers = &text[text.find("## Layers").unwrap()..];
+    let picture = layers.split("```").nth(1).unwrap();
+    let (mut labels, mut floor_of) = (Vec::new(), BTreeMap::new());
+    let mut clashes = Vec::new();
+    for line in picture.lines() {
+        let label: String = line.chars().skip(2).take(15).collect();
+        if line.starts_with("  ") && line.chars().nth(2).is_some_and(char::is_alphabetic) {
+            labels.push(label.trim().to_string());
+        }
+        let body: String = line.chars().skip(17).collect();
+        for token in body.split(|c: char| !(c.is_ascii_alphanumeric() || "_./".contains(c))) {
+            let name = token
+                .trim_start_matches("src/")
+                .trim_end_matches(['/', '.', ':']);
+            let name = name.strip_suffix(".rs").unwrap_or(name);
+            if !modules.contains(name) || labels.is_empty() {
+                continue;
+            }
+            let floor = labels.len() - 1;
+            if *floor_of.entry(name.to_string()).or_insert(floor) != floor {
+                clashes.push(format!("{name} is drawn on two floors"));
+            }
+        }
+    }
+    assert!(clashes.is_empty(), "{clashes:#?}");
+    (labels, floor_of)
+}
+
+/// Every `crate::NAME` a file's code names, NAME a top-level module.
+fn crate_paths<'a>(code: &'a str, modules: &BTreeSet<String>) -> Vec<&'a str> {
+    code.match_indices("crate::")
+        .filter(|(i, _)| {
+            let before = code[..*i].chars().next_back();
+            !before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '$')
+        })
+        .map(|(i, _)| {
+            let rest = &code[i + 7..];
+            let end = rest
+                .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .unwrap_or(rest.len());
+            &rest[..end]
+        })
+        .filter(|name| modules.contains(*name))
+        .collect()
+}
+
+/// Every module of `src/` is drawn, on exactly one floor.
+#[test]
+fn every_module_is_drawn_on_one_floor() {
+    let modules = modules();
+    let (_, floor_of) = floors(&modules);
+    let missing: Vec<_> = modules
+        .iter()
+        .filter(|m| !floor_of.contains_key(*m))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "not in ARCHITECTURE.md's picture: {missing:?}"
+    );
+}
+
+/// No file names a module on a floor above its own.
+#[test]
+fn imports_never_go_up_a_floor() {
+    let modules = modules();
+    let (labels, floor_of) = floors(&modules);
+    let mut up = BTreeSet::new();
+    for src in sources() {
+        let Some(&from) = floor_of.get(src.module()) else {
+            continue;
+        };
+        for target in crate_paths(&src.code, &modules) {
+            let to = floor_of[target];
+            if to < from {
+                up.insert(format!(
+                    "src/{} ({}) names crate::{target} ({})",
+                    src.path, labels[from], labels[to]
+                ));
+            }
+        }
+    }
+    assert!(up.is_empty(), "imports up a floor: {up:#?}");
+}
+
+/// The picture's "never" rules that text can check: the core never prints, sleeps, owns a
+/// thread or exits; no file outside `src/tui/` names ratatui or crossterm; exit codes exist
+/// only in `src/error.rs`.
+#[test]
+fn the_never_rules_hold() {
+    let modules = modules();
+    let (_, floor_of) = floors(&modules);
+    let front = floor_of["main"];
+    let mut broken = Vec::new();
+    for src in sources() {
+        let core = floor_of.get(src.module()).is_some_and(|&f| f != front);
+        let banned: &[&str] = if core {
+            &[
+                "println!",
+                "eprintln!",
+                "print!(",
+                "eprint!(",
+                "thread::sleep",
+                "thread::spawn",
+                "process::exit",
+            ]
+        } else {
+            &[]
+        };
+        for word in banned {
+            if src.code.contains(word) {
+                broken.push(format!("src/{}: the core uses {word}", src.path));
+            }
+        }
+        if !src.path.starts_with("tui/")
+            && floor_of.contains_key(src.module())
+            && (src.code.contains("ratatui") || src.code.contains("crossterm"))
+        {
+            broken.push(format!("src/{}: names ratatui or crossterm", src.path));
+        }
+        if src.path != "error.rs" && src.code.contains("const EXIT_") {
+            broken.push(format!("src/{}: defines an exit code", src.path));
+        }
+    }
+    assert!(broken.is_empty(), "{broken:#?}");
+}
+
+/// The items a file defines at its top level (`fn`, `struct`, `enum`, `const`, …); items a
+/// `registry!` call generates are the registry's, and not counted.
+fn defined(code: &str) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    for line in code.lines() {
+        let mut rest = line;
+        for vis in ["pub(crate) ", "pub(super) ", "pub "] {
+            rest = rest.strip_prefix(vis).unwrap_or(rest);
+        }
+        for kind in [
+            "fn ", "struct ", "enum ", "const ", "static ", "type ", "trait ",
+        ] {
+            if let Some(after) = rest.strip_prefix(kind) {
+                let end = after
+                    .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+                    .unwrap_or(after.len());
+                out.insert(after[..end].to_string());
+            }
+        }
+    }
+    out
+}
+
+/// The names a child takes through `super::` or its parent's `crate::` path: the first
+/// segment after the prefix, or each first segment of a `{…}` group.
+fn taken_through(code: &str, prefix: &str) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    for (i, _) in code.match_indices(prefix) {
+        let before = code[..i].chars().next_back();
+        if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == ':') {
+            continue;
+        }
+        let rest = &code[i + prefix.len()..];
+        let group = if let Some(inner) = rest.strip_prefix('{') {
+            inner[..inner.find('}').unwrap_or(inner.len())].to_string()
+        } else {
+            rest.chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect()
+        };
+        for part in group.split(',') {
+            let first = part.trim().split("::").next().unwrap_or("");
+            let first = first.split_whitespace().next().unwrap_or("");
+            out.insert(first.to_string());
+        }
+    }
+    out
+}
+
+/// Each child module's imports of an item its parent file defines (`data/wide.rs` taking
+/// `Raw` from `data/mod.rs`): the parent holds declarations and re-exports, its children
+/// the work, and no child imports its parent.
+fn back_edges() -> Vec<String> {
+    let sources = sources();
+    let by_path: BTreeMap<&str, &Source> = sources.iter().map(|s| (s.path.as_str(), s)).collect();
+    let mut out = Vec::new();
+    for src in &sources {
+        let Some((dir, file)) = src.path.rsplit_once('/') else {
+            continue;
+        };
+        if file == "mod.rs" {
+            continue;
+        }
+        let parent = [format!("{dir}.rs"), format!("{dir}/mod.rs")]
+            .into_iter()
+            .find_map(|p| by_path.get(p.as_str()).copied());
+        let Some(parent) = parent else { continue };
+        let items = defined(&parent.code);
+        let mut taken = taken_through(&src.code, "super::");
+        taken.extend(taken_through(
+            &src.code,
+            &format!("crate::{}::", dir.replace('/', "::")),
+        ));
+        for name in taken.intersection(&items) {
+            out.push(format!("{} <- {} ({name})", src.path, parent.path));
+        }
+    }
+    out
+}
+
+/// No child of `data/`, `estimate/` or `battery/` imports its parent; elsewhere the
+/// back-edges may only fall (each parent's count is its ceiling).
+#[test]
+fn children_do_not_import_their_parent() {
+    const CEILING: &[(&str, usize)] = &[
+        ("battery.rs", 1),
+        ("bootstrap.rs", 2),
+        ("data/mod.rs", 5),
+        ("estimate.rs", 10),
+        ("ordinal/mod.rs", 5),
+        ("report/mod.rs", 10),
+        ("reproduce/mod.rs", 14),
+        ("tui/app.rs", 8),
+        ("validate/mod.rs", 2),
+    ];
+    let mut children: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for edge in back_edges() {
+        let (child, rest) = edge.split_once(" <- ").unwrap();
+        let parent = rest.split_once(' ').unwrap().0;
+        children
+            .entry(parent.to_string())
+            .or_default()
+            .insert(child.to_string());
+    }
+    for (parent, kids) in &children {
+        let ceiling = CEILING.iter().find(|(p, _)| p == parent).map_or(0, |c| c.1);
+        assert!(
+            kids.len() <= ceiling,
+            "{} children import src/{parent} (at most {ceiling}): {kids:?}\n{:#?}",
+            kids.len(),
+            back_edges()
+        );
+    }
+}
