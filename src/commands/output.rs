@@ -59,6 +59,16 @@ pub(crate) fn target_apart(path: &Path, force: bool, inputs: &[&Path]) -> Result
     let shown = sanitize(&path.display().to_string());
     let usage = |what: &str| Err(Error::Usage(format!("{shown}: {what}").into()));
     let Ok(meta) = fs::symlink_metadata(path) else {
+        if path.as_os_str().as_encoded_bytes().ends_with(b"/") {
+            return usage("names a folder (it ends in '/'); give a file name");
+        }
+        let folder = path.parent().filter(|p| !p.as_os_str().is_empty());
+        if let Some(folder) = folder.filter(|f| !f.is_dir()) {
+            let folder = sanitize(&folder.display().to_string());
+            return usage(&format!(
+                "the folder {folder} does not exist (or is not a folder): create it first"
+            ));
+        }
         return Ok(Target::File {
             path: path.to_path_buf(),
             replace: false,
