@@ -432,7 +432,7 @@ fn a_json_array_is_read_record_by_record_not_as_a_tree() {
     let r = run_limited(dir.path(), 700_000, &["estimate", "big.json", "--json"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
-    assert_eq!(v["n"], 800_000, "{}", r.stdout);
+    assert_eq!(v["n_items"], 800_000, "{}", r.stdout);
 }
 
 #[test]

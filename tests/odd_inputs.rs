@@ -545,7 +545,7 @@ fn a_bad_json_number_names_its_record_and_column() {
 #[test]
 fn families_files_refuse_repeats_and_emptiness_and_may_hold_an_equals_sign() {
     let dir = tempfile::tempdir().unwrap();
-    let panel = "J1,J2,J3,J4,A1,A2,A3\n1,2,1,2,3,1,2\n2,1,2,3,1,2,1\n3,3,1,1,2,2,3\n0,5,2,2,3,1,1\n4,1,3,0,2,4,2\n";
+    let panel = "J1,J2,J3,J4,A1,A2,A3\n1.5,2.25,1,2,3.5,1,2.75\n2,1.5,2.5,3,1,2.25,1\n3.25,3,1.75,1,2,2.5,3\n0.5,5,2,2.5,3.25,1,1.5\n4,1.25,3,0.5,2,4,2.25\n2.5,2,0.25,1.5,1.75,3,0.5\n";
     write(dir.path(), "p.csv", panel.as_bytes());
     write(dir.path(), "dup.csv", b"judge,family\nJ1,a\nJ2,a\nJ1,b\n");
     write(dir.path(), "head.csv", b"judge,family\n");

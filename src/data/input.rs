@@ -114,22 +114,18 @@ fn not_a_panel(head: &[u8]) -> Option<&'static str> {
     if looks_utf16(head) {
         return Some("the input is UTF-16: save it as UTF-8 (e.g. iconv -f UTF-16 -t UTF-8)");
     }
-    let line = match format {
-        Format::Text => {
-            let end = memchr::memchr2(b'\n', b'\r', head);
-            if end.is_none() && head.len() as u64 >= super::sniff::MAX_HEADER {
-                return Some("not a text panel: the header is over 1 MiB");
-            }
-            &head[..end.unwrap_or(head.len())]
-        }
-        _ => head,
-    };
+    let end = memchr::memchr2(b'\n', b'\r', head).filter(|_| format == Format::Text);
+    let line = &head[..end.unwrap_or(head.len())];
     let utf8 = match std::str::from_utf8(line) {
         Ok(_) => true,
         // A character cut by the end of the first MiB is not an error.
         Err(e) => e.error_len().is_none(),
     };
-    (line.contains(&0) || !utf8).then_some("not a text panel: the bytes are binary or not UTF-8")
+    if line.contains(&0) || !utf8 {
+        return Some("not a text panel: the bytes are binary or not UTF-8");
+    }
+    (format == Format::Text && end.is_none() && head.len() as u64 >= super::sniff::MAX_HEADER)
+        .then_some("not a text panel: the header is over 1 MiB")
 }
 
 /// Opens `path` (or standard input for `-`) and tells its format.
