@@ -1397,7 +1397,10 @@ fn long_study_runs_announce_their_cost_first() {
         child.wait().unwrap();
         assert!(line.starts_with(note), "{line}");
         // Weeks of work, said in days (or a bound in minutes and more), not "36000000 min".
-        assert!(line.trim_end().ends_with(" days") || line.contains(" min") || line.contains(" h"), "{line}");
+        assert!(
+            line.trim_end().ends_with(" days") || line.contains(" min") || line.contains(" h"),
+            "{line}"
+        );
     }
     // A short run says nothing.
     let r = run(
