@@ -7,6 +7,7 @@
 mod common;
 
 use std::fmt::Write as _;
+use std::io::Write as _;
 use std::path::Path;
 
 use common::{Run, write};
@@ -395,7 +396,6 @@ fn the_explorers_file_list_reads_only_the_first_bytes_of_each_file() {
     let body = &chunk[1..chunk.len() - 1];
     let mut big =
         std::io::BufWriter::new(std::fs::File::create(dir.path().join("big.json")).unwrap());
-    use std::io::Write as _;
     big.write_all(b"[").unwrap();
     let mut written = 0;
     while written < 200 << 20 {
@@ -472,7 +472,6 @@ fn a_small_gzip_of_a_wide_panel_over_the_cell_limit_is_refused_in_one_line() {
     let row = format!("{}\n", vec!["1"; 256].join(","));
     let gz = std::fs::File::create(dir.path().join("wbomb.csv.gz")).unwrap();
     let mut enc = flate2::write::GzEncoder::new(gz, flate2::Compression::fast());
-    use std::io::Write as _;
     writeln!(enc, "{}", header.join(",")).unwrap();
     let block = row.repeat(1000);
     for _ in 0..300 {

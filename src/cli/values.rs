@@ -281,6 +281,52 @@ impl TypedValueParser for Decimal {
     }
 }
 
+/// clap's "invalid UTF-8 was detected in one or more arguments", naming the flag and showing
+/// the value with its bad bytes escaped (`--judges: '\xFF' is not valid UTF-8; …`).
+pub(crate) fn not_utf8(
+    args: &[std::ffi::OsString],
+    cmd: &mut clap::Command,
+) -> Option<clap::Error> {
+    let bad = |i: &usize| args[*i].to_str().is_none();
+    let flagged = |i: &usize| {
+        args[*i].as_encoded_bytes().starts_with(b"-")
+            || args[*i - 1].as_encoded_bytes().starts_with(b"-")
+    };
+    let i = (1..args.len())
+        .find(|i| bad(i) && flagged(i))
+        .or_else(|| (1..args.len()).find(bad))?;
+    let bytes = args[i].as_encoded_bytes();
+    let (flag, value) = match bytes.iter().position(|&b| b == b'=') {
+        Some(eq) if bytes.starts_with(b"-") => (
+            String::from_utf8_lossy(&bytes[..eq]).into_owned(),
+            &bytes[eq + 1..],
+        ),
+        _ => {
+            let before = args[i - 1].to_string_lossy();
+            let flag = if before.starts_with('-') && i > 1 {
+                before.into_owned()
+            } else {
+                "an argument".into()
+            };
+            (flag, bytes)
+        }
+    };
+    let shown: String = value
+        .utf8_chunks()
+        .map(|c| {
+            let mut s = crate::error::sanitize(c.valid());
+            for b in c.invalid() {
+                let _ = std::fmt::Write::write_fmt(&mut s, format_args!("\\x{b:02X}"));
+            }
+            s
+        })
+        .collect();
+    Some(cmd.error(
+        clap::error::ErrorKind::InvalidUtf8,
+        format!("{flag}: '{shown}' is not valid UTF-8; flag values are text (only file paths may be other bytes)"),
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -364,50 +410,4 @@ mod tests {
             Err("'1' is out of range; use a number strictly between -1 and 1".into())
         );
     }
-}
-
-/// clap's "invalid UTF-8 was detected in one or more arguments", naming the flag and showing
-/// the value with its bad bytes escaped (`--judges: '\xFF' is not valid UTF-8; …`).
-pub(crate) fn not_utf8(
-    args: &[std::ffi::OsString],
-    cmd: &mut clap::Command,
-) -> Option<clap::Error> {
-    let bad = |i: &usize| args[*i].to_str().is_none();
-    let flagged = |i: &usize| {
-        args[*i].as_encoded_bytes().starts_with(b"-")
-            || args[*i - 1].as_encoded_bytes().starts_with(b"-")
-    };
-    let i = (1..args.len())
-        .find(|i| bad(i) && flagged(i))
-        .or_else(|| (1..args.len()).find(bad))?;
-    let bytes = args[i].as_encoded_bytes();
-    let (flag, value) = match bytes.iter().position(|&b| b == b'=') {
-        Some(eq) if bytes.starts_with(b"-") => (
-            String::from_utf8_lossy(&bytes[..eq]).into_owned(),
-            &bytes[eq + 1..],
-        ),
-        _ => {
-            let before = args[i - 1].to_string_lossy();
-            let flag = if before.starts_with('-') && i > 1 {
-                before.into_owned()
-            } else {
-                "an argument".into()
-            };
-            (flag, bytes)
-        }
-    };
-    let shown: String = value
-        .utf8_chunks()
-        .map(|c| {
-            let mut s = crate::error::sanitize(c.valid());
-            for b in c.invalid() {
-                s.push_str(&format!("\\x{b:02X}"));
-            }
-            s
-        })
-        .collect();
-    Some(cmd.error(
-        clap::error::ErrorKind::InvalidUtf8,
-        format!("{flag}: '{shown}' is not valid UTF-8; flag values are text (only file paths may be other bytes)"),
-    ))
 }

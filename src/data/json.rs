@@ -143,14 +143,7 @@ impl Scan {
         }
         self.skip_space(bytes);
         if self.array {
-            if !self.opened {
-                self.opened = true;
-                self.pos += 1;
-                self.skip_space(bytes);
-                if bytes.get(self.pos) == Some(&b']') {
-                    return self.close(path, bytes);
-                }
-            } else {
+            if self.opened {
                 match bytes.get(self.pos) {
                     Some(b',') => {
                         self.pos += 1;
@@ -158,6 +151,13 @@ impl Scan {
                     }
                     Some(b']') => return self.close(path, bytes),
                     _ => return Err(self.broken(path, "expected ',' or ']' after a record")),
+                }
+            } else {
+                self.opened = true;
+                self.pos += 1;
+                self.skip_space(bytes);
+                if bytes.get(self.pos) == Some(&b']') {
+                    return self.close(path, bytes);
                 }
             }
         } else if self.pos >= bytes.len() {
