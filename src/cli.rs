@@ -283,7 +283,13 @@ where
 {
     use clap::{CommandFactory as _, FromArgMatches as _};
     let mut cmd = Cli::command();
-    let m = cmd.try_get_matches_from_mut(args)?;
+    let args: Vec<std::ffi::OsString> = args.into_iter().map(Into::into).collect();
+    let m = cmd
+        .try_get_matches_from_mut(args.clone())
+        .map_err(|e| match e.kind() {
+            clap::error::ErrorKind::InvalidUtf8 => values::not_utf8(&args, &mut cmd).unwrap_or(e),
+            _ => e,
+        })?;
     applicable::check(&m, &cmd)?;
     Cli::from_arg_matches(&m).map_err(|e| e.with_cmd(&cmd))
 }

@@ -17,6 +17,7 @@ mod reproduce;
 mod shared;
 mod simulate;
 mod stages;
+mod temps;
 pub mod threads;
 mod validate;
 

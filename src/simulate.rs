@@ -185,7 +185,7 @@ pub enum SimError {
     Invalid(String),
     #[error("the design's covariance overflows (a variance, SD or loading is too large)")]
     Overflow,
-    #[error("{n} items × {q} columns is over the limit of {max} cells (2 GiB of numbers)", max = MAX_CELLS)]
+    #[error("{n} items × {q} columns is over the limit of {max} cells ({mem})", max = MAX_CELLS, mem = crate::data::limits::MAX_CELLS_MEMORY)]
     TooManyCells { n: usize, q: usize },
     #[error(
         "the design drew a non-finite value (column {column}, item {item}): a knob is too extreme for floating point"

@@ -563,10 +563,12 @@ fn a_failed_write_leaves_no_file_behind() {
             "no/such/dir/x.csv",
         ],
     );
-    assert_eq!(r.code, 74, "{}", r.stderr);
+    // A folder that does not exist is a bad output path (exit 2), named, before any work.
+    assert_eq!(r.code, 2, "{}", r.stderr);
     assert_eq!(r.stderr.trim_end().lines().count(), 1);
     assert!(
-        r.stderr.contains("no/such/dir/x.csv: cannot write"),
+        r.stderr
+            .contains("no/such/dir/x.csv: the folder no/such/dir does not exist"),
         "{}",
         r.stderr
     );
@@ -1267,4 +1269,156 @@ fn a_dot_svg_output_is_an_svg_name_and_an_empty_value_shows() {
         "{}",
         r.stderr
     );
+}
+
+/// A flag value that is not UTF-8 names its flag and shows the bad byte escaped, where clap
+/// said only "invalid UTF-8 was detected in one or more arguments"; a non-UTF-8 path is
+/// still a path.
+#[cfg(unix)]
+#[test]
+fn a_non_utf8_flag_value_names_its_flag() {
+    use std::os::unix::ffi::OsStrExt as _;
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "p.csv", GOOD.as_bytes());
+    let bad = std::ffi::OsStr::from_bytes(b"J\xff");
+    for args in [
+        vec![
+            "estimate".as_ref(),
+            "p.csv".as_ref(),
+            "--judges".as_ref(),
+            bad,
+        ],
+        vec![
+            "estimate".as_ref(),
+            "p.csv".as_ref(),
+            std::ffi::OsStr::from_bytes(b"--judges=J\xff"),
+        ],
+    ] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_rhoscope"))
+            .args(&args)
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+        assert!(
+            err.contains("--judges: 'J\\xFF' is not valid UTF-8"),
+            "{err}"
+        );
+    }
+}
+
+/// Decimal flags refuse a nonzero value too small to tell from 0 (a subnormal printed in
+/// full took 320 digits of a table header), naming the flag and the smallest size.
+#[test]
+fn a_subnormal_decimal_flag_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "p.csv", GOOD.as_bytes());
+    for (args, flag) in [
+        (
+            vec![
+                "power",
+                "--design",
+                "test-b",
+                "--strength",
+                "1e-320",
+                "--n",
+                "500",
+            ],
+            "--strength: '1e-320'",
+        ),
+        (
+            vec!["validate", "p.csv", "--inject", "1e-320,0,0"],
+            "--inject: '1e-320'",
+        ),
+    ] {
+        let r = run(dir.path(), &args);
+        assert_eq!(r.code, 2, "{}", r.stderr);
+        assert_eq!(r.stderr.trim_end().lines().count(), 1, "{}", r.stderr);
+        assert!(r.stderr.contains(flag), "{}", r.stderr);
+        assert!(
+            r.stderr.contains("too small to tell from 0"),
+            "{}",
+            r.stderr
+        );
+        assert!(r.stderr.contains("1e-6"), "{}", r.stderr);
+    }
+}
+
+/// `power`, `validate` and `plan` say how long a long run will take before it starts, as
+/// `battery` does (a run of 10^6 replicates at N = 10^7 went quiet for days).
+#[test]
+fn long_study_runs_announce_their_cost_first() {
+    use std::io::BufRead as _;
+    let dir = tempfile::tempdir().unwrap();
+    let runs: [(&[&str], &str); 2] = [
+        (
+            &[
+                "power",
+                "--design",
+                "test-a",
+                "--strength",
+                "0.4",
+                "--n",
+                "10000000",
+                "--reps",
+                "1000000",
+            ],
+            "rhoscope: note: power (1 × 2 cells of 1000000 replicates, N up to 10000000) will take about ",
+        ),
+        (
+            &[
+                "plan",
+                "--preset",
+                "mid",
+                "--target",
+                "ci-width=0.01",
+                "--max-n",
+                "1000000",
+            ],
+            "rhoscope: note: plan (at most 24 evaluations of 100 replicates, N up to 1000000) may take up to about ",
+        ),
+    ];
+    for (args, note) in runs {
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_rhoscope"))
+            .args(args)
+            .current_dir(dir.path())
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        std::io::BufReader::new(child.stderr.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        child.kill().unwrap();
+        child.wait().unwrap();
+        assert!(line.starts_with(note), "{line}");
+        // Weeks of work, said in days (or a bound in minutes and more), not "36000000 min".
+        assert!(
+            line.trim_end().ends_with(" days") || line.contains(" min") || line.contains(" h"),
+            "{line}"
+        );
+    }
+    // A short run says nothing.
+    let r = run(
+        dir.path(),
+        &[
+            "power",
+            "--design",
+            "test-a",
+            "--strength",
+            "0.4",
+            "--n",
+            "200",
+            "--reps",
+            "20",
+            "--null-draws",
+            "50",
+        ],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(!r.stderr.contains("note:"), "{}", r.stderr);
 }

@@ -7,6 +7,7 @@
 mod common;
 
 use std::fmt::Write as _;
+use std::io::Write as _;
 use std::path::Path;
 
 use common::{Run, write};
@@ -17,9 +18,14 @@ const VMEM_KB: u64 = 2_000_000;
 
 /// Runs the binary in `dir` under `ulimit -v kb`.
 fn run_limited(dir: &Path, kb: u64, args: &[&str]) -> Run {
+    run_limited_from(dir, kb, args, "")
+}
+
+/// [`run_limited`] with shell redirections (e.g. `< /dev/zero`).
+fn run_limited_from(dir: &Path, kb: u64, args: &[&str], redirect: &str) -> Run {
     let quoted: Vec<String> = args.iter().map(|a| format!("'{a}'")).collect();
     let script = format!(
-        "ulimit -v {kb} && exec '{}' {}",
+        "ulimit -v {kb} && exec '{}' {} {redirect}",
         env!("CARGO_BIN_EXE_rhoscope"),
         quoted.join(" ")
     );
@@ -358,4 +364,150 @@ fn ml_above_its_column_limit_is_refused_and_a_slow_fit_is_announced() {
     assert_eq!((r.code, r.stderr.as_str()), (0, ""));
     let r = common::run(&common::root(), &["battery", "assets/mid.csv", "--json"]);
     assert_eq!((r.code, r.stderr.as_str()), (0, ""));
+}
+
+/// `records` JSON records `{"J1":…,"J2":…,"J3":…,"A1":…,"A2":…,"A3":…}` as an array.
+fn json_array(records: usize) -> Vec<u8> {
+    let mut s = String::with_capacity(records * 60 + 2);
+    s.push('[');
+    for i in 0..records {
+        if i > 0 {
+            s.push(',');
+        }
+        let (a, b) = (i % 5, (i * 7) % 5);
+        write!(
+            s,
+            r#"{{"J1":{a}.5,"J2":{b}.5,"J3":{}.25,"A1":{a},"A2":{b},"A3":{}}}"#,
+            (a + b) % 5,
+            (a * b) % 5
+        )
+        .unwrap();
+    }
+    s.push(']');
+    s.into_bytes()
+}
+
+#[test]
+fn the_explorers_file_list_reads_only_the_first_bytes_of_each_file() {
+    // A 200 MB JSON array and a gzip of 40 MB of JSON beside a panel: telling whether each is
+    // a panel read, decompressed and parsed them whole (minutes and GBs at start-up).
+    let dir = tempfile::tempdir().unwrap();
+    let chunk = json_array(20_000);
+    let body = &chunk[1..chunk.len() - 1];
+    let mut big =
+        std::io::BufWriter::new(std::fs::File::create(dir.path().join("big.json")).unwrap());
+    big.write_all(b"[").unwrap();
+    let mut written = 0;
+    while written < 200 << 20 {
+        if written > 0 {
+            big.write_all(b",").unwrap();
+        }
+        big.write_all(body).unwrap();
+        written += body.len();
+    }
+    big.write_all(b"]").unwrap();
+    big.into_inner().unwrap().sync_all().unwrap();
+    let gz = std::fs::File::create(dir.path().join("big.jsonl.gz")).unwrap();
+    let mut enc = flate2::write::GzEncoder::new(gz, flate2::Compression::fast());
+    let line = b"{\"J1\":1.5,\"J2\":2.5,\"J3\":3.5,\"A1\":1,\"A2\":2,\"A3\":3}\n".repeat(20_000);
+    for _ in 0..40 {
+        enc.write_all(&line).unwrap();
+    }
+    enc.finish().unwrap();
+    for name in ["big.json", "big.jsonl.gz"] {
+        let start = std::time::Instant::now();
+        let listed = rhoscope::tui::is_panel_file(&dir.path().join(name));
+        let took = start.elapsed();
+        assert!(listed, "{name} holds J and A columns");
+        assert!(took.as_secs_f64() < 1.0, "{name}: {took:?}");
+    }
+}
+
+#[test]
+fn a_json_array_is_read_record_by_record_not_as_a_tree() {
+    // 46 MB of JSON records: the tree of the whole document took about 25 times the file
+    // (over 1 GB); read record by record it needs the bytes and the matrix.
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "big.json", &json_array(800_000));
+    let r = run_limited(dir.path(), 700_000, &["estimate", "big.json", "--json"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(v["n_items"], 800_000, "{}", r.stdout);
+}
+
+#[test]
+fn a_sparse_long_file_is_refused_by_its_cell_count_before_the_matrix() {
+    // 13 MB: 256 raters score one item, then a million items have one score each. The
+    // items × raters matrix (2 GiB) was allocated, and under 2 GB aborted with a backtrace.
+    let dir = tempfile::tempdir().unwrap();
+    let mut s = String::from("item,rater,score\n");
+    for r in 0..MAX_COLUMNS / 2 {
+        writeln!(s, "i0,J{r},1\ni0,A{r},2").unwrap();
+    }
+    for k in 1..1_000_000 {
+        writeln!(s, "i{k},J0,1").unwrap();
+    }
+    write(dir.path(), "lbomb.csv", s.as_bytes());
+    let r = run_limited(
+        dir.path(),
+        VMEM_KB,
+        &["estimate", "lbomb.csv", "--long", "item,rater,score"],
+    );
+    let cells = format!("1000000 items × {MAX_COLUMNS} judge and anchor columns");
+    refused(
+        &r,
+        65,
+        &["lbomb.csv", &cells, &format!("{MAX_CELLS} cells")],
+    );
+}
+
+#[test]
+fn a_small_gzip_of_a_wide_panel_over_the_cell_limit_is_refused_in_one_line() {
+    // 256 columns × 300,000 rows of `1` in well under 1 MB of gzip: 77 million cells.
+    let dir = tempfile::tempdir().unwrap();
+    let header: Vec<String> = (0..128)
+        .map(|j| format!("J{j}"))
+        .chain((0..128).map(|a| format!("A{a}")))
+        .collect();
+    let row = format!("{}\n", vec!["1"; 256].join(","));
+    let gz = std::fs::File::create(dir.path().join("wbomb.csv.gz")).unwrap();
+    let mut enc = flate2::write::GzEncoder::new(gz, flate2::Compression::fast());
+    writeln!(enc, "{}", header.join(",")).unwrap();
+    let block = row.repeat(1000);
+    for _ in 0..300 {
+        enc.write_all(block.as_bytes()).unwrap();
+    }
+    enc.finish().unwrap();
+    let r = run_limited(dir.path(), VMEM_KB, &["estimate", "wbomb.csv.gz"]);
+    refused(
+        &r,
+        65,
+        &[
+            "wbomb.csv.gz",
+            "over the limit",
+            &format!("{MAX_CELLS} cells"),
+        ],
+    );
+}
+
+#[test]
+fn binary_standard_input_is_refused_after_its_first_mebibyte() {
+    // /dev/zero never ends: it was held up to 2 GiB (and then called too big).
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "p.csv",
+        b"J1,J2,A1,A2\n1,2,3,4\n2,1,4,2\n3,3,1,1\n0,5,2,3\n",
+    );
+    for args in [
+        &["estimate", "-"][..],
+        &["estimate", "p.csv", "--families", "-"],
+    ] {
+        let r = run_limited_from(dir.path(), VMEM_KB, args, "< /dev/zero");
+        refused(&r, 65, &["-: not a text panel", "binary"]);
+    }
+    // A text header with no line end in its first MiB is no panel either.
+    let r = run_limited_from(dir.path(), VMEM_KB, &["estimate", "-"], "< /dev/urandom");
+    assert_eq!(r.code, 65, "{}", r.stderr);
+    assert_eq!(r.stderr.trim_end().lines().count(), 1, "{}", r.stderr);
 }

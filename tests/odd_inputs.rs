@@ -493,3 +493,90 @@ fn a_control_character_in_a_value_is_shown_escaped() {
         r.stderr
     );
 }
+
+/// One clean stderr line with exit `code` and every part.
+fn one_line(r: &common::Run, code: i32, parts: &[&str]) {
+    assert_eq!(r.code, code, "{}", r.stderr);
+    assert_eq!(r.stderr.trim_end().lines().count(), 1, "{}", r.stderr);
+    for part in parts {
+        assert!(r.stderr.contains(part), "no {part}: {}", r.stderr);
+    }
+}
+
+/// A JSON number out of range, or a bare NaN (Python's `json.dumps` default), names the
+/// record (array) or line (JSON Lines) and the key it sits under, with no parser jargon
+/// about characters.
+#[test]
+fn a_bad_json_number_names_its_record_and_column() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut recs: Vec<String> = (0..6).map(|i| object(&ROWS[i], None)).collect();
+    recs[1] = recs[1].replacen("\"J2\": 2.5", "\"J2\": 1e999", 1);
+    write(
+        dir.path(),
+        "big.json",
+        format!("[{}]", recs.join(",")).as_bytes(),
+    );
+    write(dir.path(), "big.jsonl", recs.join("\n").as_bytes());
+    one_line(
+        &run(dir.path(), &["estimate", "big.json"]),
+        65,
+        &["big.json: row 2, column 'J2'", "number out of range"],
+    );
+    one_line(
+        &run(dir.path(), &["estimate", "big.jsonl"]),
+        65,
+        &["big.jsonl: row 2, column 'J2'", "number out of range"],
+    );
+    let mut nan: Vec<String> = (0..6).map(|i| object(&ROWS[i], None)).collect();
+    nan[4] = nan[4].replacen("\"A1\": 0.2", "\"A1\": NaN", 1);
+    write(
+        dir.path(),
+        "nan.json",
+        format!("[{}]", nan.join(",")).as_bytes(),
+    );
+    let r = run(dir.path(), &["estimate", "nan.json"]);
+    one_line(&r, 65, &["nan.json: row 5, column 'A1'", "NaN", "null"]);
+    assert!(!r.stderr.contains("character"), "{}", r.stderr);
+}
+
+/// A families file is held to the inline spec's rules: a judge listed twice is refused
+/// (row and column named), a header with no entries is refused, and a path holding `=`
+/// is a file when the file exists.
+#[test]
+fn families_files_refuse_repeats_and_emptiness_and_may_hold_an_equals_sign() {
+    let dir = tempfile::tempdir().unwrap();
+    let panel = "J1,J2,J3,J4,A1,A2,A3\n1.5,2.25,1,2,3.5,1,2.75\n2,1.5,2.5,3,1,2.25,1\n3.25,3,1.75,1,2,2.5,3\n0.5,5,2,2.5,3.25,1,1.5\n4,1.25,3,0.5,2,4,2.25\n2.5,2,0.25,1.5,1.75,3,0.5\n";
+    write(dir.path(), "p.csv", panel.as_bytes());
+    write(dir.path(), "dup.csv", b"judge,family\nJ1,a\nJ2,a\nJ1,b\n");
+    write(dir.path(), "head.csv", b"judge,family\n");
+    write(dir.path(), "fam=1.csv", b"judge,family\nJ1,a\nJ2,a\n");
+    one_line(
+        &run(dir.path(), &["estimate", "p.csv", "--families", "dup.csv"]),
+        65,
+        &[
+            "dup.csv: row 4, column 'judge'",
+            "'J1' is listed twice",
+            "row 2",
+        ],
+    );
+    one_line(
+        &run(dir.path(), &["estimate", "p.csv", "--families", "head.csv"]),
+        65,
+        &["head.csv", "no families"],
+    );
+    let r = run(
+        dir.path(),
+        &["estimate", "p.csv", "--families", "fam=1.csv"],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("fam=1.csv"), "{}", r.stdout);
+    // Without such a file, `=` still means inline pairs.
+    one_line(
+        &run(
+            dir.path(),
+            &["estimate", "p.csv", "--families", "J1=a,J1=b"],
+        ),
+        2,
+        &["twice"],
+    );
+}

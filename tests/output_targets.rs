@@ -544,3 +544,55 @@ fn the_input_panel_is_never_an_output() {
     assert_eq!(std::fs::read(dir.path().join("e.csv")).unwrap(), panel);
     assert_eq!(std::fs::read(dir.path().join("g.csv")).unwrap(), panel);
 }
+
+/// `-o` into a folder that does not exist, or a name ending in `/`, is a usage error naming
+/// the folder (exit 2, as for any bad output path), not the OS's "(os error 2)".
+#[test]
+fn an_output_in_a_missing_folder_is_a_usage_error() {
+    let dir = tempfile::tempdir().unwrap();
+    for (out, needle) in [
+        ("newdir/x.csv", "the folder newdir does not exist"),
+        ("newdir/", "names a folder"),
+        ("a/b/c.csv", "the folder a/b does not exist"),
+    ] {
+        let r = run(
+            dir.path(),
+            &["simulate", "--n", "5", "--seed", "1", "-o", out],
+        );
+        assert_eq!(r.code, 2, "{out}: {}", r.stderr);
+        assert_eq!(r.stderr.trim_end().lines().count(), 1, "{}", r.stderr);
+        assert!(r.stderr.contains(needle), "{out}: {}", r.stderr);
+        assert!(!r.stderr.contains("os error"), "{}", r.stderr);
+    }
+    assert!(!dir.path().join("newdir").exists());
+}
+
+/// `export` of a panel whose path is not UTF-8 is refused: a lossy name in the script would
+/// read another file.
+#[test]
+fn export_refuses_a_panel_path_the_script_cannot_name() {
+    use std::os::unix::ffi::OsStrExt as _;
+    let dir = tempfile::tempdir().unwrap();
+    let r = run(
+        dir.path(),
+        &["simulate", "--n", "200", "--seed", "1", "-o", "s.csv"],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let odd = std::ffi::OsStr::from_bytes(b"\xff.csv");
+    std::fs::copy(dir.path().join("s.csv"), dir.path().join(odd)).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_rhoscope"))
+        .args([
+            std::ffi::OsStr::new("export"),
+            odd,
+            "-o".as_ref(),
+            "ff.R".as_ref(),
+        ])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(err.contains("not valid UTF-8"), "{err}");
+    assert!(!dir.path().join("ff.R").exists());
+}

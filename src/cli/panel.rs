@@ -33,8 +33,8 @@ pub struct PanelOptions {
     /// Columns (or rater ids with --long) that take no role, whatever their names say.
     #[arg(long, value_delimiter = ',', value_name = "LIST")]
     pub set_aside: Option<Vec<String>>,
-    /// Judge families: NAME=FAMILY,... or a two-column judge,family file.
-    /// Default: FILE.families.csv beside the panel, if present.
+    /// Judge families: NAME=FAMILY,... or a two-column judge,family file (an existing file
+    /// wins, so a path may hold '='). Default: FILE.families.csv beside the panel, if present.
     #[arg(long, value_name = "SPEC")]
     pub families: Option<String>,
     /// An id column, which is never a judge or anchor.
@@ -113,9 +113,10 @@ impl PanelOptions {
     }
 }
 
-/// `--families SPEC`: `NAME=FAMILY,...` pairs, or else the path of a two-column file.
+/// `--families SPEC`: the path of a two-column file when no `=` is in it or a file of that
+/// name exists (so `fam=1.csv` can be used), else `NAME=FAMILY,...` pairs.
 fn families(spec: &str) -> Result<Families, Error> {
-    if !spec.contains('=') {
+    if !spec.contains('=') || std::path::Path::new(spec).is_file() {
         return Ok(Families::File(PathBuf::from(spec)));
     }
     spec.split(',')

@@ -204,15 +204,20 @@ impl Decimal {
         if !(plain && self.holds(v)) {
             return Err(self.refusal(text, "is out of range"));
         }
+        if tiny(v) {
+            return Err(self.refusal(text, TINY));
+        }
         Ok(v)
     }
 
     /// A number given in-process (the Python API), held to the same range and wording.
     pub(crate) fn admit(&self, v: f64) -> Result<f64, String> {
-        if self.holds(v) {
-            Ok(v)
-        } else {
+        if !self.holds(v) {
             Err(self.refusal(&v.to_string(), "is out of range"))
+        } else if tiny(v) {
+            Err(self.refusal(&format!("{v:e}"), TINY))
+        } else {
+            Ok(v)
         }
     }
 
@@ -245,6 +250,19 @@ impl Decimal {
     }
 }
 
+/// Smallest size of a nonzero decimal flag value: anything smaller is 0 for every
+/// computation here, and printed in full it would take hundreds of digits (`1e-320`).
+pub(crate) const MIN_NONZERO: f64 = 1e-6;
+
+/// Why a value under [`MIN_NONZERO`] is refused.
+const TINY: &str =
+    "is too small to tell from 0 (a nonzero value is at least 1e-6 in size; give 0 for none)";
+
+/// Whether `v` is nonzero but under [`MIN_NONZERO`] in size.
+fn tiny(v: f64) -> bool {
+    v != 0.0 && v.abs() < MIN_NONZERO
+}
+
 impl TypedValueParser for Decimal {
     type Value = f64;
 
@@ -261,6 +279,52 @@ impl TypedValueParser for Decimal {
             clap::Error::raw(ErrorKind::ValueValidation, format!("{flag}: {m}\n")).with_cmd(cmd)
         })
     }
+}
+
+/// clap's "invalid UTF-8 was detected in one or more arguments", naming the flag and showing
+/// the value with its bad bytes escaped (`--judges: '\xFF' is not valid UTF-8; …`).
+pub(crate) fn not_utf8(
+    args: &[std::ffi::OsString],
+    cmd: &mut clap::Command,
+) -> Option<clap::Error> {
+    let bad = |i: &usize| args[*i].to_str().is_none();
+    let flagged = |i: &usize| {
+        args[*i].as_encoded_bytes().starts_with(b"-")
+            || args[*i - 1].as_encoded_bytes().starts_with(b"-")
+    };
+    let i = (1..args.len())
+        .find(|i| bad(i) && flagged(i))
+        .or_else(|| (1..args.len()).find(bad))?;
+    let bytes = args[i].as_encoded_bytes();
+    let (flag, value) = match bytes.iter().position(|&b| b == b'=') {
+        Some(eq) if bytes.starts_with(b"-") => (
+            String::from_utf8_lossy(&bytes[..eq]).into_owned(),
+            &bytes[eq + 1..],
+        ),
+        _ => {
+            let before = args[i - 1].to_string_lossy();
+            let flag = if before.starts_with('-') && i > 1 {
+                before.into_owned()
+            } else {
+                "an argument".into()
+            };
+            (flag, bytes)
+        }
+    };
+    let shown: String = value
+        .utf8_chunks()
+        .map(|c| {
+            let mut s = crate::error::sanitize(c.valid());
+            for b in c.invalid() {
+                let _ = std::fmt::Write::write_fmt(&mut s, format_args!("\\x{b:02X}"));
+            }
+            s
+        })
+        .collect();
+    Some(cmd.error(
+        clap::error::ErrorKind::InvalidUtf8,
+        format!("{flag}: '{shown}' is not valid UTF-8; flag values are text (only file paths may be other bytes)"),
+    ))
 }
 
 #[cfg(test)]
@@ -325,6 +389,17 @@ mod tests {
         }
         let r = rho();
         assert_eq!(r.check("-0.5"), Ok(-0.5));
+        // A subnormal would print as hundreds of digits; 1e-6 is the smallest size taken.
+        assert_eq!(s.check("1e-6"), Ok(1e-6));
+        assert_eq!(r.check("-1e-6"), Ok(-1e-6));
+        for typed in ["1e-320", "5e-7", "-1e-300"] {
+            let e = r.check(typed).unwrap_err();
+            assert!(
+                e.starts_with(&format!("'{typed}' is too small to tell from 0")),
+                "{e}"
+            );
+        }
+        assert!(s.admit(1e-320).unwrap_err().contains("too small"));
         assert_eq!(s.admit(0.4), Ok(0.4));
         assert_eq!(
             s.admit(-0.5),

@@ -41,12 +41,17 @@ pub(super) fn export_cmd(a: &crate::cli::ExportArgs) -> Result<(), Error> {
         }
         None => None,
     };
+    // The script names the file it reads as text: a path that is not UTF-8 cannot be named
+    // (a lossy name would read another file), so it is refused.
+    let read_by_script = data_path.as_deref().unwrap_or(&a.panel.panel);
+    let Some(path) = read_by_script.to_str().map(str::to_string) else {
+        let named = crate::error::sanitize(&read_by_script.display().to_string());
+        return Err(Error::Usage(format!(
+            "{named}: the path is not valid UTF-8, so the script cannot name the file it reads: rename or copy it to a UTF-8 name"
+        ).into()));
+    };
     let loaded = load_panel(&a.panel, 2)?;
     identified(&a.panel.panel, &loaded.panel)?;
-    let path = data_path.as_ref().map_or_else(
-        || a.panel.panel.display().to_string(),
-        |p| p.display().to_string(),
-    );
     let src = crate::export::Source {
         path: &path,
         delimiter: if data_path.is_some() {

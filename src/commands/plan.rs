@@ -27,6 +27,26 @@ pub(super) fn report(a: &PlanArgs, console: &mut dyn Console) -> Result<Output, 
         crate::plan::Target::CiWidth(_) => opts.reps,
         crate::plan::Target::Power { .. } => opts.null_draws + 2 * opts.reps,
     };
+    let evaluations = crate::plan::MAX_EVALUATIONS as f64;
+    let shape = crate::cost::StudyShape {
+        replicates: evaluations * per_eval as f64,
+        items: evaluations * per_eval as f64 * opts.max_n as f64,
+        columns: pm.p + pm.rho.len(),
+        resamples: match target {
+            crate::plan::Target::CiWidth(_) => opts.resamples,
+            crate::plan::Target::Power { .. } => 0,
+        },
+        null_draws: 0.0,
+        refits: false,
+    };
+    let what = format!(
+        "plan (at most {} evaluations of {per_eval} replicates, N up to {})",
+        crate::plan::MAX_EVALUATIONS,
+        opts.max_n
+    );
+    if let Some(w) = crate::cost::warning_up_to(crate::cost::study_seconds(&shape), &what) {
+        console.note(&w);
+    }
     let steps = (crate::plan::MAX_EVALUATIONS * per_eval) as u64;
     let meter = console.meter(Steps::Count(steps), !a.json);
     let plan = crate::plan::plan(&pm, target, &opts, &|p| meter.tick(p));

@@ -1,6 +1,7 @@
 //! `power`: each test's size and power across sample sizes and strengths.
 
 use super::console::{Console, Output, Rendered, Steps, cancelled};
+use super::shared::warn_cost;
 use crate::cli::PowerArgs;
 use crate::error::Error;
 use crate::power::{self, PowerOptions};
@@ -21,11 +22,28 @@ pub(super) fn report(a: &PowerArgs, console: &mut dyn Console) -> Result<Output,
         seed: a.seed,
         coverage: a.coverage.map(|b| b as usize),
     };
-    let meter = console.meter(Steps::Count(power::total_steps(&opts)), !a.json);
     let base = match a.ordinal {
         Some(l) => power::with_ordinal_judges(&design.base(), l as usize, a.skewed),
         None => design.base(),
     };
+    let cells = (opts.strengths.len() + 1) * opts.reps;
+    let shape = crate::cost::StudyShape {
+        replicates: (cells * opts.ns.len()) as f64,
+        items: opts.ns.iter().map(|&n| (cells as f64) * n as f64).sum(),
+        columns: base.p + base.rho.len(),
+        resamples: opts.coverage.unwrap_or(0),
+        null_draws: (opts.null_draws * opts.ns.len()) as f64,
+        refits: false,
+    };
+    let what = format!(
+        "power ({} × {} cells of {} replicates, N up to {})",
+        opts.ns.len(),
+        opts.strengths.len() + 1,
+        opts.reps,
+        opts.ns.iter().max().copied().unwrap_or(0)
+    );
+    warn_cost(console, crate::cost::study_seconds(&shape), &what);
+    let meter = console.meter(Steps::Count(power::total_steps(&opts)), !a.json);
     let cells = power::characteristics_on(design, &base, &opts, &|p| meter.tick(p));
     meter.finish();
     let cells = cells

@@ -1,6 +1,7 @@
 //! `validate`: the real-texture protocol on a panel's own judges.
 
 use super::console::{Console, Output, Steps, cancelled, render};
+use super::shared::warn_cost;
 use crate::cli::ValidateArgs;
 use crate::data::Loaded;
 use crate::error::Error;
@@ -47,6 +48,21 @@ pub(super) fn report(
     opts.ns = ns;
     opts.check()
         .map_err(|e| Error::data(&a.panel.panel, format!("validate: {e}")))?;
+    let shape = crate::cost::StudyShape {
+        replicates: (opts.reps * opts.ns.len()) as f64,
+        items: opts.ns.iter().map(|&n| (opts.reps as f64) * n as f64).sum(),
+        columns: panel.p() + opts.inject.len(),
+        resamples: opts.bootstrap,
+        null_draws: (opts.null_draws * opts.reps * opts.ns.len()) as f64,
+        refits: true,
+    };
+    let what = format!(
+        "validate ({} replicates at each of {} sizes, N up to {})",
+        opts.reps,
+        opts.ns.len(),
+        opts.ns.iter().max().copied().unwrap_or(0)
+    );
+    warn_cost(console, crate::cost::study_seconds(&shape), &what);
     let meter = console.meter(Steps::Count(validate::total_steps(&opts)), !a.json);
     let study = validate::run(&tex, &opts, &|p| meter.tick(p));
     meter.finish();

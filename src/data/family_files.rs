@@ -214,7 +214,28 @@ pub(super) fn read_families_file(
             ));
         }
         let field = |i: usize| sanitize(&String::from_utf8_lossy(&rec[i]));
-        out.push((field(0), field(1), line));
+        let judge = field(0);
+        if let Some((_, before, first)) = out.iter().find(|(j, _, _)| *j == judge) {
+            return Err(DataError::data_at(
+                path,
+                Location {
+                    row: Some(line),
+                    column: Some(src.header[0].clone()),
+                    value: Some(judge.clone()),
+                },
+                format!(
+                    "judge '{judge}' is listed twice (row {first}, family '{before}'; and here, family '{}'): give each judge one family",
+                    field(1)
+                ),
+            ));
+        }
+        out.push((judge, field(1), line));
+    }
+    if out.is_empty() {
+        return Err(DataError::data(
+            path,
+            "no families in the file (a header only): list judge,family rows, or leave out --families",
+        ));
     }
     Ok(out)
 }

@@ -45,38 +45,87 @@ pub(super) fn names_stdin(path: &Path) -> bool {
 /// out; the runtime has since put /dev/null there), so `-` is an unreadable input rather
 /// than an empty one.
 pub fn note_stdin_closed() {
-    let _ = STDIN.set(Err("standard input is closed (bad file descriptor)".into()));
+    let _ = STDIN.set(Err(Refused::Unreadable(
+        "standard input is closed (bad file descriptor)".into(),
+    )));
+}
+
+/// Why standard input gives no bytes: it cannot be read, or what arrived is no panel.
+#[derive(Debug)]
+enum Refused {
+    Unreadable(String),
+    NotAPanel(String),
 }
 
 /// Standard input, read once into memory and kept for the rest of the process, so the
 /// explorer can reload `-` after a role or scale change.
-static STDIN: OnceLock<Result<Vec<u8>, String>> = OnceLock::new();
+static STDIN: OnceLock<Result<Vec<u8>, Refused>> = OnceLock::new();
+
 /// The bytes of standard input (read on first use).
 fn stdin_bytes(path: &Path) -> Result<&'static [u8], DataError> {
-    let read = STDIN.get_or_init(|| {
-        let mut bytes = Vec::new();
-        let limit = u64::try_from(MAX_STDIN_BYTES).unwrap_or(u64::MAX);
-        std::io::stdin()
-            .lock()
-            .take(limit + 1)
-            .read_to_end(&mut bytes)
-            .map(|_| bytes)
-            .map_err(|e| io_reason(&e))
-    });
-    match read {
-        Ok(bytes) if bytes.len() > MAX_STDIN_BYTES => Err(DataError::data(
-            path,
-            format!(
-                "standard input is over {} GiB: write it to a file and load that",
-                MAX_STDIN_BYTES >> 30
-            ),
-        )),
+    match STDIN.get_or_init(|| read_stdin(&mut std::io::stdin().lock())) {
         Ok(bytes) => Ok(bytes),
-        Err(reason) => Err(DataError::NoInput {
+        Err(Refused::NotAPanel(m)) => Err(DataError::data(path, m.clone())),
+        Err(Refused::Unreadable(reason)) => Err(DataError::NoInput {
             path: path.to_path_buf(),
             reason: reason.clone(),
         }),
     }
+}
+
+/// Reads standard input, judging its first MiB as soon as it has arrived: binary bytes, a
+/// format rhoscope does not read or a text header over 1 MiB are refused then, not after
+/// [`MAX_STDIN_BYTES`] have been held.
+fn read_stdin(input: &mut impl Read) -> Result<Vec<u8>, Refused> {
+    let unreadable = |e: std::io::Error| Refused::Unreadable(io_reason(&e));
+    let mut bytes = Vec::new();
+    input
+        .take(super::sniff::MAX_HEADER)
+        .read_to_end(&mut bytes)
+        .map_err(unreadable)?;
+    if let Some(why) = not_a_panel(&bytes) {
+        return Err(Refused::NotAPanel(why.into()));
+    }
+    let rest = u64::try_from(MAX_STDIN_BYTES).unwrap_or(u64::MAX) - super::sniff::MAX_HEADER;
+    input
+        .take(rest + 1)
+        .read_to_end(&mut bytes)
+        .map_err(unreadable)?;
+    if bytes.len() > MAX_STDIN_BYTES {
+        return Err(Refused::NotAPanel(format!(
+            "standard input is over {} MiB: write it to a file and load that",
+            MAX_STDIN_BYTES >> 20
+        )));
+    }
+    Ok(bytes)
+}
+
+/// Why the first bytes of standard input cannot begin a panel, if they cannot: compressed and
+/// Parquet data are told later; text and JSON must be UTF-8 without zero bytes, and a text
+/// header must end within 1 MiB.
+fn not_a_panel(head: &[u8]) -> Option<&'static str> {
+    let format = match detect("", head) {
+        Err(why) => return Some(why),
+        Ok(f) => f,
+    };
+    if matches!(format, Format::Gzip | Format::Parquet) || head.is_empty() {
+        return None;
+    }
+    if looks_utf16(head) {
+        return Some("the input is UTF-16: save it as UTF-8 (e.g. iconv -f UTF-16 -t UTF-8)");
+    }
+    let end = memchr::memchr2(b'\n', b'\r', head).filter(|_| format == Format::Text);
+    let line = &head[..end.unwrap_or(head.len())];
+    let utf8 = match std::str::from_utf8(line) {
+        Ok(_) => true,
+        // A character cut by the end of the first MiB is not an error.
+        Err(e) => e.error_len().is_none(),
+    };
+    if line.contains(&0) || !utf8 {
+        return Some("not a text panel: the bytes are binary or not UTF-8");
+    }
+    (format == Format::Text && end.is_none() && head.len() as u64 >= super::sniff::MAX_HEADER)
+        .then_some("not a text panel: the header is over 1 MiB")
 }
 
 /// Opens `path` (or standard input for `-`) and tells its format.
@@ -105,7 +154,7 @@ pub(super) fn open(path: &Path) -> Result<Opened, DataError> {
     let head = buf.fill_buf().map_err(|e| no_input(io_reason(&e)))?;
     match detect(&name, head).map_err(|m| DataError::data(path, m))? {
         Format::Text => Ok(Opened::Text { buf, regular }),
-        Format::Json => json::records(path, &read_all(path, buf, MAX_JSON_BYTES, "JSON")?),
+        Format::Json => json::records(path, read_all(path, buf, MAX_JSON_BYTES, "JSON")?),
         Format::Parquet if regular => {
             let file = File::open(path).map_err(|e| no_input(io_reason(&e)))?;
             columnar::records(path, columnar::Input::File(file))
@@ -116,6 +165,50 @@ pub(super) fn open(path: &Path) -> Result<Opened, DataError> {
         }
         Format::Gzip => open_gzip(path, &name, buf),
     }
+}
+
+/// Most bytes (decompressed) read to tell a file's header for the explorer's file list: a
+/// header line is at most 1 MiB, and a first JSON record fits beside it.
+pub(super) const SNIFF_BYTES: u64 = 2 << 20;
+
+/// The format and first [`SNIFF_BYTES`] bytes (decompressed for gzip) of a file, so its
+/// header can be told without reading, decompressing or parsing the rest.
+pub(super) fn head(path: &Path) -> Result<(Format, Vec<u8>), DataError> {
+    let no_input = |reason: String| DataError::NoInput {
+        path: path.to_path_buf(),
+        reason,
+    };
+    if is_stdin(path) || path.is_dir() {
+        return Err(no_input("not a file".into()));
+    }
+    let file = File::open(path).map_err(|e| no_input(io_reason(&e)))?;
+    let name = path
+        .file_name()
+        .map_or_else(String::new, |n| n.to_string_lossy().to_lowercase());
+    let mut buf = BufReader::with_capacity(1 << 16, file);
+    let first = buf.fill_buf().map_err(|e| no_input(io_reason(&e)))?;
+    let mut format = detect(&name, first).map_err(|m| DataError::data(path, m))?;
+    let mut reader: Box<dyn BufRead> = Box::new(buf);
+    if format == Format::Gzip {
+        let inner = name.strip_suffix(".gz").unwrap_or(&name);
+        let mut unzipped = BufReader::with_capacity(1 << 16, Gunzip(MultiGzDecoder::new(reader)));
+        let first = unzipped
+            .fill_buf()
+            .map_err(|e| gzip_error(path, None, &e))?;
+        format = match detect(inner, first).map_err(|m| DataError::data(path, m))? {
+            Format::Gzip | Format::Parquet => {
+                return Err(DataError::data(path, "not told from its first bytes"));
+            }
+            f => f,
+        };
+        reader = Box::new(unzipped);
+    }
+    let mut bytes = Vec::new();
+    reader
+        .take(SNIFF_BYTES)
+        .read_to_end(&mut bytes)
+        .map_err(|e| gzip_error(path, None, &e))?;
+    Ok((format, bytes))
 }
 
 /// A gzip-compressed input: its content's format is told again from the decompressed bytes
@@ -137,7 +230,7 @@ fn open_gzip(
             buf,
             regular: false,
         }),
-        Format::Json => json::records(path, &read_all(path, buf, MAX_JSON_BYTES, "JSON")?),
+        Format::Json => json::records(path, read_all(path, buf, MAX_JSON_BYTES, "JSON")?),
         Format::Parquet => {
             let bytes = read_all(path, buf, MAX_STDIN_BYTES, "Parquet")?;
             columnar::records(path, columnar::Input::Memory(bytes))
@@ -379,6 +472,12 @@ mod tests {
         STDIN
             .set(Ok(b"J1,J2,A1,A2\n1,2,3,4\n2,3,4,5\n".to_vec()))
             .unwrap();
+        // Binary bytes are refused after the first MiB, however long the input.
+        let mut zeros = std::io::Read::take(std::io::repeat(0), 1 << 40);
+        let Err(Refused::NotAPanel(why)) = read_stdin(&mut zeros) else {
+            panic!("zeros read as a panel")
+        };
+        assert!(why.contains("binary"), "{why}");
         let first = stdin_bytes(Path::new("-")).unwrap();
         let second = stdin_bytes(Path::new("-")).unwrap();
         assert_eq!(first, second);

@@ -2,11 +2,17 @@
 //! `to_json` (one object of columns). Each key is a column, in order of first appearance; a
 //! key a record lacks, and `null`, are missing values. Long item/rater/score records are read
 //! with `--long`, as long delimited text is.
+//!
+//! Memory: the input's bytes are held (up to [`super::limits::MAX_JSON_BYTES`]) and read one
+//! record at a time, twice — once for the keys (the header) and every error, once for the
+//! rows — so no tree of the whole document is built. pandas' column layout is one document
+//! and is parsed whole.
 
 use std::collections::HashMap;
 use std::path::Path;
 
 use csv::ByteRecord;
+use serde::de::Error as _;
 use serde_json::{Deserializer, Value};
 
 use super::DataError;
@@ -18,58 +24,189 @@ use crate::location::Location;
 /// grow the header without bound.
 const MAX_KEYS: usize = 100_000;
 
+/// Marks the key under which a parse error happened, so the error can name its column.
+const KEY_MARK: char = '\u{1}';
+
 /// One record: (column, field) pairs.
 type Record = Vec<(usize, Vec<u8>)>;
 
 /// The records of a JSON input, or the located error of its first bad record.
-pub(super) fn records(path: &Path, text: &[u8]) -> Result<Opened, DataError> {
-    let text = text.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(text);
-    let Some(start) = text.iter().position(|b| !b.is_ascii_whitespace()) else {
+pub(super) fn records(path: &Path, mut bytes: Vec<u8>) -> Result<Opened, DataError> {
+    if bytes.starts_with(b"\xEF\xBB\xBF") {
+        bytes.drain(..3);
+    }
+    let Some(start) = bytes.iter().position(|b| !b.is_ascii_whitespace()) else {
         return Err(DataError::data(path, "the file is empty (no records)"));
     };
     let mut keys = Keys::default();
-    let mut rows: Vec<(u64, Record)> = Vec::new();
-    if text[start] == b'[' {
-        let values: Vec<Strict> = serde_json::from_slice(text).map_err(|e| syntax(path, &e))?;
-        for (i, v) in values.into_iter().enumerate() {
-            let row = i as u64 + 1;
-            rows.push((row, record(path, row, v, &mut keys)?));
-        }
-    } else {
-        let mut stream = Deserializer::from_slice(text).into_iter::<Strict>();
-        let (mut pos, mut line) = (0usize, 1u64);
-        loop {
-            let offset = stream.byte_offset();
-            let v = match stream.next() {
-                None => break,
-                Some(Err(e)) => return Err(syntax(path, &e)),
-                Some(Ok(v)) => v,
-            };
-            let begin = offset
-                + text[offset..]
-                    .iter()
-                    .position(|b| !b.is_ascii_whitespace())
-                    .unwrap_or(0);
-            line += memchr::memchr_iter(b'\n', &text[pos..begin]).count() as u64;
-            pos = begin;
-            if rows.is_empty() && keys.names.is_empty() && is_columns(&v.value) {
-                return columns(path, v, &mut stream);
+    let mut scan = Scan::new(start, bytes[start] == b'[');
+    let mut first = true;
+    while let Some((row, v)) = scan.next(path, &bytes)? {
+        if first && !scan.array && is_columns(&v.value) {
+            let rest = &bytes[scan.pos..];
+            if rest.iter().any(|b| !b.is_ascii_whitespace()) {
+                return Err(DataError::data(
+                    path,
+                    "an object of columns (pandas' to_json default) followed by more JSON: write one layout (e.g. df.to_json(orient='records', lines=True))",
+                ));
             }
-            rows.push((line, record(path, line, v, &mut keys)?));
+            return columns(path, v);
         }
+        first = false;
+        record_keys(path, row, &v, &mut keys)?;
     }
-    Ok(table(keys, rows))
-}
-
-/// The opened input of parsed records.
-fn table(keys: Keys, rows: Vec<(u64, Record)>) -> Opened {
     let width = keys.names.len();
-    Opened::Records {
+    Ok(Opened::Records {
         names: keys.names,
         rows: Box::new(Table {
-            rows: rows.into_iter(),
+            scan: Scan::new(start, bytes[start] == b'['),
+            bytes,
+            index: keys.index,
             dense: vec![None; width],
         }),
+    })
+}
+
+/// The first record's keys, from the first bytes of a JSON input (a prefix may end anywhere):
+/// the explorer's file list tells a panel without reading the whole file. pandas' column
+/// layout gives the columns seen in the prefix.
+pub(super) fn first_keys(path: &Path, bytes: &[u8]) -> Result<Vec<String>, DataError> {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let Some(start) = bytes.iter().position(|b| !b.is_ascii_whitespace()) else {
+        return Err(DataError::data(path, "the file is empty (no records)"));
+    };
+    let mut scan = Scan::new(start, bytes[start] == b'[');
+    if !scan.array {
+        let mut seen = Vec::new();
+        let mut de = Deserializer::from_slice(&bytes[start..]);
+        let _ = serde::Deserializer::deserialize_map(&mut de, KeyList(&mut seen));
+        return Ok(seen);
+    }
+    let mut keys = Keys::default();
+    if let Some((row, v)) = scan.next(path, bytes)? {
+        record_keys(path, row, &v, &mut keys)?;
+    }
+    Ok(keys.names)
+}
+
+/// Collects an object's keys as they are read, skipping the values; a cut-off object keeps
+/// the keys read before the cut.
+struct KeyList<'a>(&'a mut Vec<String>);
+
+impl<'de> serde::de::Visitor<'de> for KeyList<'_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("an object")
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        while let Some(key) = map.next_key::<String>()? {
+            self.0.push(key);
+            map.next_value::<serde::de::IgnoredAny>()?;
+        }
+        Ok(())
+    }
+}
+
+/// Where the next record starts, in an array (`[r1, r2, …]`) or a stream of values (JSON
+/// Lines); the row errors name is the record's number in an array, its line in a stream.
+struct Scan {
+    pos: usize,
+    array: bool,
+    /// The array's opening bracket has been passed.
+    opened: bool,
+    done: bool,
+    count: u64,
+    line: u64,
+    /// How far lines have been counted.
+    counted: usize,
+}
+
+impl Scan {
+    fn new(start: usize, array: bool) -> Scan {
+        Scan {
+            pos: start,
+            array,
+            opened: false,
+            done: false,
+            count: 0,
+            line: 1,
+            counted: 0,
+        }
+    }
+
+    /// The next record with its row, or `None` at the end.
+    fn next(&mut self, path: &Path, bytes: &[u8]) -> Result<Option<(u64, Strict)>, DataError> {
+        if self.done {
+            return Ok(None);
+        }
+        self.skip_space(bytes);
+        if self.array {
+            if self.opened {
+                match bytes.get(self.pos) {
+                    Some(b',') => {
+                        self.pos += 1;
+                        self.skip_space(bytes);
+                    }
+                    Some(b']') => return self.close(path, bytes),
+                    _ => return Err(self.broken(path, "expected ',' or ']' after a record")),
+                }
+            } else {
+                self.opened = true;
+                self.pos += 1;
+                self.skip_space(bytes);
+                if bytes.get(self.pos) == Some(&b']') {
+                    return self.close(path, bytes);
+                }
+            }
+        } else if self.pos >= bytes.len() {
+            self.done = true;
+            return Ok(None);
+        }
+        self.count += 1;
+        self.line += memchr::memchr_iter(b'\n', &bytes[self.counted..self.pos]).count() as u64;
+        self.counted = self.pos;
+        let row = if self.array { self.count } else { self.line };
+        let mut stream = Deserializer::from_slice(&bytes[self.pos..]).into_iter::<Strict>();
+        match stream.next() {
+            Some(Ok(v)) => {
+                self.pos += stream.byte_offset();
+                Ok(Some((row, v)))
+            }
+            Some(Err(e)) => Err(syntax(path, row, &e, &bytes[self.pos..])),
+            None => Err(self.broken(path, "the array never closes")),
+        }
+    }
+
+    fn skip_space(&mut self, bytes: &[u8]) {
+        self.pos += bytes[self.pos.min(bytes.len())..]
+            .iter()
+            .position(|b| !b.is_ascii_whitespace())
+            .unwrap_or(bytes.len().saturating_sub(self.pos));
+    }
+
+    /// The array's closing bracket: only whitespace may follow.
+    fn close(&mut self, path: &Path, bytes: &[u8]) -> Result<Option<(u64, Strict)>, DataError> {
+        self.pos += 1;
+        self.skip_space(bytes);
+        self.done = true;
+        if self.pos < bytes.len() {
+            return Err(self.broken(path, "more JSON after the array's closing ']'"));
+        }
+        Ok(None)
+    }
+
+    /// A break in the array's punctuation, at the record reached.
+    fn broken(&self, path: &Path, what: &str) -> DataError {
+        DataError::data_at(
+            path,
+            Location {
+                row: Some(self.count.max(1)),
+                ..Location::default()
+            },
+            format!("not valid JSON: {what}"),
+        )
     }
 }
 
@@ -81,8 +218,8 @@ struct Keys {
 }
 
 impl Keys {
-    fn slot(&mut self, path: &Path, row: u64, key: String) -> Result<usize, DataError> {
-        if let Some(&i) = self.index.get(&key) {
+    fn slot(&mut self, path: &Path, row: u64, key: &str) -> Result<usize, DataError> {
+        if let Some(&i) = self.index.get(key) {
             return Ok(i);
         }
         if self.names.len() >= MAX_KEYS {
@@ -90,32 +227,65 @@ impl Keys {
                 path,
                 Location {
                     row: Some(row),
-                    column: Some(key),
+                    column: Some(key.to_string()),
                     value: None,
                 },
                 format!("more than {MAX_KEYS} distinct keys (columns) in the records"),
             ));
         }
-        self.index.insert(key.clone(), self.names.len());
-        self.names.push(key);
+        self.index.insert(key.to_string(), self.names.len());
+        self.names.push(key.to_string());
         Ok(self.names.len() - 1)
     }
 }
 
-/// A JSON syntax error at its line.
-fn syntax(path: &Path, e: &serde_json::Error) -> DataError {
+/// A JSON syntax error in the record at `row` whose text starts `rest`: the key it sits
+/// under names the column; a bare `NaN` or `Infinity` (Python's `json.dumps` default) is
+/// named as the cause.
+fn syntax(path: &Path, row: u64, e: &serde_json::Error, rest: &[u8]) -> DataError {
     let text = e.to_string();
-    let message = text
-        .rsplit_once(" at line ")
-        .map_or(text.as_str(), |(m, _)| m);
+    let mut message = text.as_str();
+    let mut column = None;
+    while let Some(inner) = message.strip_prefix(KEY_MARK) {
+        let (key, tail) = inner.split_once(KEY_MARK).unwrap_or((inner, ""));
+        column = column.or(Some(key.to_string()));
+        message = tail;
+    }
+    let message = message.split(" at line ").next().unwrap_or(message);
+    let at = offset(rest, e.line(), e.column());
+    let bare = [at.saturating_sub(1), at].iter().any(|&i| {
+        rest.get(i..).is_some_and(|r| {
+            [&b"NaN"[..], b"Infinity", b"-Infinity"]
+                .iter()
+                .any(|w| r.starts_with(w))
+        })
+    });
+    let hint = if bare {
+        ": bare NaN and Infinity are not JSON; write null for a missing value"
+    } else {
+        ""
+    };
     DataError::data_at(
         path,
         Location {
-            row: Some(e.line() as u64),
-            ..Location::default()
+            row: Some(row),
+            column,
+            value: None,
         },
-        format!("not valid JSON: {message} (character {})", e.column()),
+        format!("not valid JSON: {message}{hint}"),
     )
+}
+
+/// The byte offset of a (1-based) line and column in `text`.
+fn offset(text: &[u8], line: usize, column: usize) -> usize {
+    let start = if line <= 1 {
+        0
+    } else {
+        memchr::memchr_iter(b'\n', text)
+            .nth(line - 2)
+            .map_or(text.len(), |i| i + 1)
+    };
+    start + column.saturating_sub(1)
 }
 
 /// What a JSON value is, for errors.
@@ -130,10 +300,10 @@ fn kind(v: &Value) -> &'static str {
     }
 }
 
-/// A record's fields; the record must be an object that names each key once.
-fn record(path: &Path, row: u64, v: Strict, keys: &mut Keys) -> Result<Record, DataError> {
+/// Checks a record (an object that names each key once) and notes its keys.
+fn record_keys(path: &Path, row: u64, v: &Strict, keys: &mut Keys) -> Result<(), DataError> {
     repeated(path, Some(row), None, v.repeated.as_ref())?;
-    let Value::Object(map) = v.value else {
+    let Value::Object(map) = &v.value else {
         return Err(DataError::data_at(
             path,
             Location {
@@ -146,9 +316,10 @@ fn record(path: &Path, row: u64, v: Strict, keys: &mut Keys) -> Result<Record, D
             ),
         ));
     };
-    map.into_iter()
-        .map(|(k, v)| Ok((keys.slot(path, row, k)?, field(v))))
-        .collect()
+    for k in map.keys() {
+        keys.slot(path, row, k)?;
+    }
+    Ok(())
 }
 
 /// A value as a text field: numbers in their shortest exact form (so they parse back to the
@@ -169,50 +340,41 @@ fn is_columns(v: &Value) -> bool {
 
 /// The rows of pandas' column layout: one per index label, in order of first appearance; the
 /// row number is that order (1-based).
-fn columns<'a, R: serde_json::de::Read<'a>>(
-    path: &Path,
-    v: Strict,
-    rest: &mut serde_json::StreamDeserializer<'a, R, Strict>,
-) -> Result<Opened, DataError> {
-    match rest.next() {
-        None => {}
-        Some(Err(e)) => return Err(syntax(path, &e)),
-        Some(Ok(_)) => {
-            return Err(DataError::data(
-                path,
-                "an object of columns (pandas' to_json default) followed by more JSON: write one layout (e.g. df.to_json(orient='records', lines=True))",
-            ));
-        }
-    }
+fn columns(path: &Path, v: Strict) -> Result<Opened, DataError> {
     // A column named twice is refused before the rows are built; a label twice, after (its row).
     let rep = v.repeated;
     if rep.as_ref().is_some_and(|r| r.parent.is_none()) {
         repeated(path, None, None, rep.as_ref())?;
     }
-    let Value::Object(cols) = v.value else {
-        return Ok(table(Keys::default(), Vec::new()));
-    };
     let mut keys = Keys::default();
     let mut labels: HashMap<String, usize> = HashMap::new();
     let mut rows: Vec<(u64, Record)> = Vec::new();
-    for (name, cells) in cols {
-        let c = keys.slot(path, 1, name)?;
-        let Value::Object(cells) = cells else {
-            continue;
-        };
-        for (label, x) in cells {
-            let next = labels.len();
-            let r = *labels.entry(label).or_insert(next);
-            if r == rows.len() {
-                rows.push((r as u64 + 1, Vec::new()));
+    if let Value::Object(cols) = v.value {
+        for (name, cells) in cols {
+            let c = keys.slot(path, 1, &name)?;
+            let Value::Object(cells) = cells else {
+                continue;
+            };
+            for (label, x) in cells {
+                let next = labels.len();
+                let r = *labels.entry(label).or_insert(next);
+                if r == rows.len() {
+                    rows.push((r as u64 + 1, Vec::new()));
+                }
+                rows[r].1.push((c, field(x)));
             }
-            rows[r].1.push((c, field(x)));
         }
     }
     repeated(path, None, Some(&labels), rep.as_ref())?;
-    Ok(table(keys, rows))
+    let width = keys.names.len();
+    Ok(Opened::Records {
+        names: keys.names,
+        rows: Box::new(Built {
+            rows: rows.into_iter(),
+            dense: vec![None; width],
+        }),
+    })
 }
-
 /// A repeated key is refused, as a repeated CSV header is: which value was meant is
 /// unknowable (serde_json would keep the last). Only the keys that name columns count: a
 /// record's own keys (`row` given), or a column layout's columns and index labels (`labels`
@@ -353,7 +515,9 @@ impl<'de> serde::de::Visitor<'de> for StrictVisitor {
     fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Strict, A::Error> {
         let (mut object, mut repeated) = (serde_json::Map::new(), None);
         while let Some(key) = map.next_key::<String>()? {
-            let Strict { value, repeated: r } = map.next_value::<Strict>()?;
+            let Strict { value, repeated: r } = map
+                .next_value::<Strict>()
+                .map_err(|e| A::Error::custom(format!("{KEY_MARK}{key}{KEY_MARK}{e}")))?;
             if object.contains_key(&key) {
                 repeated = repeated.or(Some(Repeat {
                     key,
@@ -381,13 +545,40 @@ impl Strict {
     }
 }
 
-/// Parsed records, handed out as rows.
+/// Records read one at a time from the held bytes, handed out as rows.
 struct Table {
-    rows: std::vec::IntoIter<(u64, Record)>,
+    bytes: Vec<u8>,
+    scan: Scan,
+    index: HashMap<String, usize>,
     dense: Vec<Option<Vec<u8>>>,
 }
 
 impl Records for Table {
+    fn next(&mut self, rec: &mut ByteRecord) -> Result<Option<u64>, DataError> {
+        // The path only names errors, and the first pass has found them all.
+        let Some((row, v)) = self.scan.next(Path::new(""), &self.bytes)? else {
+            return Ok(None);
+        };
+        self.dense.iter_mut().for_each(|d| *d = None);
+        if let Value::Object(map) = v.value {
+            for (k, x) in map {
+                if let Some(&c) = self.index.get(&k) {
+                    self.dense[c] = Some(field(x));
+                }
+            }
+        }
+        fill(rec, &self.dense);
+        Ok(Some(row))
+    }
+}
+
+/// Rows built whole (pandas' column layout), handed out in order.
+struct Built {
+    rows: std::vec::IntoIter<(u64, Record)>,
+    dense: Vec<Option<Vec<u8>>>,
+}
+
+impl Records for Built {
     fn next(&mut self, rec: &mut ByteRecord) -> Result<Option<u64>, DataError> {
         let Some((row, fields)) = self.rows.next() else {
             return Ok(None);
@@ -396,10 +587,15 @@ impl Records for Table {
         for (c, f) in fields {
             self.dense[c] = Some(f);
         }
-        rec.clear();
-        for d in &self.dense {
-            rec.push_field(d.as_deref().unwrap_or_default());
-        }
+        fill(rec, &self.dense);
         Ok(Some(row))
+    }
+}
+
+/// A row's fields in header order, empty where missing.
+fn fill(rec: &mut ByteRecord, dense: &[Option<Vec<u8>>]) {
+    rec.clear();
+    for d in dense {
+        rec.push_field(d.as_deref().unwrap_or_default());
     }
 }

@@ -13,9 +13,13 @@ use crate::wording::{Said, Setting};
 /// this count, and the battery's time faster still (with ordinal judges about the 2.5th
 /// power: 128 judges take 3 s, 1024 over two minutes); real panels have dozens.
 pub const MAX_COLUMNS: usize = 256;
-/// Most cells (items × judge and anchor columns) in a panel's numeric matrix: 2^28, about
-/// 268 million values or 2 GiB of `f64`. Applies to loading and to `simulate`.
-pub const MAX_CELLS: usize = 1 << 28;
+/// Most cells (items × judge and anchor columns) in a panel's numeric matrix: 2^26, about
+/// 67 million values or 512 MiB of `f64`, so a panel at the limit, with the bytes held for
+/// it and the reader's growth, loads in 2 GB of address space. Applies to loading and to
+/// `simulate`.
+pub const MAX_CELLS: usize = 1 << 26;
+/// [`MAX_CELLS`] as memory, for messages.
+pub const MAX_CELLS_MEMORY: &str = "512 MiB of numbers";
 /// Most ordinal levels `simulate --set ordinal=COLS:L` accepts (docs/method.md §6 calls a column with
 /// more than 10 levels continuous anyway).
 pub const MAX_LEVELS: usize = 100;
@@ -25,11 +29,11 @@ pub const THREADS_PER_CORE: usize = 4;
 pub const MAX_THREADS: usize = 256;
 /// Longest row (bytes) of a wide file read by the fast path.
 pub const MAX_ROW_BYTES: usize = 64 << 20;
-/// Most bytes of standard input (held in memory to be sniffed) and of a Parquet file
-/// that is not a regular file (decompressed or piped).
-pub const MAX_STDIN_BYTES: usize = 1 << 31;
-/// Most bytes of a JSON input, which is parsed whole.
-pub const MAX_JSON_BYTES: usize = 1 << 30;
+/// Most bytes of standard input (held in memory, so the explorer can reload it) and of a
+/// Parquet file that is not a regular file (decompressed or piped).
+pub const MAX_STDIN_BYTES: usize = 1 << 29;
+/// Most bytes of a JSON input, whose bytes are held while its records are read one by one.
+pub const MAX_JSON_BYTES: usize = 1 << 29;
 
 /// The `--threads` ceiling on this machine: [`THREADS_PER_CORE`] × the available cores,
 /// never above [`MAX_THREADS`].
@@ -69,7 +73,7 @@ pub(super) fn check_cells(
     Err(DataError::data(
         path,
         format!(
-            "{rows} {what} × {cols} judge and anchor columns is over the limit of {MAX_CELLS} cells (2 GiB of numbers): split the file or select fewer columns"
+            "{rows} {what} × {cols} judge and anchor columns is over the limit of {MAX_CELLS} cells ({MAX_CELLS_MEMORY}): split the file or select fewer columns"
         ),
     ))
 }

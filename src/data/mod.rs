@@ -61,6 +61,28 @@ pub fn header(path: &Path) -> Result<Vec<String>, DataError> {
     Ok(Source::open(path)?.header)
 }
 
+/// A file's column names told from its first bytes only (at most 2 MiB, decompressed): a
+/// text header line, a JSON input's first record (or the columns of pandas' layout seen so
+/// far), a Parquet file's schema. The explorer's file list calls it for every file in the
+/// folder, so a large file there costs no more than a small one.
+///
+/// # Errors
+/// When the first bytes hold no readable header.
+pub fn sniff_header(path: &Path) -> Result<Vec<String>, DataError> {
+    let (format, bytes) = input::head(path)?;
+    let names = match format {
+        input::Format::Parquet => return Source::open(path).map(|s| s.header),
+        input::Format::Json => json::first_keys(path, &bytes)?,
+        _ => {
+            let buf = std::io::BufReader::new(
+                Box::new(std::io::Cursor::new(bytes)) as Box<dyn std::io::Read + Send>
+            );
+            return Source::text(path, buf, false).map(|s| s.header);
+        }
+    };
+    Ok(names.iter().map(|n| crate::error::sanitize(n)).collect())
+}
+
 /// The families sidecar that `simulate` writes next to a panel: `x.csv` → `x.families.csv`.
 #[must_use]
 pub fn families_sidecar(panel_path: &Path) -> PathBuf {

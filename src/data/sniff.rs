@@ -53,7 +53,7 @@ impl Source {
         }
     }
 
-    fn text(
+    pub(super) fn text(
         path: &Path,
         mut buf: BufReader<Box<dyn Read + Send>>,
         regular: bool,
@@ -260,6 +260,7 @@ pub(super) fn io_reason(e: &std::io::Error) -> String {
         std::io::ErrorKind::NotFound => "no such file".into(),
         std::io::ErrorKind::PermissionDenied => "permission denied".into(),
         std::io::ErrorKind::NotADirectory => "a folder in the path is a file".into(),
+        std::io::ErrorKind::IsADirectory => "is a directory".into(),
         _ => e.to_string(),
     }
 }

@@ -172,7 +172,7 @@ pub fn is_panel_file(p: &std::path::Path) -> bool {
     let sidecar = p
         .file_stem()
         .is_some_and(|s| s.to_string_lossy().to_lowercase().ends_with(".families"));
-    ext_ok && !sidecar && has_rows(p) && crate::data::header(p).is_ok_and(|h| h.len() >= 3)
+    ext_ok && !sidecar && has_rows(p) && crate::data::sniff_header(p).is_ok_and(|h| h.len() >= 3)
 }
 
 /// Whether a file's first bytes hold a header and at least two rows: a one-line list of
