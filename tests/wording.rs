@@ -599,3 +599,36 @@ fn run_settings_are_worded_by_each_front_end() {
     assert!(flags_named(&python).is_empty(), "{python}");
     assert!(python.contains("inject= needs"), "{python}");
 }
+
+/// docs/explorer.md's "A real panel" screen is the explorer's snapshot
+/// `explorer__llm_assigned_100x30` line for line (trailing blanks trimmed), so it is what
+/// the program draws; `scripts/doc-screens.py` copies it over after the snapshot changes.
+#[test]
+fn the_docs_real_panel_screen_is_the_snapshot() {
+    let root = common::root();
+    let doc = std::fs::read_to_string(root.join("docs/explorer.md")).unwrap();
+    let at = doc.find("## A real panel").expect("the section");
+    let block: Vec<&str> = doc[at..]
+        .split("```\n")
+        .nth(1)
+        .expect("a fenced screen")
+        .lines()
+        .collect();
+    let snap =
+        std::fs::read_to_string(root.join("tests/snapshots/explorer__llm_assigned_100x30.snap"))
+            .unwrap();
+    let body = snap.splitn(3, "---\n").nth(2).expect("a snapshot body");
+    let drawn: Vec<String> = body
+        .lines()
+        .filter(|l| l.len() >= 2)
+        .map(|l| {
+            l[1..l.len() - 1]
+                .replace("\\\"", "\"")
+                .replace("\\\\", "\\")
+                .trim_end()
+                .to_string()
+        })
+        .collect();
+    let block: Vec<String> = block.iter().map(|l| l.trim_end().to_string()).collect();
+    assert_eq!(block, drawn, "run scripts/doc-screens.py");
+}

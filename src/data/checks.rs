@@ -166,7 +166,7 @@ pub(super) fn identical_judges_note(
         DataError::data(
             path,
             format!(
-                "warning: identical judge columns {list}: a duplicated column, or a judge with no independent error, which the single-factor model and Test A cannot detect"
+                "warning: identical judge columns {list}: a duplicated column, or judges with no independent error, which the model rules out: their covariance is their variance, so Test A fires and the judges' one-factor fit puts a loading at 1 (a Heywood case); keep one of each pair"
             ),
         )
         .said(),
