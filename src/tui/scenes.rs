@@ -170,8 +170,8 @@ pub fn scenes() -> Vec<Scene> {
         Scene {
             title: "A real panel: HANNA",
             caption: [
-                "Three human raters, 431 stories, coherence 1–5 (HANNA), codes read as numbers: Test A.",
-                "It fires (0.589, p = 0.001): real raters violate the equal-loading structure.",
+                "Three human raters, 431 stories, coherence 1–5 (HANNA), codes scored continuous.",
+                "Test A fires (0.589, p = 0.001): real raters violate the equal-loading structure.",
             ],
             setup: Setup::Hanna,
             point: None,
