@@ -493,3 +493,40 @@ fn families_beside_a_panel_follow_one_rule() {
     let f = load(&x, &opts).unwrap().panel.families.unwrap();
     assert_eq!(f, ["b", "c", "c"]);
 }
+
+/// Metric anchors on 0–100 or 0–1 scales beside 1–5 judges get a note naming them (trial
+/// finding 11): the model reads every column on one scale, so their flags may be the scale's.
+#[test]
+fn anchors_on_another_scale_than_the_judges_are_noted() {
+    let judges: Vec<String> = LLMS.iter().map(|j| format!("coherence.{j}.p2")).collect();
+    let opts = PanelRequest {
+        judges: Some(judges.into_iter().map(ColumnRef::NameOrPosition).collect()),
+        anchors: Some(METRICS.iter().map(|a| ColumnRef::NameOrPosition((*a).to_string())).collect()),
+        ..PanelRequest::default()
+    };
+    let loaded = load(&common::shared().join("hanna-llm/hanna_llm_scores.csv"), &opts).unwrap();
+    let notes: Vec<String> = loaded.notes.iter().map(ToString::to_string).collect();
+    let note = notes
+        .iter()
+        .find(|n| n.contains("on another scale than the judges"))
+        .unwrap_or_else(|| panic!("{notes:?}"));
+    assert!(note.contains("'bleu'") && note.contains("'chrf'"), "{note}");
+    // Human anchors on the judges' 1–5 scale are not named.
+    let opts = PanelRequest {
+        judges: Some(LLMS.iter().map(|j| ColumnRef::NameOrPosition((*j).to_string())).collect()),
+        anchors: Some(
+            ["human1", "human2", "human3"]
+                .iter()
+                .map(|a| ColumnRef::NameOrPosition((*a).to_string()))
+                .collect(),
+        ),
+        continuous: Some(rhoscope::data::Columns::All),
+        ..PanelRequest::default()
+    };
+    let loaded = load(&common::shared().join("hanna-llm/hanna_llm_coherence.csv"), &opts).unwrap();
+    assert!(
+        !loaded.notes.iter().any(|n| n.to_string().contains("another scale")),
+        "{:?}",
+        loaded.notes
+    );
+}

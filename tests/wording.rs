@@ -412,10 +412,10 @@ fn marked_report_sentences_are_worded_by_each_front_end() {
         &|| false,
     );
     let doc = serde_json::to_string(&o.unwrap().doc).unwrap();
-    assert!(doc.contains("anchors="), "{doc}");
+    assert!(doc.contains("continuous="), "{doc}");
     assert!(flags_named(&doc).is_empty(), "{doc}");
     let run = common::run(Path::new("."), &["estimate", p, "--json"]);
-    assert!(run.stdout.contains("--anchors"), "{}", run.stdout);
+    assert!(run.stdout.contains("--continuous"), "{}", run.stdout);
     assert!(!run.stdout.contains('\u{e000}'), "{}", run.stdout);
 }
 
