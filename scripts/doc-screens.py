@@ -1,15 +1,30 @@
 #!/usr/bin/env python3
-"""Copy the explorer's snapshot `explorer__llm_assigned_100x30` into docs/explorer.md's
-"A real panel" screen (trailing blanks trimmed); tests/wording.rs checks they agree."""
+"""Copy explorer snapshots into the docs' screens (trailing blanks trimmed): each screen below
+is the n-th fenced block drawn with a box (first line starting with "┌") of its document.
+tests/wording.rs checks that they agree. Run after `INSTA_UPDATE=always cargo test --test explorer`."""
 import pathlib
 
+SCREENS = [
+    ("docs/explorer.md", 0, "explorer__results_100x30"),
+    ("docs/explorer.md", 1, "explorer__llm_assigned_100x30"),
+    ("README.md", 0, "explorer__results_100x30"),
+]
+
 root = pathlib.Path(__file__).resolve().parent.parent
-snap = (root / "tests/snapshots/explorer__llm_assigned_100x30.snap").read_text()
-body = snap.split("---\n", 2)[2]
-lines = [l[1:-1].replace('\\"', '"').replace("\\\\", "\\").rstrip() for l in body.splitlines() if len(l) >= 2]
-doc_path = root / "docs/explorer.md"
-doc = doc_path.read_text()
-at = doc.index("## A real panel")
-head, fence, rest = doc[at:].partition("```\n")
-_, _, tail = rest.partition("```\n")
-doc_path.write_text(doc[:at] + head + fence + "\n".join(lines) + "\n```\n" + tail)
+
+
+def drawn(name):
+    body = (root / f"tests/snapshots/{name}.snap").read_text().split("---\n", 2)[2]
+    return [
+        l[1:-1].replace('\\"', '"').replace("\\\\", "\\").rstrip()
+        for l in body.splitlines()
+        if len(l) >= 2
+    ]
+
+
+for doc, nth, snap in SCREENS:
+    path = root / doc
+    parts = path.read_text().split("```\n")
+    boxes = [i for i in range(1, len(parts), 2) if parts[i].startswith("┌")]
+    parts[boxes[nth]] = "\n".join(drawn(snap)) + "\n"
+    path.write_text("```\n".join(parts))

@@ -251,7 +251,10 @@ fn hanna_llm_scores_test_j_is_the_same_with_human_and_metric_anchors() {
         m.decision.available
     );
     assert!(
-        m.decision.unguarded.iter().any(|u| u.contains("(no Test B: ")),
+        m.decision
+            .unguarded
+            .iter()
+            .any(|u| u.contains("(no Test B: ")),
         "{:?}",
         m.decision.unguarded
     );
@@ -281,12 +284,19 @@ fn the_families_preset_reads_the_blocked_estimate() {
     assert!(p.judge_families().is_some_and(|f| f.blockable()));
     let r = run(&p, false);
     assert_eq!(r.tests[TestId::C].verdict, Verdict::Fires);
-    assert_eq!(r.tests[TestId::A].verdict, Verdict::Pass, "{}", r.tests[TestId::A].message);
+    assert_eq!(
+        r.tests[TestId::A].verdict,
+        Verdict::Pass,
+        "{}",
+        r.tests[TestId::A].message
+    );
     let g = &r.reading;
     assert_eq!(g.answer.read, Some(Estimator::Blocked), "{:?}", g.answer);
     // No step leads to the free-scale estimate, which Test J guards here.
     assert!(
-        !g.next.iter().any(|s| matches!(s.remedy, Remedy::CollectAnchors(_))),
+        !g.next
+            .iter()
+            .any(|s| matches!(s.remedy, Remedy::CollectAnchors(_))),
         "{:?}",
         g.next
     );
@@ -305,7 +315,12 @@ fn a_likert_judge_panel_reads_the_free_scale_estimate_with_one_weak_id_verdict()
     // screen gives no verdict and raises no alarm, and the answer says nothing of it.
     assert!(!g.evidence.weak_id.alarm());
     assert_eq!(g.evidence.weak_id.verdict(), Verdict::NotApplicable);
-    assert!(!g.answer.obstacles.iter().any(|o| matches!(o, Obstacle::WeaklyIdentified { .. })));
+    assert!(
+        !g.answer
+            .obstacles
+            .iter()
+            .any(|o| matches!(o, Obstacle::WeaklyIdentified { .. }))
+    );
     assert_eq!(g.answer.anchors.len(), 3);
     for a in &g.answer.anchors {
         assert_eq!(
@@ -473,8 +488,15 @@ fn test_j_holds_its_size_on_the_models_null_long() {
 /// runs Test C in `battery` as in the explorer.
 #[test]
 fn families_beside_a_panel_follow_one_rule() {
-    let p = panel("hanna-llm/hanna_llm_coherence.csv", strings(&LLMS), strings(&["human1", "human2", "human3"]), None);
-    let fam = p.judge_families().expect("the folder's families.csv is adopted");
+    let p = panel(
+        "hanna-llm/hanna_llm_coherence.csv",
+        strings(&LLMS),
+        strings(&["human1", "human2", "human3"]),
+        None,
+    );
+    let fam = p
+        .judge_families()
+        .expect("the folder's families.csv is adopted");
     assert_eq!(fam.count(), 3);
     let layout = rhoscope::battery::Layout::of(&p);
     assert!(TestId::C.applicable(&layout).is_ok());
@@ -486,7 +508,11 @@ fn families_beside_a_panel_follow_one_rule() {
     common::write(dir.path(), "families.csv", b"judge,family\nother,f\n");
     let opts = PanelRequest::default();
     assert!(load(&x, &opts).unwrap().panel.families.is_none());
-    common::write(dir.path(), "families.csv", b"judge,family\nJ1,a\nJ2,a\nother,f\n");
+    common::write(
+        dir.path(),
+        "families.csv",
+        b"judge,family\nJ1,a\nJ2,a\nother,f\n",
+    );
     let f = load(&x, &opts).unwrap().panel.families.unwrap();
     assert_eq!(f[..2], ["a".to_string(), "a".to_string()]);
     common::write(dir.path(), "x.families.csv", b"J1,b\nJ2,c\nJ3,c\n");
@@ -501,10 +527,19 @@ fn anchors_on_another_scale_than_the_judges_are_noted() {
     let judges: Vec<String> = LLMS.iter().map(|j| format!("coherence.{j}.p2")).collect();
     let opts = PanelRequest {
         judges: Some(judges.into_iter().map(ColumnRef::NameOrPosition).collect()),
-        anchors: Some(METRICS.iter().map(|a| ColumnRef::NameOrPosition((*a).to_string())).collect()),
+        anchors: Some(
+            METRICS
+                .iter()
+                .map(|a| ColumnRef::NameOrPosition((*a).to_string()))
+                .collect(),
+        ),
         ..PanelRequest::default()
     };
-    let loaded = load(&common::shared().join("hanna-llm/hanna_llm_scores.csv"), &opts).unwrap();
+    let loaded = load(
+        &common::shared().join("hanna-llm/hanna_llm_scores.csv"),
+        &opts,
+    )
+    .unwrap();
     let notes: Vec<String> = loaded.notes.iter().map(ToString::to_string).collect();
     let note = notes
         .iter()
@@ -513,7 +548,11 @@ fn anchors_on_another_scale_than_the_judges_are_noted() {
     assert!(note.contains("'bleu'") && note.contains("'chrf'"), "{note}");
     // Human anchors on the judges' 1–5 scale are not named.
     let opts = PanelRequest {
-        judges: Some(LLMS.iter().map(|j| ColumnRef::NameOrPosition((*j).to_string())).collect()),
+        judges: Some(
+            LLMS.iter()
+                .map(|j| ColumnRef::NameOrPosition((*j).to_string()))
+                .collect(),
+        ),
         anchors: Some(
             ["human1", "human2", "human3"]
                 .iter()
@@ -523,9 +562,16 @@ fn anchors_on_another_scale_than_the_judges_are_noted() {
         continuous: Some(rhoscope::data::Columns::All),
         ..PanelRequest::default()
     };
-    let loaded = load(&common::shared().join("hanna-llm/hanna_llm_coherence.csv"), &opts).unwrap();
+    let loaded = load(
+        &common::shared().join("hanna-llm/hanna_llm_coherence.csv"),
+        &opts,
+    )
+    .unwrap();
     assert!(
-        !loaded.notes.iter().any(|n| n.to_string().contains("another scale")),
+        !loaded
+            .notes
+            .iter()
+            .any(|n| n.to_string().contains("another scale")),
         "{:?}",
         loaded.notes
     );

@@ -600,35 +600,52 @@ fn run_settings_are_worded_by_each_front_end() {
     assert!(python.contains("inject= needs"), "{python}");
 }
 
-/// docs/explorer.md's "A real panel" screen is the explorer's snapshot
-/// `explorer__llm_assigned_100x30` line for line (trailing blanks trimmed), so it is what
-/// the program draws; `scripts/doc-screens.py` copies it over after the snapshot changes.
+/// The docs' explorer screens are the explorer's snapshots line for line (trailing blanks
+/// trimmed), so they are what the program draws: docs/explorer.md's first screen and
+/// README's are `explorer__results_100x30`, "A real panel" is `explorer__llm_assigned_100x30`
+/// (trial finding 39); `scripts/doc-screens.py` copies them over after a snapshot changes.
 #[test]
-fn the_docs_real_panel_screen_is_the_snapshot() {
+fn the_docs_screens_are_the_snapshots() {
     let root = common::root();
-    let doc = std::fs::read_to_string(root.join("docs/explorer.md")).unwrap();
-    let at = doc.find("## A real panel").expect("the section");
-    let block: Vec<&str> = doc[at..]
-        .split("```\n")
-        .nth(1)
-        .expect("a fenced screen")
-        .lines()
-        .collect();
-    let snap =
-        std::fs::read_to_string(root.join("tests/snapshots/explorer__llm_assigned_100x30.snap"))
-            .unwrap();
-    let body = snap.splitn(3, "---\n").nth(2).expect("a snapshot body");
-    let drawn: Vec<String> = body
-        .lines()
-        .filter(|l| l.len() >= 2)
-        .map(|l| {
-            l[1..l.len() - 1]
-                .replace("\\\"", "\"")
-                .replace("\\\\", "\\")
-                .trim_end()
-                .to_string()
-        })
-        .collect();
-    let block: Vec<String> = block.iter().map(|l| l.trim_end().to_string()).collect();
-    assert_eq!(block, drawn, "run scripts/doc-screens.py");
+    let drawn = |name: &str| -> Vec<String> {
+        let snap =
+            std::fs::read_to_string(root.join(format!("tests/snapshots/{name}.snap"))).unwrap();
+        let body = snap
+            .splitn(3, "---\n")
+            .nth(2)
+            .expect("a snapshot body")
+            .to_string();
+        body.lines()
+            .filter(|l| l.len() >= 2)
+            .map(|l| {
+                l[1..l.len() - 1]
+                    .replace("\\\"", "\"")
+                    .replace("\\\\", "\\")
+                    .trim_end()
+                    .to_string()
+            })
+            .collect()
+    };
+    for (doc, nth, snap) in [
+        ("docs/explorer.md", 0, "explorer__results_100x30"),
+        ("docs/explorer.md", 1, "explorer__llm_assigned_100x30"),
+        ("README.md", 0, "explorer__results_100x30"),
+    ] {
+        let text = std::fs::read_to_string(root.join(doc)).unwrap();
+        let screen: Vec<String> = text
+            .split("```\n")
+            .skip(1)
+            .step_by(2)
+            .filter(|b| b.starts_with('┌'))
+            .nth(nth)
+            .unwrap_or_else(|| panic!("{doc}: screen {nth}"))
+            .lines()
+            .map(|l| l.trim_end().to_string())
+            .collect();
+        assert_eq!(
+            screen,
+            drawn(snap),
+            "{doc} vs {snap}: run scripts/doc-screens.py"
+        );
+    }
 }

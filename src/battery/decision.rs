@@ -278,7 +278,10 @@ impl Decision {
                 idle.push("weak-ID screen".to_string());
             }
         }
-        let every_test_idle = evidence.tests.values().all(|v| *v == Verdict::NotApplicable);
+        let every_test_idle = evidence
+            .tests
+            .values()
+            .all(|v| *v == Verdict::NotApplicable);
         if (named == 0 && every_test_idle) || (named > 0 && idle.len() == named) {
             Idle::All
         } else if idle.is_empty() {

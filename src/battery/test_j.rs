@@ -63,7 +63,7 @@ pub const SPEC: Diagnostic = Diagnostic {
 fn meaning(r: &Observation<'_>) -> String {
     let families = r.layout.families.as_ref().is_some_and(|f| f.blockable());
     if r.fires && families {
-        "The judges need more than one factor even with each on its own scale. With families given, a family residual is such a factor: the free-scale estimate does not hold; if Test C fires too and Test A passes, the family-blocked estimate answers it (the answer names the estimate to read). Otherwise find the judges that split off (their loadings λ) before reading any ρ̂.".into()
+        "The judges need more than one factor even with each on its own scale: the free-scale estimate does not hold. With families given, the split may be the families' (Test C asks), which the family-blocked estimate answers where the answer names it; else find the judges that split off (their loadings λ) before reading any ρ̂.".into()
     } else if r.fires {
         "The judges need more than one factor even with each on its own scale: they disagree about what they measure, not only in harshness. Neither the closed form nor the free-scale estimate holds on this panel; find the judges that split off (their loadings λ) before reading any ρ̂.".into()
     } else {

@@ -277,7 +277,10 @@ impl App {
     pub fn plan_of_screen(&self) -> Option<&Result<Box<crate::plan::Plan>, String>> {
         self.study.as_ref()?;
         let design = self.scenario.params();
-        self.plans.iter().find(|(d, _)| *d == design).map(|(_, p)| p)
+        self.plans
+            .iter()
+            .find(|(d, _)| *d == design)
+            .map(|(_, p)| p)
     }
 
     /// The power study and the planner for `study`, each unless already known.

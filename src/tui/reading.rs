@@ -138,7 +138,11 @@ pub fn obstacle(o: &Obstacle, names: &[String]) -> String {
             format!(
                 "the weak-ID screen flags the closed form (read its intervals only; {} {} none, so nothing to read there)",
                 list(no_interval.iter().map(|&k| anchor_name(names, k))),
-                if no_interval.len() == 1 { "has" } else { "have" }
+                if no_interval.len() == 1 {
+                    "has"
+                } else {
+                    "have"
+                }
             )
         }
     }

@@ -50,7 +50,7 @@ impl Wording for Keys {
             // its own: the paper's convention (codes cut at their own thresholds) is not run
             // here, and the sentence says so rather than naming a flag.
             Setting::CodesAsNumbers => Cow::Borrowed(
-                "the paper's codes-as-numbers convention, which the explorer does not run (c on each judge reads its codes as continuous scores instead, calibrated as such)",
+                "c on each judge reads the codes as continuous scores here, with a null of its own; only the command line",
             ),
             Setting::FreeScale => Cow::Borrowed("the free-scale estimate on the estimates pane"),
             Setting::Long => Cow::Borrowed(

@@ -167,7 +167,11 @@ impl App {
 fn too_few_judges(file: &super::FileState, panel: Option<&crate::panel::Panel>) -> String {
     let judges = panel.map_or(0, crate::panel::Panel::p);
     let anchors = panel.map_or(0, crate::panel::Panel::m);
-    let spare = file.roles.iter().filter(|r| **r == super::Role::Ignored).count();
+    let spare = file
+        .roles
+        .iter()
+        .filter(|r| **r == super::Role::Ignored)
+        .count();
     let step = if spare > 0 {
         "Space on a column with role — makes it a judge"
     } else if anchors > 2 {
