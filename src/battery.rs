@@ -277,6 +277,7 @@ pub fn run_in(
         &calibrations,
         (opts, codes),
     );
+    let decision = decision.settled(&tests);
     let reading = reading::read(&reading::Inputs {
         panel,
         tests: &tests,
@@ -475,9 +476,10 @@ fn codes_as_numbers(
                 (l.min(*x), h.max(*x))
             });
         a.message = format!(
-            "Codes as numbers (the paper's convention, not a test of the latent model: {}). {} The threshold comes from the plug-in null (one common factor of variance K̂ on the codes' scale, error variances Var(J_j) − K̂, each judge cut at its own empirical thresholds), whose latent judge correlations are {lo:.3}–{hi:.3}; a null with other latent correlations gives another threshold (the paper reports 0.247 on HANNA without stating its null's), so read the verdict as the paper's convention.",
+            "Codes as numbers (the paper's convention, not a test of the latent model: {}). {} The threshold comes from the plug-in null (one common factor of variance K̂ on the codes' scale, error variances Var(J_j) − K̂, each judge cut at its own empirical thresholds), whose latent judge correlations are {lo:.3}–{hi:.3}; a null with other latent correlations gives another threshold (the paper reports 0.247 on HANNA without stating its null's), so read the verdict as the paper's convention. Scoring the columns as continuous instead ({}) calibrates on continuous scores, a null without the cuts, whose threshold is lower: one statistic, two nulls, each named where its verdict is shown.",
             test_a::ORDINAL_JUDGES.split(';').next().unwrap_or_default(),
-            a.message
+            a.message,
+            crate::wording::Setting::Continuous.marked()
         );
     }
     Some((a, nd.stats[TestId::A].clone()))

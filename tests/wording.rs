@@ -412,10 +412,10 @@ fn marked_report_sentences_are_worded_by_each_front_end() {
         &|| false,
     );
     let doc = serde_json::to_string(&o.unwrap().doc).unwrap();
-    assert!(doc.contains("anchors="), "{doc}");
+    assert!(doc.contains("continuous="), "{doc}");
     assert!(flags_named(&doc).is_empty(), "{doc}");
     let run = common::run(Path::new("."), &["estimate", p, "--json"]);
-    assert!(run.stdout.contains("--anchors"), "{}", run.stdout);
+    assert!(run.stdout.contains("--continuous"), "{}", run.stdout);
     assert!(!run.stdout.contains('\u{e000}'), "{}", run.stdout);
 }
 
@@ -598,4 +598,54 @@ fn run_settings_are_worded_by_each_front_end() {
     let python = e.worded(&Keywords);
     assert!(flags_named(&python).is_empty(), "{python}");
     assert!(python.contains("inject= needs"), "{python}");
+}
+
+/// The docs' explorer screens are the explorer's snapshots line for line (trailing blanks
+/// trimmed), so they are what the program draws: docs/explorer.md's first screen and
+/// README's are `explorer__results_100x30`, "A real panel" is `explorer__llm_assigned_100x30`
+/// (trial finding 39); `scripts/doc-screens.py` copies them over after a snapshot changes.
+#[test]
+fn the_docs_screens_are_the_snapshots() {
+    let root = common::root();
+    let drawn = |name: &str| -> Vec<String> {
+        let snap =
+            std::fs::read_to_string(root.join(format!("tests/snapshots/{name}.snap"))).unwrap();
+        let body = snap
+            .splitn(3, "---\n")
+            .nth(2)
+            .expect("a snapshot body")
+            .to_string();
+        body.lines()
+            .filter(|l| l.len() >= 2)
+            .map(|l| {
+                l[1..l.len() - 1]
+                    .replace("\\\"", "\"")
+                    .replace("\\\\", "\\")
+                    .trim_end()
+                    .to_string()
+            })
+            .collect()
+    };
+    for (doc, nth, snap) in [
+        ("docs/explorer.md", 0, "explorer__results_100x30"),
+        ("docs/explorer.md", 1, "explorer__llm_assigned_100x30"),
+        ("README.md", 0, "explorer__results_100x30"),
+    ] {
+        let text = std::fs::read_to_string(root.join(doc)).unwrap();
+        let screen: Vec<String> = text
+            .split("```\n")
+            .skip(1)
+            .step_by(2)
+            .filter(|b| b.starts_with('┌'))
+            .nth(nth)
+            .unwrap_or_else(|| panic!("{doc}: screen {nth}"))
+            .lines()
+            .map(|l| l.trim_end().to_string())
+            .collect();
+        assert_eq!(
+            screen,
+            drawn(snap),
+            "{doc} vs {snap}: run scripts/doc-screens.py"
+        );
+    }
 }

@@ -147,7 +147,12 @@ pub(super) fn route(
         (_, Some(TestId::A)) => Err((true, guarded(TestId::A))),
         (Some(o), _) => Err((false, o)),
         (None, Some(t)) => Err((false, guarded(t))),
-        (None, None) if weak_id.alarm() => Err((false, Obstacle::WeaklyIdentified)),
+        (None, None) if weak_id.alarm() => Err((
+            false,
+            Obstacle::WeaklyIdentified {
+                no_interval: Vec::new(),
+            },
+        )),
         (None, None) => Ok(()),
     };
     match closed {

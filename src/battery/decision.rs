@@ -3,8 +3,10 @@
 //! this finds the matching row, the estimators and diagnostics available, and the failure
 //! modes left unguarded.
 
-use super::registry::TestId;
+use super::reading::Evidence;
+use super::registry::{PerTest, TestId};
 use super::types::Layout;
+use super::verdict::{TestResult, Verdict};
 
 use crate::estimate::Estimator;
 use crate::estimate::scale::not_identified;
@@ -225,6 +227,80 @@ pub fn decide(c: &Configuration) -> Decision {
         unguarded,
         refusal,
     }
+}
+
+impl Decision {
+    /// The table's answer settled by the battery's run: a test the layout allows but the run
+    /// could not calibrate (no matched null, say) is not available but unguarded, with the
+    /// run's reason, so every front end lists what this panel actually ran.
+    #[must_use]
+    pub fn settled(mut self, tests: &PerTest<TestResult>) -> Decision {
+        for t in TestId::ALL {
+            let r = &tests[t];
+            let name = format!("Test {} (", t.name());
+            let Some(i) = self.available.iter().position(|a| a.starts_with(&name)) else {
+                continue;
+            };
+            if r.verdict != Verdict::NotApplicable {
+                continue;
+            }
+            self.available.remove(i);
+            let spec = t.spec();
+            let head = spec
+                .unguarded
+                .split_once(" (no ")
+                .map_or(spec.unguarded, |(h, _)| h);
+            let why = r.message.split(". ").next().unwrap_or(&r.message);
+            self.unguarded
+                .insert(0, format!("{head} (no Test {}: {why})", t.name()));
+        }
+        self
+    }
+
+    /// The checks the table's row names that do not run on this panel ("Test B",
+    /// "weak-ID screen"), from the run's evidence; every one of them when none runs.
+    #[must_use]
+    pub fn idle(&self, evidence: &Evidence) -> Idle {
+        let d = self.row.diagnostics;
+        let mut named = 0;
+        let mut idle = Vec::new();
+        for t in TestId::ALL {
+            if d.contains(&format!("Test {}", t.name())) {
+                named += 1;
+                if evidence.tests[t] == Verdict::NotApplicable {
+                    idle.push(format!("Test {}", t.name()));
+                }
+            }
+        }
+        if d.contains("weak-ID") {
+            named += 1;
+            if evidence.weak_id.verdict() == Verdict::NotApplicable {
+                idle.push("weak-ID screen".to_string());
+            }
+        }
+        let every_test_idle = evidence
+            .tests
+            .values()
+            .all(|v| *v == Verdict::NotApplicable);
+        if (named == 0 && every_test_idle) || (named > 0 && idle.len() == named) {
+            Idle::All
+        } else if idle.is_empty() {
+            Idle::None
+        } else {
+            Idle::Some(idle)
+        }
+    }
+}
+
+/// Which of a row's checks do not run on a panel ([`Decision::idle`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Idle {
+    /// Every check the row names runs.
+    None,
+    /// These do not (named as the row names them).
+    Some(Vec<String>),
+    /// None of them runs.
+    All,
 }
 
 /// Which estimate to read on a panel, and why: the reading's answer

@@ -110,7 +110,19 @@ pub fn obstacle(o: &Obstacle, anchors: &[String]) -> String {
         Obstacle::DidNotRun { estimator: e, refusal } => {
             format!("{} does not run here ({refusal})", estimator(*e))
         }
-        Obstacle::WeaklyIdentified => "the weak-identification screen flags the closed form (T < 4): its points are not to be read, only its intervals".into(),
+        Obstacle::WeaklyIdentified { no_interval } if no_interval.is_empty() => "the weak-identification screen flags the closed form (T < 4): its points are not to be read, only its intervals".into(),
+        Obstacle::WeaklyIdentified { no_interval } => {
+            let names: Vec<String> = no_interval
+                .iter()
+                .map(|&k| anchors.get(k).cloned().unwrap_or_else(|| format!("A{}", k + 1)))
+                .collect();
+            format!(
+                "the weak-identification screen flags the closed form (T < 4): its points are not to be read, only its intervals, and {} {} none (too few resamples gave a value), so nothing can be reported for {}",
+                list(&names),
+                if names.len() == 1 { "has" } else { "have" },
+                if names.len() == 1 { "it" } else { "them" }
+            )
+        }
     }
 }
 

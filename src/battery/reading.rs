@@ -80,8 +80,10 @@ pub enum Obstacle {
         estimator: Estimator,
         refusal: String,
     },
-    /// The weak-identification screen flags the closed form: report intervals, not points.
-    WeaklyIdentified,
+    /// The weak-identification screen flags the closed form: report intervals, not points;
+    /// `no_interval` holds the anchors (indices) whose ρ̂ has no interval either, for which
+    /// nothing can be reported.
+    WeaklyIdentified { no_interval: Vec<usize> },
 }
 
 /// Why ρ is not identified on a configuration (docs/method.md §5, Section 7).
@@ -378,6 +380,17 @@ pub fn read(inputs: &Inputs<'_>) -> Reading {
         evidence: &evidence,
         j_threshold: inputs.tests[TestId::J].threshold,
     });
+    let mut routed = routed;
+    // The weak-ID obstacle names the anchors with no interval to report either.
+    for o in &mut routed.obstacles {
+        if let Obstacle::WeaklyIdentified { no_interval } = o {
+            *no_interval = closed.map_or_else(Vec::new, |f| {
+                (0..panel.m())
+                    .filter(|&k| f.boot.rho.get(k).copied().flatten().is_none())
+                    .collect()
+            });
+        }
+    }
     let fit = routed
         .read
         .and_then(|e| inputs.fits.iter().find(|f| f.estimator == e));

@@ -82,7 +82,8 @@ impl TestId {
             match scales.ordinal_judges {
                 OnOrdinal::NotApplicable(why) => return Err(why.into()),
                 OnOrdinal::ContinuousOnly(why) if layout.p - layout.ordinal_judges < 3 => {
-                    return Err(why.into());
+                    let j = super::test_a::J_CLAUSE;
+                    return Err(why.replace(j, &super::test_a::j_clause(layout.p)).into());
                 }
                 _ => {}
             }

@@ -148,7 +148,7 @@ fn for_obstacle(a: &About<'_>, o: &Obstacle) -> Vec<(Remedy, Outcome)> {
                 out.extend(drop_misfit_anchor(a));
             }
         }
-        Obstacle::WeaklyIdentified => out.extend(more_items(a)),
+        Obstacle::WeaklyIdentified { .. } => out.extend(more_items(a)),
         Obstacle::Guarded { .. } | Obstacle::DidNotRun { .. } => {}
     }
     out

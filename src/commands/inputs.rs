@@ -10,7 +10,7 @@ pub(super) fn input_files(panel: &crate::cli::PanelArgs) -> Vec<PathBuf> {
     match panel.opts.families.as_deref() {
         Some(spec) if !spec.contains('=') => files.push(PathBuf::from(spec)),
         Some(_) => {}
-        None => files.push(crate::data::families_sidecar(&panel.panel)),
+        None => files.extend(crate::data::families_beside(&panel.panel).map(|(p, _)| p)),
     }
     files
 }

@@ -83,6 +83,9 @@ pub(super) fn finish(path: &Path, raw: &mut Raw, opts: &PanelRequest) -> Result<
     if let Some(note) = identical_judges_note(path, &raw.judges, &data, n) {
         notes.push(note);
     }
+    if let Some(note) = off_scale_note(path, (&raw.judges, &raw.anchors), &data, n, &scales) {
+        notes.push(note);
+    }
     Ok(Loaded {
         panel: Panel {
             n,
@@ -166,7 +169,7 @@ pub(super) fn identical_judges_note(
         DataError::data(
             path,
             format!(
-                "warning: identical judge columns {list}: a duplicated column, or a judge with no independent error, which the single-factor model and Test A cannot detect"
+                "warning: identical judge columns {list}: a duplicated column, or judges with no independent error, which the model rules out (each judge has its own error): their covariance is their variance, which Test A reads as dispersion and the one-factor fit as a loading near 1; keep one of each pair"
             ),
         )
         .said(),
@@ -317,4 +320,54 @@ pub(super) fn found_names(names: &[String]) -> String {
     } else {
         format!(": {}", preview(names))
     }
+}
+
+/// How far (as a ratio of SDs) an anchor may vary from the judges' median SD before the note.
+const OFF_SCALE: f64 = 5.0;
+
+/// A note when continuous anchors vary on another scale than the judges (an SD more than
+/// [`OFF_SCALE`] times theirs, or less than a fifth): the model puts every column on the
+/// quality's one scale (Assumption 1), so flags such as a non-positive σ̂_a² may come from the
+/// scale alone (bleu on 0–100, say, against 1–5 judges).
+pub(super) fn off_scale_note(
+    path: &Path,
+    (judges, anchors): (&[String], &[String]),
+    data: &[f64],
+    n: usize,
+    scales: &[Scale],
+) -> Option<Said> {
+    let p = judges.len();
+    let sd = |c: usize| {
+        let x = &data[c * n..(c + 1) * n];
+        let mean = x.iter().sum::<f64>() / n as f64;
+        (x.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / n as f64).sqrt()
+    };
+    let mut judge_sd: Vec<f64> = (0..p).map(sd).filter(|s| *s > 0.0).collect();
+    if judge_sd.is_empty() || n == 0 {
+        return None;
+    }
+    judge_sd.sort_by(f64::total_cmp);
+    let median = judge_sd[judge_sd.len() / 2];
+    let off: Vec<String> = anchors
+        .iter()
+        .enumerate()
+        .filter(|(k, _)| !scales[p + k].is_ordinal())
+        .map(|(k, name)| (name, sd(p + k)))
+        .filter(|(_, s)| *s > OFF_SCALE * median || *s < median / OFF_SCALE)
+        .map(|(name, s)| format!("'{}' (SD {s:.3})", crate::error::sanitize(name)))
+        .collect();
+    if off.is_empty() {
+        return None;
+    }
+    Some(
+        DataError::data(
+            path,
+            format!(
+                "note: anchor{} {} on another scale than the judges (median SD {median:.3}): the model reads every column on one scale, so their ρ̂ and flags (a non-positive σ̂_a², say) may come from the scale alone; rescaled to the judges' range they can be read",
+                if off.len() == 1 { "" } else { "s" },
+                off.join(", ")
+            ),
+        )
+        .said(),
+    )
 }

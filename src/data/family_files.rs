@@ -7,7 +7,7 @@ use csv::ByteRecord;
 
 use super::DataError;
 use super::{
-    Families as Asked, MAX_COLUMNS, PanelRequest, Source, families_sidecar, is_blank, is_stdin,
+    Beside, Families as Asked, MAX_COLUMNS, PanelRequest, Source, families_beside, is_blank,
     preview,
 };
 use crate::location::{Location, sanitize};
@@ -54,16 +54,26 @@ pub(super) fn load_families(
             read_families_file(p, judges)?,
             FamilyOrigin::File(p.clone()),
         ),
-        None => {
-            let side = families_sidecar(panel_path);
-            if is_stdin(panel_path) || !side.is_file() {
-                return Ok((None, None, Vec::new()));
-            }
-            (
+        None => match families_beside(panel_path) {
+            None => return Ok((None, None, Vec::new())),
+            Some((side, Beside::Own)) => (
                 read_families_file(&side, judges)?,
                 FamilyOrigin::Sidecar(side),
-            )
-        }
+            ),
+            Some((side, Beside::Folder)) => {
+                // The folder's file speaks for several panels: only this panel's judges count,
+                // and a file this panel cannot use is no error of this panel's.
+                let pairs: Vec<_> = read_families_file(&side, judges)
+                    .unwrap_or_default()
+                    .into_iter()
+                    .filter(|(name, _, _)| judges.contains(name))
+                    .collect();
+                if pairs.is_empty() {
+                    return Ok((None, None, Vec::new()));
+                }
+                (pairs, FamilyOrigin::Sidecar(side))
+            }
+        },
     };
     let position: HashMap<&str, usize> = judges
         .iter()

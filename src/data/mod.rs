@@ -92,6 +92,32 @@ pub fn families_sidecar(panel_path: &Path) -> PathBuf {
     panel_path.with_file_name(format!("{stem}.families.csv"))
 }
 
+/// Which families file a load adopts when none is given (docs/file-formats.md).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Beside {
+    /// The panel's own sidecar, `x.families.csv` beside `x.csv` (what `simulate` writes): it
+    /// must name only the panel's judges.
+    Own,
+    /// A `families.csv` in the panel's folder, shared by the folder's panels: the entries
+    /// naming this panel's judges are adopted, the others belong to other panels.
+    Folder,
+}
+
+/// The one rule for the families file beside a panel, for every front end: the panel's own
+/// sidecar if there is one, else a folder-wide `families.csv` (never the panel itself).
+#[must_use]
+pub fn families_beside(panel_path: &Path) -> Option<(PathBuf, Beside)> {
+    if is_stdin(panel_path) {
+        return None;
+    }
+    let own = families_sidecar(panel_path);
+    if own.is_file() {
+        return Some((own, Beside::Own));
+    }
+    let folder = panel_path.with_file_name("families.csv");
+    (folder.is_file() && folder != panel_path).then_some((folder, Beside::Folder))
+}
+
 /// Loads a panel.
 ///
 /// # Errors

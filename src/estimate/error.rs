@@ -27,7 +27,7 @@ pub enum EstimateError {
     FreeScaleJudges(usize),
     /// The free-scale fit reads anchors' covariances, which an ordinal anchor lacks.
     #[error(
-        "anchor '{0}' is ordinal: the free-scale estimator needs continuous anchors, whose covariances carry the scale that identifies ρ (Section 7); leave it out of the anchors"
+        "anchor '{0}' is ordinal: the free-scale estimator needs continuous anchors, whose covariances carry the scale that identifies ρ (Section 7)"
     )]
     OrdinalAnchor(String),
     /// The free-scale fit needs more continuous anchors than the panel has.

@@ -126,7 +126,7 @@ impl Flag {
         };
         match self.code {
             FlagCode::SigmaC2Nonpositive => format!(
-                "σ̂_c² = {:.4} ≤ 0: no common-mode variance is left once quality is removed, so every ρ̂ is undefined; this out-of-range (Heywood-type) fit signals misspecification or weak identification — run the battery and report intervals only.",
+                "σ̂_c² = {:.4} ≤ 0: no common-mode variance is left once quality is removed, so every ρ̂ is undefined; this out-of-range (Heywood-type) fit signals misspecification or weak identification, and no point or interval of it can be read (the answer says which estimate, if any, can).",
                 self.value
             ),
             FlagCode::SigmaT2Outside0K => {
@@ -144,7 +144,7 @@ impl Flag {
                 )
             }
             FlagCode::SigmaA2Nonpositive => format!(
-                "σ̂_a² = {:.4} ≤ 0 for anchor {}: its error variance came out non-positive, so its ρ̂ is undefined; the anchor may be nearly error-free or the model misspecified.",
+                "σ̂_a² = {:.4} ≤ 0 for anchor {}: its error variance came out non-positive, so its ρ̂ is undefined; the anchor may be nearly error-free, on a scale other than the judges' (the closed form reads every column on one scale, Assumption 1), or the model misspecified.",
                 self.value,
                 name(self.anchor.unwrap_or(0))
             ),
@@ -187,7 +187,7 @@ impl Flag {
                 self.latent_message(&name(self.anchor.unwrap_or(0)))
             }
             FlagCode::OrdinalCodes => "the judges are ordinal, and this estimator reads their codes as numbers on the anchors' scale, which Likert codes do not share (Assumption 1; Section 7), so every ρ̂ is undefined; an estimator that frees each judge's scale is needed (the reading says whether one can be read here).".to_string(),
-            FlagCode::OrdinalAnchor => format!("an anchor is ordinal (the panel's scales name it), and this estimator reads its codes as numbers on the judges' scale, which Likert codes do not share (Assumption 1; Section 7); σ̂_t² comes from every anchor pair, so every ρ̂ is undefined, the other anchors' too. Leave it out (name the others with {}), or, if its codes are interval-scaled, say so with {}.", Setting::Anchors.marked(), Setting::Continuous.marked()),
+            FlagCode::OrdinalAnchor => "at least one anchor is ordinal (the panel's scales name it), and this estimator reads its codes as numbers on the judges' scale, which Likert codes do not share (Assumption 1; Section 7); σ̂_t² comes from every anchor pair, so every ρ̂ is undefined, the continuous anchors' too. The next steps say what this panel can do about it.".to_string(),
             FlagCode::ScaleMismatch | FlagCode::Censored | FlagCode::HeavyTails => {
                 self.edge_message(est, &name)
             }

@@ -27,7 +27,7 @@ fn weak_id_text(w: &crate::bootstrap::WeakId, verdict: WeakIdVerdict) -> String 
         match verdict {
             WeakIdVerdict::NoFit | WeakIdVerdict::OutOfRange { .. } => "no verdict: the closed form is out of range or gives no ρ̂ (see its flags), and T screens only an in-range fit".to_string(),
             WeakIdVerdict::Weak { .. } => format!(
-                "FLAGGED (T < {WEAK_ID_T}): the data carry little information about σ_t²; report every ρ as its interval only"
+                "FLAGGED (T < {WEAK_ID_T}): the data carry little information about σ_t²; report every ρ as its interval only, where it has one (\"Which estimate to read\" names any anchor without)"
             ),
             WeakIdVerdict::Ok { .. } => format!("ok (T ≥ {WEAK_ID_T})"),
         }

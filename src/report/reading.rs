@@ -270,7 +270,8 @@ fn obstacle_json(o: &Obstacle, panel: &Panel) -> Value {
             "estimator": estimator.key(), "flags": flags.iter().map(|f| f.as_str()).collect::<Vec<_>>(), "text": text}),
         Obstacle::DidNotRun { estimator, .. } => json!({"kind": "did_not_run",
             "estimator": estimator.key(), "text": text}),
-        Obstacle::WeaklyIdentified => json!({"kind": "weakly_identified", "text": text}),
+        Obstacle::WeaklyIdentified { no_interval } => json!({"kind": "weakly_identified",
+            "no_interval": no_interval.iter().map(|&k| panel.anchors.get(k)).collect::<Vec<_>>(), "text": text}),
     }
 }
 

@@ -195,7 +195,7 @@ pub enum WorkerMsg {
     },
     /// The planner's answer for a configuration (or why it has none).
     Planned {
-        request: Box<StudyRequest>,
+        design: Box<crate::model::Params>,
         plan: Result<Box<crate::plan::Plan>, String>,
     },
     /// A validation study took its `done`-th replicate of `total`.
@@ -257,7 +257,8 @@ pub struct PowerJob {
 /// The sample-size planner's answer for one configuration ([`crate::plan`]).
 #[derive(Debug, Clone)]
 pub struct PlanJob {
-    pub request: StudyRequest,
+    /// The design on screen, violations and all: what `rhoscope plan` reads for it.
+    pub design: crate::model::Params,
 }
 
 /// A validation study (`rhoscope validate`) of a loaded panel's textures.

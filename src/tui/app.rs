@@ -135,7 +135,7 @@ pub struct App {
     /// Whether the estimates pane shows the validation study (`V` toggles).
     pub show_validation: bool,
     /// The planner's answers, each keyed by its whole request (or why there is none).
-    pub plans: Vec<(StudyRequest, Result<Box<crate::plan::Plan>, String>)>,
+    pub plans: Vec<(crate::model::Params, Result<Box<crate::plan::Plan>, String>)>,
     /// The study of the configuration on screen.
     pub study: Option<StudyRequest>,
     pub entries: Vec<Entry>,
@@ -275,8 +275,12 @@ impl App {
     /// The planner's answer for the configuration on screen, if computed.
     #[must_use]
     pub fn plan_of_screen(&self) -> Option<&Result<Box<crate::plan::Plan>, String>> {
-        let study = self.study.as_ref()?;
-        self.plans.iter().find(|(r, _)| r == study).map(|(_, p)| p)
+        self.study.as_ref()?;
+        let design = self.scenario.params();
+        self.plans
+            .iter()
+            .find(|(d, _)| *d == design)
+            .map(|(_, p)| p)
     }
 
     /// The power study and the planner for `study`, each unless already known.
@@ -287,10 +291,11 @@ impl App {
                 request: study.clone(),
             }));
         }
-        if !self.plans.iter().any(|(r, _)| r == study) {
-            effects.push(Effect::Plan(super::action::PlanJob {
-                request: study.clone(),
-            }));
+        // The planner plans the design on screen, violations and all, as `rhoscope plan` does
+        // for the same preset; the power study reads the violation-free base.
+        let design = self.scenario.params();
+        if !self.plans.iter().any(|(d, _)| *d == design) {
+            effects.push(Effect::Plan(super::action::PlanJob { design }));
         }
         effects
     }

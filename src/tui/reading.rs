@@ -131,8 +131,19 @@ pub fn obstacle(o: &Obstacle, names: &[String]) -> String {
             label(*estimator, names),
             crate::wording::reword(refusal, &crate::tui::text::Keys).into_owned()
         ),
-        Obstacle::WeaklyIdentified => {
+        Obstacle::WeaklyIdentified { no_interval } if no_interval.is_empty() => {
             "the weak-ID screen flags the closed form (read its intervals only)".into()
+        }
+        Obstacle::WeaklyIdentified { no_interval } => {
+            format!(
+                "the weak-ID screen flags the closed form (read its intervals only; {} {} none, so nothing to read there)",
+                list(no_interval.iter().map(|&k| anchor_name(names, k))),
+                if no_interval.len() == 1 {
+                    "has"
+                } else {
+                    "have"
+                }
+            )
         }
     }
 }
@@ -247,14 +258,17 @@ pub fn remedy(r: &Remedy, panel: &Panel) -> String {
             keys(&Action::TypeFamily),
             keys(&Action::Family(1))
         ),
+        Remedy::DesignateClean(0) => format!(
+            "if {} is known to be clean, read the estimates pane's designated-clean line, which takes it as the clean one",
+            anchor(0)
+        ),
         Remedy::DesignateClean(k) => format!(
-            "if {} is known to be clean, designate it: the estimates pane's designated-clean line takes {} as the clean one",
+            "if {} is known to be clean, designating it would identify the others' ρ; the explorer's designated-clean line takes only the first anchor, {}, so this step is the command line's",
             anchor(*k),
             anchor(0)
         ),
         Remedy::TrustAnchor(k) => format!(
-            "if {} is known to be clean, trust it (`rhoscope estimate … --designated-clean {}`): the others' ρ follows on latent scales, resting on an assumption the data cannot test",
-            anchor(*k),
+            "if {} is known to be clean, trusting it would identify the others' ρ on latent scales, resting on an assumption the data cannot test; the explorer has no key for it yet, so this step is the command line's",
             anchor(*k)
         ),
         Remedy::CollectAnchors(n) => format!(

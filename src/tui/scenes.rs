@@ -146,7 +146,7 @@ pub fn scenes() -> Vec<Scene> {
         Scene {
             title: "Family blocking",
             caption: [
-                "If the residual is family-level instead, judges within a family covary more: Test C fires, and Tests A and J with it.",
+                "If the residual is family-level instead, judges within a family covary more: Test C fires, and Test J with it.",
                 "The family-blocked estimate takes K from cross-family pairs only: it removes that pull (ρ̂_2: 0.653 → 0.700, the true 0.70).",
             ],
             // Seed 2032 draws a panel whose naive and blocked ρ̂_2 sit on their population
@@ -170,8 +170,8 @@ pub fn scenes() -> Vec<Scene> {
         Scene {
             title: "A real panel: HANNA",
             caption: [
-                "Three human raters, 431 stories, coherence 1–5 (HANNA), codes read as numbers: Test A.",
-                "It fires (0.589, p = 0.001): real raters violate the equal-loading structure.",
+                "Three human raters, 431 stories, coherence 1–5 (HANNA), codes scored continuous.",
+                "Test A fires (0.589, p = 0.001): real raters violate the equal-loading structure.",
             ],
             setup: Setup::Hanna,
             point: None,

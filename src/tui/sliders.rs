@@ -145,6 +145,9 @@ pub struct Scenario {
     /// Anchor total error SDs (not a slider; scenes set them).
     pub sigma_a: Vec<f64>,
     pub sigma_t2: f64,
+    /// The judges' families as the preset or scene gives them (`simulate --preset` writes
+    /// the same ones): none for mid, so the explorer's mid has no Test C, as the command's.
+    pub families: Families,
 }
 
 /// σ_a of an anchor added by the m slider (docs/method.md §4's third anchor).
@@ -202,6 +205,7 @@ impl Scenario {
             sliders,
             sigma_a: params.sigma_a_full(),
             sigma_t2: params.sigma_t2,
+            families: params.violations.families.clone(),
         }
     }
 
@@ -335,7 +339,12 @@ impl Scenario {
                         .collect()
                 },
                 shared_residual: self.get(Knob::Shared),
-                families: Families::Blocks(3),
+                // A family residual needs families: the σ_f slider moved up on a design
+                // without them gives three, as `--set sigma_f=…` alone would be refused.
+                families: match &self.families {
+                    Families::None if self.get(Knob::SigmaF) > 0.0 => Families::Blocks(3),
+                    f => f.clone(),
+                },
                 sigma_f: self.get(Knob::SigmaF),
                 ..Violations::default()
             },

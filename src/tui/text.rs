@@ -46,9 +46,12 @@ impl Wording for Keys {
                 key_of(&Action::TypeFamily)
             )),
             Setting::Continuous | Setting::Ordinal => data_pane(Action::ToggleScale, "the column"),
-            // `c` reads codes as numbers but calibrates Test A as continuous scores: the
-            // paper's convention, with its own null, is the command line's.
-            Setting::CodesAsNumbers => Cow::Borrowed("`rhoscope battery FILE --codes-as-numbers`"),
+            // `c` reads codes as numbers but calibrates Test A as continuous scores, a null of
+            // its own: the paper's convention (codes cut at their own thresholds) is not run
+            // here, and the sentence says so rather than naming a flag.
+            Setting::CodesAsNumbers => Cow::Borrowed(
+                "c on each judge reads the codes as continuous scores here, with a null of its own; only the command line",
+            ),
             Setting::FreeScale => Cow::Borrowed("the free-scale estimate on the estimates pane"),
             Setting::Long => Cow::Borrowed(
                 "the long layout, opened with `rhoscope explore FILE --long ITEM,RATER,SCORE`",

@@ -164,7 +164,7 @@ fn about_closed_form(o: &crate::battery::reading::Obstacle) -> bool {
         Obstacle::Guarded { estimator, .. }
         | Obstacle::Flagged { estimator, .. }
         | Obstacle::DidNotRun { estimator, .. } => *estimator == Estimator::ClosedForm,
-        Obstacle::OrdinalAnchors(_) | Obstacle::WeaklyIdentified => true,
+        Obstacle::OrdinalAnchors(_) | Obstacle::WeaklyIdentified { .. } => true,
         Obstacle::NotIdentified(_) => false,
     }
 }

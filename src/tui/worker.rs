@@ -380,10 +380,10 @@ fn unmatched_families(pairs: &[(String, String)], header: &[String]) -> Option<S
 /// none. A first row `judge,family` is a header.
 #[must_use]
 pub fn family_file(panel: &std::path::Path) -> Vec<(String, String)> {
-    let beside = panel.with_file_name("families.csv");
-    if beside == panel {
+    // The same file the loader adopts (`data::families_beside`, the one rule).
+    let Some((beside, _)) = crate::data::families_beside(panel) else {
         return Vec::new();
-    }
+    };
     let Ok(text) = std::fs::read_to_string(&beside) else {
         return Vec::new();
     };
@@ -431,7 +431,7 @@ pub fn run_power(j: &PowerJob, progress: &(dyn Fn(Progress) -> Flow + Sync)) -> 
 #[must_use]
 pub fn run_plan(j: &PlanJob, progress: &(dyn Fn(Progress) -> Flow + Sync)) -> Option<WorkerMsg> {
     let plan = crate::plan::plan(
-        &j.request.base,
+        &j.design,
         super::app::PLAN_TARGET,
         &crate::plan::PlanOptions::default(),
         progress,
@@ -442,7 +442,7 @@ pub fn run_plan(j: &PlanJob, progress: &(dyn Fn(Progress) -> Flow + Sync)) -> Op
         Err(e) => Err(crate::error::sanitize(&e.to_string())),
     };
     Some(WorkerMsg::Planned {
-        request: Box::new(j.request.clone()),
+        design: Box::new(j.design.clone()),
         plan,
     })
 }

@@ -241,7 +241,8 @@ pub struct AnchorRecovery {
     /// √mean((ρ̂ − ρ)²).
     pub rmse: Option<f64>,
     /// Share of replicates whose 95 % interval holds ρ (an undefined interval counts as a
-    /// miss); `None` without the bootstrap.
+    /// miss); `None` without the bootstrap, and when no replicate gave a ρ̂ at all (a share of
+    /// runs that never gave a value would read as intervals that always miss).
     pub coverage: Option<f64>,
 }
 
@@ -307,7 +308,7 @@ fn summarise(n: usize, opts: &Options, which: &[Estimator], reps: &[Replicate]) 
                     let rmse = (d > 0).then(|| {
                         (v.iter().map(|x| (x - rho).powi(2)).sum::<f64>() / d as f64).sqrt()
                     });
-                    let coverage = (opts.bootstrap > 0).then(|| {
+                    let coverage = (opts.bootstrap > 0 && d > 0).then(|| {
                         reps.iter()
                             .filter(|x| x.fits[e].covered[k] == Some(true))
                             .count() as f64

@@ -293,7 +293,7 @@ fn the_configuration_pane_shows_the_planners_n_for_the_scenario() {
         })
         .expect("the start queues the planner");
     settle(&mut app, effects);
-    assert_eq!(Some(&job.request), app.study.as_ref());
+    assert_eq!(job.design, app.scenario.params());
     let config = |app: &App| {
         let t = screen(app, 120, 40);
         let a = ui::areas(app, ratatui::layout::Rect::new(0, 0, 120, 40));
@@ -304,10 +304,10 @@ fn the_configuration_pane_shows_the_planners_n_for_the_scenario() {
         "{}",
         config(&app)
     );
-    let Some(WorkerMsg::Planned { request, plan }) = worker::run_plan(&job, &silent) else {
+    let Some(WorkerMsg::Planned { design, plan }) = worker::run_plan(&job, &silent) else {
         panic!("the planner answers");
     };
-    assert_eq!(*request, job.request);
+    assert_eq!(*design, job.design);
     let plan = plan.expect("a plan");
     let n = plan.n.expect("reached below the search's limit");
     let at = plan.evaluations.iter().find(|e| e.n == n).unwrap();
@@ -321,7 +321,7 @@ fn the_configuration_pane_shows_the_planners_n_for_the_scenario() {
     act(
         &mut app,
         Action::Worker(WorkerMsg::Planned {
-            request,
+            design,
             plan: Ok(plan),
         }),
     );
@@ -347,7 +347,7 @@ fn the_planner_yields_to_the_battery_and_then_resumes() {
     let w = worker::Worker::start(tx, |m| m);
     let mut app = started(Start::Default);
     w.plan(PlanJob {
-        request: app.study.clone().unwrap(),
+        design: app.scenario.params(),
     });
     std::thread::sleep(Duration::from_millis(100));
     let job = app
@@ -399,4 +399,29 @@ fn a_validation_that_cannot_run_says_why_in_the_estimates_pane() {
     assert!(app.update(Action::Validate).is_empty());
     let t = screen(&app, 80, 24);
     assert!(rows_of(&t, a.estimates).join("").contains("ρ̂ "));
+}
+
+/// The shared-residual preset plans its own design, residual and all, as
+/// `rhoscope plan --preset shared-residual` does, not the violation-free base (trial 36).
+#[test]
+fn a_presets_planner_line_plans_the_design_on_screen() {
+    let mut app = started(Start::Default);
+    act(&mut app, Action::Focus(Pane::Data));
+    app.cursor = app
+        .entries
+        .iter()
+        .position(|e| *e == rhoscope::tui::app::Entry::Preset("shared-residual"))
+        .unwrap();
+    let effects = app.update(Action::Activate);
+    let job = effects
+        .iter()
+        .find_map(|e| match e {
+            Effect::Plan(j) => Some(j.clone()),
+            _ => None,
+        })
+        .expect("a new design asks the planner");
+    let want = rhoscope::scenario::preset("shared-residual").unwrap();
+    assert_eq!(job.design.violations.shared_residual, 0.6);
+    assert_eq!(job.design.rho, want.rho);
+    assert_eq!(job.design.sigma_a, want.sigma_a);
 }

@@ -37,9 +37,9 @@ impl App {
                     Err(e) => self.failed(e),
                 }
             }
-            WorkerMsg::Planned { request, plan } => {
-                self.plans.retain(|(r, _)| *r != *request);
-                self.plans.push((*request, plan));
+            WorkerMsg::Planned { design, plan } => {
+                self.plans.retain(|(d, _)| *d != *design);
+                self.plans.push((*design, plan));
                 Vec::new()
             }
             WorkerMsg::Validating {

@@ -79,12 +79,12 @@ impl App {
             self.show_validation = false;
             return Vec::new();
         }
-        let Source::File(_) = self.source else {
+        let Source::File(file) = &self.source else {
             self.status = "V works on a file's own textures: o opens one".into();
             return Vec::new();
         };
         let Some(panel) = self.panel.clone().filter(|p| p.p() >= 3) else {
-            self.status = "V needs ≥ 3 judges: Space on a column sets them".into();
+            self.status = too_few_judges(file, self.panel.as_deref());
             return Vec::new();
         };
         let options = self.validate_options(panel.n);
@@ -160,4 +160,24 @@ impl App {
             }
         }
     }
+}
+
+/// Why `V` cannot run with fewer than 3 judges, and the step this file can take: a spare
+/// column made a judge, an anchor made one while 2 anchors stay, or else new judges' scores.
+fn too_few_judges(file: &super::FileState, panel: Option<&crate::panel::Panel>) -> String {
+    let judges = panel.map_or(0, crate::panel::Panel::p);
+    let anchors = panel.map_or(0, crate::panel::Panel::m);
+    let spare = file
+        .roles
+        .iter()
+        .filter(|r| **r == super::Role::Ignored)
+        .count();
+    let step = if spare > 0 {
+        "Space on a column with role — makes it a judge"
+    } else if anchors > 2 {
+        "Space twice on an anchor makes it a judge (2 anchors stay)"
+    } else {
+        "every column has a role, so a third judge's scores must be added to the file"
+    };
+    format!("V needs ≥ 3 judges and this panel has {judges}: {step}")
 }

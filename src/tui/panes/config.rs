@@ -8,7 +8,7 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
-use crate::battery::decision::TABLE;
+use crate::battery::decision::{Idle, TABLE};
 use crate::plan::Target;
 use crate::power::SUMMARY_STRENGTHS;
 use crate::tui::action::Pane;
@@ -110,13 +110,10 @@ fn row_lines(
     // Broken before the dash where it does not fit, as the other rows are.
     // A row's tests that cannot run on this panel (too few judges for J, say) are not
     // offered by it: when none can, the row says so.
-    let none_runs = app.battery.as_deref().is_some_and(|r| {
-        r.reading
-            .evidence
-            .tests
-            .values()
-            .all(|v| *v == crate::battery::Verdict::NotApplicable)
-    });
+    let idle = app
+        .battery
+        .as_deref()
+        .map_or(Idle::None, |r| d.idle(&r.reading.evidence));
     // Where the row does not fit the pane's one line, its spaces after ≥ and ≳ go first, so
     // that 80×24 shows it whole ("N ≳ 10⁴", not "N ≳").
     let whole = format!("▸ {}", d.row.configuration);
@@ -127,10 +124,14 @@ fn row_lines(
     };
     let parts = [
         row,
-        if none_runs {
-            format!("— {} (none can run on this panel)", d.row.diagnostics)
-        } else {
-            format!("— {}", d.row.diagnostics)
+        match idle {
+            Idle::All => format!("— {} (none can run on this panel)", d.row.diagnostics),
+            Idle::Some(names) => format!(
+                "— {} ({} N/A on this panel)",
+                d.row.diagnostics,
+                names.join(", ")
+            ),
+            Idle::None => format!("— {}", d.row.diagnostics),
         },
     ];
     lines.extend(

@@ -110,7 +110,7 @@ fn screens(
             sig(t, 3)
         ),
         WeakIdVerdict::Weak { t } => format!(
-            "T = |den̂| / SD_boot = {} against {WEAK_ID_T}: the denominator of Theorem 1 is weakly identified; report ρ̂ as an interval only.",
+            "T = |den̂| / SD_boot = {} against {WEAK_ID_T}: the denominator of Theorem 1 is weakly identified: read ρ̂ as an interval only, where it has one (the answer names any anchor without).",
             sig(t, 3)
         ),
         WeakIdVerdict::Ok { t } => format!(

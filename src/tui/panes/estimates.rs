@@ -93,7 +93,12 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
     // The moments of the estimate the rows show; a scenario's truth is on the closed form's
     // scale, so it stands beside the closed form only.
     let truth_beside = truth.as_ref().filter(|_| lead.is_none());
-    lines.extend(moment_lines(shown, truth_beside, width));
+    // Labelled by fit when the rows read another estimate than the closed form, whose flags
+    // follow: two fits' numbers on one screen each name their fit.
+    let fit_label = lead
+        .as_ref()
+        .map(|(l, _, _)| crate::tui::reading::pane_label(*l, &names));
+    lines.extend(moment_lines(shown, truth_beside, fit_label, width));
     lines.extend(neff_line(app, stale, width));
     // A real panel's judges load as they do; the walkthrough's Test J step points here.
     if matches!(app.source, Source::File(_))
@@ -218,14 +223,16 @@ fn comparison_lines(
 fn moment_lines(
     e: &Estimate,
     truth: Option<&crate::model::Params>,
+    fit: Option<String>,
     width: usize,
 ) -> Vec<Line<'static>> {
-    let mut items = vec![
+    let mut items: Vec<String> = fit.map(|f| format!("{f}:")).into_iter().collect();
+    items.extend([
         format!("σ̂_t² {}", num(Some(e.sigma_t2))),
         format!("σ̂_c² {}", num(Some(e.sigma_c2))),
         format!("K {}", num(Some(e.k))),
         format!("den {}", num(Some(e.denominator))),
-    ];
+    ]);
     // Proposition 1: a uniform second factor adds g·h to the σ_t² the closed form sees.
     if let Some(p) = truth {
         items.push(format!(

@@ -101,8 +101,17 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
         .iter()
         .map(|x| format!("{x}"))
         .collect();
+    let families = match app.scenario.params().violations.families {
+        crate::model::Families::None => "no families".to_string(),
+        crate::model::Families::Blocks(k) => format!("{k} families"),
+        crate::model::Families::Labels(mut l) => {
+            l.sort();
+            l.dedup();
+            format!("{} families", l.len())
+        }
+    };
     notes.push(format!(
-        "fixed: σ_t² = {}, σ_a = ({}), 3 families, seed {} (s: new)",
+        "fixed: σ_t² = {}, σ_a = ({}), {families}, seed {} (s: new)",
         app.scenario.sigma_t2,
         sa.join(", "),
         app.seed

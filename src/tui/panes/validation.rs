@@ -88,7 +88,7 @@ fn cell_lines(
     out: &mut Vec<Line<'static>>,
 ) {
     let head = format!(
-        "mean ± SD of ρ̂ over {} synthetic panels of N = {}{} built on these judges' own textures",
+        "mean ± SD of ρ̂ over {} synthetic panels of N = {}{} built on these judges' own textures, with continuous synthetic anchors (not the file's anchors)",
         cell.reps,
         cell.n,
         if cell.n == study.panel_n {
@@ -169,6 +169,15 @@ fn cell_lines(
 /// false alarms.
 fn detail_lines(cell: &Cell, width: usize, theme: Theme, out: &mut Vec<Line<'static>>) {
     for r in &cell.estimators {
+        if r.anchors.iter().all(|a| a.defined == 0) {
+            let line = format!(
+                "{}: undefined in all {} runs, because it never gave a ρ̂ (so no RMSE, no coverage)",
+                short(r.estimator),
+                cell.reps
+            );
+            out.extend(flow(&[line], " · ", width).into_iter().map(Line::raw));
+            continue;
+        }
         let rmse: Vec<String> = r.anchors.iter().map(|a| two(a.rmse)).collect();
         let mut items = vec![
             format!("{}: RMSE {}", short(r.estimator), rmse.join(" ")),
