@@ -1316,7 +1316,11 @@ fn codes_as_numbers_is_refused_where_test_a_reads_continuous_judges() {
             &["battery", file, "--codes-as-numbers", "--null-draws", "20"],
         );
         assert_eq!(r.code, 2, "{file}: {}", r.stderr);
-        assert!(r.stderr.contains("--codes-as-numbers reads"), "{}", r.stderr);
+        assert!(
+            r.stderr.contains("--codes-as-numbers reads"),
+            "{}",
+            r.stderr
+        );
         assert!(r.stderr.contains(why), "{}", r.stderr);
         assert_eq!(r.stderr.trim_end().lines().count(), 1, "{}", r.stderr);
     }

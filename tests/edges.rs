@@ -300,8 +300,8 @@ fn boundary_interval_coverage() {
             let q = |permille: usize| zs[(zs.len() - 1) * permille / 1000];
             let basic = covers((2.0 * zh - q(975)).tanh(), (2.0 * zh - q(25)).tanh());
             let zm = zs.iter().sum::<f64>() / zs.len() as f64;
-            let zsd = (zs.iter().map(|v| (v - zm).powi(2)).sum::<f64>() / (zs.len() - 1) as f64)
-                .sqrt();
+            let zsd =
+                (zs.iter().map(|v| (v - zm).powi(2)).sum::<f64>() / (zs.len() - 1) as f64).sqrt();
             let normal = covers((zh - 1.96 * zsd).tanh(), (zh + 1.96 * zsd).tanh());
             Some((rho, sd_boot, [covers(iv.lo, iv.hi), basic, normal]))
         })
@@ -311,8 +311,8 @@ fn boundary_interval_coverage() {
     let rate = |c: usize| c as f64 / ran as f64;
     let se = |c: usize| (rate(c) * (1.0 - rate(c)) / ran as f64).sqrt();
     let mean_rho = runs.iter().map(|r| r.0).sum::<f64>() / ran as f64;
-    let sd_rho = (runs.iter().map(|r| (r.0 - mean_rho).powi(2)).sum::<f64>() / (ran - 1) as f64)
-        .sqrt();
+    let sd_rho =
+        (runs.iter().map(|r| (r.0 - mean_rho).powi(2)).sum::<f64>() / (ran - 1) as f64).sqrt();
     let sd_boot = runs.iter().map(|r| r.1).sum::<f64>() / ran as f64;
     let (pct, basic, normal) = (count(0), count(1), count(2));
     println!(
