@@ -174,6 +174,32 @@ pub struct Conventions {
     pub codes_as_numbers: bool,
 }
 
+impl Conventions {
+    /// Why a convention asked for cannot apply to `panel`, in one line, so that every front end
+    /// refuses it rather than dropping it: codes as numbers replaces Test A's N/A on Likert
+    /// judges, and has nothing to replace where Test A runs on continuous judges.
+    #[must_use]
+    pub fn refusal(&self, panel: &Panel) -> Option<String> {
+        if !self.codes_as_numbers {
+            return None;
+        }
+        let layout = Layout::of(panel);
+        let continuous = layout.continuous_judges().len();
+        let flag = crate::wording::Setting::CodesAsNumbers.marked();
+        if layout.ordinal_judges == 0 {
+            Some(format!(
+                "{flag} reads Likert judges' codes as numbers, and every judge of this panel is continuous, so Test A already reads their scores: drop it"
+            ))
+        } else if TestId::A.applicable(&layout).is_ok() {
+            Some(format!(
+                "{flag} reads every judge's codes as numbers where Test A is otherwise N/A, but {continuous} of this panel's judges are continuous and Test A asks its question of them alone (docs/method.md §3): drop it, or leave those judges out to read every judge's codes"
+            ))
+        } else {
+            None
+        }
+    }
+}
+
 /// Runs the whole battery on a panel. Returns `None` when `progress` stops the run.
 #[must_use]
 pub fn run(
@@ -229,7 +255,7 @@ pub fn run_in(
     let single = calibrated(Slot::Single, &layout, &null_model, true);
     let free = calibrated(Slot::Free, &layout, &fs_null, corr.is_ok());
     let own = calibrated(Slot::Judges, &layout, &own_null, corr.is_ok());
-    let codes = conventions.codes_as_numbers && single.is_empty();
+    let codes = conventions.codes_as_numbers && conventions.refusal(panel).is_none();
     let (null_note, fs_note) = notes(
         &layout,
         (&single, [(&own, own_note), (&free, fs_note)], codes),

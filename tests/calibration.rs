@@ -558,3 +558,157 @@ fn the_latent_null_reports_progress_per_draw() {
     // whole panel's (Test O) and the judges' own (Tests J and C), none single-factor.
     assert_eq!(steps.load(Ordering::Relaxed), 10 + 2 * 60);
 }
+
+/// Test O at four anchors, why it leaves its size: on `CAL_PANELS` (default 400) null panels of
+/// continuous judges with families and ρ = (0.3, 0.7, 0.5, 0.2) at N = `CAL_N` (default 1000),
+/// each panel's plug-in null (`CAL_DRAWS`, default 200) against the statistic's distribution
+/// over the true null panels themselves: their quantiles side by side (a quantile–quantile
+/// read), the correlation of each panel's statistic with its own threshold, and the rate.
+#[test]
+#[ignore = "long: Test O's plug-in null against the true null (minutes)"]
+fn test_o_plug_in_null_against_the_true_null() {
+    let panels = env_usize("CAL_PANELS", 400);
+    let draws = env_usize("CAL_DRAWS", 200);
+    let n = env_usize("CAL_N", 1000);
+    // `CAL_RHO` (four values, comma-separated) moves the anchors, e.g. farther from equal β.
+    let rho: &'static [f64] = match std::env::var("CAL_RHO") {
+        Ok(v) => Box::leak(
+            v.split(',')
+                .map(|x| x.trim().parse().expect("CAL_RHO: numbers"))
+                .collect::<Vec<f64>>()
+                .into_boxed_slice(),
+        ),
+        Err(_) => &[0.3, 0.7, 0.5, 0.2],
+    };
+    let design = Design {
+        judges: Judges::Continuous,
+        families: true,
+        n,
+        violation: Violation::None,
+        rho,
+    };
+    let seed = 9900 + n as u64;
+    let runs: Vec<(f64, f64, Vec<f64>)> = (0..panels as u64)
+        .into_par_iter()
+        .filter_map(|i| {
+            let panel = design.panel(seed, i);
+            let opts = Options {
+                resamples: 0,
+                null_draws: draws,
+                seed: seed.wrapping_add(i),
+            };
+            let r = run(&panel, &NullSpec::Matched, &opts, &silent).expect("never stopped");
+            let o = &r.tests[TestId::O];
+            Some((o.statistic?, o.threshold?, r.null_stats[TestId::O].clone()))
+        })
+        .collect();
+    let k = runs.len();
+    let fired = runs.iter().filter(|(s, t, _)| s > t).count();
+    let mut truth: Vec<f64> = runs.iter().map(|r| r.0).collect();
+    truth.sort_by(f64::total_cmp);
+    // The quantile at `permille`/1000, the nearest order statistic below it.
+    let at = |v: &[f64], permille: usize| v[(v.len() - 1) * permille / 1000];
+    eprintln!(
+        "{}, ρ = {rho:?} ({k} panels, {draws} draws): O fires {fired}/{k} = {:.3}, nominal {:.4}",
+        design.name(),
+        fired as f64 / k as f64,
+        nominal(draws)
+    );
+    eprintln!(
+        "| quantile | true null | plug-in null (mean over panels) | plug-in SD over panels |"
+    );
+    for q in [250, 500, 750, 900, 950, 975, 990] {
+        let plug: Vec<f64> = runs.iter().map(|r| at(&r.2, q)).collect();
+        let mean = plug.iter().sum::<f64>() / k as f64;
+        let sd = (plug.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (k - 1) as f64).sqrt();
+        eprintln!(
+            "| {} | {:.4e} | {mean:.4e} | {sd:.4e} |",
+            q as f64 / 1000.0,
+            at(&truth, q)
+        );
+    }
+    let (s, t): (Vec<f64>, Vec<f64>) = runs.iter().map(|r| (r.0.ln(), r.1.ln())).unzip();
+    let corr = |a: &[f64], b: &[f64]| {
+        let (ma, mb) = (
+            a.iter().sum::<f64>() / a.len() as f64,
+            b.iter().sum::<f64>() / b.len() as f64,
+        );
+        let cov: f64 = a.iter().zip(b).map(|(x, y)| (x - ma) * (y - mb)).sum();
+        let va: f64 = a.iter().map(|x| (x - ma).powi(2)).sum();
+        let vb: f64 = b.iter().map(|y| (y - mb).powi(2)).sum();
+        cov / (va * vb).sqrt()
+    };
+    eprintln!("corr(ln statistic, ln own threshold) = {:.3}", corr(&s, &t));
+    // The rate a threshold as noisy as these would give a statistic independent of it: each
+    // panel's threshold against every panel's statistic. Near the observed rate, the excess
+    // comes from the threshold's noise (the plug-in parameters' error), not from its
+    // dependence on the statistic.
+    let indep = runs
+        .iter()
+        .map(|r| (k - truth.partition_point(|x| *x <= r.1)) as f64 / k as f64)
+        .sum::<f64>()
+        / k as f64;
+    let mean_t = runs.iter().map(|r| r.1).sum::<f64>() / k as f64;
+    let sd_t = (runs.iter().map(|r| (r.1 - mean_t).powi(2)).sum::<f64>() / (k - 1) as f64).sqrt();
+    eprintln!(
+        "thresholds: mean {mean_t:.4e}, SD over panels {sd_t:.4e} ({:.0} %); a statistic independent of its threshold would fire {indep:.3}; at the true null's 95th percentile, {:.3}",
+        100.0 * sd_t / mean_t,
+        (k - truth.partition_point(|x| *x <= at(&truth, 950))) as f64 / k as f64
+    );
+    // The p-values' spread: a calibrated null gives each tenth a tenth of the panels.
+    let mut tenths = [0usize; 10];
+    for (stat, _, null) in &runs {
+        let above = null.len() - null.partition_point(|x| x < stat);
+        tenths[((1 + above) * 10 / (1 + null.len())).min(9)] += 1;
+    }
+    eprintln!("p-values by tenth: {tenths:?}");
+}
+
+/// On standard normal nulls of D = 1000 draws the 95th percentile's SD is
+/// √(0.95·0.05/D)/φ(1.645) = 0.0668 (the order statistic's asymptotic SD); the estimate
+/// from one null's own draws is near it on average, and so is the threshold's spread over
+/// 300 seeds.
+#[test]
+fn the_threshold_mc_sd_matches_the_quantile_sd_of_a_normal_null() {
+    let (d, seeds) = (1000, 300);
+    let want = (0.95f64 * 0.05 / d as f64).sqrt()
+        / ((-0.5 * 1.644_853_6f64.powi(2)).exp() / (2.0 * std::f64::consts::PI).sqrt());
+    assert!((want - 0.0668).abs() < 1e-3);
+    let (mut sds, mut thresholds) = (Vec::new(), Vec::new());
+    for seed in 0..seeds {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut v: Vec<f64> = (0..d).map(|_| StandardNormal.sample(&mut rng)).collect();
+        v.sort_by(f64::total_cmp);
+        let nd = rhoscope::battery::NullDistribution {
+            draws: d,
+            stats: PerTest::from_fn(|t| {
+                if t == TestId::A {
+                    v.clone()
+                } else {
+                    Vec::new()
+                }
+            }),
+        };
+        sds.push(nd.threshold_mc_sd(TestId::A).unwrap());
+        thresholds.push(nd.threshold(TestId::A).unwrap());
+    }
+    let mean = |x: &[f64]| x.iter().sum::<f64>() / x.len() as f64;
+    let (m_sd, m_th) = (mean(&sds), mean(&thresholds));
+    let spread =
+        (thresholds.iter().map(|x| (x - m_th).powi(2)).sum::<f64>() / (seeds - 1) as f64).sqrt();
+    // The spread over 300 seeds has a relative SE of about 4 %; the mean estimate is
+    // biased a little by the quantiles' curvature: 12 % either way leaves room for both.
+    assert!(
+        (m_sd / want - 1.0).abs() < 0.12,
+        "mean MC SD {m_sd} against {want}"
+    );
+    assert!(
+        (spread / want - 1.0).abs() < 0.12,
+        "spread {spread} against {want}"
+    );
+    let empty = rhoscope::battery::NullDistribution {
+        draws: 1,
+        stats: PerTest::from_fn(|_| vec![1.0]),
+    };
+    assert_eq!(empty.threshold_mc_sd(TestId::A), None);
+}

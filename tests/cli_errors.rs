@@ -6,6 +6,7 @@
 mod common;
 
 use common::{run, write};
+use std::fmt::Write as _;
 
 /// A small valid panel: 2 anchors, 3 judges, 6 items.
 const GOOD: &str = "J1,J2,J3,A1,A2\n\
@@ -1421,4 +1422,59 @@ fn long_study_runs_announce_their_cost_first() {
     );
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(!r.stderr.contains("note:"), "{}", r.stderr);
+}
+/// `--codes-as-numbers` replaces Test A's N/A on Likert judges; where Test A runs on
+/// continuous judges (a mixed panel with three of them, or no Likert judge at all) it has
+/// nothing to replace, so it is refused in one line saying why, never dropped in silence.
+#[test]
+fn codes_as_numbers_is_refused_where_test_a_reads_continuous_judges() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut mixed = String::from("J1,J2,J3,J4,A1,A2,A3\n");
+    let mut continuous = String::from("J1,J2,J3,A1,A2,A3\n");
+    for i in 0..40u32 {
+        let x = |k: u32| f64::from((i * 37 + k * 11) % 23) / 7.0 + f64::from(k) * 0.01;
+        let code = 1 + (i * 7) % 3;
+        let _ = writeln!(
+            mixed,
+            "{:.3},{:.3},{:.3},{code},{:.3},{:.3},{:.3}",
+            x(1),
+            x(2),
+            x(3),
+            x(4),
+            x(5),
+            x(6)
+        );
+        let _ = writeln!(
+            continuous,
+            "{:.3},{:.3},{:.3},{:.3},{:.3},{:.3}",
+            x(1),
+            x(2),
+            x(3),
+            x(4),
+            x(5),
+            x(6)
+        );
+    }
+    write(dir.path(), "mixed.csv", mixed.as_bytes());
+    write(dir.path(), "cont.csv", continuous.as_bytes());
+    for (file, why) in [
+        (
+            "mixed.csv",
+            "3 of this panel's judges are continuous and Test A asks its question of them alone",
+        ),
+        ("cont.csv", "every judge of this panel is continuous"),
+    ] {
+        let r = run(
+            dir.path(),
+            &["battery", file, "--codes-as-numbers", "--null-draws", "20"],
+        );
+        assert_eq!(r.code, 2, "{file}: {}", r.stderr);
+        assert!(
+            r.stderr.contains("--codes-as-numbers reads"),
+            "{}",
+            r.stderr
+        );
+        assert!(r.stderr.contains(why), "{}", r.stderr);
+        assert_eq!(r.stderr.trim_end().lines().count(), 1, "{}", r.stderr);
+    }
 }

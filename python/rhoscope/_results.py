@@ -20,7 +20,7 @@ TIDY_COLUMNS = [
     "reason",
 ]
 #: The columns of ``verdicts()``.
-VERDICT_COLUMNS = ["test", "applicable", "statistic", "threshold", "p_value", "verdict", "message"]
+VERDICT_COLUMNS = ["test", "applicable", "statistic", "threshold", "threshold_mc_sd", "p_value", "verdict", "message"]
 #: How each estimator is called in words.
 ESTIMATORS = {
     "estimate": "closed form (Theorem 1)",
@@ -244,7 +244,7 @@ class Battery(_Fits):
 
     @property
     def tests(self) -> dict[str, dict[str, Any]]:
-        """Each test's verdict, statistic, threshold, p-value and message."""
+        """Each test's verdict, statistic, threshold (with its Monte-Carlo SD), p-value and message."""
         return dict(self._doc.get("tests") or {})
 
     def verdicts(self) -> Any:

@@ -30,6 +30,20 @@ impl NullDistribution {
         (!v.is_empty()).then(|| percentile(v, 0.95))
     }
 
+    /// The Monte-Carlo SD of [`Self::threshold`], so a front end can print the threshold's
+    /// own noise beside it: half the gap between the null's quantiles at 0.95 ± √(0.95·0.05/D),
+    /// the order statistics one binomial SD of the count of draws below it spans
+    /// (docs/method.md §3). `None` under two draws.
+    #[must_use]
+    pub fn threshold_mc_sd(&self, t: TestId) -> Option<f64> {
+        let v = &self.stats[t];
+        if v.len() < 2 {
+            return None;
+        }
+        let s = (0.95 * 0.05 / v.len() as f64).sqrt();
+        Some((percentile(v, (0.95 + s).min(1.0)) - percentile(v, 0.95 - s)) / 2.0)
+    }
+
     /// Monte-Carlo p-value of an observed statistic (docs/method.md §3).
     #[must_use]
     pub fn p_value(&self, t: TestId, observed: f64) -> Option<f64> {

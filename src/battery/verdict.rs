@@ -46,6 +46,9 @@ pub struct TestResult {
     pub statistic: Option<f64>,
     /// The null's 95th percentile.
     pub threshold: Option<f64>,
+    /// The threshold's Monte-Carlo SD over null draws of other seeds
+    /// ([`NullDistribution::threshold_mc_sd`]).
+    pub threshold_mc_sd: Option<f64>,
     /// (1 + #{null ≥ observed}) / (1 + draws).
     pub p_value: Option<f64>,
     pub verdict: Verdict,
@@ -62,6 +65,7 @@ impl TestResult {
             applicable: false,
             statistic: None,
             threshold: None,
+            threshold_mc_sd: None,
             p_value: None,
             verdict: Verdict::NotApplicable,
             message,
@@ -132,6 +136,7 @@ pub(super) fn judge(
         applicable: true,
         statistic: Some(observed),
         threshold: Some(threshold),
+        threshold_mc_sd: nulls.threshold_mc_sd(t),
         p_value: nulls.p_value(t, observed),
         verdict,
         message: t.meaning(&Observation {

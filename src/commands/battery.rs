@@ -21,6 +21,12 @@ pub(super) fn report(
         null_draws: a.null_draws as usize,
         seed: a.seed,
     };
+    let conventions = battery::Conventions {
+        codes_as_numbers: a.codes_as_numbers,
+    };
+    if let Some(why) = conventions.refusal(panel) {
+        return Err(Error::Usage(why.into()));
+    }
     let shape = crate::cost::BatteryShape {
         n: panel.n,
         judges: panel.p(),
@@ -41,9 +47,6 @@ pub(super) fn report(
         opts.null_draws
     );
     warn_cost(console, crate::cost::battery_seconds(&shape), &what);
-    let conventions = battery::Conventions {
-        codes_as_numbers: a.codes_as_numbers,
-    };
     let meter = console.meter(Steps::Battery(&opts), !a.json);
     let report = battery::run_with(panel, &NullSpec::Matched, &opts, conventions, &|p| {
         meter.tick(p)

@@ -244,7 +244,7 @@ impl Flag {
                 Setting::Ordinal.marked()
             ),
             FlagCode::HeavyTails => format!(
-                "the judges' residuals have heavy tails (excess kurtosis {:.1}, 0 for normal errors): the points stand, but the item bootstrap understates their spread, so every interval is too short (about 0.7× the true SD with t(3) errors); read the intervals as optimistic.",
+                "the judges' residuals have heavy tails (excess kurtosis {:.1}, 0 for normal errors): the points stand, but the item bootstrap understates their spread, so every interval is too short (with t(3) errors at N = 5000 a 95 % interval covered 0.89, its bootstrap SD 0.85× the true one); read the intervals as optimistic.",
                 self.value
             ),
             _ => String::new(),

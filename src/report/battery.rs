@@ -79,6 +79,7 @@ pub fn json(
                 "applicable": t.applicable,
                 "statistic": t.statistic.map_or(Value::Null, num),
                 "threshold": t.threshold.map_or(Value::Null, num),
+                "threshold_mc_sd": t.threshold_mc_sd.map_or(Value::Null, num),
                 "p_value": t.p_value.map_or(Value::Null, num),
                 "verdict": t.verdict.as_str(),
                 "message": t.message,
@@ -180,14 +181,23 @@ pub fn text(
                 format!("{} {}", t.test.name(), t.test.guards()),
                 t.verdict.badge().into(),
                 opt(t.statistic),
-                opt(t.threshold),
+                match (t.threshold, t.threshold_mc_sd) {
+                    (Some(th), Some(sd)) => format!("{} ± {} MC", stat(th), stat(sd)),
+                    (th, _) => opt(th),
+                },
                 t.p_value
                     .map_or_else(|| "—".into(), crate::battery::phrase::p_value),
             ]
         })
         .collect();
     out.push_str(&table(
-        &["test", "verdict", "statistic", "threshold (95%)", "p-value"],
+        &[
+            "test",
+            "verdict",
+            "statistic",
+            "threshold (95%, ± its Monte-Carlo SD)",
+            "p-value",
+        ],
         &rows,
     ));
     for t in r.tests.values() {

@@ -189,9 +189,12 @@ fn test(r: &BatteryReport, id: TestId) -> [String; 2] {
         t.statistic.unwrap_or(f64::NAN),
         t.threshold.unwrap_or(f64::NAN),
     );
+    let mc = t.threshold_mc_sd.map_or(String::new(), |sd| {
+        format!(" ± {} MC", crate::tui::widgets::sig(sd, 2))
+    });
     [
         format!(
-            "Test {} ({}) {}: statistic {stat} against a 95% {} null threshold of {threshold}.",
+            "Test {} ({}) {}: statistic {stat} against a 95% {} null threshold of {threshold}{mc}.",
             t.test.name(),
             t.test.guards(),
             if t.verdict == Verdict::Fires {

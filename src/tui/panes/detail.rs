@@ -64,8 +64,11 @@ pub fn lines(app: &App, theme: Theme, width: usize) -> Vec<Line<'static>> {
             let p = res.p_value.map_or(String::new(), |p| {
                 format!(", p {}", crate::tui::panes::battery::p_text(p))
             });
+            let mc = res
+                .threshold_mc_sd
+                .map_or(String::new(), |sd| format!(" ± {} MC", sig(sd, 2)));
             wrap(
-                &format!("statistic {a} against the 95% threshold {b}{p}"),
+                &format!("statistic {a} against the 95% threshold {b}{mc}{p}"),
                 &mut out,
             );
         }
