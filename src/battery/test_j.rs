@@ -61,7 +61,7 @@ pub const SPEC: Diagnostic = Diagnostic {
 
 /// What Test J's verdict means (docs/method.md §7, Section 8).
 fn meaning(r: &Observation<'_>) -> String {
-    let families = r.layout.families.as_ref().is_some_and(|f| f.blockable());
+    let families = r.layout.families.as_ref().is_some_and(crate::families::JudgeFamilies::blockable);
     if r.fires && families {
         "The judges need more than one factor even with each on its own scale: the free-scale estimate does not hold. With families given, the split may be the families' (Test C asks), which the family-blocked estimate answers where the answer names it; else find the judges that split off (their loadings λ) before reading any ρ̂.".into()
     } else if r.fires {

@@ -169,7 +169,7 @@ pub(super) fn identical_judges_note(
         DataError::data(
             path,
             format!(
-                "warning: identical judge columns {list}: a duplicated column, or judges with no independent error, which the model rules out (each judge has its own error): their covariance is their variance, which Test A reads as dispersion and the one-factor fit as a loading near 1; keep one of each pair"
+                "warning: identical judge columns {list}: a duplicated column, or judges without an error of their own, which the model rules out; keep one of each pair"
             ),
         )
         .said(),

@@ -90,15 +90,11 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
     lines.extend(anchor_lines(
         shown, shown_boot, &truths, &names, stale, width, theme,
     ));
-    // The moments of the estimate the rows show; a scenario's truth is on the closed form's
-    // scale, so it stands beside the closed form only.
+    // The moments of the estimate the rows show, named by fit when another leads; a
+    // scenario's truth is on the closed form's scale, so it stands beside the closed form only.
     let truth_beside = truth.as_ref().filter(|_| lead.is_none());
-    // Labelled by fit when the rows read another estimate than the closed form, whose flags
-    // follow: two fits' numbers on one screen each name their fit.
-    let fit_label = lead
-        .as_ref()
-        .map(|(l, _, _)| crate::tui::reading::pane_label(*l, &names));
-    lines.extend(moment_lines(shown, truth_beside, fit_label, width));
+    let led = lead.as_ref().map(|(l, _, _)| *l);
+    lines.extend(moment_lines(shown, truth_beside, led, &names, width));
     lines.extend(neff_line(app, stale, width));
     // A real panel's judges load as they do; the walkthrough's Test J step points here.
     if matches!(app.source, Source::File(_))
@@ -119,7 +115,6 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
             theme.warn(),
         ));
     }
-    let led = lead.as_ref().map(|(l, _, _)| *l);
     let (comparisons, pointed) = comparison_lines(app, fits, stale, &names, led);
     lines.extend(comparisons);
     if let Some(line) = pointed {
@@ -223,10 +218,14 @@ fn comparison_lines(
 fn moment_lines(
     e: &Estimate,
     truth: Option<&crate::model::Params>,
-    fit: Option<String>,
+    fit: Option<Estimator>,
+    names: &[String],
     width: usize,
 ) -> Vec<Line<'static>> {
-    let mut items: Vec<String> = fit.map(|f| format!("{f}:")).into_iter().collect();
+    let mut items: Vec<String> = fit
+        .map(|f| format!("{}:", crate::tui::reading::pane_label(f, names)))
+        .into_iter()
+        .collect();
     items.extend([
         format!("σ̂_t² {}", num(Some(e.sigma_t2))),
         format!("σ̂_c² {}", num(Some(e.sigma_c2))),
