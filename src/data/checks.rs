@@ -6,10 +6,8 @@ use std::path::Path;
 use rayon::prelude::*;
 
 use super::DataError;
-use super::{
-    Columns, Loaded, MIN_ITEMS, PanelRequest, Raw, check_column_count, load_families, preview,
-    resolve_list,
-};
+use super::raw::{Loaded, MIN_ITEMS, Raw};
+use super::{Columns, PanelRequest, check_column_count, load_families, preview, resolve_list};
 use crate::location::Location;
 use crate::panel::{Panel, Scale};
 use crate::wording::{Said, Setting};

@@ -6,10 +6,8 @@ use std::path::{Path, PathBuf};
 use csv::ByteRecord;
 
 use super::DataError;
-use super::{
-    Families as Asked, MAX_COLUMNS, PanelRequest, Source, families_sidecar, is_blank, is_stdin,
-    preview,
-};
+use super::raw::families_sidecar;
+use super::{Families as Asked, MAX_COLUMNS, PanelRequest, Source, is_blank, is_stdin, preview};
 use crate::location::{Location, sanitize};
 use crate::wording::{Said, Setting};
 
