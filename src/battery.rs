@@ -9,12 +9,15 @@ pub mod registry;
 mod answer;
 pub mod calibration;
 pub mod decision;
+mod inferred;
 pub mod null;
 pub mod phrase;
 pub mod reading;
 mod remedy;
 pub mod types;
 pub mod verdict;
+
+pub use inferred::Inferred;
 
 // The registered tests, in report order: a new one is its file here plus one line.
 registry! {
@@ -100,16 +103,6 @@ pub struct NullInfo {
     /// One sentence on the latent nulls (docs/method.md §7): the judges' own one-factor null
     /// of Test J, the free-scale null of Test O, each when one was built or why not.
     pub free_scale: Option<String>,
-}
-
-/// One estimator's fit with its bootstrap intervals.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Inferred {
-    pub estimator: Estimator,
-    pub estimate: Estimate,
-    /// What the estimator reports beyond the estimate (λ and misfit for the free scale).
-    pub detail: crate::estimate::Detail,
-    pub boot: BootstrapResult,
 }
 
 /// Everything `rhoscope battery` reports.

@@ -300,10 +300,7 @@ fn back_edges() -> Vec<String> {
 #[test]
 fn children_do_not_import_their_parent() {
     const CEILING: &[(&str, usize)] = &[
-        ("battery.rs", 1),
         ("bootstrap.rs", 2),
-        ("data/mod.rs", 5),
-        ("estimate.rs", 10),
         ("ordinal/mod.rs", 5),
         ("report/mod.rs", 10),
         ("reproduce/mod.rs", 14),
@@ -328,4 +325,207 @@ fn children_do_not_import_their_parent() {
             back_edges()
         );
     }
+}
+
+/// A function's length: from its `fn` line to its closing brace, inclusive.
+struct Function {
+    file: String,
+    name: String,
+    lines: usize,
+}
+
+/// The code with string, char literals and comments blanked (newlines kept), so braces count.
+fn blank_literals(code: &str) -> String {
+    let chars: Vec<char> = code.chars().collect();
+    let mut out = String::with_capacity(code.len());
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        let next = chars.get(i + 1).copied();
+        if c == '/' && next == Some('/') {
+            while i < chars.len() && chars[i] != '\n' {
+                i += 1;
+            }
+        } else if c == '/' && next == Some('*') {
+            while i + 1 < chars.len() && !(chars[i] == '*' && chars[i + 1] == '/') {
+                out.push(if chars[i] == '\n' { '\n' } else { ' ' });
+                i += 1;
+            }
+            i += 2;
+        } else if c == 'r' && (next == Some('#') || next == Some('"')) && !ident_before(&chars, i) {
+            let hashes = chars[i + 1..].iter().take_while(|&&h| h == '#').count();
+            if chars.get(i + 1 + hashes) != Some(&'"') {
+                out.push(c);
+                i += 1;
+                continue;
+            }
+            i += 2 + hashes;
+            while i < chars.len() {
+                if chars[i] == '"'
+                    && chars[i + 1..]
+                        .iter()
+                        .take(hashes)
+                        .filter(|&&h| h == '#')
+                        .count()
+                        == hashes
+                {
+                    i += 1 + hashes;
+                    break;
+                }
+                if chars[i] == '\n' {
+                    out.push('\n');
+                }
+                i += 1;
+            }
+            out.push_str("\"\"");
+        } else if c == '"' {
+            i += 1;
+            while i < chars.len() && chars[i] != '"' {
+                if chars[i] == '\\' {
+                    i += 1;
+                }
+                if chars.get(i) == Some(&'\n') {
+                    out.push('\n');
+                }
+                i += 1;
+            }
+            i += 1;
+            out.push_str("\"\"");
+        } else if c == '\'' && (next == Some('\\') || chars.get(i + 2) == Some(&'\'')) {
+            i += 1;
+            while i < chars.len() && chars[i] != '\'' {
+                if chars[i] == '\\' {
+                    i += 1;
+                }
+                i += 1;
+            }
+            i += 1;
+            out.push_str("' '");
+        } else {
+            out.push(c);
+            i += 1;
+        }
+    }
+    out
+}
+
+fn ident_before(chars: &[char], i: usize) -> bool {
+    i > 0 && (chars[i - 1].is_alphanumeric() || chars[i - 1] == '_')
+}
+
+/// Every function with a body in `src/` outside `#[cfg(test)] mod tests`, with its length.
+fn functions() -> Vec<Function> {
+    let mut out = Vec::new();
+    for src in sources_with_comments() {
+        out.extend(measure(&src.path, &src.code));
+    }
+    out
+}
+
+/// The functions with a body in one file's code, with their lengths.
+fn measure(path: &str, code: &str) -> Vec<Function> {
+    let mut out = Vec::new();
+    {
+        let code = blank_literals(code);
+        let lines: Vec<&str> = code.lines().collect();
+        for (start, line) in lines.iter().enumerate() {
+            let Some(at) = line.find("fn ") else { continue };
+            if ident_before(
+                &line.chars().collect::<Vec<_>>(),
+                line[..at].chars().count(),
+            ) {
+                continue;
+            }
+            let name: String = line[at + 3..]
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            if name.is_empty() {
+                continue;
+            }
+            let (mut depth, mut opened) = (0usize, false);
+            'scan: for (end, l) in lines.iter().enumerate().skip(start) {
+                let from = if end == start { at } else { 0 };
+                for ch in l[from..].chars() {
+                    match ch {
+                        ';' if !opened => break 'scan,
+                        '{' => {
+                            depth += 1;
+                            opened = true;
+                        }
+                        '}' => {
+                            depth = depth.saturating_sub(1);
+                            if opened && depth == 0 {
+                                out.push(Function {
+                                    file: path.to_string(),
+                                    name: name.clone(),
+                                    lines: end - start + 1,
+                                });
+                                break 'scan;
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Like [`sources`], with comments kept (a function's length counts them).
+fn sources_with_comments() -> Vec<Source> {
+    sources()
+        .into_iter()
+        .map(|s| {
+            let text = std::fs::read_to_string(Path::new(ROOT).join("src").join(&s.path)).unwrap();
+            let lines: Vec<&str> = text.lines().collect();
+            let end = (0..lines.len())
+                .find(|&i| {
+                    lines[i] == "#[cfg(test)]"
+                        && lines.get(i + 1).is_some_and(|n| n.starts_with("mod tests"))
+                })
+                .unwrap_or(lines.len());
+            Source {
+                path: s.path,
+                code: lines[..end].join("\n"),
+            }
+        })
+        .collect()
+}
+
+/// No function outside tests is over 100 lines, counted from its `fn` line to its closing
+/// brace; the ones listed are being reshaped elsewhere and may only shrink.
+#[test]
+fn no_function_is_over_100_lines() {
+    const WAITING: &[(&str, &str, usize)] = &[
+        ("battery.rs", "run_in", 105),
+        ("bootstrap.rs", "bootstrap_with_neff", 117),
+        ("commands/estimate.rs", "report", 103),
+        ("tui/panes/data.rs", "column_lines", 103),
+        ("tui/panes/estimates.rs", "render", 110),
+    ];
+    let mut long = Vec::new();
+    for f in functions() {
+        let allowed = WAITING
+            .iter()
+            .find(|(file, name, _)| *file == f.file && *name == f.name)
+            .map_or(100, |w| w.2);
+        if f.lines > allowed {
+            long.push(format!("src/{}: {} is {} lines", f.file, f.name, f.lines));
+        }
+    }
+    assert!(long.is_empty(), "{long:#?}");
+}
+
+/// The measure itself: from `fn` to its brace, braces in literals and comments ignored, a
+/// declaration without a body skipped.
+#[test]
+fn function_lengths_are_measured_from_fn_to_its_brace() {
+    let code = "fn a() {\n    let s = \"}}{\";\n    let c = '}';\n    // }\n}\nfn b();\npub fn c<'a>(x: &'a str)\n    -> &'a str {\n    x\n}\n";
+    let found: Vec<(String, usize)> = measure("x.rs", code)
+        .into_iter()
+        .map(|f| (f.name, f.lines))
+        .collect();
+    assert_eq!(found, [("a".to_string(), 5), ("c".to_string(), 4)]);
 }

@@ -3,9 +3,9 @@
 //! weak-identification and range verdicts, each decided here once), and the next steps, each
 //! checked against the panel. Front ends word it; nothing here names a front-end control.
 
-use super::Inferred;
 use super::answer::{Fitted, route};
 use super::decision::{Configuration, Route};
+use super::inferred::Inferred;
 use super::registry::{PerTest, TestId};
 use super::remedy::{About, next_steps};
 use super::verdict::{TestResult, Verdict};

@@ -6,10 +6,8 @@ use std::path::Path;
 use rayon::prelude::*;
 
 use super::DataError;
-use super::{
-    Columns, Loaded, MIN_ITEMS, PanelRequest, Raw, check_column_count, load_families, preview,
-    resolve_list,
-};
+use super::raw::{Loaded, MIN_ITEMS, Raw};
+use super::{Columns, PanelRequest, check_column_count, load_families, preview, resolve_list};
 use crate::location::Location;
 use crate::panel::{Panel, Scale};
 use crate::wording::{Said, Setting};
@@ -354,7 +352,7 @@ pub(super) fn off_scale_note(
         .filter(|(k, _)| !scales[p + k].is_ordinal())
         .map(|(k, name)| (name, sd(p + k)))
         .filter(|(_, s)| *s > OFF_SCALE * median || *s < median / OFF_SCALE)
-        .map(|(name, s)| format!("'{}' (SD {s:.3})", crate::error::sanitize(name)))
+        .map(|(name, s)| format!("'{}' (SD {s:.3})", crate::location::sanitize(name)))
         .collect();
     if off.is_empty() {
         return None;

@@ -6,10 +6,8 @@ use std::path::{Path, PathBuf};
 use csv::ByteRecord;
 
 use super::DataError;
-use super::{
-    Beside, Families as Asked, MAX_COLUMNS, PanelRequest, Source, families_beside, is_blank,
-    preview,
-};
+use super::raw::{Beside, families_beside};
+use super::{Families as Asked, MAX_COLUMNS, PanelRequest, Source, is_blank, preview};
 use crate::location::{Location, sanitize};
 use crate::wording::{Said, Setting};
 

@@ -7,8 +7,9 @@ use std::path::Path;
 use csv::ByteRecord;
 
 use super::DataError;
+use super::raw::Raw;
 use super::{
-    ColumnRef, LongColumns, MAX_COLUMNS, PanelRequest, Raw, Role, Source, cell_value, check_cells,
+    ColumnRef, LongColumns, MAX_COLUMNS, PanelRequest, Role, Source, cell_value, check_cells,
     check_width, default_role, is_blank, position_note, preview, resolve_list,
 };
 use crate::location::{Location, sanitize};

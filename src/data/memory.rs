@@ -9,11 +9,10 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use super::DataError;
+use super::assemble::assemble;
+use super::raw::{Loaded, Raw};
 use super::sniff::check_header;
-use super::{
-    Loaded, LongColumns, PanelRequest, Raw, assemble, cell_value, check_cells, long::LongReader,
-    wide_layout,
-};
+use super::{LongColumns, PanelRequest, cell_value, check_cells, long::LongReader, wide_layout};
 use crate::location::{Location, clip, sanitize};
 
 /// One column of a table in memory.

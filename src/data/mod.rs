@@ -11,39 +11,13 @@
 //! `csv` crate row by row. Both paths give bit-identical numbers and the same located errors
 //! (a unit test runs them against each other).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use crate::location::Location;
-use crate::panel::Panel;
 use crate::wording::Said;
-
-/// Fewest complete items a panel may have: two degrees of freedom for every covariance.
-pub const MIN_ITEMS: usize = 3;
 
 pub mod limits;
 
 use limits::MAX_COLUMNS;
-
-/// A loaded panel and where its families came from.
-#[derive(Debug, Clone)]
-pub struct Loaded {
-    pub panel: Panel,
-    /// The sidecar or file families were read from, if any.
-    pub families_source: Option<PathBuf>,
-    /// The first dropped item's location, for a one-line note.
-    pub first_dropped: Option<Location>,
-    /// Every column name of the file's header (sanitised), whatever its role; the long
-    /// layout's header names its item, rater and score columns.
-    pub header: Vec<String>,
-    /// One-line notes for the user (sanitised, each naming the file): a families sidecar
-    /// adopted without being asked for, judges with identical columns.
-    pub notes: Vec<Said>,
-    /// The delimiter the file was read with (sniffed from its header).
-    pub delimiter: u8,
-    /// The judge and anchor columns' names as written in the file, not sanitised (panel
-    /// order), so a script can select them; the long layout's rater ids.
-    pub raw_names: Vec<String>,
-}
 
 /// Every column name of a panel file's header (sanitised).
 ///
@@ -80,42 +54,7 @@ pub fn sniff_header(path: &Path) -> Result<Vec<String>, DataError> {
             return Source::text(path, buf, false).map(|s| s.header);
         }
     };
-    Ok(names.iter().map(|n| crate::error::sanitize(n)).collect())
-}
-
-/// The families sidecar that `simulate` writes next to a panel: `x.csv` → `x.families.csv`.
-#[must_use]
-pub fn families_sidecar(panel_path: &Path) -> PathBuf {
-    let stem = panel_path
-        .file_stem()
-        .map_or_else(String::new, |s| s.to_string_lossy().into_owned());
-    panel_path.with_file_name(format!("{stem}.families.csv"))
-}
-
-/// Which families file a load adopts when none is given (docs/file-formats.md).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Beside {
-    /// The panel's own sidecar, `x.families.csv` beside `x.csv` (what `simulate` writes): it
-    /// must name only the panel's judges.
-    Own,
-    /// A `families.csv` in the panel's folder, shared by the folder's panels: the entries
-    /// naming this panel's judges are adopted, the others belong to other panels.
-    Folder,
-}
-
-/// The one rule for the families file beside a panel, for every front end: the panel's own
-/// sidecar if there is one, else a folder-wide `families.csv` (never the panel itself).
-#[must_use]
-pub fn families_beside(panel_path: &Path) -> Option<(PathBuf, Beside)> {
-    if is_stdin(panel_path) {
-        return None;
-    }
-    let own = families_sidecar(panel_path);
-    if own.is_file() {
-        return Some((own, Beside::Own));
-    }
-    let folder = panel_path.with_file_name("families.csv");
-    (folder.is_file() && folder != panel_path).then_some((folder, Beside::Folder))
+    Ok(names.iter().map(|n| crate::location::sanitize(n)).collect())
 }
 
 /// Loads a panel.
@@ -126,19 +65,6 @@ pub fn families_beside(panel_path: &Path) -> Option<(PathBuf, Beside)> {
 /// lists that do not fit the file.
 pub fn load(path: &Path, opts: &PanelRequest) -> Result<Loaded, DataError> {
     load_with(path, opts, Strategy::Auto)
-}
-
-/// Which reader a wide file goes through.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[cfg_attr(
-    not(test),
-    expect(dead_code, reason = "Sequential is the reference in unit tests")
-)]
-enum Strategy {
-    /// The parallel byte parser when the file allows it, else the `csv` crate.
-    Auto,
-    /// Always the `csv` crate, row by row (the reference the fast path is tested against).
-    Sequential,
 }
 
 fn load_with(path: &Path, opts: &PanelRequest, strategy: Strategy) -> Result<Loaded, DataError> {
@@ -164,25 +90,7 @@ fn load_with(path: &Path, opts: &PanelRequest, strategy: Strategy) -> Result<Loa
     assemble(path, &mut raw, src.header, src.delimiter, opts)
 }
 
-/// The panel from raw columns (a file's or a table's in memory), with its header.
-fn assemble(
-    path: &Path,
-    raw: &mut Raw,
-    header: Vec<String>,
-    delimiter: u8,
-    opts: &PanelRequest,
-) -> Result<Loaded, DataError> {
-    let mut loaded = finish(path, raw, opts)?;
-    loaded.header = header;
-    loaded.delimiter = delimiter;
-    loaded.raw_names = if raw.written_names.is_empty() {
-        loaded.panel.names()
-    } else {
-        std::mem::take(&mut raw.written_names)
-    };
-    Ok(loaded)
-}
-
+mod assemble;
 mod cells;
 mod checks;
 mod columnar;
@@ -193,6 +101,7 @@ mod input;
 mod json;
 mod long;
 pub mod memory;
+mod raw;
 mod records;
 mod request;
 mod roles;
@@ -203,41 +112,22 @@ pub use checks::MAX_MAGNITUDE;
 pub use error::DataError;
 pub use input::note_stdin_closed;
 pub use memory::{Column, Table, TableSource, load_table, register};
+pub use raw::{Beside, Loaded, MIN_ITEMS, families_beside, families_sidecar};
 pub use request::{ColumnRef, Columns, Families, LongColumns, PanelRequest};
 pub use roles::{Role, default_role};
 
+use assemble::assemble;
 use cells::cell_value;
-use checks::finish;
 use family_files::load_families;
-use input::{is_stdin, names_stdin};
+use input::names_stdin;
 use limits::{check_cells, check_column_count};
 use long::read_long;
+use raw::Strategy;
 use records::Opened;
 use records::Records;
 use roles::{assign_roles, position_note, preview, resolve_list};
 use sniff::{Source, io_reason, looks_utf16};
 use wide::{Wide, check_width, is_blank, ragged, read_wide, wide_layout};
-
-/// Columns of selected raters before complete-case filtering (`NaN` = missing).
-struct Raw {
-    judges: Vec<String>,
-    anchors: Vec<String>,
-    /// Column-major, `stride` rows per column (judges then anchors).
-    data: Vec<f64>,
-    stride: usize,
-    /// File line of each row (wide: its row; long: the row where the item first appeared);
-    /// 0 marks a blank line, which is no item. `lines.len() <= stride`.
-    lines: Vec<u64>,
-    judges_given: bool,
-    anchors_given: bool,
-    /// Wide layout: the selected columns' names as written (judges then anchors).
-    written_names: Vec<String>,
-    /// Notes on how the columns were picked (a number read as a name, not a position).
-    notes: Vec<String>,
-    /// How many columns could take a role (the header less the id column; unbounded in the
-    /// long layout), so no advice asks for more than the file has.
-    width: usize,
-}
 
 #[cfg(test)]
 mod tests {

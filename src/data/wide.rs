@@ -6,9 +6,10 @@ use std::path::Path;
 use csv::ByteRecord;
 
 use super::DataError;
+use super::raw::{Raw, Strategy};
 use super::{
-    PanelRequest, Raw, Source, Strategy, assign_roles, cell_value, check_cells, check_column_count,
-    fast, position_note, resolve_list,
+    PanelRequest, Source, assign_roles, cell_value, check_cells, check_column_count, fast,
+    position_note, resolve_list,
 };
 use crate::location::Location;
 use crate::wording::Setting;

@@ -4,7 +4,8 @@
 use nalgebra::DMatrix;
 
 use super::registry::{Entry, Fitter, OnMoments, Shown};
-use super::{Context, Estimate, EstimateError, closed_form};
+use super::{Context, EstimateError, closed_form};
+use super::shape::Estimate;
 use crate::moments::{JudgePairs, Moments};
 
 /// The family-blocked estimator's registry entry; `estimate --blocked` asks for it.

@@ -2,7 +2,8 @@
 //! anchor d as clean (β_d = 0), so σ̂_t² = M_d; ρ̂_d is 0 by assumption, not by estimate.
 
 use super::registry::{Entry, Fitter, OnMoments, Shown, all_pairs};
-use super::{Context, Estimate, EstimateError, closed_form, finish};
+use super::{Context, EstimateError, closed_form, finish};
+use super::shape::Estimate;
 use crate::moments::Moments;
 
 /// The designated-clean estimator's registry entry; `estimate --designated-clean` asks for it.

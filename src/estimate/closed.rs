@@ -1,9 +1,9 @@
 //! Theorem 1's closed form (eq. 1): σ_t² from every anchor pair k < l, with per-pair
 //! denominators and the plain mean over pairs for m > 2 (docs/method.md §1).
 
-use super::Estimate;
 use super::registry::{Entry, Fitter, MethodValue, OnMoments, Shown, all_pairs};
-use super::{EstimateError, Flag, FlagCode, PairEstimate, Parts};
+use super::shape::{Estimate, PairEstimate, Parts, RELATIVE_ZERO};
+use super::{EstimateError, Flag, FlagCode};
 use crate::moments::Moments;
 
 /// The closed form's registry entry: every estimator is compared against it.
@@ -29,11 +29,6 @@ pub const ENTRY: Entry = Entry {
         battery: true,
     },
 };
-
-/// A quantity is treated as zero when it is below this fraction of the moments it is made
-/// of: the denominator of Theorem 1 against K, P and M; σ̂_c² against K; σ̂_ak² against
-/// Var(A_k). Rounding leaves about 1e−16 of noise, so 1e−12 separates "zero" from "small".
-pub const RELATIVE_ZERO: f64 = 1e-12;
 
 /// Theorem 1 for every anchor pair k < l, averaged as docs/method.md §1 prescribes.
 #[must_use]

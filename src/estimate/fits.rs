@@ -6,7 +6,8 @@ use nalgebra::DMatrix;
 
 use super::ml::model::MlFit;
 use super::registry::{Fitter, OnMoments};
-use super::{Estimate, EstimateError, free_scale};
+use super::shape::Estimate;
+use super::{EstimateError, free_scale};
 use crate::families::JudgeFamilies;
 use crate::moments::{JudgePairs, Moments};
 use crate::panel::Panel;

@@ -1,7 +1,7 @@
 //! The flags a fit raises instead of clipping (docs/method.md §1): their stable codes and the one
 //! sentence each prints, naming anchors by the panel's names.
 
-use super::Estimate;
+use super::shape::Estimate;
 use crate::wording::Setting;
 
 /// The kinds of trouble a fit can report (docs/method.md §1).

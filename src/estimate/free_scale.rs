@@ -30,7 +30,8 @@ pub use point::*;
 
 use super::identified;
 use super::registry::{Entry, Fitter, MethodValue, Shown};
-use super::{Context, Detail, Estimate, EstimateError, Flag, FlagCode};
+use super::{Context, Detail, EstimateError, Flag, FlagCode};
+use super::shape::Estimate;
 use crate::ordinal::Correlations;
 use crate::panel::Panel;
 

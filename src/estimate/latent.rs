@@ -22,7 +22,8 @@ pub mod frame;
 pub use frame::{Frame, MIN_ANCHORS, MIN_JUDGES, rho_of};
 
 use super::registry::{Entry, Fitter, Shown};
-use super::{Context, Detail, Estimate, EstimateError, Flag, FlagCode, Parts};
+use super::{Context, Detail, EstimateError, Flag, FlagCode};
+use super::shape::{Estimate, Parts};
 use crate::panel::Panel;
 
 /// The sentence every front end words the assumption with.

@@ -28,7 +28,8 @@ pub use starts::{FULL_GRID_COLUMNS, starts};
 use starts::{closed_start, more_starts};
 
 use super::registry::{Entry, Fitter, MethodValue, Shown};
-use super::{Context, Detail, Estimate, EstimateError, Flag, FlagCode, PairEstimate, Parts};
+use super::{Context, Detail, EstimateError, Flag, FlagCode};
+use super::shape::{Estimate, PairEstimate, Parts};
 use crate::moments::{JudgePairs, Moments};
 use crate::panel::Panel;
 

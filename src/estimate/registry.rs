@@ -6,7 +6,8 @@
 
 use nalgebra::DMatrix;
 
-use super::{Context, Detail, Estimate, EstimateError, Estimator};
+use super::shape::Estimate;
+use super::{Context, Detail, EstimateError, Estimator};
 use crate::moments::{JudgePairs, Moments};
 use crate::panel::Panel;
 
