@@ -79,16 +79,7 @@ pub(super) fn report(
     // shown first, so one estimator's trouble never hides another's numbers. `--method all`
     // asks for every estimator that can run: one that cannot is a note, not a failure.
     let (named, notes) = note_what_all_cannot_run(a, &flagged, &fits, console);
-    let refused = named.first().map(|(e, why)| match e {
-        Estimator::Ml => Error::data(&a.panel.panel, format!("maximum likelihood: {why}")),
-        Estimator::FreeScale => Error::data(&a.panel.panel, format!("free-scale: {why}")),
-        Estimator::Blocked => Error::Usage(
-            Said::new(format!("the family-blocked estimate {why} (give "))
-                .setting(Setting::Families)
-                .text(")"),
-        ),
-        _ => Error::data(&a.panel.panel, why.clone()),
-    });
+    let refused = named.first().map(|(e, why)| refusal(a, *e, why));
     if let Some(Error::Usage(_)) = refused {
         return Err(refused.expect("matched Some"));
     }
@@ -126,6 +117,21 @@ pub(super) fn report(
         rendered,
         error: refused,
     })
+}
+
+/// The error for an estimator the user asked for that cannot run: a family-blocked estimate
+/// without families is a setting to give (exit 2), any other refusal is the data's (exit 65).
+fn refusal(a: &EstimateArgs, e: Estimator, why: &str) -> Error {
+    match e {
+        Estimator::Ml => Error::data(&a.panel.panel, format!("maximum likelihood: {why}")),
+        Estimator::FreeScale => Error::data(&a.panel.panel, format!("free-scale: {why}")),
+        Estimator::Blocked => Error::Usage(
+            Said::new(format!("the family-blocked estimate {why} (give "))
+                .setting(Setting::Families)
+                .text(")"),
+        ),
+        _ => Error::data(&a.panel.panel, why.to_string()),
+    }
 }
 
 /// The estimators asked for by their own options, and every one to fit. On Likert columns a

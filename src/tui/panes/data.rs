@@ -146,45 +146,60 @@ fn column_lines(
     }
     lines.push((Line::styled(heading, theme.dim()), None));
     for (c, name) in f.header.iter().enumerate() {
-        let role = match f.roles.get(c) {
-            Some(Role::Judge) => "judge",
-            Some(Role::Anchor) => "anchor",
-            _ => "—",
-        };
-        let idx = panel.and_then(|p| p.names().iter().position(|n| n == name));
-        // Never blank: the scale is why a test or an estimator is N/A.
-        let scale = idx
-            .and_then(|i| panel.and_then(|p| p.scales.get(i)))
-            .map_or(
-                if f.forces_continuous(name) {
-                    "cont"
-                } else {
-                    "—"
-                },
-                |s| {
-                    if s.is_ordinal() { "ord" } else { "cont" }
-                },
-            );
-        let missing = idx
-            .and_then(|i| panel.map(|p| p.missing[i].to_string()))
-            .unwrap_or_default();
-        let fam = f
-            .families
-            .get(c)
-            .cloned()
-            .flatten()
-            .map_or_else(|| "—".into(), |x| clip(&sanitize(&x), fam_w));
-        let mut label = format!(
-            "{:<name_w$} {role:<6} {scale:<5} {fam:<fam_w$}",
-            elide_middle(&sanitize(name), name_w)
-        );
-        // Right-aligned under its heading, as wide as the widest count.
-        if let Some((_, w)) = missing_w {
-            let _ = write!(label, " {missing:>w$}");
-        }
+        let label = column_row(f, panel, c, name, name_w, fam_w, missing_w.map(|m| m.1));
         let i = app.entries.len() + c;
         lines.push((cursor_line(app, i, &label, theme, width), Some(i)));
     }
+}
+
+/// One column's row of the data pane: its role, scale (why a test may be N/A), family and
+/// missing count, under the headings.
+fn column_row(
+    f: &FileState,
+    panel: Option<&crate::panel::Panel>,
+    c: usize,
+    name: &str,
+    name_w: usize,
+    fam_w: usize,
+    missing_w: Option<usize>,
+) -> String {
+    let role = match f.roles.get(c) {
+        Some(Role::Judge) => "judge",
+        Some(Role::Anchor) => "anchor",
+        _ => "—",
+    };
+    let idx = panel.and_then(|p| p.names().iter().position(|n| n == name));
+    // Never blank: the scale is why a test or an estimator is N/A.
+    let scale = idx
+        .and_then(|i| panel.and_then(|p| p.scales.get(i)))
+        .map_or(
+            if f.forces_continuous(name) {
+                "cont"
+            } else {
+                "—"
+            },
+            |s| {
+                if s.is_ordinal() { "ord" } else { "cont" }
+            },
+        );
+    let missing = idx
+        .and_then(|i| panel.map(|p| p.missing[i].to_string()))
+        .unwrap_or_default();
+    let fam = f
+        .families
+        .get(c)
+        .cloned()
+        .flatten()
+        .map_or_else(|| "—".into(), |x| clip(&sanitize(&x), fam_w));
+    let mut label = format!(
+        "{:<name_w$} {role:<6} {scale:<5} {fam:<fam_w$}",
+        elide_middle(&sanitize(name), name_w)
+    );
+    // Right-aligned under its heading, as wide as the widest count.
+    if let Some(w) = missing_w {
+        let _ = write!(label, " {missing:>w$}");
+    }
+    label
 }
 
 /// The first list line shown in a list of `rows` rows: the cursor's line stays in view, and

@@ -35,22 +35,7 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
         .as_ref()
         .and_then(|f| f.closed_form().map(|e| (f, e)))
     else {
-        let why = app
-            .panel
-            .as_ref()
-            // The table's own reason: the explorer has no command to send the user to.
-            .and_then(|p| {
-                use crate::battery::decision::{Configuration, decide};
-                decide(&Configuration::of(p))
-                    .refusal
-                    .map(|r| reword(&r, &Keys).into_owned())
-            })
-            .unwrap_or_else(|| match app.mode {
-                crate::tui::app::Mode::Demo(_) if app.panel.is_none() => {
-                    "no panel in this scene (the caption says why)".into()
-                }
-                _ => "no estimate yet (ρ needs ≥ 2 judges and ≥ 2 anchors)".into(),
-            });
+        let why = no_estimate(app);
         frame.render_widget(
             Paragraph::new(why).block(block).wrap(Wrap { trim: true }),
             area,
@@ -128,6 +113,26 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
         crate::tui::widgets::scroll_wrapped(paragraph, app.scroll[i], area, &app.scroll_end[i]),
         area,
     );
+}
+
+/// Why the pane has no estimate to show: the decision table's refusal for the panel, or
+/// that there is no panel or fit yet.
+fn no_estimate(app: &App) -> String {
+    app.panel
+        .as_ref()
+        // The table's own reason: the explorer has no command to send the user to.
+        .and_then(|p| {
+            use crate::battery::decision::{Configuration, decide};
+            decide(&Configuration::of(p))
+                .refusal
+                .map(|r| reword(&r, &Keys).into_owned())
+        })
+        .unwrap_or_else(|| match app.mode {
+            crate::tui::app::Mode::Demo(_) if app.panel.is_none() => {
+                "no panel in this scene (the caption says why)".into()
+            }
+            _ => "no estimate yet (ρ needs ≥ 2 judges and ≥ 2 anchors)".into(),
+        })
 }
 
 /// The effective number of judges of the last battery ([`crate::neff`]); while a new one
