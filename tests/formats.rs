@@ -271,7 +271,7 @@ fn bad_records_are_located() {
         (
             "syntax.jsonl",
             b"{\"J1\": 1, \"J2\": 2, \"A1\": 3}\n{\"J1\": 1, \"J2\": x}\n".to_vec(),
-            "row 2: not valid JSON",
+            "row 2, column 'J2': not valid JSON",
         ),
         (
             "word.jsonl",

@@ -580,3 +580,39 @@ fn families_files_refuse_repeats_and_emptiness_and_may_hold_an_equals_sign() {
         &["twice"],
     );
 }
+
+/// A JSON array's punctuation errors name the record they follow, in words.
+#[test]
+fn a_broken_json_array_names_the_record_it_breaks_after() {
+    let dir = tempfile::tempdir().unwrap();
+    let recs: Vec<String> = (0..6).map(|i| object(&ROWS[i], None)).collect();
+    let body = recs.join(",");
+    for (name, text, parts) in [
+        (
+            "comma.json",
+            format!("[{body},]"),
+            &["row 6", "a comma after the last record"][..],
+        ),
+        (
+            "open.json",
+            format!("[{body}"),
+            &["row 6", "never closes"][..],
+        ),
+        (
+            "after.json",
+            format!("[{body}] x"),
+            &["more JSON after"][..],
+        ),
+        (
+            "space.json",
+            format!("[{} {}]", recs[0], recs[1]),
+            &["row 1", "expected ',' or ']'"][..],
+        ),
+    ] {
+        write(dir.path(), name, text.as_bytes());
+        let r = run(dir.path(), &["estimate", name]);
+        let mut all = vec![name];
+        all.extend_from_slice(parts);
+        one_line(&r, 65, &all);
+    }
+}

@@ -148,8 +148,12 @@ impl Scan {
                     Some(b',') => {
                         self.pos += 1;
                         self.skip_space(bytes);
+                        if matches!(bytes.get(self.pos), Some(b']') | None) {
+                            return Err(self.broken(path, "a comma after the last record"));
+                        }
                     }
                     Some(b']') => return self.close(path, bytes),
+                    None => return Err(self.broken(path, "the array never closes (no ']')")),
                     _ => return Err(self.broken(path, "expected ',' or ']' after a record")),
                 }
             } else {
