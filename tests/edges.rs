@@ -258,9 +258,15 @@ fn boundary_interval_coverage() {
     use rhoscope::progress::silent;
     use rhoscope::rng::Streams;
     let env = |name: &str| std::env::var(name).ok().and_then(|v| v.parse::<f64>().ok());
-    let panels = env("EDGE_PANELS").unwrap_or(300.0) as u64;
+    let count = |name: &str, default: u64| {
+        std::env::var(name)
+            .ok()
+            .and_then(|v| v.parse::<u64>().ok())
+            .unwrap_or(default)
+    };
+    let panels = count("EDGE_PANELS", 300);
     let truth = env("EDGE_RHO").unwrap_or(0.95);
-    let n = env("EDGE_N").unwrap_or(2000.0) as usize;
+    let n = usize::try_from(count("EDGE_N", 2000)).expect("a panel size");
     let look = Look {
         t_df: env("EDGE_T_DF"),
         ..PLAIN
