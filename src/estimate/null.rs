@@ -401,14 +401,13 @@ impl NullModel {
             None => Err(self.tally_layout()),
         };
         let drawn = drawn.unwrap_or_else(|l| self.draw_tally(n, rng, &l).correlations(&l));
-        drawn
-            .map_or_else(
-                |_| {
-                    let nan = DMatrix::from_element(self.q(), self.q(), f64::NAN);
-                    (nan.clone(), Some(nan))
-                },
-                |(corr, cov)| (cov, Some(corr)),
-            )
+        drawn.map_or_else(
+            |_| {
+                let nan = DMatrix::from_element(self.q(), self.q(), f64::NAN);
+                (nan.clone(), Some(nan))
+            },
+            |(corr, cov)| (cov, Some(corr)),
+        )
     }
 
     /// Which columns are ordinal (at their level values) and which continuous.

@@ -22,8 +22,16 @@ const MASS_TOL: f64 = 1e-9;
 /// The factor's range of integration (mass outside: 2·10⁻¹⁹).
 const F_MAX: f64 = 9.0;
 /// Gauss–Legendre 6-point rule on (−1, 1): half the nodes and their weights.
-const GL_X: [f64; 3] = [0.932_469_514_203_152, 0.661_209_386_466_265, 0.238_619_186_083_197];
-const GL_W: [f64; 3] = [0.171_324_492_379_170, 0.360_761_573_048_139, 0.467_913_934_572_691];
+const GL_X: [f64; 3] = [
+    0.932_469_514_203_152,
+    0.661_209_386_466_265,
+    0.238_619_186_083_197,
+];
+const GL_W: [f64; 3] = [
+    0.171_324_492_379_170,
+    0.360_761_573_048_139,
+    0.467_913_934_572_691,
+];
 
 /// Pattern probabilities of a one-factor all-ordinal null, ready to draw tallies from.
 #[derive(Debug, Clone)]
@@ -64,9 +72,7 @@ impl PatternNull {
             return None;
         }
         let (keep, alias) = alias_table(&prob, mass);
-        let levels = (0..k)
-            .flat_map(|i| decode(&layout, i))
-            .collect();
+        let levels = (0..k).flat_map(|i| decode(&layout, i)).collect();
         Some(PatternNull {
             layout,
             levels,
@@ -96,7 +102,12 @@ impl PatternNull {
         let q = self.layout.kinds.len();
         let used = weight.iter().filter(|w| **w > 0).count();
         let mut t = Tally::zeros(&self.layout, used);
-        for (j, (i, &w)) in weight.iter().enumerate().filter(|(_, w)| **w > 0).enumerate() {
+        for (j, (i, &w)) in weight
+            .iter()
+            .enumerate()
+            .filter(|(_, w)| **w > 0)
+            .enumerate()
+        {
             t.weight[j] = w;
             t.levels[j * q..(j + 1) * q].copy_from_slice(&self.levels[i * q..(i + 1) * q]);
         }
