@@ -157,13 +157,17 @@ fn pattern_probabilities(lambda: &[f64], cuts: &[Vec<f64>], k: usize) -> Vec<f64
         .map(|(l, s)| s / l.abs().max(1e-3))
         .fold(f64::INFINITY, f64::min);
     let h = (0.5 * steep).clamp(0.01, 0.5);
-    let panels = (2.0 * F_MAX / h).ceil();
-    let h = 2.0 * F_MAX / panels;
+    #[expect(
+        clippy::cast_possible_truncation,
+        clippy::cast_sign_loss,
+        reason = "36 to 1800 panels"
+    )]
+    let panels = (2.0 * F_MAX / h).ceil() as usize;
+    let h = 2.0 * F_MAX / panels as f64;
     let mut prob = vec![0.0; k];
     let (mut cur, mut next) = (Vec::with_capacity(k), Vec::with_capacity(k));
     let mut cond: Vec<Vec<f64>> = cuts.iter().map(|c| vec![0.0; c.len() + 1]).collect();
-    #[expect(clippy::cast_possible_truncation, reason = "at most 3600 panels")]
-    for panel in 0..panels as usize {
+    for panel in 0..panels {
         let mid = -F_MAX + (panel as f64 + 0.5) * h;
         for (x, w) in GL_X.iter().zip(GL_W) {
             for f in [mid - 0.5 * h * x, mid + 0.5 * h * x] {

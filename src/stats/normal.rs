@@ -220,10 +220,13 @@ pub fn bvn_pdf(h: f64, k: f64, r: f64) -> f64 {
 /// Φ₂ and φ₂ at one correlation r on many points (a polychoric's grid): Genz's sines and
 /// φ₂'s normaliser depend on r alone, so they are computed once; every value is bit for bit
 /// [`bvn_cdf`]'s and [`bvn_pdf`]'s.
+/// A Gauss–Legendre node of Genz's rule at one r: its weight, sine and 1 − sine².
+type Node = (f64, f64, f64);
+
 pub(crate) struct BvnAt {
     r: f64,
     /// |r| < 0.925: asin r and, per Gauss–Legendre node, its weight, sine and 1 − sine².
-    nodes: Option<(f64, Vec<(f64, f64, f64)>)>,
+    nodes: Option<(f64, Vec<Node>)>,
     /// 2(1 − r²) and 2π√(1 − r²), φ₂'s exponent divisor and normaliser.
     two: f64,
     den: f64,
