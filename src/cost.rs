@@ -17,13 +17,18 @@ const BOOT_PER_FEATURE: f64 = 5.0e-10;
 /// Seconds per q³ of one Gaussian null draw (a Wishart by Bartlett decomposition, docs/method.md §3).
 /// Measured: q = 252 with 1000 draws in 2.4 s.
 const WISHART_PER_Q3: f64 = 1.5e-10;
-/// Seconds per simulated row and column of one ordinal null draw (the row's latent normals,
-/// their Cholesky product and the row's tally, docs/method.md §3). Measured with the next:
-/// six 5-level judges and three anchors in 0.75 s at N = 2000 and 10.7 s at N = 100 000.
-const ORDINAL_PER_ROW: f64 = 1.1e-8;
+/// Seconds per simulated row and column of one ordinal null draw that simulates rows (the
+/// free-scale null of a Likert panel: the row's latent normals, their Cholesky product and
+/// the row's tally, docs/method.md §3). Fitted with the next two to six 5-level judges and
+/// three anchors: 2.30 CPU s at N = 2000, 7.34 at N = 20 000 and 24.0 at N = 100 000
+/// (release, 2 cores, load average about 20).
+const ORDINAL_PER_ROW: f64 = 3.0e-8;
+/// Seconds per item of one pattern draw (the judges' own null: an alias-table pick and a
+/// count per item, no row).
+const PATTERN_PER_ITEM: f64 = 4.0e-9;
 /// Seconds per Likert sample (a null draw or a resample) and judge pair: the pair's polychoric
 /// fit, a few evaluations of the bivariate normal on its table's grid, whatever N.
-const ORDINAL_PER_PAIR: f64 = 2.8e-5;
+const ORDINAL_PER_PAIR: f64 = 5.0e-5;
 
 /// Expected seconds of one ML fit of `p` judges and `m` anchors (whatever N: the fit works on
 /// the covariance matrix), over all its starts ([`crate::estimate::ml::starts`]).
@@ -44,15 +49,17 @@ pub struct BatteryShape {
     /// Bootstrap resamples B and null draws D.
     pub resamples: usize,
     pub null_draws: usize,
-    /// Whether the judges are ordinal: the null simulates rows (rather than drawing a Wishart)
-    /// and every sample fits a polychoric per judge pair.
+    /// Whether the judges are ordinal: two latent nulls (the free-scale one simulating rows,
+    /// the judges' own drawing code patterns) rather than a Wishart, and every sample fits a
+    /// polychoric per judge pair.
     pub ordinal: bool,
 }
 
 /// Expected seconds of a battery: the item bootstrap (B resamples of N items, each refitting
 /// on count-weighted feature sums, and on Likert judges each also tallied and its polychorics
-/// fitted) plus the null draws (a Wishart per draw for continuous panels; for Likert ones N
-/// simulated rows tallied, then a polychoric per judge pair).
+/// fitted) plus the null draws (a Wishart per draw for continuous panels; for Likert ones, per
+/// draw, N simulated rows tallied for the free-scale null and N pattern picks for the judges'
+/// own, each then fitting a polychoric per judge pair).
 #[must_use]
 pub fn battery_seconds(s: &BatteryShape) -> f64 {
     let (n, p, m) = (s.n as f64, s.judges as f64, s.anchors as f64);
@@ -62,7 +69,7 @@ pub fn battery_seconds(s: &BatteryShape) -> f64 {
     let per_draw = if s.ordinal {
         let pairs = ORDINAL_PER_PAIR * p * (p - 1.0) / 2.0;
         boot += s.resamples as f64 * pairs;
-        ORDINAL_PER_ROW * n * q + pairs
+        ORDINAL_PER_ROW * n * q + PATTERN_PER_ITEM * n + 2.0 * pairs
     } else {
         WISHART_PER_Q3 * q.powi(3)
     };
@@ -230,8 +237,9 @@ mod tests {
         assert!((1.3..5.4).contains(&battery_seconds(&shape(2000, 250, 2, false))));
         assert!((0.5..2.1).contains(&battery_seconds(&shape(200_000, 6, 2, false))));
         // Likert panels (six 5-level judges, three continuous anchors; release, the CPU
-        // seconds of the whole process over the 2 cores, medians of 5 and 2 runs): 0.75 s at
-        // N = 2000 and 10.7 s at N = 100 000.
+        // seconds of the whole process over the 2 cores, load average about 20, medians of 5
+        // and 3 runs, one at N = 100 000): 2.30 s at N = 2000, 7.34 s at N = 20 000 and
+        // 24.0 s at N = 100 000.
         let within_2x = |s: BatteryShape, measured: f64| {
             let e = battery_seconds(&s);
             assert!(
@@ -239,8 +247,9 @@ mod tests {
                 "{s:?}: {e} s for {measured} s"
             );
         };
-        within_2x(shape(2000, 6, 3, true), 0.75);
-        within_2x(shape(100_000, 6, 3, true), 10.7);
+        within_2x(shape(2000, 6, 3, true), 2.30);
+        within_2x(shape(20_000, 6, 3, true), 7.34);
+        within_2x(shape(100_000, 6, 3, true), 24.0);
         // The fits, not the rows, set the cost at small N: a tenth of the items is not a tenth
         // of the time.
         assert!(

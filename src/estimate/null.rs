@@ -4,7 +4,8 @@
 //!
 //! A Gaussian null's statistics depend on the data only through the sample covariance, which
 //! is Wishart distributed, so a draw is made directly by the Bartlett decomposition in O(q³)
-//! whatever N is. Ordinal nulls simulate N rows and discretise them.
+//! whatever N is. Ordinal nulls simulate N rows and discretise them, except an all-ordinal
+//! one-factor null (the judges' own), whose draws are multinomial tallies of code patterns.
 
 use nalgebra::DMatrix;
 use rand::Rng;
@@ -50,6 +51,9 @@ pub struct NullModel {
     pub cov: DMatrix<f64>,
     chol: DMatrix<f64>,
     pub discrete: Vec<Option<Discrete>>,
+    /// Every column ordinal on one factor: draws are tallies of code patterns
+    /// ([`crate::ordinal::PatternNull`]), whatever N.
+    patterns: Option<std::sync::Arc<crate::ordinal::PatternNull>>,
 }
 
 impl NullModel {
@@ -66,11 +70,28 @@ impl NullModel {
             .cholesky()
             .ok_or(EstimateError::NullNotPositiveDefinite)?
             .l();
-        Ok(NullModel {
+        Ok(NullModel::of_parts(cov, chol, discrete))
+    }
+
+    /// The null of these parts, with its pattern draws when every column is ordinal on one
+    /// factor.
+    fn of_parts(
+        cov: DMatrix<f64>,
+        chol: DMatrix<f64>,
+        discrete: Vec<Option<Discrete>>,
+    ) -> NullModel {
+        let ordinal: Option<Vec<&Discrete>> = discrete.iter().map(Option::as_ref).collect();
+        let patterns = ordinal.and_then(|d| {
+            let cuts: Vec<&[f64]> = d.iter().map(|d| &d.cuts[..]).collect();
+            let values: Vec<&[f64]> = d.iter().map(|d| &d.values[..]).collect();
+            crate::ordinal::PatternNull::new(&cov, &cuts, &values).map(std::sync::Arc::new)
+        });
+        NullModel {
             cov,
             chol,
             discrete,
-        })
+            patterns,
+        }
     }
 
     /// The scenario null (docs/method.md §3): the scenario's own parameters with every violation
@@ -287,11 +308,11 @@ impl NullModel {
     /// The null restricted to its first `p` columns (the judges).
     #[must_use]
     pub fn judges_only(&self, p: usize) -> NullModel {
-        NullModel {
-            cov: self.cov.view((0, 0), (p, p)).into_owned(),
-            chol: self.chol.view((0, 0), (p, p)).into_owned(),
-            discrete: self.discrete[..p].to_vec(),
-        }
+        NullModel::of_parts(
+            self.cov.view((0, 0), (p, p)).into_owned(),
+            self.chol.view((0, 0), (p, p)).into_owned(),
+            self.discrete[..p].to_vec(),
+        )
     }
 
     /// Number of columns.
@@ -355,7 +376,9 @@ impl NullModel {
     /// One null sample at N = `n`: its covariance and, when `correlations` is asked for and
     /// some column is ordinal, its mixed correlation matrix (polychoric/polyserial, as the
     /// observed one is computed; docs/method.md §7), from the draw's tally of code patterns
-    /// rather than its items (the same tables, so the same statistic). Continuous nulls use the
+    /// rather than its items (the same tables, so the same statistic); an all-ordinal
+    /// one-factor null draws that tally from its pattern probabilities, with no rows
+    /// ([`crate::ordinal::PatternNull`]). Continuous nulls use the
     /// Wishart shortcut, whose Pearson correlations are the ones. A draw whose correlations are
     /// undefined (a level that never occurs leaves a column with one level) gives matrices of
     /// NaN, which the statistics turn into a dropped draw.
@@ -373,16 +396,18 @@ impl NullModel {
             let data = self.draw_data(n, rng);
             return (covariance(&data, n, self.q(), scratch), None);
         }
-        let layout = self.tally_layout();
-        self.draw_tally(n, rng, &layout)
-            .correlations(&layout)
-            .map_or_else(
-                |_| {
-                    let nan = DMatrix::from_element(self.q(), self.q(), f64::NAN);
-                    (nan.clone(), Some(nan))
-                },
-                |(corr, cov)| (cov, Some(corr)),
-            )
+        let drawn = match &self.patterns {
+            Some(pn) => Ok(pn.draw(n, rng).correlations(&pn.layout)),
+            None => Err(self.tally_layout()),
+        };
+        let drawn = drawn.unwrap_or_else(|l| self.draw_tally(n, rng, &l).correlations(&l));
+        drawn.map_or_else(
+            |_| {
+                let nan = DMatrix::from_element(self.q(), self.q(), f64::NAN);
+                (nan.clone(), Some(nan))
+            },
+            |(corr, cov)| (cov, Some(corr)),
+        )
     }
 
     /// Which columns are ordinal (at their level values) and which continuous.

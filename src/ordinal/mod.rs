@@ -18,6 +18,7 @@ mod accumulate;
 mod error;
 mod identification;
 mod matrix;
+mod patterns;
 mod polychoric;
 mod polyserial;
 mod tally;
@@ -31,6 +32,7 @@ pub use identification::{
     latent_correlations, mixed_scale_identification, mixed_scale_moments, rotate_to_rho1,
 };
 pub use matrix::{Correlations, PairKind, correlation_matrix};
+pub use patterns::PatternNull;
 pub use polychoric::{Polychoric, cross_table, polychoric, polychoric_table};
 pub use polyserial::{Polyserial, polyserial};
 pub use tally::{Items, Layout as TallyLayout, Tally};

@@ -3,7 +3,7 @@
 use super::thresholds::{OrdinalColumn, thresholds_from_counts};
 use super::{MAXCOR, OrdinalError};
 use crate::stats::brent::{brent_min, brent_root};
-use crate::stats::normal::{bvn_cdf, bvn_pdf, norm_cdf};
+use crate::stats::normal::{BvnAt, norm_cdf};
 
 /// A polychoric correlation and its thresholds.
 #[derive(Debug, Clone, PartialEq)]
@@ -163,22 +163,31 @@ impl<'a> Tabled<'a> {
     }
 
     /// Fills F = Φ₂(a_i, b_j; ρ) (and φ₂ when `score`) on the grid.
+    /// Φ₂'s sines, φ₂'s normaliser and each threshold's Φ are computed once per grid
+    /// ([`BvnAt`]), every value bit for bit the pointwise one.
     fn grid(&mut self, rho: f64, score: bool) {
         let nb = self.b.len();
+        let at = BvnAt::new(rho);
+        let pb: Vec<f64> = self.b.iter().map(|&bj| norm_cdf(bj)).collect();
         for (i, &ai) in self.a.iter().enumerate() {
+            let pa = norm_cdf(ai);
             for (j, &bj) in self.b.iter().enumerate() {
                 let f = if ai == f64::NEG_INFINITY || bj == f64::NEG_INFINITY {
                     0.0
                 } else if ai == f64::INFINITY {
-                    norm_cdf(bj)
+                    pb[j]
                 } else if bj == f64::INFINITY {
-                    norm_cdf(ai)
+                    pa
                 } else {
-                    bvn_cdf(ai, bj, rho)
+                    at.cdf(ai, bj, pa, pb[j])
                 };
                 self.f[i * nb + j] = f;
                 if score {
-                    self.d[i * nb + j] = bvn_pdf(ai, bj, rho);
+                    self.d[i * nb + j] = if ai.is_finite() && bj.is_finite() {
+                        at.pdf(ai, bj)
+                    } else {
+                        0.0
+                    };
                 }
             }
         }
