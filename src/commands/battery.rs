@@ -43,6 +43,11 @@ pub(super) fn report(
     warn_cost(console, crate::cost::battery_seconds(&shape), &what);
     let conventions = battery::Conventions {
         codes_as_numbers: a.codes_as_numbers,
+        designated_clean: super::estimate::designated_clean(
+            a.designated_clean.as_ref(),
+            &panel.anchors,
+            console,
+        )?,
     };
     let meter = console.meter(Steps::Battery(&opts), !a.json);
     let report = battery::run_with(panel, &NullSpec::Matched, &opts, conventions, &|p| {
