@@ -10,6 +10,7 @@ pub mod overlay;
 mod receive;
 mod simulated;
 mod stepping;
+mod trust;
 pub mod validation;
 
 use std::collections::VecDeque;
@@ -387,6 +388,7 @@ impl App {
             Action::Activate => self.activate(),
             Action::CycleRole => self.edit_column(FileState::cycle_role),
             Action::ToggleScale => self.toggle_scale(),
+            Action::TrustAnchor => self.trust_anchor(),
             Action::Family(d) => self.edit_column(|f, c| f.shift_family(c, d)),
             Action::Click { pane, item } => self.click(pane, item),
             Action::Wheel { pane, up } => self.wheel(pane, up),

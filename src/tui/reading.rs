@@ -253,9 +253,9 @@ pub fn remedy(r: &Remedy, panel: &Panel) -> String {
             anchor(0)
         ),
         Remedy::TrustAnchor(k) => format!(
-            "if {} is known to be clean, trust it (`rhoscope estimate … --designated-clean {}`): the others' ρ follows on latent scales, resting on an assumption the data cannot test",
+            "if {} is known to be clean, trust it ({} on it in the data pane): the others' ρ follows on latent scales, at a cost: the assumption is untestable, the data cannot tell whether it is clean",
             anchor(*k),
-            anchor(*k)
+            keys(&Action::TrustAnchor)
         ),
         Remedy::CollectAnchors(n) => format!(
             "collect {n} more anchor{} (columns of human or reference scores of the same items)",
