@@ -13,14 +13,6 @@ mod stepping;
 mod trust;
 pub mod validation;
 
-use std::collections::VecDeque;
-use std::path::PathBuf;
-use std::sync::Arc;
-
-pub use files::{FileState, Role};
-pub use overlay::{Overlay, Prompt, PromptKind};
-pub use stepping::{Mode, Step};
-
 use super::action::{Action, Effect, Pane, PerPane, PowerJob};
 use super::scenes::{self, Scene};
 use super::sliders::Scenario;
@@ -29,7 +21,13 @@ use crate::data::PanelRequest;
 use crate::estimate::Fits;
 use crate::panel::Panel;
 use crate::power::{PowerSummary, StudyRequest};
+pub use files::{FileState, Role};
 use navigate::step_index;
+pub use overlay::{Overlay, Prompt, PromptKind};
+use std::collections::VecDeque;
+use std::path::PathBuf;
+use std::sync::Arc;
+pub use stepping::{Mode, Step};
 
 /// Sparkline histories keep this many points.
 pub const HISTORY: usize = 60;
