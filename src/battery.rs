@@ -129,6 +129,8 @@ pub struct BatteryReport {
     /// Each calibrated test's null statistics, sorted (what the battery figure draws; empty
     /// for a test that was not calibrated).
     pub null_stats: PerTest<Vec<f64>>,
+    /// The anchor the run was asked to trust as clean ([`Conventions::designated_clean`]).
+    pub designated: Option<usize>,
 }
 
 impl BatteryReport {
@@ -165,6 +167,10 @@ pub struct Conventions {
     /// null of the paper's HANNA computation (Section 7): a labelled convention, since on
     /// Likert judges Test A has no testable content (docs/method.md §3) and is otherwise N/A.
     pub codes_as_numbers: bool,
+    /// The anchor the user trusts as clean (ρ = 0 by an untestable assumption): the battery
+    /// also fits the designated-clean estimate (on latent scales when a column is ordinal,
+    /// docs/method.md §7b) and reads it when it is readable.
+    pub designated_clean: Option<usize>,
 }
 
 impl Conventions {
@@ -233,13 +239,18 @@ pub fn run_in(
     let s = panel.covariance();
     let ctx = Context {
         families: layout.families.clone(),
-        clean: None,
+        clean: conventions.designated_clean,
     };
-    let fits = if decision.refusal.is_none() {
+    let mut fits = if decision.refusal.is_none() {
         Fits::of(panel, &s, &ctx, &ESTIMATORS)
     } else {
         Fits::default()
     };
+    if conventions.designated_clean.is_some() {
+        let extra = Fits::of(panel, &s, &ctx, &[designated_estimator(panel)]);
+        fits.fits.extend(extra.fits);
+        fits.refused.extend(extra.refused);
+    }
     let estimate = fits.estimate(Estimator::ClosedForm);
     let (null_model, null_note) = null_for(panel, &s, estimate, spec);
     let corr = observed_correlations(panel);
@@ -304,6 +315,7 @@ pub fn run_in(
         weak_id: weak_id.as_ref(),
         refused: &fits.refused,
         room,
+        designated: conventions.designated_clean,
     });
     let route = reading.route(&panel.anchors);
     Some(BatteryReport {
@@ -323,7 +335,19 @@ pub fn run_in(
         refused: fits.refused,
         route,
         null_stats,
+        designated: conventions.designated_clean,
     })
+}
+
+/// The designated-clean estimator a designation asks for on `panel`: on latent scales when a
+/// column is ordinal (its codes share no scale), else on the common scale.
+#[must_use]
+pub fn designated_estimator(panel: &Panel) -> Estimator {
+    if crate::estimate::latent::wanted(panel) {
+        Estimator::DesignatedCleanLatent
+    } else {
+        Estimator::DesignatedClean
+    }
 }
 
 /// Each fit's bootstrap and the effective number of judges, on the same resamples.

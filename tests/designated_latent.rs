@@ -131,6 +131,80 @@ fn a_clean_designation_recovers_the_others_on_likert_anchors() {
     assert!(lo < 0.5 && 0.5 < hi, "{ci:?}");
 }
 
+/// The battery's reading of `panel` with anchor `d` designated clean (few draws: the test
+/// reads the route, not the thresholds' last digit).
+fn battery_reading(panel: &Panel, d: Option<usize>) -> rhoscope::battery::Reading {
+    use rhoscope::battery::{self, Conventions, NullSpec, Options};
+    let opts = Options {
+        resamples: 100,
+        null_draws: 100,
+        seed: 1,
+    };
+    let conventions = Conventions {
+        designated_clean: d,
+        ..Conventions::default()
+    };
+    let go = |_: rhoscope::progress::Progress| rhoscope::progress::Flow::Continue;
+    battery::run_with(panel, &NullSpec::Matched, &opts, conventions, &go)
+        .unwrap()
+        .reading
+}
+
+#[test]
+fn the_battery_reads_the_designated_estimate_with_its_intervals() {
+    use rhoscope::battery::reading::{AnchorStatus, ReadBecause};
+    let d = Design {
+        rho: [0.0, 0.5, 0.3],
+        likert_judges: false,
+        cuts: SKEWED5,
+    };
+    let panel = draw(d, 2000, 3);
+    // Without a designation no ρ̂ can be read on Likert anchors.
+    assert_eq!(battery_reading(&panel, None).answer.read, None);
+    let r = battery_reading(&panel, Some(0));
+    let e = Estimator::DesignatedCleanLatent;
+    assert_eq!(r.answer.read, Some(e), "{:?}", r.answer.obstacles);
+    assert_eq!(
+        r.answer.because,
+        Some(ReadBecause::Designated {
+            estimator: e,
+            anchor: 0
+        })
+    );
+    let a2 = r.answer.anchors[1];
+    let i = a2.interval.unwrap();
+    assert!(i.lo < 0.5 && 0.5 < i.hi, "{i:?}");
+    assert_eq!(a2.status, AnchorStatus::Contaminated);
+    assert_eq!(r.answer.anchors[0].rho, Some(0.0));
+}
+
+#[test]
+fn the_battery_says_why_two_anchors_cannot_be_read() {
+    use rhoscope::battery::reading::Obstacle;
+    let d = Design {
+        rho: [0.0, 0.5, 0.3],
+        likert_judges: false,
+        cuts: SKEWED5,
+    };
+    let full = draw(d, 1000, 4);
+    let n = full.n;
+    let two = Panel::new(
+        n,
+        full.data[..(P + 2) * n].to_vec(),
+        full.judges.clone(),
+        full.anchors[..2].to_vec(),
+    );
+    let r = battery_reading(&two, Some(1));
+    assert_eq!(r.answer.read, None);
+    match &r.answer.obstacles[0] {
+        Obstacle::DidNotRun { estimator, refusal } => {
+            assert_eq!(*estimator, Estimator::DesignatedCleanLatent);
+            assert!(refusal.contains('3'), "{refusal}");
+        }
+        o => panic!("{o:?}"),
+    }
+}
+
 #[test]
 fn all_ordinal_panels_are_recovered_too() {
     let d = Design {

@@ -62,6 +62,7 @@ fn run(p: &Panel, codes: bool) -> BatteryReport {
     };
     let conventions = Conventions {
         codes_as_numbers: codes,
+        ..Conventions::default()
     };
     battery::run_with(p, &NullSpec::Matched, &opts, conventions, &silent).unwrap()
 }

@@ -109,18 +109,22 @@ def estimate(
 ) -> Estimate:
     """Every anchor's ρ̂ (Theorem 1), and ML / free-scale / blocked / designated-clean fits
     when asked (``method="closed" | "ml" | "both" | "free-scale" | "all"``)."""
-    clean = designated_clean
-    if clean is not None:
-        clean = str(c.column("designated_clean", clean))
     options = {
         "method": c.text("method", method),
         "blocked": c.flag("blocked", blocked),
-        "designated_clean": clean,
+        "designated_clean": _clean(designated_clean),
         "bias_correct": c.flag("bias_correct", bias_correct),
         "bias_reps": c.count("bias_reps", bias_reps),
         "seed": c.count("seed", seed),
     }
     return _report("estimate", Estimate, data, locals(), options)
+
+
+def _clean(designated_clean: str | int | None) -> str | None:
+    """The ``designated_clean=`` anchor as the core reads it: a name, or a 1-based position."""
+    if designated_clean is None:
+        return None
+    return str(c.column("designated_clean", designated_clean))
 
 
 def battery(
@@ -135,6 +139,7 @@ def battery(
     seed: int | None = None,
     codes_as_numbers: bool = False,
     fail_on_diagnostic: bool = False,
+    designated_clean: str | int | None = None,
     id: str | int | None = None,
     long: Sequence[str] | None = None,
     continuous: str | Sequence[str] | None = None,
@@ -148,6 +153,7 @@ def battery(
         "seed": c.count("seed", seed),
         "codes_as_numbers": c.flag("codes_as_numbers", codes_as_numbers),
         "fail_on_diagnostic": c.flag("fail_on_diagnostic", fail_on_diagnostic),
+        "designated_clean": _clean(designated_clean),
     }
     return _report("battery", Battery, data, locals(), options)
 

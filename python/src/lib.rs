@@ -202,6 +202,7 @@ fn typed_call(command: &str, panel: Option<Read>, o: &Bound<'_, PyDict>) -> PyRe
                 seed: field(o, "seed")?,
                 codes_as_numbers: flag(o, "codes_as_numbers")?,
                 fail_on_diagnostic: flag(o, "fail_on_diagnostic")?,
+                designated_clean: field(o, "designated_clean")?,
             },
         ),
         "identify" => Call::Identify(panel),

@@ -32,6 +32,7 @@ pub struct BatteryOptions {
     pub seed: Option<u64>,
     pub codes_as_numbers: bool,
     pub fail_on_diagnostic: bool,
+    pub designated_clean: Option<String>,
 }
 
 /// `validate`'s options beyond the panel.
@@ -285,6 +286,7 @@ impl Call {
                 a.seed = o.seed.unwrap_or(a.seed);
                 a.codes_as_numbers = o.codes_as_numbers;
                 a.fail_on_diagnostic = o.fail_on_diagnostic;
+                a.designated_clean.clone_from(&o.designated_clean);
             }
             (Call::Identify(p), Command::Identify(a)) => {
                 if let Some(p) = p {

@@ -179,3 +179,44 @@ pub(super) fn route(
         Err((false, o)) => Routed::none(vec![o]),
     }
 }
+
+/// The answer when the user designates anchor `d` clean: the designated-clean estimate `e`
+/// when it is readable and no test guards it (Test J the latent fit, whose first step is the
+/// judges' one factor; Tests A and B the common-scale one); else the panel's own answer with
+/// the reason the designated estimate cannot be read first among its obstacles.
+pub(super) fn designated(
+    routed: Routed,
+    e: Estimator,
+    d: usize,
+    tests: &PerTest<Verdict>,
+    fits: &Fitted<'_>,
+) -> Routed {
+    let guards: &[TestId] = if e == Estimator::DesignatedCleanLatent {
+        &[TestId::J]
+    } else {
+        &[TestId::A, TestId::B]
+    };
+    let guard = guards.iter().find(|&&t| tests[t] == Verdict::Fires);
+    let obstacle = match (fits.obstacle(e), guard) {
+        (Some(o), _) => o,
+        (None, Some(&test)) => Obstacle::Guarded { estimator: e, test },
+        (None, None) => {
+            let obstacles = if routed.read.is_none() {
+                routed.obstacles
+            } else {
+                Vec::new()
+            };
+            let because = ReadBecause::Designated {
+                estimator: e,
+                anchor: d,
+            };
+            return Routed::read(e, because, obstacles);
+        }
+    };
+    let mut obstacles = vec![obstacle];
+    obstacles.extend(routed.obstacles);
+    Routed {
+        obstacles,
+        ..routed
+    }
+}

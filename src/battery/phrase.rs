@@ -148,13 +148,31 @@ pub fn because(b: ReadBecause) -> String {
         ),
         ReadBecause::FreeScaleOrdinalJudges => "Read the free-scale estimate: the judges are ordinal, so their codes share no scale with the anchors; it frees every judge's scale and reads their correlations (Section 7).".into(),
         ReadBecause::FreeScaleTestA => "Read the free-scale estimate: Test A fires (the judges load unequally), and it frees every judge's scale and reads their correlations (Section 7); Test J passes, which it rests on.".into(),
+        ReadBecause::Designated { estimator: e, anchor } => designated(e, &format!("anchor {}", anchor + 1)),
         ReadBecause::BlockedTestC => "Read the family-blocked estimate: Test C fires, so judges of one family share a residual that inflates the closed form's K; the blocked estimate takes K from cross-family pairs only (Section 5).".into(),
     }
+}
+
+/// Why the answer reads the designated-clean estimate `e` with anchor `name` trusted.
+fn designated(e: Estimator, name: &str) -> String {
+    format!(
+        "Read {}: you trust {name} as clean, and its fit is readable with no test guarding it; {}.",
+        estimator(e),
+        crate::estimate::latent::ASSUMPTION.replace("the designated anchor", name)
+    )
 }
 
 /// The answer's headline, a sentence naming no front-end control.
 #[must_use]
 pub fn headline(a: &Answer, anchors: &[String]) -> String {
+    if let Some(ReadBecause::Designated {
+        estimator: e,
+        anchor,
+    }) = a.because
+    {
+        let name = anchors.get(anchor).cloned();
+        return designated(e, &name.unwrap_or_else(|| format!("anchor {}", anchor + 1)));
+    }
     if let Some(b) = a.because {
         return because(b);
     }

@@ -3,7 +3,7 @@
 //! weak-identification and range verdicts, each decided here once), and the next steps, each
 //! checked against the panel. Front ends word it; nothing here names a front-end control.
 
-use super::answer::{Fitted, route};
+use super::answer::{Fitted, designated, route};
 use super::decision::{Configuration, Route};
 use super::inferred::Inferred;
 use super::registry::{PerTest, TestId};
@@ -58,6 +58,9 @@ pub enum ReadBecause {
     /// The family-blocked estimate: Test C fires (a family residual), and the blocked estimate
     /// takes K from cross-family pairs only.
     BlockedTestC,
+    /// The designated-clean estimate the user asked for (`estimator`, with `anchor` trusted
+    /// as clean): readable, and no test guards it; it rests on an untestable assumption.
+    Designated { estimator: Estimator, anchor: usize },
 }
 
 /// One reason an estimate cannot be read (typed; front ends word it).
@@ -338,6 +341,8 @@ pub struct Inputs<'a> {
     pub refused: &'a [(Estimator, String)],
     /// What the source could still give.
     pub room: &'a Room,
+    /// The anchor the user designated clean, if any: its estimate is read when readable.
+    pub designated: Option<usize>,
 }
 
 /// The panel's reading, from its configuration, fits and verdicts: the one place the answer,
@@ -373,6 +378,16 @@ pub fn read(inputs: &Inputs<'_>) -> Reading {
         evidence.weak_id,
         &fitted,
     );
+    let routed = match inputs.designated {
+        Some(d) => designated(
+            routed,
+            super::designated_estimator(panel),
+            d,
+            &evidence.tests,
+            &fitted,
+        ),
+        None => routed,
+    };
     let next = next_steps(&About {
         panel,
         room: inputs.room,

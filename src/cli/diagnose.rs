@@ -95,6 +95,11 @@ pub struct BatteryArgs {
     /// convention, labelled as such); without it Test A is N/A on ordinal judges.
     #[arg(long)]
     pub codes_as_numbers: bool,
+    /// Trust this anchor as clean (an untestable assumption): the reading reads the
+    /// designated-clean estimate (on latent scales when a column is Likert, ≥ 3 anchors) when
+    /// it is readable, or says why not.
+    #[arg(long, value_name = "ANCHOR")]
+    pub designated_clean: Option<String>,
 }
 
 #[derive(Debug, Args)]

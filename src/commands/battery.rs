@@ -23,6 +23,11 @@ pub(super) fn report(
     };
     let conventions = battery::Conventions {
         codes_as_numbers: a.codes_as_numbers,
+        designated_clean: super::estimate::designated_clean(
+            a.designated_clean.as_ref(),
+            &panel.anchors,
+            console,
+        )?,
     };
     if let Some(why) = conventions.refusal(panel) {
         return Err(Error::Usage(why.into()));

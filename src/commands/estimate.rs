@@ -10,12 +10,12 @@ use crate::report::{self, estimate::EstimateReport};
 use crate::wording::{Said, Setting};
 
 /// The anchor `--designated-clean` names, noting when a number named it rather than a position.
-fn designated_clean(
-    a: &EstimateArgs,
+pub(super) fn designated_clean(
+    name: Option<&String>,
     anchors: &[String],
     console: &mut dyn Console,
 ) -> Result<Option<usize>, Error> {
-    let Some(name) = &a.designated_clean else {
+    let Some(name) = name else {
         return Ok(None);
     };
     let c = anchor_index(anchors, name, Setting::DesignatedClean)?;
@@ -30,7 +30,7 @@ pub(super) fn report(
     console: &mut dyn Console,
 ) -> Result<Output, Error> {
     let panel = &loaded.panel;
-    let clean = designated_clean(a, &panel.anchors, console)?;
+    let clean = designated_clean(a.designated_clean.as_ref(), &panel.anchors, console)?;
     let (flagged, which) = asked(a, panel, clean)?;
     let s = panel.covariance();
     let ctx = Context {

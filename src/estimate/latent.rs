@@ -145,7 +145,25 @@ pub fn estimate_of(frame: &Frame, d: usize) -> Estimate {
     if !frame.converged {
         est.undefine(Flag::new(FlagCode::NotConverged, f64::NAN));
     }
+    if est.flags.iter().any(|f| fails(f.code)) {
+        // No world of the model fits: the rotation's σ_t², β and σ_a² are not estimates.
+        est.sigma_t2 = f64::NAN;
+        est.sigma_c2 = f64::NAN;
+        for a in &mut est.anchors {
+            (a.beta, a.sigma_a2) = (f64::NAN, f64::NAN);
+        }
+    }
     est
+}
+
+/// Whether a flag of the latent fit leaves no world to read, so its variances, β and σ_a²
+/// are undefined along with every ρ̂.
+#[must_use]
+pub fn fails(code: FlagCode) -> bool {
+    matches!(
+        code,
+        FlagCode::LatentMisfit | FlagCode::NotConverged | FlagCode::HeywoodJudge
+    )
 }
 
 #[cfg(test)]
@@ -202,5 +220,8 @@ mod tests {
         let est = fit(&r, p, 0).unwrap();
         assert!(est.has_flag(FlagCode::LatentMisfit), "{:?}", est.flags);
         assert!(est.rho().iter().enumerate().all(|(k, r)| k == 0 || r.is_none()));
+        // A failed fit has no σ_t², β or σ_a² either (not the rotation's "1.0000" and "-0.0000").
+        assert!(est.sigma_t2.is_nan() && est.sigma_c2.is_nan());
+        assert!(est.anchors.iter().all(|a| a.beta.is_nan() && a.sigma_a2.is_nan()));
     }
 }

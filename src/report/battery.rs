@@ -55,8 +55,15 @@ pub fn json(
             obj["identified_set"] = super::estimate::identified_json(anchors, fs);
             obj["bootstrap"] = bootstrap_json(&f.boot);
         }
+        if let (Estimator::DesignatedClean | Estimator::DesignatedCleanLatent, Some(d)) =
+            (f.estimator, r.designated)
+        {
+            obj["clean_anchor"] = json!(anchors.get(d));
+            obj["assumption"] = json!(crate::estimate::latent::ASSUMPTION);
+        }
         doc[f.estimator.key()] = obj;
     }
+    doc["designated_clean"] = json!(r.designated.and_then(|d| anchors.get(d)));
     for (e, why) in &r.refused {
         if doc.get(e.key()).is_none_or(Value::is_null) {
             doc[e.key()] = json!({"refused": why});
@@ -123,7 +130,10 @@ pub fn text(
         let _ = writeln!(out, "\nEstimate: {why}.");
     }
     out.push_str(&super::reading::text(panel, r));
-    let ctx = Context::default();
+    let ctx = Context {
+        clean: r.designated,
+        ..Context::default()
+    };
     for (e, why) in &r.refused {
         if *e == Estimator::FreeScale && d.refusal.is_none() {
             let _ = writeln!(out, "  free-scale estimate not available: {why}");
@@ -144,6 +154,16 @@ pub fn text(
             Some(&f.boot),
             anchors,
         ));
+        if matches!(
+            f.estimator,
+            Estimator::DesignatedClean | Estimator::DesignatedCleanLatent
+        ) {
+            let _ = writeln!(
+                out,
+                "  the assumption: {}",
+                crate::estimate::latent::ASSUMPTION
+            );
+        }
         if let Detail::FreeScale(fs) = &f.detail {
             out.push_str(&super::estimate::free_scale_lines(
                 &panel.judges,

@@ -131,7 +131,22 @@ pub fn estimate_text(
     anchors: &[String],
 ) -> String {
     let mut out = format!("{title}\n");
+    let failed = est
+        .flags
+        .iter()
+        .find(|f| crate::estimate::latent::fails(f.code))
+        .filter(|_| est.sigma_t2.is_nan());
+    if let Some(f) = failed {
+        // A failed latent fit: no σ_t² and no interval to print, only why.
+        let _ = writeln!(
+            out,
+            "  K = {}   σ_t², σ_c², β and σ_a² undefined, because the fit failed (flag {}, below)",
+            fmt_num(est.k),
+            f.code.as_str()
+        );
+    }
     match boot {
+        _ if failed.is_some() => {}
         Some(b) => {
             let _ = writeln!(
                 out,

@@ -255,6 +255,7 @@ fn because_key(b: ReadBecause) -> &'static str {
         ReadBecause::FreeScaleOrdinalJudges => "free_scale_ordinal_judges",
         ReadBecause::FreeScaleTestA => "free_scale_test_a",
         ReadBecause::BlockedTestC => "blocked_test_c",
+        ReadBecause::Designated { .. } => "designated_clean",
     }
 }
 

@@ -36,6 +36,7 @@ fn hanna_test_a(panel: &Panel) -> Vec<Cell> {
     };
     let codes = Conventions {
         codes_as_numbers: true,
+        ..Conventions::default()
     };
     let silent = |_: Progress| Flow::Continue;
     let Some(r) = battery::run_with(panel, &NullSpec::Matched, &opts, codes, &silent) else {

@@ -121,6 +121,8 @@ pub enum Action {
     TypeFamily,
     /// `c` in the data pane: score the selected column as ordinal or continuous.
     ToggleScale,
+    /// `t` in the data pane: trust the selected anchor as clean (again: trust none).
+    TrustAnchor,
     /// A mouse click on a pane; `item` is the slider or data-pane entry drawn under the
     /// pointer, if any (the event loop finds both from the layout the view draws).
     Click {
@@ -246,6 +248,8 @@ pub struct BatteryJob {
     pub panel: Arc<Panel>,
     pub null: NullSpec,
     pub seed: u64,
+    /// The anchor trusted as clean (`t`), by index among the panel's anchors.
+    pub designated: Option<usize>,
 }
 
 /// Operating characteristics for one configuration.

@@ -10,15 +10,8 @@ pub mod overlay;
 mod receive;
 mod simulated;
 mod stepping;
+mod trust;
 pub mod validation;
-
-use std::collections::VecDeque;
-use std::path::PathBuf;
-use std::sync::Arc;
-
-pub use files::{FileState, Role};
-pub use overlay::{Overlay, Prompt, PromptKind};
-pub use stepping::{Mode, Step};
 
 use super::action::{Action, Effect, Pane, PerPane, PowerJob};
 use super::scenes::{self, Scene};
@@ -28,7 +21,13 @@ use crate::data::PanelRequest;
 use crate::estimate::Fits;
 use crate::panel::Panel;
 use crate::power::{PowerSummary, StudyRequest};
+pub use files::{FileState, Role};
 use navigate::step_index;
+pub use overlay::{Overlay, Prompt, PromptKind};
+use std::collections::VecDeque;
+use std::path::PathBuf;
+use std::sync::Arc;
+pub use stepping::{Mode, Step};
 
 /// Sparkline histories keep this many points.
 pub const HISTORY: usize = 60;
@@ -392,6 +391,7 @@ impl App {
             Action::Activate => self.activate(),
             Action::CycleRole => self.edit_column(FileState::cycle_role),
             Action::ToggleScale => self.toggle_scale(),
+            Action::TrustAnchor => self.trust_anchor(),
             Action::Family(d) => self.edit_column(|f, c| f.shift_family(c, d)),
             Action::Click { pane, item } => self.click(pane, item),
             Action::Wheel { pane, up } => self.wheel(pane, up),

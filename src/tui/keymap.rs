@@ -319,6 +319,13 @@ pub static KEYMAP: &[Binding] = &[
         Action::ToggleScale,
         "column scale: ordinal ↔ continuous",
     ),
+    bind(
+        "t",
+        &[Char('t')],
+        Context::Pane(Pane::Data),
+        Action::TrustAnchor,
+        "trust this anchor as clean (untestable); again: none",
+    ),
 ];
 
 /// The action of a key press, given the focused pane. Key releases and repeats of

@@ -17,6 +17,7 @@ pub mod scenes;
 pub mod sliders;
 pub mod text;
 pub mod theme;
+pub mod trust;
 pub mod ui;
 pub mod walkthrough;
 pub mod widgets;

@@ -268,8 +268,9 @@ pub fn remedy(r: &Remedy, panel: &Panel) -> String {
             anchor(0)
         ),
         Remedy::TrustAnchor(k) => format!(
-            "if {} is known to be clean, trusting it would identify the others' ρ on latent scales, resting on an assumption the data cannot test; the explorer has no key for it yet, so this step is the command line's",
-            anchor(*k)
+            "if {} is known to be clean, trust it ({} on it in the data pane): the others' ρ follows on latent scales, at a cost: the assumption is untestable, the data cannot tell whether it is clean",
+            anchor(*k),
+            keys(&Action::TrustAnchor)
         ),
         Remedy::CollectAnchors(n) => format!(
             "collect {n} more anchor{} (columns of human or reference scores of the same items)",

@@ -126,9 +126,19 @@ pub fn areas(app: &App, area: Rect) -> Areas {
     ])
     .areas(main);
     let [data, sliders] = match app.source {
-        // A file: the sliders pane only says why it is idle.
-        super::app::Source::File(_) => {
-            Layout::vertical([Constraint::Min(0), Constraint::Length(3)]).areas(left)
+        // A file: the sliders pane says why it is idle, or draws the family of ρ (up to
+        // two fifths of the column).
+        super::app::Source::File(ref f) => {
+            let rows = f
+                .family
+                .as_ref()
+                .map_or(1, |_| app.panel.as_ref().map_or(1, |p| p.m() + 2));
+            let want = u16::try_from(rows + 2).unwrap_or(u16::MAX);
+            Layout::vertical([
+                Constraint::Min(0),
+                Constraint::Length(want.min((left.height * 2 / 5).max(3))),
+            ])
+            .areas(left)
         }
         // A scenario: the data pane needs its list of entries, the sliders the rest.
         super::app::Source::Scenario => {

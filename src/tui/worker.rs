@@ -408,7 +408,11 @@ pub fn run_battery(
         seed: j.seed,
         ..battery::Options::default()
     };
-    let report = battery::run(&j.panel, &j.null, &opts, progress)?;
+    let conventions = battery::Conventions {
+        designated_clean: j.designated,
+        ..battery::Conventions::default()
+    };
+    let report = battery::run_with(&j.panel, &j.null, &opts, conventions, progress)?;
     Some(WorkerMsg::Battery {
         generation: j.generation,
         report: Box::new(report),

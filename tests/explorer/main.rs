@@ -14,6 +14,7 @@ mod panes;
 mod reading;
 mod suspend;
 mod talk;
+mod trust;
 mod usability;
 
 use std::fmt::Write as _;

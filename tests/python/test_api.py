@@ -64,6 +64,22 @@ def test_estimate_every_method():
     ]
 
 
+def test_battery_reads_the_designated_clean_estimate_on_likert_anchors():
+    likert = ASSETS.parent / "tests" / "fixtures" / "likert_anchors.csv"
+    df = read_exact(likert)
+    result = rhoscope.battery(df, designated_clean="A1", null_draws=100)
+    same_document(
+        result,
+        cli_json("battery", likert, "--designated-clean", "A1", "--null-draws", "100"),
+        str(likert),
+    )
+    reading = result.reading
+    assert reading["read"] == "designated_clean_latent"
+    assert reading["because"] == "designated_clean"
+    a2 = next(a for a in reading["anchors"] if a["anchor"] == "A2")
+    assert a2["ci"][0] < 0.5 < a2["ci"][1]
+
+
 def test_estimate_families_as_a_mapping():
     fam = pd.read_csv(ASSETS / "families.families.csv", dtype=str)
     mapping = dict(zip(fam["judge"], fam["family"]))

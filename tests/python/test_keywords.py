@@ -126,6 +126,7 @@ def test_estimate_refusals_name_the_keyword(kw, start):
         ({"null_draws": 5}, "null_draws= takes a whole number from 20 to 10000000, not 5"),
         ({"bootstrap": "300"}, "bootstrap= takes a whole number, not '300'"),
         ({"codes_as_numbers": 1}, "codes_as_numbers= takes True or False, not 1"),
+        ({"designated_clean": 0}, "designated_clean=: 0 is no column position"),
     ],
 )
 def test_battery_refusals_name_the_keyword(kw, start):

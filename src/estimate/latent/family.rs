@@ -72,10 +72,67 @@ impl Family {
             .reduce(|x, y| (x.0.min(y.0), x.1.max(y.1)))
     }
 
+    /// The family on `panel`'s latent correlations, or why there is none (too few columns, a
+    /// fit that failed, or no admissible world).
+    ///
+    /// # Errors
+    /// The reason as one sentence.
+    pub fn on_panel(panel: &crate::panel::Panel) -> Result<(Frame, Family), String> {
+        let corr = crate::ordinal::correlation_matrix(panel).map_err(|e| e.to_string())?;
+        let frame = Frame::of(&corr.r, panel.p()).map_err(|e| e.to_string())?;
+        let family = Family::of(&frame);
+        if !family.is_empty() {
+            return Ok((frame, family));
+        }
+        let long = (0..frame.m()).any(|k| frame.g[k].hypot(frame.h[k]) >= 1.0);
+        Err(if long {
+            "no admissible world: an anchor's latent loadings have length ≥ 1 (the anchors' correlations beyond the judges' direction share no single factor)".into()
+        } else {
+            "no admissible world: no rotation keeps every anchor loading positively on quality".into()
+        })
+    }
+
+    /// The slider along the family for anchor `k`: the arc holding the world where k is clean
+    /// (else the first), k's range on it, and the slider's value (`assumed`, or 0 when no
+    /// value is given, each held inside the range).
+    #[must_use]
+    pub fn slider(&self, k: usize, assumed: Option<f64>) -> Option<(&Arc, (f64, f64), f64)> {
+        let arc = self
+            .arcs
+            .iter()
+            .find(|a| a.if_clean.get(k).is_some_and(Option::is_some))
+            .or_else(|| self.arcs.first())?;
+        let (lo, hi) = *arc.rho.get(k)?;
+        Some((arc, (lo, hi), assumed.unwrap_or(0.0).clamp(lo, hi)))
+    }
+
     /// Every anchor's ρ in the world where anchor k is clean, if that world is admissible.
     #[must_use]
     pub fn if_clean(&self, k: usize) -> Option<&[f64]> {
         self.arcs.iter().find_map(|a| a.if_clean[k].as_deref())
+    }
+}
+
+impl Arc {
+    /// Every anchor's ρ in the world of this arc where anchor `k`'s ρ is `assumed` (clamped
+    /// to the arc's range): ρ_k rises along the arc, so the world is found by bisection. What
+    /// the explorer's "assumed ρ of NAME" slider draws.
+    #[must_use]
+    pub fn at_assumed(&self, frame: &Frame, k: usize, assumed: f64) -> Vec<f64> {
+        let (mut lo, mut hi) = self.phi;
+        for _ in 0..60 {
+            let mid = 0.5 * (lo + hi);
+            if rho_at(frame.world(self.branch, mid)[k]) < assumed {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        frame
+            .world(self.branch, 0.5 * (lo + hi))
+            .into_iter()
+            .map(rho_at)
+            .collect()
     }
 }
 
@@ -153,5 +210,14 @@ mod tests {
         assert!((clean1[1] - 0.53).abs() < 0.01 && (clean1[2] - 0.31).abs() < 0.01);
         // Along the truth's arc ρ_2 stays above ρ_1.
         assert!(always_above(&frame, truth_arc, 1, 0));
+        // The slider's world at ρ_1 = 0 is the designated world; at the truth, the truth.
+        let at0 = truth_arc.at_assumed(&frame, 0, 0.0);
+        for (g, w) in at0.iter().zip(clean1) {
+            assert!((g - w).abs() < 1e-9, "{at0:?}");
+        }
+        let at_truth = truth_arc.at_assumed(&frame, 0, pm.rho[0]);
+        for (g, w) in at_truth.iter().zip(&pm.rho) {
+            assert!((g - w).abs() < 1e-9, "{at_truth:?}");
+        }
     }
 }

@@ -42,6 +42,14 @@ pub struct FileState {
     /// The columns marked continuous (at start, or with `c`): kept for every reload with
     /// edited roles.
     pub continuous: Option<Columns>,
+    /// The anchor the user trusts as clean (`t`), by name: the battery reads the
+    /// designated-clean estimate with it (docs/method.md §7b). Kept across reloads.
+    pub trusted: Option<String>,
+    /// The family of ρ the panel's latent correlations allow (or why none), computed in the
+    /// core when the panel arrives; the sliders pane draws it.
+    pub family: Option<std::sync::Arc<crate::tui::trust::Traced>>,
+    /// Where the "assumed ρ of NAME" slider stands (`None`: at 0, the anchor clean).
+    pub assumed: Option<f64>,
 }
 
 /// What the screen showed before a file was opened ([`App::failed`] puts it back).
@@ -112,7 +120,14 @@ impl App {
                 .collect();
             (roles, families)
         });
+        let trusted = match &self.source {
+            Source::File(f) if f.path == file.path => f.trusted.clone(),
+            _ => None,
+        };
         let state = FileState {
+            trusted,
+            family: crate::tui::trust::traced(&panel),
+            assumed: None,
             path: file.path,
             header: file.header,
             last_good: Some(Box::new((roles.clone(), families.clone(), self.generation))),
@@ -261,6 +276,9 @@ impl App {
             notes: Vec::new(),
             last_good: None,
             continuous: options.continuous.clone(),
+            trusted: None,
+            family: None,
+            assumed: None,
         });
         self.panel = None;
         self.fit = None;

@@ -27,6 +27,9 @@ pub(super) const SLIDERS_IDLE: &str =
 
 impl App {
     pub(super) fn nudge(&mut self, steps: f64, coarse: bool) -> Vec<Effect> {
+        if self.nudge_family(steps, coarse) {
+            return Vec::new();
+        }
         if self.source != Source::Scenario {
             self.status = SLIDERS_IDLE.into();
             return Vec::new();
@@ -162,6 +165,7 @@ impl App {
             panel,
             null,
             seed: BATTERY_SEED,
+            designated: self.designated(),
         }))
     }
 }

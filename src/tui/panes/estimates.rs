@@ -67,10 +67,11 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
     let mut lines = Vec::new();
     if let Some((l, _, _)) = &lead {
         lines.push(Line::styled(
-            format!("read: {}", crate::tui::reading::pane_label(*l, &names)),
+            format!("read: {}", crate::tui::trust::lead_label(app, *l, &names)),
             theme.highlight(),
         ));
     }
+    lines.extend(crate::tui::trust::unread_line(app, &names, theme));
     let (shown, shown_boot) = lead.as_ref().map_or((e, boot), |(_, le, lb)| (*le, *lb));
     lines.extend(anchor_lines(
         shown, shown_boot, &truths, &names, stale, width, theme,
@@ -170,7 +171,8 @@ fn lead<'a>(
         .answer
         .read
         .filter(|e| *e != Estimator::ClosedForm)?;
-    let fit = fits.estimate(e)?;
+    // The designated-clean latent fit is the battery's alone (the explorer does not fit it).
+    let fit = fits.estimate(e).or_else(|| r.fit(e).map(|f| &f.estimate))?;
     Some((e, fit, r.fit(e).map(|f| &f.boot)))
 }
 

@@ -56,6 +56,15 @@ pub fn slider_text(s: &Slider, selected: bool, width: usize, label_w: usize) -> 
 
 pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
     let block = pane_block(Pane::Sliders, app, theme, "h/l ±fine · H/L ±coarse", area);
+    if let Some(lines) =
+        crate::tui::trust::family_lines(app, usize::from(area.width.saturating_sub(2)))
+    {
+        let p = Paragraph::new(lines)
+            .wrap(Wrap { trim: false })
+            .block(block);
+        frame.render_widget(p, area);
+        return;
+    }
     if app.source != Source::Scenario {
         let p = Paragraph::new(Line::styled("for presets (simulated) only", theme.dim()))
             .wrap(Wrap { trim: true })
