@@ -20,33 +20,40 @@ pub enum Opt {
     NullDraws,
 }
 
-/// How a front end names an option: the command line's flag or Python's keyword.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// How a front end names an option: the command line by its flags (the table is the
+/// command line's own), Python by its keywords.
+#[derive(Debug, Clone, Copy)]
 pub enum Naming {
-    Flags,
+    Flags(fn(Opt) -> &'static str),
     Keywords,
 }
 
+impl Naming {
+    fn is_flags(self) -> bool {
+        matches!(self, Naming::Flags(_))
+    }
+}
+
 impl Opt {
-    /// The option as `naming` spells it: `--bias-reps` or `bias_reps=`.
+    /// The option as `naming` spells it: the command line's flag, or `bias_reps=`.
     #[must_use]
     pub fn named(self, naming: Naming) -> &'static str {
-        let (flag, keyword) = match self {
-            Opt::BiasCorrect => ("--bias-correct", "bias_correct=True"),
-            Opt::BiasReps => ("--bias-reps", "bias_reps="),
-            Opt::Seed => ("--seed", "seed="),
-            Opt::DesignatedClean => ("--designated-clean", "designated_clean="),
-            Opt::Preset => ("--preset", "preset="),
-            Opt::Set => ("--set", "the scenario's keyword arguments"),
-            Opt::N => ("--n", "n="),
-            Opt::Ns => ("--ns", "ns="),
-            Opt::Strength => ("--strength", "strength="),
-            Opt::Reps => ("--reps", "reps="),
-            Opt::Bootstrap => ("--bootstrap", "bootstrap="),
-            Opt::NullDraws => ("--null-draws", "null_draws="),
+        let keyword = match self {
+            Opt::BiasCorrect => "bias_correct=True",
+            Opt::BiasReps => "bias_reps=",
+            Opt::Seed => "seed=",
+            Opt::DesignatedClean => "designated_clean=",
+            Opt::Preset => "preset=",
+            Opt::Set => "the scenario's keyword arguments",
+            Opt::N => "n=",
+            Opt::Ns => "ns=",
+            Opt::Strength => "strength=",
+            Opt::Reps => "reps=",
+            Opt::Bootstrap => "bootstrap=",
+            Opt::NullDraws => "null_draws=",
         };
         match naming {
-            Naming::Flags => flag,
+            Naming::Flags(flag) => flag(self),
             Naming::Keywords => keyword,
         }
     }
@@ -80,9 +87,12 @@ impl Refusal {
     #[must_use]
     pub fn worded(&self, naming: Naming) -> String {
         let name = |o: Opt| o.named(naming);
-        let plot = |kind: &str| match naming {
-            Naming::Flags => format!("plot {kind}"),
-            Naming::Keywords => format!("plot({kind:?})"),
+        let plot = |kind: &str| {
+            if naming.is_flags() {
+                format!("plot {kind}")
+            } else {
+                format!("plot({kind:?})")
+            }
         };
         match self {
             Refusal::RefitsWithoutCorrection => format!(
@@ -102,11 +112,7 @@ impl Refusal {
                 "{} does not apply to {} on a panel {}: it shapes the simulated scenario drawn without one",
                 name(*opt),
                 plot(kind),
-                if naming == Naming::Flags {
-                    "file"
-                } else {
-                    "(data=)"
-                }
+                if naming.is_flags() { "file" } else { "(data=)" }
             ),
             Refusal::OtherFigure { opt, kind } => {
                 let why = match opt {
@@ -195,8 +201,8 @@ mod tests {
         );
         let ns = plot("rho", false, |o| o == Opt::Ns).unwrap();
         assert_eq!(
-            ns.worded(Naming::Flags),
-            "--ns does not apply to plot rho: it is the power figure's (plot power)"
+            ns.worded(Naming::Flags(|o| if o == Opt::Ns { "NS" } else { "?" })),
+            "NS does not apply to plot rho: it is the power figure's (plot power)"
         );
         assert_eq!(plot("power", false, |o| o == Opt::Ns), None);
         assert_eq!(

@@ -251,13 +251,18 @@ pub trait Wording {
     }
 
     /// `setting` given `values`, as this front end's user runs the change. For the planner's
-    /// target, `values` are the target then the scenario's `KEY=VALUE` pairs; by default the
-    /// whole command line, which a front end without calls of its own offers to copy.
+    /// target, `values` are the target then the scenario's `KEY=VALUE` pairs: by default the
+    /// planner's command line in this front end's words for its settings (the command
+    /// line's own, word for word).
     fn run_given(&self, setting: RunSetting, values: &[String]) -> String {
         match (setting, values.split_first()) {
             (RunSetting::Target, Some((target, set))) => {
-                let sets: String = set.iter().map(|kv| format!("--set {kv} ")).collect();
-                format!("rhoscope plan {sets}--target {target}")
+                let set_word = self.run(RunSetting::Set);
+                let sets: String = set.iter().map(|kv| format!("{set_word} {kv} ")).collect();
+                format!(
+                    "rhoscope plan {sets}{} {target}",
+                    self.run(RunSetting::Target)
+                )
             }
             _ => format!("{} {}", self.run(setting), values.join(",")),
         }

@@ -107,9 +107,5 @@ mod tests {
             reword(&plan, &Keywords),
             r#"rhoscope.plan(target="ci-width=0.2", p=3, rho=[0.23, 0.67])"#
         );
-        assert_eq!(
-            reword(&plan, &crate::wording::Described),
-            "rhoscope plan --set p=3 --set rho=0.23,0.67 --target ci-width=0.2"
-        );
     }
 }

@@ -14,6 +14,24 @@ fn given(m: &ArgMatches, id: &str) -> bool {
     m.try_contains_id(id).unwrap_or(false) && m.value_source(id) == Some(ValueSource::CommandLine)
 }
 
+/// The flag of each option the rule reads.
+fn flag(o: Opt) -> &'static str {
+    match o {
+        Opt::BiasCorrect => "--bias-correct",
+        Opt::BiasReps => "--bias-reps",
+        Opt::Seed => "--seed",
+        Opt::DesignatedClean => "--designated-clean",
+        Opt::Preset => "--preset",
+        Opt::Set => "--set",
+        Opt::N => "--n",
+        Opt::Ns => "--ns",
+        Opt::Strength => "--strength",
+        Opt::Reps => "--reps",
+        Opt::Bootstrap => "--bootstrap",
+        Opt::NullDraws => "--null-draws",
+    }
+}
+
 /// The clap id of each option the rule reads.
 fn id(o: Opt) -> &'static str {
     match o {
@@ -49,7 +67,7 @@ fn inapplicable(m: &ArgMatches) -> Option<String> {
         }
         _ => None,
     };
-    refusal.map(|r| r.worded(Naming::Flags))
+    refusal.map(|r| r.worded(Naming::Flags(flag)))
 }
 
 /// Refuses the first flag of `m` that cannot apply, as a clap usage error (exit 2).
