@@ -3,6 +3,8 @@
 //! as its command, so the documents are byte-identical to the CLI's.
 
 #[cfg(feature = "cli")]
+mod applicable;
+#[cfg(feature = "cli")]
 mod commands;
 #[cfg(feature = "cli")]
 mod entry;

@@ -16,6 +16,7 @@
 //! ```
 
 pub mod api;
+pub mod applicable;
 pub mod battery;
 pub mod bootstrap;
 #[cfg(feature = "cli")]

@@ -102,6 +102,19 @@ impl RunSetting {
         format!("{OPEN}{}{CLOSE}", self.key())
     }
 
+    /// The setting given `values`, marked in text for a front end to word with [`reword`]
+    /// as its user runs that change ([`Wording::run_given`]).
+    #[must_use]
+    pub fn marked_given(self, values: &[String]) -> String {
+        let mut s = format!("{OPEN}{}", self.key());
+        for v in values {
+            s.push(VALUE);
+            s.push_str(v);
+        }
+        s.push(CLOSE);
+        s
+    }
+
     /// The setting described in plain words.
     #[must_use]
     pub fn described(self) -> &'static str {
@@ -236,6 +249,24 @@ pub trait Wording {
     fn run(&self, setting: RunSetting) -> Cow<'static, str> {
         Cow::Borrowed(setting.described())
     }
+
+    /// `setting` given `values`, as this front end's user runs the change. For the planner's
+    /// target, `values` are the target then the scenario's `KEY=VALUE` pairs: by default the
+    /// planner's command line in this front end's words for its settings (the command
+    /// line's own, word for word).
+    fn run_given(&self, setting: RunSetting, values: &[String]) -> String {
+        match (setting, values.split_first()) {
+            (RunSetting::Target, Some((target, set))) => {
+                let set_word = self.run(RunSetting::Set);
+                let sets: String = set.iter().map(|kv| format!("{set_word} {kv} ")).collect();
+                format!(
+                    "rhoscope plan {sets}{} {target}",
+                    self.run(RunSetting::Target)
+                )
+            }
+            _ => format!("{} {}", self.run(setting), values.join(",")),
+        }
+    }
 }
 
 /// The wording outside any front end: each setting described in plain words.
@@ -354,6 +385,10 @@ impl Wording for Marked {
     fn run(&self, setting: RunSetting) -> Cow<'static, str> {
         Cow::Owned(setting.marked())
     }
+
+    fn run_given(&self, setting: RunSetting, values: &[String]) -> String {
+        setting.marked_given(values)
+    }
 }
 
 /// `text` with each marked setting ([`Said::marked`]) in a front end's words.
@@ -378,7 +413,8 @@ pub fn reword<'a>(text: &'a str, wording: &dyn Wording) -> Cow<'a, str> {
             Some(s) if values.is_empty() => out.push_str(&wording.setting(s)),
             Some(s) => out.push_str(&wording.given(s, &values)),
             None => match RunSetting::ALL.into_iter().find(|r| r.key() == key) {
-                Some(r) => out.push_str(&wording.run(r)),
+                Some(r) if values.is_empty() => out.push_str(&wording.run(r)),
+                Some(r) => out.push_str(&wording.run_given(r, &values)),
                 None => out.push_str(key),
             },
         }

@@ -371,7 +371,64 @@ fn python_battery_documents_on_the_real_panels_name_no_flag() {
             path.display(),
             flags_named(&all)
         );
+        // Python shows no command line either: its steps are calls (`rhoscope.plan(…)`).
+        assert!(
+            command_lines(&all).is_empty(),
+            "{}: {:?}",
+            path.display(),
+            command_lines(&all)
+        );
     }
+}
+
+/// The lines of `text` holding a `rhoscope COMMAND` command line (Python's calls are
+/// `rhoscope.NAME(…)`).
+fn command_lines(text: &str) -> Vec<&str> {
+    text.lines()
+        .filter(|l| {
+            l.match_indices("rhoscope ")
+                .any(|(i, _)| l[i + 9..].starts_with(|c: char| c.is_ascii_lowercase()))
+        })
+        .collect()
+}
+
+/// The "more items" step of a weakly identified panel is the planner's call in each front
+/// end's words: `rhoscope plan --set …` on the command line, `rhoscope.plan(…)` in Python.
+#[test]
+fn the_more_items_step_is_a_python_call_in_python() {
+    let dir = tempfile::tempdir().unwrap();
+    let panel = dir.path().join("weak.csv");
+    let p = panel.to_str().unwrap();
+    let sim = [
+        "simulate",
+        "--preset",
+        "three-anchor",
+        "--n",
+        "60",
+        "--seed",
+        "1",
+        "-o",
+        p,
+    ];
+    assert_eq!(common::run(dir.path(), &sim).code, 0);
+    let args = ["battery", p, "--bootstrap", "100", "--null-draws", "100"];
+    let cli = common::run(dir.path(), &args);
+    assert!(
+        cli.stdout
+            .contains("rhoscope plan --set p=6 --set sigma_t2="),
+        "{}",
+        cli.stdout
+    );
+    let o = api::json(argv(&args), Some(PanelRequest::default()), None, &|| false).unwrap();
+    let mut texts = Vec::new();
+    strings(&o.doc["reading"], &mut texts);
+    let all = texts.join("\n");
+    assert!(
+        all.contains("rhoscope.plan(target=\"ci-width=0.2\", p=6, sigma_t2="),
+        "{all}"
+    );
+    assert!(flags_named(&all).is_empty(), "{:?}", flags_named(&all));
+    assert!(command_lines(&all).is_empty(), "{:?}", command_lines(&all));
 }
 
 /// Every string in a JSON document.

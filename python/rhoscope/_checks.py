@@ -130,6 +130,9 @@ def families(v: Any) -> dict:
     """`families=` as the request's judge → family pairs or a file path."""
     if isinstance(v, (str, os.PathLike)):
         return {"families_file": os.fspath(v)}
+    from ._data import collected
+
+    v = collected("families", v)
     mod = type(v).__module__.split(".")[0]
     if mod in ("pandas", "polars") and hasattr(v, "columns"):
         if len(v.columns) != 2:
@@ -152,5 +155,7 @@ def families(v: Any) -> dict:
         for what in (j, f):
             if what is None or (isinstance(what, float) and math.isnan(what)) or type(what).__name__ == "NAType":
                 raise refuse(f"families= has a missing value in the pair ({j!r}, {f!r})")
+            if not isinstance(_scalar(what), (str, numbers.Number)):
+                raise refuse(f"families= pairs a judge with a family name, not ({j!r}, {f!r})")
         out.append((str(_scalar(j)), str(_scalar(f))))
     return {"families": out}

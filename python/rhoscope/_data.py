@@ -160,6 +160,12 @@ def _pandas_column(s: Any, hints: dict[str, str]) -> Any:
         return np.where(codes < 0, np.nan, codes + 1.0)
     if dtype == np.float64:
         return _floats(s.to_numpy())
+    if dtype.kind in "mM":
+        what = "durations" if dtype.kind == "m" else "dates"
+        raise UsageError(f"data=: column {str(s.name)!r} holds {what}, not scores: give numbers", 2)
+    if pd.api.types.is_complex_dtype(dtype):
+        # Cast to float64, numpy would drop the imaginary parts in silence.
+        raise UsageError(f"data=: column {str(s.name)!r} holds complex numbers: give real scores", 2)
     if pd.api.types.is_bool_dtype(dtype) or pd.api.types.is_numeric_dtype(dtype):
         return _floats(s.to_numpy(dtype=np.float64, na_value=np.nan))
     return _words(str(s.name), _text(s.tolist()), "pandas", hints)
@@ -180,6 +186,9 @@ def _polars_column(s: Any, hints: dict[str, str]) -> Any:
         return _floats(s.to_numpy())
     if dtype.is_numeric() or dtype == pl.Boolean:
         return _floats(s.cast(pl.Float64).fill_null(float("nan")).to_numpy())
+    if dtype.is_nested() or dtype == pl.Object:
+        # Lists, arrays and structs are no scores; as text, the loader refuses them if used.
+        return _text([None if v is None else str(v) for v in s.to_list()])
     return _words(s.name, _text(s.cast(pl.Utf8).to_list()), "polars", hints)
 
 
@@ -240,11 +249,22 @@ def _labels(data: Any, kind: str) -> list | None:
     return list(index)
 
 
+def collected(key: str, data: Any) -> Any:
+    """A polars LazyFrame collected (its query's failure as one line naming `key`); any
+    other value as it is."""
+    if type(data).__module__.split(".")[0] != "polars" or type(data).__name__ != "LazyFrame":
+        return data
+    try:
+        return data.collect()
+    except Exception as e:
+        first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+        raise UsageError(f"{key}= is a LazyFrame whose query fails: {first}", 2) from None
+
+
 def prepare(data: Any, names: Sequence[str] | None = None, long: Sequence[str] | None = None) -> Prepared:
     """The panel for ``data``: an in-memory panel, or a path used as it is. A polars
     LazyFrame is collected first."""
-    if type(data).__module__.split(".")[0] == "polars" and type(data).__name__ == "LazyFrame":
-        data = data.collect()
+    data = collected("data", data)
     kind = _kind(data)
     long_flag = None
     if long is not None:
@@ -261,5 +281,9 @@ def prepare(data: Any, names: Sequence[str] | None = None, long: Sequence[str] |
         col_names, cols = _columns(data, kind, names, hints)
         if not cols:
             raise UsageError("data= has no columns", 2)
+        lengths = {len(c) for c in cols}
+        if len(lengths) > 1:
+            shown = ", ".join(f"{n!r}: {len(c)}" for n, c in zip(col_names, cols))
+            raise UsageError(f"data=: the columns differ in length ({shown})", 2)
         temp = _rhoscope.wide_panel(col_names, cols)
     return Prepared(temp.path, IN_MEMORY[kind], keep=temp, long=long_flag, hints=hints, labels=_labels(data, kind))

@@ -31,6 +31,13 @@ ESTIMATORS = {
 }
 
 
+def _said(note: str) -> str:
+    """A library note without its place and "note:" (``<DataFrame>: note: X`` is X), to
+    find the document's own notes said again on the way out."""
+    place, sep, rest = note.partition(": note: ")
+    return rest if sep and "\n" not in place else note
+
+
 def _frame(rows: list[dict[str, Any]], columns: list[str]) -> Any:
     """A pandas DataFrame when pandas is installed, else the rows themselves."""
     try:
@@ -66,7 +73,7 @@ class Result:
         own = self._doc.get("notes") if isinstance(self._doc.get("notes"), list) else []
         #: Every note on the panel and the run: the document's own ``notes`` (ordinal
         #: columns, …) and the library's notes beside it (dropped items, cost warnings).
-        self.notes: list[str] = list(own) + [n for n in (notes or []) if n not in own]
+        self.notes: list[str] = list(own) + [n for n in (notes or []) if _said(n) not in own]
 
     def to_dict(self) -> dict[str, Any]:
         """The command line's ``--json`` document, as a fresh dict."""

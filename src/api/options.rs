@@ -8,6 +8,7 @@ use std::path::PathBuf;
 
 use clap::{Parser, ValueEnum};
 
+use crate::applicable::Naming;
 use crate::cli::{Cli, Command, Method, PanelOptions, Syntax};
 use crate::data::PanelRequest;
 use crate::error::Error;
@@ -264,6 +265,9 @@ impl Call {
     /// # Errors
     /// [`Error::Usage`] naming the keyword argument of a value out of range or not a choice.
     pub fn command(&self) -> Result<Command, Error> {
+        if let Some(refusal) = self.inapplicable() {
+            return Err(Error::Usage(refusal.worded(Naming::Keywords).into()));
+        }
         let mut command = self.defaults()?;
         match (self, &mut command) {
             (Call::Estimate(p, o), Command::Estimate(a)) => {

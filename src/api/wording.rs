@@ -2,7 +2,7 @@
 
 use std::borrow::Cow;
 
-use crate::wording::{Setting, Wording};
+use crate::wording::{RunSetting, Setting, Wording};
 
 /// Settings named as the Python package's keyword arguments (`anchors=`).
 #[derive(Debug, Clone, Copy, Default)]
@@ -49,6 +49,34 @@ impl Wording for Keywords {
             s => format!("{}[{}]", self.setting(s), quoted.join(", ")),
         }
     }
+
+    /// The planner's call as Python code: `rhoscope.plan(target="ci-width=0.2", p=3, rho=[…])`.
+    fn run_given(&self, setting: RunSetting, values: &[String]) -> String {
+        let Some((target, set)) = values.split_first() else {
+            return self.run(setting).into_owned();
+        };
+        if setting != RunSetting::Target {
+            return format!("{} {}", self.run(setting), values.join(", "));
+        }
+        let mut args = vec![format!("target={target:?}")];
+        for kv in set {
+            let (key, value) = kv.split_once('=').unwrap_or((kv, ""));
+            args.push(format!("{key}={}", python_value(value)));
+        }
+        format!("rhoscope.plan({})", args.join(", "))
+    }
+}
+
+/// A scenario value as Python code: a number, a list of numbers, or else a string.
+fn python_value(value: &str) -> String {
+    let number = |v: &str| v.trim().parse::<f64>().is_ok();
+    if number(value) {
+        value.to_string()
+    } else if value.contains(',') && value.split(',').all(number) {
+        format!("[{}]", value.split(',').collect::<Vec<_>>().join(", "))
+    } else {
+        format!("{value:?}")
+    }
 }
 
 #[cfg(test)]
@@ -69,6 +97,15 @@ mod tests {
         assert_eq!(
             reword(&Setting::Continuous.marked(), &Keywords),
             "continuous="
+        );
+        let plan = RunSetting::Target.marked_given(&[
+            "ci-width=0.2".to_string(),
+            "p=3".to_string(),
+            "rho=0.23,0.67".to_string(),
+        ]);
+        assert_eq!(
+            reword(&plan, &Keywords),
+            r#"rhoscope.plan(target="ci-width=0.2", p=3, rho=[0.23, 0.67])"#
         );
     }
 }

@@ -1,8 +1,11 @@
 //! Flags that cannot apply to the command as given (a scenario flag beside a panel file, a
 //! power-figure flag on the ρ̂ figure, `--bias-reps` without `--bias-correct`) are refused in
-//! one line naming the flag and why, rather than silently dropped.
+//! one line naming the flag and why, rather than silently dropped. The rule is the core's
+//! ([`crate::applicable`]); this module reads which flags were typed.
 
 use clap::ArgMatches;
+
+use crate::applicable::{self, Naming, Opt};
 use clap::error::ErrorKind;
 use clap::parser::ValueSource;
 
@@ -11,76 +14,60 @@ fn given(m: &ArgMatches, id: &str) -> bool {
     m.try_contains_id(id).unwrap_or(false) && m.value_source(id) == Some(ValueSource::CommandLine)
 }
 
-/// The first flag of `m` that cannot apply, and why, as one line.
+/// The flag of each option the rule reads.
+fn flag(o: Opt) -> &'static str {
+    match o {
+        Opt::BiasCorrect => "--bias-correct",
+        Opt::BiasReps => "--bias-reps",
+        Opt::Seed => "--seed",
+        Opt::DesignatedClean => "--designated-clean",
+        Opt::Preset => "--preset",
+        Opt::Set => "--set",
+        Opt::N => "--n",
+        Opt::Ns => "--ns",
+        Opt::Strength => "--strength",
+        Opt::Reps => "--reps",
+        Opt::Bootstrap => "--bootstrap",
+        Opt::NullDraws => "--null-draws",
+    }
+}
+
+/// The clap id of each option the rule reads.
+fn id(o: Opt) -> &'static str {
+    match o {
+        Opt::BiasCorrect => "bias_correct",
+        Opt::BiasReps => "bias_reps",
+        Opt::Seed => "seed",
+        Opt::DesignatedClean => "designated_clean",
+        Opt::Preset => "preset",
+        Opt::Set => "set",
+        Opt::N => "n",
+        Opt::Ns => "ns",
+        Opt::Strength => "strength",
+        Opt::Reps => "reps",
+        Opt::Bootstrap => "bootstrap",
+        Opt::NullDraws => "null_draws",
+    }
+}
+
+/// The first flag of `m` that cannot apply, and why, as one line (the rule is the core's:
+/// [`crate::applicable`]).
 fn inapplicable(m: &ArgMatches) -> Option<String> {
-    match m.subcommand()? {
-        ("estimate", e) => estimate(e),
-        ("plot", p) => plot(p),
-        _ => None,
-    }
-}
-
-fn estimate(m: &ArgMatches) -> Option<String> {
-    let bias = m.get_flag("bias_correct");
-    if given(m, "bias_reps") && !bias {
-        return Some(
-            "--bias-reps sets the refits of --bias-correct, which is not given: add it or drop --bias-reps".into(),
-        );
-    }
-    if given(m, "seed") && !bias && !given(m, "designated_clean") {
-        return Some(
-            "--seed seeds the --bias-correct simulations and the latent --designated-clean bootstrap, and neither is given: drop --seed".into(),
-        );
-    }
-    None
-}
-
-fn plot(m: &ArgMatches) -> Option<String> {
-    let kind = m.get_one::<String>("kind")?.as_str();
-    let figure =
-        |flag: &str, why: &str| Some(format!("{flag} does not apply to plot {kind}: {why}"));
-    if given(m, "panel") && matches!(kind, "rho" | "bootstrap" | "battery") {
-        for (id, flag) in [("preset", "--preset"), ("set", "--set"), ("n", "--n")] {
-            if given(m, id) {
-                return Some(format!(
-                    "{flag} does not apply to plot {kind} on a panel file: it shapes the simulated scenario drawn without one"
-                ));
+    let refusal = match m.subcommand()? {
+        ("estimate", e) => applicable::estimate(|o| {
+            if o == Opt::BiasCorrect {
+                e.get_flag("bias_correct")
+            } else {
+                given(e, id(o))
             }
+        }),
+        ("plot", p) => {
+            let kind = p.get_one::<String>("kind")?;
+            applicable::plot(kind, given(p, "panel"), |o| given(p, id(o)))
         }
-    }
-    let power = "it is the power figure's (plot power)";
-    let rules: [(&str, &str, &[&str], &str); 6] = [
-        ("ns", "--ns", &["power"], power),
-        ("strength", "--strength", &["power"], power),
-        (
-            "reps",
-            "--reps",
-            &["power", "boundary"],
-            "it is the power and boundary figures'",
-        ),
-        (
-            "n",
-            "--n",
-            &["rho", "bootstrap", "battery", "boundary"],
-            "the power figure's sizes are --ns",
-        ),
-        (
-            "bootstrap",
-            "--bootstrap",
-            &["rho", "bootstrap", "battery"],
-            "it is the rho, bootstrap and battery figures'",
-        ),
-        (
-            "null_draws",
-            "--null-draws",
-            &["rho", "bootstrap", "battery", "power"],
-            "the boundary figure draws no nulls",
-        ),
-    ];
-    rules
-        .into_iter()
-        .find(|(id, _, kinds, _)| given(m, id) && !kinds.contains(&kind))
-        .and_then(|(_, flag, _, why)| figure(flag, why))
+        _ => None,
+    };
+    refusal.map(|r| r.worded(Naming::Flags(flag)))
 }
 
 /// Refuses the first flag of `m` that cannot apply, as a clap usage error (exit 2).

@@ -15,7 +15,7 @@ use crate::battery::reading::{
 };
 use crate::estimate::Estimator;
 use crate::panel::Panel;
-use crate::wording::Setting;
+use crate::wording::{RunSetting, Setting};
 
 /// A number for text at four significant digits.
 fn n4(x: f64) -> String {
@@ -172,7 +172,8 @@ fn cli(remedy: &Remedy, panel: &Panel, r: &BatteryReport) -> Option<String> {
     }
 }
 
-/// A `rhoscope plan` line for this panel's fitted design, which the planner's parser accepts.
+/// The planner's call for this panel's fitted design, marked for each front end to word
+/// ([`crate::wording::Wording::run_given`]: the command line's `rhoscope plan …`, Python's `rhoscope.plan(…)`).
 fn plan_line(panel: &Panel, r: &BatteryReport) -> Option<String> {
     let e = r.estimate()?;
     let rho: Option<Vec<String>> = e
@@ -181,13 +182,14 @@ fn plan_line(panel: &Panel, r: &BatteryReport) -> Option<String> {
         .map(|a| a.rho.map(|x| format!("{x:.2}")))
         .collect();
     (e.sigma_t2 > 0.0 && e.sigma_c2 > 0.0).then_some(())?;
-    Some(format!(
-        "rhoscope plan --set p={} --set sigma_t2={:.3} --set sigma_c2={:.3} --set rho={} --target ci-width=0.2",
-        panel.p(),
-        e.sigma_t2,
-        e.sigma_c2,
-        rho?.join(",")
-    ))
+    let values = [
+        "ci-width=0.2".to_string(),
+        format!("p={}", panel.p()),
+        format!("sigma_t2={:.3}", e.sigma_t2),
+        format!("sigma_c2={:.3}", e.sigma_c2),
+        format!("rho={}", rho?.join(",")),
+    ];
+    Some(RunSetting::Target.marked_given(&values))
 }
 
 /// The `reading` object of `battery --json` (docs/json.md).

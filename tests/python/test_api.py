@@ -241,8 +241,34 @@ def test_plot_is_the_cli_svg(tmp_path):
 
 def test_plot_of_a_scenario(tmp_path):
     out = tmp_path / "b.svg"
-    assert cli("plot", "boundary", "--reps", "10", "--ns", "200,500", "-o", out).code == 0
-    assert rhoscope.plot("boundary", reps=10, ns=[200, 500]) == out.read_text(encoding="utf-8")
+    assert cli("plot", "boundary", "--reps", "10", "--n", "500", "-o", out).code == 0
+    assert rhoscope.plot("boundary", reps=10, n=500) == out.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    ("args", "kw"),
+    [
+        (["plot", "boundary", "--ns", "200,500"], dict(kind="boundary", ns=[200, 500])),
+        (["plot", "power", "--n", "300"], dict(kind="power", n=300)),
+        (["plot", "rho", "--strength", "0.4"], dict(kind="rho", strength=0.4)),
+        (["plot", "rho", MID, "--preset", "mid"], dict(kind="rho", data=MID, preset="mid")),
+        (["estimate", MID, "--bias-reps", "50"], dict(bias_reps=50)),
+        (["estimate", MID, "--seed", "4"], dict(seed=4)),
+    ],
+)
+def test_a_keyword_that_cannot_apply_is_refused_as_its_flag_is(args, kw):
+    run = cli(*args, "-o", "/dev/null") if args[0] == "plot" else cli(*args)
+    assert run.code == 2, run.err
+    flag = next(a for a in args if str(a).startswith("--"))
+    assert f"{flag} does not apply" in run.err or f"{flag} se" in run.err, run.err
+    with pytest.raises(rhoscope.UsageError) as e:
+        if "kind" in kw:
+            rhoscope.plot(**kw)
+        else:
+            rhoscope.estimate(MID, **kw)
+    keyword = flag[2:].replace("-", "_") + "="
+    # The same refusal, the flag named as the keyword.
+    assert str(e.value).startswith(keyword), str(e.value)
 
 
 def test_threads_and_seed_behave_as_on_the_cli():
