@@ -154,6 +154,7 @@ mod wide;
 pub use checks::MAX_MAGNITUDE;
 pub use error::DataError;
 pub use input::note_stdin_closed;
+pub use long::long_raters;
 pub use memory::{Column, Table, TableSource, load_table, register};
 pub use request::{ColumnRef, Columns, Families, LongColumns, PanelRequest};
 pub use roles::{Role, default_role};

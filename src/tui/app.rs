@@ -350,6 +350,10 @@ impl App {
             Action::ToggleHelp => self.toggle_box(Overlay::Help),
             Action::TogglePresent => {
                 self.present = !self.present;
+                // Keys must not act on a pane the layout hides (Space would edit a role unseen).
+                if self.present && self.hidden(self.focus) {
+                    self.focus = Pane::Estimates;
+                }
                 Vec::new()
             }
             other => self.act(other),
@@ -362,6 +366,13 @@ impl App {
             Action::Validate => self.validate(),
             Action::FocusNext => self.cycle_focus(1),
             Action::FocusPrev => self.cycle_focus(-1),
+            Action::Focus(p) if self.hidden(p) => {
+                self.status = format!(
+                    "the {} pane is hidden in the presentation layout: v shows it",
+                    p.title()[2..].to_lowercase()
+                );
+                Vec::new()
+            }
             Action::Focus(p) => {
                 self.focus = p;
                 Vec::new()
@@ -387,7 +398,7 @@ impl App {
             Action::Activate => self.activate(),
             Action::CycleRole => self.edit_column(FileState::cycle_role),
             Action::ToggleScale => self.toggle_scale(),
-            Action::Family(d) => self.edit_column(|f, c| f.shift_family(c, d)),
+            Action::Family(d) => self.shift_family(d),
             Action::Click { pane, item } => self.click(pane, item),
             Action::Wheel { pane, up } => self.wheel(pane, up),
             Action::WriteFigure(want) => self.write_figure(want),
@@ -403,10 +414,15 @@ impl App {
             }
             Action::Worker(msg) => self.receive(msg),
             Action::Elsewhere { keys, pane } => {
-                self.status = format!(
-                    "{keys} acts in the {} pane: {} focuses it",
-                    pane.title()[2..].to_lowercase(),
+                let how = if self.hidden(pane) {
+                    "v shows it"
+                } else {
                     &pane.title()[..1]
+                };
+                self.status = format!(
+                    "{keys} acts in the {} pane: {how}{}",
+                    pane.title()[2..].to_lowercase(),
+                    if self.hidden(pane) { "" } else { " focuses it" }
                 );
                 Vec::new()
             }
@@ -424,6 +440,12 @@ impl App {
         }
     }
 
+    /// Whether the presentation layout hides pane `p` (the data pane and the sliders).
+    #[must_use]
+    pub fn hidden(&self, p: Pane) -> bool {
+        self.present && matches!(p, Pane::Data | Pane::Sliders)
+    }
+
     /// A freeze holds the screen for a talk: only unfreezing, quitting, stepping through a
     /// talk or walkthrough, and what the worker and the loop report get through.
     fn acts_while_frozen(&self, a: &Action) -> bool {
@@ -437,6 +459,11 @@ impl App {
             // "Esc ends the talk" holds frozen or not; an open overlay closes first.
             Action::CloseOverlay => self.mode != Mode::Explore || self.overlay.is_box(),
             Action::Next | Action::Prev => self.mode != Mode::Explore,
+            // Scrolling a reading pane changes nothing shown but how far down it is read: a
+            // flag cut at the pane's edge stays readable on stage.
+            Action::Up | Action::Down | Action::Top | Action::Bottom => {
+                matches!(self.focus, Pane::Estimates | Pane::Battery | Pane::Config)
+            }
             _ => false,
         }
     }

@@ -290,8 +290,21 @@ impl Scenario {
         n
     }
 
-    /// The model the sliders describe. Families are always three blocks (metadata), so the
-    /// family-blocked estimate and Test C are on show.
+    /// Three family blocks, or one per judge when fewer than three judges are left: at
+    /// every value of the p slider the design stays valid (a family per judge at most).
+    #[must_use]
+    pub fn families(&self) -> usize {
+        #[expect(
+            clippy::cast_possible_truncation,
+            clippy::cast_sign_loss,
+            reason = "p is in 2..=12"
+        )]
+        let p = self.get(Knob::P).round() as usize;
+        p.min(3)
+    }
+
+    /// The model the sliders describe. Families are three blocks (metadata) while p allows,
+    /// so the family-blocked estimate and Test C are on show.
     #[must_use]
     pub fn params(&self) -> Params {
         #[expect(
@@ -335,7 +348,7 @@ impl Scenario {
                         .collect()
                 },
                 shared_residual: self.get(Knob::Shared),
-                families: Families::Blocks(3),
+                families: Families::Blocks(self.families()),
                 sigma_f: self.get(Knob::SigmaF),
                 ..Violations::default()
             },

@@ -288,12 +288,24 @@ fn preemptible<J>(
 #[must_use]
 pub fn run_load(j: &LoadJob) -> WorkerMsg {
     let family_file = family_file(&j.path);
-    let result = crate::data::load(&j.path, &j.options)
-        .map_err(crate::error::Error::from)
+    let (loaded, unused) = load_keeping_the_panel(j);
+    // A long layout's columns are its raters: those are what take roles.
+    let raters = j
+        .options
+        .long
+        .as_ref()
+        .and_then(|spec| crate::data::long_raters(&j.path, spec).ok());
+    let layout = j.options.long.as_ref().map(|_| {
+        "note: long layout: one row per score; each rater is a column below (Space sets its role)"
+            .to_string()
+    });
+    let result = loaded
         .map(|loaded| LoadedFile {
             path: j.path.clone(),
-            notes: load_notes(&j.path, &loaded)
+            notes: layout
                 .into_iter()
+                .chain(unused)
+                .chain(load_notes(&j.path, &loaded))
                 // Families given another way (a file named on the command line) and applied
                 // leave nothing for the sidecar to say.
                 .chain(
@@ -301,12 +313,18 @@ pub fn run_load(j: &LoadJob) -> WorkerMsg {
                         .filter(|_| loaded.panel.families.is_none()),
                 )
                 .collect(),
-            header: loaded.header,
+            header: raters.clone().unwrap_or(loaded.header),
             panel: Arc::new(loaded.panel),
             family_file: family_file.clone(),
         })
         .map_err(|e| {
-            let header = crate::data::header(&j.path).unwrap_or_default();
+            let header = raters
+                .clone()
+                .unwrap_or_else(|| crate::data::header(&j.path).unwrap_or_default());
+            let column = match &e {
+                crate::error::Error::Data { at, .. } => at.column.clone(),
+                _ => None,
+            };
             let about_columns = match &e {
                 crate::error::Error::Data { at, .. } => at.row.is_none() || at.column.is_some(),
                 crate::error::Error::Usage(_) => true,
@@ -318,11 +336,45 @@ pub fn run_load(j: &LoadJob) -> WorkerMsg {
                 fixable_by_roles: about_columns && header.len() >= 3,
                 header,
                 family_file: family_file.clone(),
+                column,
             }
         });
     WorkerMsg::Loaded {
         generation: j.generation,
         result,
+    }
+}
+
+/// The load of `j`; when a families file given for it is what fails (it names judges the
+/// panel does not have, say), the panel without it and a note saying what is wrong with it:
+/// a wrong sidecar does not make a good panel "not a panel".
+fn load_keeping_the_panel(
+    j: &LoadJob,
+) -> (
+    Result<crate::data::Loaded, crate::error::Error>,
+    Option<String>,
+) {
+    let first = crate::data::load(&j.path, &j.options).map_err(crate::error::Error::from);
+    let (Err(e), Some(crate::data::Families::File(f))) = (&first, &j.options.families) else {
+        return (first, None);
+    };
+    let without = crate::data::PanelRequest {
+        families: None,
+        ..j.options.clone()
+    };
+    match crate::data::load(&j.path, &without) {
+        Ok(loaded) => {
+            let file = crate::error::sanitize(&f.display().to_string());
+            let why = crate::error::sanitize(&e.worded(&crate::tui::text::Keys));
+            let why = why
+                .strip_prefix(&format!("{file}: "))
+                .map_or_else(|| why.clone(), str::to_string);
+            let note = format!(
+                "warning: families file {file} not used: {why}; the panel is read without it (+/- or F set a judge's family)"
+            );
+            (Ok(loaded), Some(note))
+        }
+        Err(_) => (first, None),
     }
 }
 

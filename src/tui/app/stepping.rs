@@ -77,17 +77,25 @@ impl App {
             Mode::Demo(i) => {
                 let next = clamp_step(i, d, self.scenes.len());
                 if next == i {
-                    if d > 0 {
-                        self.status = "last scene: Esc ends the talk".into();
+                    self.status = if d > 0 {
+                        "last scene: Esc ends the talk"
+                    } else {
+                        "first scene: n steps on, Esc ends the talk"
                     }
+                    .into();
                     return Vec::new();
                 }
                 self.show_scene(next)
             }
             Mode::Walkthrough(i) => {
                 let next = clamp_step(i, d, Step::all().len());
-                if next == i && d > 0 {
-                    self.status = "last step: Esc leaves the walkthrough".into();
+                if next == i {
+                    self.status = if d > 0 {
+                        "last step: Esc leaves the walkthrough"
+                    } else {
+                        "first step: n steps on, Esc leaves the walkthrough"
+                    }
+                    .into();
                 }
                 self.walk(next)
             }
@@ -238,6 +246,9 @@ impl App {
                         ..PanelRequest::default()
                     },
                 );
+                // A file that is not the HANNA panel leaves this scene empty, its caption
+                // saying why, rather than the last scene's panel under this title.
+                self.fallback = None;
                 self.focus = Pane::Battery;
                 effects
             }

@@ -14,7 +14,7 @@ use crate::error::{clip, sanitize};
 use crate::tui::action::Pane;
 use crate::tui::app::{App, Entry, FileState, Role, Source};
 use crate::tui::theme::{Theme, pane_block};
-use crate::tui::widgets::{elide_middle, keep_end, wrap_words};
+use crate::tui::widgets::{elide_distinct, keep_end, wrap_words};
 
 /// The data pane's regions: the error on top (unscrolled) and the list.
 fn regions(app: &App, area: Rect) -> (Rect, Rect, Vec<String>) {
@@ -145,6 +145,8 @@ fn column_lines(
         let _ = write!(heading, " {h:>w$}");
     }
     lines.push((Line::styled(heading, theme.dim()), None));
+    let sanitized: Vec<String> = f.header.iter().map(|h| sanitize(h)).collect();
+    let names = elide_distinct(&sanitized, name_w);
     for (c, name) in f.header.iter().enumerate() {
         let role = match f.roles.get(c) {
             Some(Role::Judge) => "judge",
@@ -174,10 +176,7 @@ fn column_lines(
             .cloned()
             .flatten()
             .map_or_else(|| "—".into(), |x| clip(&sanitize(&x), fam_w));
-        let mut label = format!(
-            "{:<name_w$} {role:<6} {scale:<5} {fam:<fam_w$}",
-            elide_middle(&sanitize(name), name_w)
-        );
+        let mut label = format!("{:<name_w$} {role:<6} {scale:<5} {fam:<fam_w$}", names[c]);
         // Right-aligned under its heading, as wide as the widest count.
         if let Some((_, w)) = missing_w {
             let _ = write!(label, " {missing:>w$}");

@@ -102,9 +102,10 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
         .map(|x| format!("{x}"))
         .collect();
     notes.push(format!(
-        "fixed: σ_t² = {}, σ_a = ({}), 3 families, seed {} (s: new)",
+        "fixed: σ_t² = {}, σ_a = ({}), {} families, seed {} (s: new)",
         app.scenario.sigma_t2,
         sa.join(", "),
+        app.scenario.families(),
         app.seed
     ));
     // Whole notes only: a note cut after its first line loses its point ("(s: new)").
