@@ -233,7 +233,17 @@ impl App {
         if let Source::File(f) = &mut self.source {
             f.loading = false;
             if f.header.is_empty() && failure.fixable_by_roles {
-                f.roles = vec![Role::Ignored; failure.header.len()];
+                // The roles the loader gave the names (J1, A1, judge_…), not all "—": a load
+                // that failed for another reason (a column all missing) keeps them.
+                f.roles = failure
+                    .header
+                    .iter()
+                    .map(|h| match crate::data::default_role(h) {
+                        Some(crate::data::Role::Judge) => Role::Judge,
+                        Some(crate::data::Role::Anchor) => Role::Anchor,
+                        None => Role::Ignored,
+                    })
+                    .collect();
                 f.families = vec![None; failure.header.len()];
                 f.header = failure.header;
                 f.family_file = failure.family_file;

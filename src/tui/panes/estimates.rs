@@ -51,8 +51,11 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
                 }
                 _ => "no estimate yet (ρ needs ≥ 2 judges and ≥ 2 anchors)".into(),
             });
+        // Scrolled like the rest: its length, not an earlier panel's, says if more is below.
+        let i = Pane::Estimates;
+        let paragraph = Paragraph::new(why).block(block).wrap(Wrap { trim: true });
         frame.render_widget(
-            Paragraph::new(why).block(block).wrap(Wrap { trim: true }),
+            crate::tui::widgets::scroll_wrapped(paragraph, app.scroll[i], area, &app.scroll_end[i]),
             area,
         );
         return;
