@@ -469,7 +469,13 @@ fn an_all_missing_column_is_named_and_the_battery_does_not_ask_for_judges_alread
     // The roles the names give stay on screen, not all "—".
     assert_eq!(
         file_state(&app).roles,
-        [Role::Judge, Role::Judge, Role::Judge, Role::Anchor, Role::Anchor]
+        [
+            Role::Judge,
+            Role::Judge,
+            Role::Judge,
+            Role::Anchor,
+            Role::Anchor
+        ]
     );
     for c in ["J1", "J2", "J3"] {
         on_column(&mut app, c);
