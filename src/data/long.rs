@@ -173,6 +173,9 @@ fn rater_ids(list: Option<&[ColumnRef]>, setting: Setting) -> Result<Vec<String>
 /// The rater ids of a long-layout file, in order of first sight (at most
 /// [`MAX_COLUMNS`](super::MAX_COLUMNS) + 1): the columns the explorer lists for roles, since
 /// the file's own header names only its item, rater and score columns.
+///
+/// # Errors
+/// The file cannot be read, or the layout's three columns are not in its header.
 pub fn long_raters(path: &Path, spec: &LongColumns) -> Result<Vec<String>, DataError> {
     let mut src = Source::open(path)?;
     let names = src.header.clone();

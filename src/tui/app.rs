@@ -440,34 +440,6 @@ impl App {
         }
     }
 
-    /// Whether the presentation layout hides pane `p` (the data pane and the sliders).
-    #[must_use]
-    pub fn hidden(&self, p: Pane) -> bool {
-        self.present && matches!(p, Pane::Data | Pane::Sliders)
-    }
-
-    /// A freeze holds the screen for a talk: only unfreezing, quitting, stepping through a
-    /// talk or walkthrough, and what the worker and the loop report get through.
-    fn acts_while_frozen(&self, a: &Action) -> bool {
-        match a {
-            Action::Freeze
-            | Action::CloseOrQuit
-            | Action::Quit
-            | Action::Suspend
-            | Action::Worker(_)
-            | Action::FigureWritten(_) => true,
-            // "Esc ends the talk" holds frozen or not; an open overlay closes first.
-            Action::CloseOverlay => self.mode != Mode::Explore || self.overlay.is_box(),
-            Action::Next | Action::Prev => self.mode != Mode::Explore,
-            // Scrolling a reading pane changes nothing shown but how far down it is read: a
-            // flag cut at the pane's edge stays readable on stage.
-            Action::Up | Action::Down | Action::Top | Action::Bottom => {
-                matches!(self.focus, Pane::Estimates | Pane::Battery | Pane::Config)
-            }
-            _ => false,
-        }
-    }
-
     /// A slider key; in the presentation layout, where the sliders pane is hidden, the
     /// status line names the slider it acted on and its value.
     fn said(&mut self, f: impl FnOnce(&mut Self) -> Vec<Effect>) -> Vec<Effect> {
@@ -509,18 +481,5 @@ impl App {
     fn quit(&mut self) -> Vec<Effect> {
         self.quit = true;
         vec![Effect::Quit]
-    }
-
-    /// `f`: hold the sliders and the data for a talk, or let them go. The FROZEN badge says
-    /// the state; the status line says the way out.
-    fn toggle_freeze(&mut self) -> Vec<Effect> {
-        self.frozen = !self.frozen;
-        self.status = if self.frozen {
-            "f unfreezes"
-        } else {
-            "live again"
-        }
-        .into();
-        Vec::new()
     }
 }

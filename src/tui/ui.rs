@@ -13,6 +13,8 @@
 //!  status line
 //! ```
 
+use std::fmt::Write as _;
+
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
@@ -384,7 +386,7 @@ fn prompt_line(prompt: &super::app::Prompt, theme: Theme, width: usize) -> Line<
             0
         };
         if hint.chars().count() + 2 + c.chars().count() + more > room {
-            hint.push_str(&format!("  +{} more", prompt.choices.len() - i));
+            let _ = write!(hint, "  +{} more", prompt.choices.len() - i);
             break;
         }
         hint.push_str("  ");

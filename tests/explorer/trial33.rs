@@ -454,12 +454,8 @@ fn an_all_missing_column_is_named_and_the_battery_does_not_ask_for_judges_alread
     let mut csv = String::from("J1,J2,J3,A1,A2\n");
     for i in 0..200 {
         let x = f64::from(i % 7);
-        csv.push_str(&format!(
-            "{x},{},NA,{},{}\n",
-            x + 1.0,
-            x * 0.5,
-            (i % 3) as f64
-        ));
+        let (j2, a1, a2) = (x + 1.0, x * 0.5, f64::from(i % 3));
+        let _ = writeln!(csv, "{x},{j2},NA,{a1},{a2}");
     }
     let path = dir.path().join("allna.csv");
     std::fs::write(&path, csv).unwrap();
@@ -527,7 +523,7 @@ fn a_long_file_lists_its_raters_and_a_role_edit_keeps_the_layout() {
         .clone();
     on_column(&mut app, &other);
     act(&mut app, Action::CycleRole);
-    assert_eq!(file_state(&app).long.as_ref(), Some(&long));
+    assert_eq!(file_state(&app).long.as_deref(), Some(&long));
     assert_eq!(
         file_state(&app).header,
         header,

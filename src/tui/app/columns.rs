@@ -123,7 +123,7 @@ pub(super) fn reload_options(file: &FileState) -> PanelRequest {
         anchors: Some(named(Role::Anchor)),
         families: (!families.is_empty()).then_some(Families::Pairs(families)),
         continuous: panel_continuous(file),
-        long: file.long.clone(),
+        long: file.long.as_deref().cloned(),
         ..PanelRequest::default()
     }
 }

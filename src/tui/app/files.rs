@@ -44,7 +44,7 @@ pub struct FileState {
     pub continuous: Option<Columns>,
     /// The long layout the file was opened with (its item, rater and score columns): its
     /// columns are then the raters, and every reload with edited roles reads it so again.
-    pub long: Option<LongColumns>,
+    pub long: Option<Box<LongColumns>>,
 }
 
 /// What the screen showed before a file was opened ([`App::failed`] puts it back).
@@ -312,7 +312,7 @@ impl App {
             notes: Vec::new(),
             last_good: None,
             continuous: options.continuous.clone(),
-            long: options.long.clone(),
+            long: options.long.clone().map(Box::new),
         });
         self.panel = None;
         self.fit = None;
@@ -359,14 +359,16 @@ impl App {
                 // The file on screen keeps the scales chosen for it (at start, or with `c`).
                 // …and its layout.
                 let (continuous, long) = match &self.source {
-                    Source::File(f) if f.path == path => (f.continuous.clone(), f.long.clone()),
+                    Source::File(f) if f.path == path => {
+                        (f.continuous.clone(), f.long.as_deref().cloned())
+                    }
                     _ => (None, None),
                 };
                 self.open_file(
                     path,
                     PanelRequest {
-                        continuous,
                         long,
+                        continuous,
                         ..PanelRequest::default()
                     },
                 )

@@ -51,13 +51,7 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
                 }
                 _ => "no estimate yet (ρ needs ≥ 2 judges and ≥ 2 anchors)".into(),
             });
-        // Scrolled like the rest: its length, not an earlier panel's, says if more is below.
-        let i = Pane::Estimates;
-        let paragraph = Paragraph::new(why).block(block).wrap(Wrap { trim: true });
-        frame.render_widget(
-            crate::tui::widgets::scroll_wrapped(paragraph, app.scroll[i], area, &app.scroll_end[i]),
-            area,
-        );
+        render_text(frame, area, app, Paragraph::new(why).block(block));
         return;
     };
     let truth = match app.source {
@@ -240,6 +234,15 @@ fn moment_lines(
         .into_iter()
         .map(Line::raw)
         .collect()
+}
+
+/// The pane's one text, scrolled like the rest: its length, not an earlier panel's, says
+/// whether more is below.
+fn render_text(frame: &mut Frame<'_>, area: Rect, app: &App, paragraph: Paragraph<'_>) {
+    let (i, paragraph) = (Pane::Estimates, paragraph.wrap(Wrap { trim: true }));
+    let shown =
+        crate::tui::widgets::scroll_wrapped(paragraph, app.scroll[i], area, &app.scroll_end[i]);
+    frame.render_widget(shown, area);
 }
 
 /// One line per anchor: name, marker plot, ρ̂ with its interval, and the truth when known.
