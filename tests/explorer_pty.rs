@@ -107,9 +107,11 @@ fn without_a_terminal_the_explorer_says_so_and_exits_2() {
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("needs an interactive terminal"), "{err}");
+    // …named as a missing file, not as an unknown subcommand.
     let out = run("assets/no-such-file.csv");
+    assert_eq!(out.status.code(), Some(66));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("unrecognized subcommand"), "{err}");
+    assert!(err.contains("no-such-file.csv: no such file"), "{err}");
 }
 
 /// The "done when", end to end at 100×30: open the HANNA-LLM panel from inside the

@@ -16,6 +16,13 @@ use crate::error::{Error, sanitize};
 pub fn run_cli(args: Vec<OsString>) -> i32 {
     crate::commands::guard_standard_streams();
     let args = with_explore_for_a_file(args);
+    if let Some(path) = missing_file(&args) {
+        let _ = writeln!(
+            std::io::stderr(),
+            "rhoscope: error: {path}: no such file (rhoscope FILE opens the explorer on a file that exists; rhoscope --help lists the commands)"
+        );
+        return crate::error::EXIT_NO_INPUT;
+    }
     let typed = typed_command(&args);
     if let Err(e) = crate::cli::once_each_global(&args) {
         let _ = writeln!(
@@ -105,6 +112,16 @@ fn with_explore_for_a_file(mut args: Vec<OsString>) -> Vec<OsString> {
         args.insert(1, "explore".into());
     }
     args
+}
+
+/// The first argument when it is neither a subcommand nor a flag but reads as a file name
+/// (a folder or an extension in it) that does not exist: `rhoscope FILE` with a typo.
+fn missing_file(args: &[OsString]) -> Option<String> {
+    let a = args.get(1)?.to_str()?;
+    let is_sub = a.starts_with('-') || Cli::command().get_subcommands().any(|c| c.get_name() == a);
+    let looks_like_a_file =
+        a.contains(['/', '\\']) || std::path::Path::new(a).extension().is_some();
+    (!is_sub && looks_like_a_file && !std::path::Path::new(a).exists()).then(|| sanitize(a))
 }
 
 /// A clap usage error as one self-sufficient line: clap's first paragraph joined, with the

@@ -10,6 +10,7 @@ pub(super) fn explore(
     hanna: Option<std::path::PathBuf>,
 ) -> Result<(), Error> {
     use crate::tui::app::Start;
+    check_hanna(hanna.as_deref())?;
     let start = match panel {
         Some(p) => Start::File(p.to_path_buf(), opts.request(0)?),
         None => Start::Default,
@@ -21,12 +22,31 @@ pub(super) fn explore(
     })
 }
 
+/// A `--hanna PATH` that names neither the HANNA file nor a folder holding it: refused
+/// before the talk starts, rather than scene 9 telling the user to pass `--hanna PATH`.
+#[cfg(feature = "tui")]
+fn check_hanna(hanna: Option<&std::path::Path>) -> Result<(), Error> {
+    use crate::tui::scenes::{HANNA_FILE, find_hanna};
+    match hanna {
+        Some(p) if find_hanna(Some(p)).is_none() => Err(Error::NoInput {
+            path: p.to_path_buf(),
+            reason: if p.is_dir() {
+                format!("--hanna names a folder without {HANNA_FILE}")
+            } else {
+                format!("no such file (--hanna takes {HANNA_FILE} or the folder holding it)")
+            },
+        }),
+        _ => Ok(()),
+    }
+}
+
 #[cfg(feature = "tui")]
 pub(super) fn demo(
     hanna: Option<std::path::PathBuf>,
     mouse: bool,
     scene: usize,
 ) -> Result<(), Error> {
+    check_hanna(hanna.as_deref())?;
     crate::tui::run(crate::tui::Options {
         start: crate::tui::app::Start::Scene(scene),
         mouse,

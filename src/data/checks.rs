@@ -57,10 +57,21 @@ pub(super) fn finish(path: &Path, raw: &mut Raw, opts: &PanelRequest) -> Result<
             }
         });
     if n < MIN_ITEMS {
+        // The column that empties the panel most, named: what to leave out.
+        let worst = (0..q).max_by_key(|&c| (missing[c], std::cmp::Reverse(c)));
+        let culprit = worst
+            .filter(|&c| missing[c] > 0)
+            .map_or_else(String::new, |c| {
+                format!(
+                    "; column '{}' is missing in {} of {total} rows",
+                    crate::error::sanitize(&names[c]),
+                    missing[c]
+                )
+            });
         return Err(DataError::data(
             path,
             format!(
-                "only {n} complete items ({} dropped for missing values); at least {MIN_ITEMS} are needed",
+                "only {n} complete items ({} dropped for missing values{culprit}); at least {MIN_ITEMS} are needed",
                 total - n
             ),
         ));

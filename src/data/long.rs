@@ -171,6 +171,30 @@ fn rater_ids(list: Option<&[ColumnRef]>, setting: Setting) -> Result<Vec<String>
         .collect()
 }
 
+/// The rater ids of a long-layout file, in order of first sight (at most
+/// [`MAX_COLUMNS`](super::MAX_COLUMNS) + 1): the columns the explorer lists for roles, since
+/// the file's own header names only its item, rater and score columns.
+///
+/// # Errors
+/// The file cannot be read, or the layout's three columns are not in its header.
+pub fn long_raters(path: &Path, spec: &LongColumns) -> Result<Vec<String>, DataError> {
+    let mut src = Source::open(path)?;
+    let names = src.header.clone();
+    let three = [spec.item.clone(), spec.rater.clone(), spec.score.clone()];
+    let rater = resolve_list(&three, &names, true, Setting::Long)?[1];
+    let (mut seen, mut set) = (Vec::new(), HashSet::new());
+    let mut rec = ByteRecord::new();
+    while src.next(&mut rec)?.is_some() && seen.len() <= MAX_COLUMNS {
+        if let Some(r) = rec.get(rater).filter(|_| !is_blank(&rec)) {
+            let id = sanitize(&String::from_utf8_lossy(r));
+            if set.insert(id.clone()) {
+                seen.push(id);
+            }
+        }
+    }
+    Ok(seen)
+}
+
 pub(super) fn read_long(
     src: &mut Source,
     spec: &LongColumns,

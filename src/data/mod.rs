@@ -111,6 +111,7 @@ mod wide;
 pub use checks::MAX_MAGNITUDE;
 pub use error::DataError;
 pub use input::note_stdin_closed;
+pub use long::long_raters;
 pub use memory::{Column, Table, TableSource, load_table, register};
 pub use raw::{Beside, Loaded, MIN_ITEMS, families_beside, families_sidecar};
 pub use request::{ColumnRef, Columns, Families, LongColumns, PanelRequest};

@@ -239,6 +239,8 @@ pub struct LoadFailure {
     /// and the error is about which columns are judges and anchors, or about a cell of one of
     /// them (not a missing file, a folder, or a row that is not a table row).
     pub fixable_by_roles: bool,
+    /// The column the error is about, when it names one (a cell that is not a number).
+    pub column: Option<String>,
 }
 
 /// A battery run for one generation of the data.

@@ -354,6 +354,10 @@ impl App {
             Action::ToggleHelp => self.toggle_box(Overlay::Help),
             Action::TogglePresent => {
                 self.present = !self.present;
+                // Keys must not act on a pane the layout hides (Space would edit a role unseen).
+                if self.present && self.hidden(self.focus) {
+                    self.focus = Pane::Estimates;
+                }
                 Vec::new()
             }
             other => self.act(other),
@@ -366,6 +370,13 @@ impl App {
             Action::Validate => self.validate(),
             Action::FocusNext => self.cycle_focus(1),
             Action::FocusPrev => self.cycle_focus(-1),
+            Action::Focus(p) if self.hidden(p) => {
+                self.status = format!(
+                    "the {} pane is hidden in the presentation layout: v shows it",
+                    p.title()[2..].to_lowercase()
+                );
+                Vec::new()
+            }
             Action::Focus(p) => {
                 self.focus = p;
                 Vec::new()
@@ -392,7 +403,7 @@ impl App {
             Action::CycleRole => self.edit_column(FileState::cycle_role),
             Action::ToggleScale => self.toggle_scale(),
             Action::TrustAnchor => self.trust_anchor(),
-            Action::Family(d) => self.edit_column(|f, c| f.shift_family(c, d)),
+            Action::Family(d) => self.shift_family(d),
             Action::Click { pane, item } => self.click(pane, item),
             Action::Wheel { pane, up } => self.wheel(pane, up),
             Action::WriteFigure(want) => self.write_figure(want),
@@ -408,10 +419,15 @@ impl App {
             }
             Action::Worker(msg) => self.receive(msg),
             Action::Elsewhere { keys, pane } => {
-                self.status = format!(
-                    "{keys} acts in the {} pane: {} focuses it",
-                    pane.title()[2..].to_lowercase(),
+                let how = if self.hidden(pane) {
+                    "v shows it"
+                } else {
                     &pane.title()[..1]
+                };
+                self.status = format!(
+                    "{keys} acts in the {} pane: {how}{}",
+                    pane.title()[2..].to_lowercase(),
+                    if self.hidden(pane) { "" } else { " focuses it" }
                 );
                 Vec::new()
             }
@@ -426,23 +442,6 @@ impl App {
             | Action::ToggleDetail
             | Action::ToggleHelp
             | Action::TogglePresent => Vec::new(),
-        }
-    }
-
-    /// A freeze holds the screen for a talk: only unfreezing, quitting, stepping through a
-    /// talk or walkthrough, and what the worker and the loop report get through.
-    fn acts_while_frozen(&self, a: &Action) -> bool {
-        match a {
-            Action::Freeze
-            | Action::CloseOrQuit
-            | Action::Quit
-            | Action::Suspend
-            | Action::Worker(_)
-            | Action::FigureWritten(_) => true,
-            // "Esc ends the talk" holds frozen or not; an open overlay closes first.
-            Action::CloseOverlay => self.mode != Mode::Explore || self.overlay.is_box(),
-            Action::Next | Action::Prev => self.mode != Mode::Explore,
-            _ => false,
         }
     }
 
@@ -487,18 +486,5 @@ impl App {
     fn quit(&mut self) -> Vec<Effect> {
         self.quit = true;
         vec![Effect::Quit]
-    }
-
-    /// `f`: hold the sliders and the data for a talk, or let them go. The FROZEN badge says
-    /// the state; the status line says the way out.
-    fn toggle_freeze(&mut self) -> Vec<Effect> {
-        self.frozen = !self.frozen;
-        self.status = if self.frozen {
-            "f unfreezes"
-        } else {
-            "live again"
-        }
-        .into();
-        Vec::new()
     }
 }

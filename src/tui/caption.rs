@@ -25,10 +25,29 @@ fn lines(app: &App) -> Option<(String, [String; 2])> {
         Mode::Explore => None,
         Mode::Demo(i) => {
             let scene = &app.scenes[i];
+            let failed = app.load_error.as_deref().filter(|_| app.panel.is_none());
             let lines = if scene.setup == Setup::Hanna && app.hanna.is_none() {
-                scenes::HANNA_MISSING
+                scenes::HANNA_MISSING.map(String::from)
+            } else if let Some(path) = app
+                .hanna
+                .as_ref()
+                .filter(|_| failed.is_some() && scene.setup == Setup::Hanna)
+            {
+                // The file given is not the HANNA panel: its numbers are nowhere on screen.
+                let name = path.file_name().map_or_else(String::new, |n| {
+                    crate::error::sanitize(&n.to_string_lossy())
+                });
+                [
+                    format!(
+                        "The file given for the HANNA panel, {name}, is not it: it does not read as the panel of HANNA's three raters."
+                    ),
+                    format!(
+                        "The talk needs {} (from dig-team/hanna-benchmark-asg). Scene skipped.",
+                        scenes::HANNA_FILE
+                    ),
+                ]
             } else {
-                scene.caption
+                scene.caption.map(String::from)
             };
             let modified = if app.modified {
                 " (modified · n/p to restore)"
@@ -42,7 +61,7 @@ fn lines(app: &App) -> Option<(String, [String; 2])> {
                     app.scenes.len(),
                     scene.title
                 ),
-                lines.map(String::from),
+                lines,
             ))
         }
         Mode::Walkthrough(i) => {

@@ -218,7 +218,7 @@ pub static KEYMAP: &[Binding] = &[
         &[Char('f')],
         Global,
         Action::Freeze,
-        "freeze / unfreeze (frozen: only f, q, Ctrl-c, talk n/p, Esc)",
+        "freeze / unfreeze (frozen: only f, q, Ctrl-c, talk n/p, Esc, j/k)",
     ),
     Binding {
         keys: "Ctrl-r",

@@ -66,13 +66,14 @@ pub fn loading_line(panel: &Panel, lambda: &[Option<f64>], width: usize) -> Stri
         .map(|(j, _)| j.chars().count())
         .max()
         .unwrap_or(0);
+    let names: Vec<String> = named.iter().map(|(j, _)| j.clone()).collect();
     let line = |w: usize| {
+        // Cut at the end where that leaves no two judges reading the same (model names differ
+        // at their start), else where they differ (not to a shared prefix).
+        let shown = crate::tui::widgets::elide_keeping_starts(&names, w);
         format!(
             "λ lowest {} {}, highest {} {}",
-            crate::error::clip(&named[lo].0, w),
-            named[lo].1,
-            crate::error::clip(&named[hi].0, w),
-            named[hi].1
+            shown[lo], named[lo].1, shown[hi], named[hi].1
         )
     };
     (4..=longest)

@@ -294,8 +294,33 @@ impl Scenario {
         n
     }
 
-    /// The model the sliders describe. Families are always three blocks (metadata), so the
-    /// family-blocked estimate and Test C are on show.
+    /// The judges the p slider stands at.
+    #[must_use]
+    pub fn judges(&self) -> usize {
+        #[expect(
+            clippy::cast_possible_truncation,
+            clippy::cast_sign_loss,
+            reason = "p is in 2..=12"
+        )]
+        let p = self.get(Knob::P).round() as usize;
+        p
+    }
+
+    /// At most three family blocks, and one per judge when fewer than three judges are
+    /// left: at every value of the p slider the design stays valid.
+    #[must_use]
+    pub fn families(&self) -> usize {
+        #[expect(
+            clippy::cast_possible_truncation,
+            clippy::cast_sign_loss,
+            reason = "p is in 2..=12"
+        )]
+        let p = self.get(Knob::P).round() as usize;
+        p.min(3)
+    }
+
+    /// The model the sliders describe. Families are three blocks (metadata) while p allows,
+    /// so the family-blocked estimate and Test C are on show.
     #[must_use]
     pub fn params(&self) -> Params {
         #[expect(
@@ -340,9 +365,13 @@ impl Scenario {
                 },
                 shared_residual: self.get(Knob::Shared),
                 // A family residual needs families: the σ_f slider moved up on a design
-                // without them gives three, as `--set sigma_f=…` alone would be refused.
+                // without them gives blocks, as `--set sigma_f=…` alone would be refused;
+                // blocks never outnumber the judges the p slider leaves.
                 families: match &self.families {
-                    Families::None if self.get(Knob::SigmaF) > 0.0 => Families::Blocks(3),
+                    Families::None if self.get(Knob::SigmaF) > 0.0 => {
+                        Families::Blocks(self.families())
+                    }
+                    Families::Blocks(k) => Families::Blocks((*k).min(self.judges())),
                     f => f.clone(),
                 },
                 sigma_f: self.get(Knob::SigmaF),

@@ -13,6 +13,8 @@
 //!  status line
 //! ```
 
+use std::fmt::Write as _;
+
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
@@ -208,6 +210,9 @@ pub fn render(frame: &mut Frame<'_>, app: &App) {
     panes::estimates::render(frame, a.estimates, app, theme);
     panes::battery::render(frame, a.battery, app, theme);
     panes::config::render(frame, a.config, app, theme);
+    for p in [Pane::Estimates, Pane::Battery, Pane::Config] {
+        more_below(frame, a.of(p), app, p, theme);
+    }
     if let Some((title, lines)) = caption_lines(app, a.caption.width) {
         let block = Block::new()
             .borders(Borders::TOP)
@@ -226,6 +231,29 @@ pub fn render(frame: &mut Frame<'_>, app: &App) {
     if app.help() {
         panes::help::render(frame, area, theme, app.overlay_scroll, &app.overlay_end);
     }
+}
+
+/// A mark on the bottom border of a scrolling pane whose content goes on below what is
+/// shown, with the keys that reach it: a line cut at the edge never passes for the end.
+fn more_below(frame: &mut Frame<'_>, area: Rect, app: &App, pane: Pane, theme: Theme) {
+    let end = app.scroll_end[pane].get();
+    if app.scroll[pane].min(end) >= end || area.height < 3 {
+        return;
+    }
+    let key = &pane.title()[..1];
+    let text = if app.focus == pane {
+        " ↓ more · j/k ".to_string()
+    } else if app.frozen {
+        format!(" ↓ more · f, then {key} and j/k ")
+    } else {
+        format!(" ↓ more · {key} then j/k ")
+    };
+    let w = u16::try_from(text.chars().count()).unwrap_or(u16::MAX);
+    if w + 4 > area.width {
+        return;
+    }
+    let r = Rect::new(area.right() - w - 2, area.bottom() - 1, w, 1);
+    frame.render_widget(Paragraph::new(Line::styled(text, theme.warn())), r);
 }
 
 /// The validation study's progress on the status line: replicates taken, and how to stop.
@@ -348,19 +376,39 @@ fn prompt_line(prompt: &super::app::Prompt, theme: Theme, width: usize) -> Line<
     };
     let text = crate::error::sanitize(&prompt.text);
 
-    let shown = super::widgets::keep_end(&text, width.saturating_sub(8));
-    // After an ambiguous Tab, the names the path could still become, as many as fit whole.
-    let room = width.saturating_sub(shown.chars().count() + 10);
+    let label_len = label.chars().count();
+    let mut shown = super::widgets::keep_end(&text, width.saturating_sub(8));
+    if !prompt.choices.is_empty() {
+        // The choices are the point after an ambiguous Tab: the typed text keeps its end.
+        shown = super::widgets::keep_end(&text, text.chars().count().min(24));
+    }
+    // After an ambiguous Tab, what each name the path could still become adds to the typed
+    // text (what to type next), as many as fit whole, and how many more.
+    let room = width.saturating_sub(label_len + shown.chars().count() + 2);
+    let typed = prompt.text.rsplit('/').next().unwrap_or_default();
     let mut hint = String::new();
     for (i, c) in prompt.choices.iter().enumerate() {
-        let c = crate::error::sanitize(c);
-        let more = if i + 1 < prompt.choices.len() { 3 } else { 0 };
+        let c = crate::error::sanitize(c.strip_prefix(typed).unwrap_or(c));
+        let left = prompt.choices.len() - i - 1;
+        let more = if left > 0 {
+            8 + left.to_string().len()
+        } else {
+            0
+        };
         if hint.chars().count() + 2 + c.chars().count() + more > room {
-            hint.push_str("  …");
+            let _ = write!(hint, "  +{} more", prompt.choices.len() - i);
             break;
         }
         hint.push_str("  ");
-        hint.push_str(&c);
+        hint.push_str(if c.is_empty() {
+            "(as typed)"
+        } else {
+            c.as_str()
+        });
+    }
+    if !prompt.choices.is_empty() {
+        let hint_len = hint.chars().count();
+        shown = super::widgets::keep_end(&text, width.saturating_sub(label_len + hint_len + 2));
     }
     if prompt.choices.is_empty() {
         let keys = if prompt.no_match {

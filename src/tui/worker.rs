@@ -2,7 +2,8 @@
 //! request wins), generation tags on every result, and cancellation of a superseded job
 //! through its progress callback. A panic in the worker reaches the loop as `Crashed`.
 
-use std::fmt::Write as _;
+mod notes;
+
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::Sender;
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
@@ -13,6 +14,7 @@ use super::action::{
 };
 use crate::battery;
 use crate::progress::{Flow, Progress};
+use notes::{load_keeping_the_panel, load_notes, unmatched_families};
 
 /// The jobs waiting to run: at most one of each kind.
 #[derive(Default)]
@@ -288,12 +290,24 @@ fn preemptible<J>(
 #[must_use]
 pub fn run_load(j: &LoadJob) -> WorkerMsg {
     let family_file = family_file(&j.path);
-    let result = crate::data::load(&j.path, &j.options)
-        .map_err(crate::error::Error::from)
+    let (loaded, unused) = load_keeping_the_panel(j);
+    // A long layout's columns are its raters: those are what take roles.
+    let raters = j
+        .options
+        .long
+        .as_ref()
+        .and_then(|spec| crate::data::long_raters(&j.path, spec).ok());
+    let layout = j.options.long.as_ref().map(|_| {
+        "note: long layout: one row per score; each rater is a column below (Space sets its role)"
+            .to_string()
+    });
+    let result = loaded
         .map(|loaded| LoadedFile {
             path: j.path.clone(),
-            notes: load_notes(&j.path, &loaded)
+            notes: layout
                 .into_iter()
+                .chain(unused)
+                .chain(load_notes(&j.path, &loaded))
                 // Families given another way (a file named on the command line) and applied
                 // leave nothing for the sidecar to say.
                 .chain(
@@ -301,12 +315,18 @@ pub fn run_load(j: &LoadJob) -> WorkerMsg {
                         .filter(|_| loaded.panel.families.is_none()),
                 )
                 .collect(),
-            header: loaded.header,
+            header: raters.clone().unwrap_or(loaded.header),
             panel: Arc::new(loaded.panel),
             family_file: family_file.clone(),
         })
         .map_err(|e| {
-            let header = crate::data::header(&j.path).unwrap_or_default();
+            let header = raters
+                .clone()
+                .unwrap_or_else(|| crate::data::header(&j.path).unwrap_or_default());
+            let column = match &e {
+                crate::error::Error::Data { at, .. } => at.column.clone(),
+                _ => None,
+            };
             let about_columns = match &e {
                 crate::error::Error::Data { at, .. } => at.row.is_none() || at.column.is_some(),
                 crate::error::Error::Usage(_) => true,
@@ -318,62 +338,13 @@ pub fn run_load(j: &LoadJob) -> WorkerMsg {
                 fixable_by_roles: about_columns && header.len() >= 3,
                 header,
                 family_file: family_file.clone(),
+                column,
             }
         });
     WorkerMsg::Loaded {
         generation: j.generation,
         result,
     }
-}
-
-/// The loader's notes as the explorer shows them (the command line prints the same on
-/// stderr): the dropped items first, then the loader's own notes, each sanitised and without
-/// the leading file name, which the data pane shows above them.
-fn load_notes(path: &std::path::Path, loaded: &crate::data::Loaded) -> Vec<String> {
-    let prefix = format!("{}: ", crate::error::sanitize(&path.display().to_string()));
-    let mut notes = Vec::new();
-    let p = &loaded.panel;
-    if p.n_dropped > 0 {
-        let mut note = format!(
-            "note: {} of {} items dropped for missing values",
-            p.n_dropped,
-            p.n + p.n_dropped
-        );
-        if let Some(at) = &loaded.first_dropped
-            && let Some(row) = at.row
-        {
-            let _ = write!(note, " (first: row {row}");
-            if let Some(col) = &at.column {
-                let _ = write!(note, ", column '{}'", crate::error::sanitize(col));
-            }
-            note.push(')');
-        }
-        notes.push(note);
-    }
-    notes.extend(loaded.notes.iter().map(|n| {
-        let n = crate::error::sanitize(&n.worded(&crate::tui::text::Keys));
-        n.strip_prefix(&prefix)
-            .map_or_else(|| n.clone(), str::to_string)
-    }));
-    notes
-}
-
-/// A note when a `families.csv` beside the file names none of its columns: its families
-/// would otherwise go unused without a word.
-fn unmatched_families(pairs: &[(String, String)], header: &[String]) -> Option<String> {
-    if pairs.is_empty() || pairs.iter().any(|(j, _)| header.contains(j)) {
-        return None;
-    }
-    let named: Vec<String> = pairs
-        .iter()
-        .take(3)
-        .map(|(j, _)| crate::error::sanitize(j))
-        .collect();
-    let more = if pairs.len() > 3 { ", …" } else { "" };
-    Some(format!(
-        "note: families.csv beside this file names none of its columns ({}{more}); +/- set a judge's family by hand",
-        named.join(", ")
-    ))
 }
 
 /// `judge,family` pairs of a `families.csv` beside a panel file (not the panel itself), or

@@ -187,7 +187,8 @@ fn tab_completes_a_path_to_the_longest_common_prefix() {
         &screen(&app, 120, 40),
         ratatui::layout::Rect::new(0, 39, 120, 1),
     );
-    assert!(status[0].contains("panel_a.csv  panel_b.csv"), "{status:?}");
+    // What each choice adds to the typed "panel_": what to type next.
+    assert!(status[0].contains("panel_▏  a.csv  b.csv"), "{status:?}");
     // One more key and the list is gone; a Tab with one match lists nothing.
     act(&mut app, Action::Prompt(PromptEdit::Insert('a')));
     assert!(app.overlay.prompt().unwrap().choices.is_empty());

@@ -14,6 +14,7 @@ mod panes;
 mod reading;
 mod suspend;
 mod talk;
+mod trial33;
 mod trust;
 mod usability;
 

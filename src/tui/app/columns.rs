@@ -26,6 +26,40 @@ impl App {
         self.request_load(path, options)
     }
 
+    /// `+`/`-`: the family of the judge under the cursor; on an anchor, an ignored column or
+    /// a judge already at no family, the status line says why nothing changed.
+    pub(super) fn shift_family(&mut self, d: i32) -> Vec<Effect> {
+        let column = self.cursor.checked_sub(self.entries.len());
+        if let (Some(c), Source::File(file)) = (column, &self.source)
+            && let Some(role) = file.roles.get(c)
+        {
+            let name = crate::error::sanitize(&file.header[c]);
+            if *role != Role::Judge {
+                self.status = format!(
+                    "'{name}' is not a judge: families are for judges (Space sets the role)"
+                );
+                return Vec::new();
+            }
+            if d < 0 && file.families[c].is_none() {
+                self.status =
+                    format!("'{name}' has no family: + gives it one, F types one by name");
+                return Vec::new();
+            }
+        }
+        let effects = self.edit_column(|f, c| f.shift_family(c, d));
+        if let (Some(c), Source::File(file)) = (column, &self.source)
+            && let Some(family) = file.families.get(c)
+            && self.status.is_empty()
+        {
+            let name = crate::error::sanitize(&file.header[c]);
+            self.status = match family {
+                Some(f) => format!("'{name}' in family {}", crate::error::sanitize(f)),
+                None => format!("'{name}' in no family"),
+            };
+        }
+        effects
+    }
+
     /// `c`: the column under the cursor scored continuous (its codes read as numbers), or
     /// back on the scale its values have; the estimates and the battery follow the reload.
     pub(super) fn toggle_scale(&mut self) -> Vec<Effect> {
@@ -89,6 +123,7 @@ pub(super) fn reload_options(file: &FileState) -> PanelRequest {
         anchors: Some(named(Role::Anchor)),
         families: (!families.is_empty()).then_some(Families::Pairs(families)),
         continuous: panel_continuous(file),
+        long: file.long.as_deref().cloned(),
         ..PanelRequest::default()
     }
 }

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use super::columns::{lookup, reload_options};
 use super::{App, Entry, Mode, Source};
-use crate::data::{Columns, PanelRequest};
+use crate::data::{Columns, LongColumns, PanelRequest};
 use crate::tui::action::{Effect, LoadFailure, LoadJob, LoadedFile};
 use crate::tui::text::Keys;
 use crate::wording::{Setting, Wording};
@@ -50,6 +50,9 @@ pub struct FileState {
     pub family: Option<std::sync::Arc<crate::tui::trust::Traced>>,
     /// Where the "assumed ρ of NAME" slider stands (`None`: at 0, the anchor clean).
     pub assumed: Option<f64>,
+    /// The long layout the file was opened with (its item, rater and score columns): its
+    /// columns are then the raters, and every reload with edited roles reads it so again.
+    pub long: Option<Box<LongColumns>>,
 }
 
 /// What the screen showed before a file was opened ([`App::failed`] puts it back).
@@ -87,9 +90,9 @@ impl App {
             _ => None,
         };
         let first = kept.is_none();
-        let continuous = match &self.source {
-            Source::File(f) if f.path == file.path => f.continuous.clone(),
-            _ => None,
+        let (continuous, long) = match &self.source {
+            Source::File(f) if f.path == file.path => (f.continuous.clone(), f.long.clone()),
+            _ => (None, None),
         };
         let (roles, families) = kept.unwrap_or_else(|| {
             let roles: Vec<Role> = file
@@ -137,6 +140,7 @@ impl App {
             loading: false,
             notes: file.notes,
             continuous,
+            long,
         };
         // Say so when a load brings notes the screen did not have (a first load, or the first
         // that succeeds once roles are set by hand), not on every reload.
@@ -190,9 +194,22 @@ impl App {
             Source::Scenario => failure.message.clone(),
         };
         if let Some(before) = self.fallback.take().filter(|_| !failure.fixable_by_roles) {
+            let had_panel = before.panel.is_some();
             self.restore(*before);
             // The point first: a pane of a few rows may not show the end of the reason.
-            self.load_error = Some(format!("error (your panel stays open): {message}"));
+            self.load_error = Some(if had_panel {
+                format!("error (your panel stays open): {message}")
+            } else {
+                format!("error (nothing opened): {message}")
+            });
+            return Vec::new();
+        }
+        if let Some(name) = self.refused_edit(&failure) {
+            let name = crate::error::sanitize(&name);
+            self.load_error = Some(format!(
+                "error (your panel stays open; '{name}' keeps its role): {message}"
+            ));
+            self.status = format!("'{name}' cannot take that role: the data pane says why");
             return Vec::new();
         }
         if let Source::File(f) = &mut self.source
@@ -225,11 +242,23 @@ impl App {
             self.panel = None;
             self.fit = None;
             self.battery = None;
+            // The next panel's sparklines start with it, not after this state's predecessor.
+            self.history = super::History::default();
         }
         if let Source::File(f) = &mut self.source {
             f.loading = false;
             if f.header.is_empty() && failure.fixable_by_roles {
-                f.roles = vec![Role::Ignored; failure.header.len()];
+                // The roles the loader gave the names (J1, A1, judge_…), not all "—": a load
+                // that failed for another reason (a column all missing) keeps them.
+                f.roles = failure
+                    .header
+                    .iter()
+                    .map(|h| match crate::data::default_role(h) {
+                        Some(crate::data::Role::Judge) => Role::Judge,
+                        Some(crate::data::Role::Anchor) => Role::Anchor,
+                        None => Role::Ignored,
+                    })
+                    .collect();
                 f.families = vec![None; failure.header.len()];
                 f.header = failure.header;
                 f.family_file = failure.family_file;
@@ -248,9 +277,31 @@ impl App {
         Vec::new()
     }
 
+    /// A role edit that put a column the panel cannot read (text, say) into a panel on
+    /// screen: the edit is undone and the panel stays, rather than the panel dropped for
+    /// advice about roles. Returns the column's name.
+    fn refused_edit(&mut self, failure: &LoadFailure) -> Option<String> {
+        let name = failure.column.clone()?;
+        let Source::File(f) = &mut self.source else {
+            return None;
+        };
+        let (roles, families, generation) = f.last_good.as_deref().cloned()?;
+        let c = f.header.iter().position(|h| *h == name)?;
+        if self.panel.is_none() || roles.get(c) == f.roles.get(c) {
+            return None;
+        }
+        f.roles = roles;
+        f.families = families;
+        f.loading = false;
+        self.generation = generation;
+        Some(name)
+    }
+
     pub(super) fn open_file(&mut self, path: PathBuf, options: PanelRequest) -> Vec<Effect> {
-        // Only a panel on screen is worth going back to.
-        self.fallback = self.panel.is_some().then(|| {
+        // What was on screen, a panel or a file's columns: a path that is no panel must not
+        // take its place (nor stay listed, nor name the status line's source).
+        let shown = self.panel.is_some() || matches!(self.source, Source::File(_));
+        self.fallback = shown.then(|| {
             Box::new(Fallback {
                 source: self.source.clone(),
                 panel: self.panel.clone(),
@@ -279,6 +330,7 @@ impl App {
             trusted: None,
             family: None,
             assumed: None,
+            long: options.long.clone().map(Box::new),
         });
         self.panel = None;
         self.fit = None;
@@ -307,6 +359,9 @@ impl App {
         match self.entries.get(self.cursor).cloned() {
             Some(Entry::Preset(name)) => {
                 let params = crate::scenario::preset(name).unwrap_or_default();
+                // A file's load error is no longer about what is on screen.
+                self.load_error = None;
+                self.fallback = None;
                 self.source = Source::Scenario;
                 self.scroll = crate::tui::action::PerPane::default();
                 self.mode = Mode::Explore;
@@ -320,17 +375,28 @@ impl App {
                 self.mode = Mode::Explore;
                 self.saved = None;
                 // The file on screen keeps the scales chosen for it (at start, or with `c`).
-                let continuous = match &self.source {
-                    Source::File(f) if f.path == path => f.continuous.clone(),
-                    _ => None,
+                // …and its layout.
+                let (continuous, long) = match &self.source {
+                    Source::File(f) if f.path == path => {
+                        (f.continuous.clone(), f.long.as_deref().cloned())
+                    }
+                    _ => (None, None),
                 };
                 self.open_file(
                     path,
                     PanelRequest {
+                        long,
                         continuous,
                         ..PanelRequest::default()
                     },
                 )
+            }
+            // A column row: Enter has nothing to open there.
+            None if self.cursor < self.entries.len() + self.file_columns() => {
+                self.status =
+                    "Enter opens a file or preset (the list above); Space sets this column's role"
+                        .into();
+                Vec::new()
             }
             None => Vec::new(),
         }

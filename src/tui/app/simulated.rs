@@ -120,7 +120,12 @@ impl App {
         let design = match Design::new(&params) {
             Ok(d) => d,
             Err(e) => {
+                // No panel rather than the last one marked "recomputing…" for good.
                 self.status = format!("invalid design: {e}");
+                self.panel = None;
+                self.fit = None;
+                self.battery = None;
+                self.study = None;
                 return Vec::new();
             }
         };

@@ -4,7 +4,7 @@
 use super::{App, History, Saved, Source};
 use crate::battery::TestId;
 use crate::data::{ColumnRef, Columns, PanelRequest};
-use crate::tui::action::{Effect, Pane};
+use crate::tui::action::{Action, Effect, Pane};
 use crate::tui::scenes::{HANNA_RATERS, Setup};
 use crate::tui::sliders::Scenario;
 
@@ -77,17 +77,25 @@ impl App {
             Mode::Demo(i) => {
                 let next = clamp_step(i, d, self.scenes.len());
                 if next == i {
-                    if d > 0 {
-                        self.status = "last scene: Esc ends the talk".into();
+                    self.status = if d > 0 {
+                        "last scene: Esc ends the talk"
+                    } else {
+                        "first scene: n steps on, Esc ends the talk"
                     }
+                    .into();
                     return Vec::new();
                 }
                 self.show_scene(next)
             }
             Mode::Walkthrough(i) => {
                 let next = clamp_step(i, d, Step::all().len());
-                if next == i && d > 0 {
-                    self.status = "last step: Esc leaves the walkthrough".into();
+                if next == i {
+                    self.status = if d > 0 {
+                        "last step: Esc leaves the walkthrough"
+                    } else {
+                        "first step: n steps on, Esc leaves the walkthrough"
+                    }
+                    .into();
                 }
                 self.walk(next)
             }
@@ -196,6 +204,47 @@ impl App {
         effects
     }
 
+    /// Whether the presentation layout hides pane `p` (the data pane and the sliders).
+    #[must_use]
+    pub fn hidden(&self, p: Pane) -> bool {
+        self.present && matches!(p, Pane::Data | Pane::Sliders)
+    }
+
+    /// A freeze holds the screen for a talk: only unfreezing, quitting, stepping through a
+    /// talk or walkthrough, and what the worker and the loop report get through.
+    pub(super) fn acts_while_frozen(&self, a: &Action) -> bool {
+        match a {
+            Action::Freeze
+            | Action::CloseOrQuit
+            | Action::Quit
+            | Action::Suspend
+            | Action::Worker(_)
+            | Action::FigureWritten(_) => true,
+            // "Esc ends the talk" holds frozen or not; an open overlay closes first.
+            Action::CloseOverlay => self.mode != Mode::Explore || self.overlay.is_box(),
+            Action::Next | Action::Prev => self.mode != Mode::Explore,
+            // Scrolling a reading pane changes nothing shown but how far down it is read: a
+            // flag cut at the pane's edge stays readable on stage.
+            Action::Up | Action::Down | Action::Top | Action::Bottom => {
+                matches!(self.focus, Pane::Estimates | Pane::Battery | Pane::Config)
+            }
+            _ => false,
+        }
+    }
+
+    /// `f`: hold the sliders and the data for a talk, or let them go. The FROZEN badge says
+    /// the state; the status line says the way out.
+    pub(super) fn toggle_freeze(&mut self) -> Vec<Effect> {
+        self.frozen = !self.frozen;
+        self.status = if self.frozen {
+            "f unfreezes"
+        } else {
+            "live again"
+        }
+        .into();
+        Vec::new()
+    }
+
     fn walk(&mut self, step: usize) -> Vec<Effect> {
         self.mode = Mode::Walkthrough(step);
         self.focus = Step::all()[step].pane();
@@ -238,6 +287,9 @@ impl App {
                         ..PanelRequest::default()
                     },
                 );
+                // A file that is not the HANNA panel leaves this scene empty, its caption
+                // saying why, rather than the last scene's panel under this title.
+                self.fallback = None;
                 self.focus = Pane::Battery;
                 effects
             }

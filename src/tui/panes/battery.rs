@@ -283,9 +283,25 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
     } else {
         "j/k scroll"
     };
+    // Frozen, the keys a hint names must act: scrolling only where the focus is, no Enter.
+    let extra = if app.frozen && app.focus != Pane::Battery {
+        extra
+            .trim_end_matches(" · j/k scroll")
+            .trim_end_matches("j/k scroll")
+    } else {
+        extra
+    };
     let block = pane_block(Pane::Battery, app, theme, extra, area);
     let inner = block.inner(area);
-    let lines = lines(app, theme, usize::from(inner.width));
+    let mut lines = lines(app, theme, usize::from(inner.width));
+    if app.frozen {
+        for span in lines.iter_mut().flat_map(|l| l.spans.iter_mut()) {
+            if span.content.contains("Enter: why") {
+                let text = span.content.replace(" (Enter: why)", "");
+                span.content = text.replace("  Enter: why", "").into();
+            }
+        }
+    }
     let offset = crate::tui::widgets::clamp_scroll(
         app.scroll[Pane::Battery],
         lines.len(),
@@ -300,6 +316,21 @@ fn empty(app: &App, width: usize) -> Vec<Line<'static>> {
     use crate::tui::app::Source;
     let text = match &app.source {
         _ if app.panel.is_some() => "running the battery…",
+        // A talk has no data pane: the caption says why the scene has no panel.
+        Source::File(f) if !f.loading && matches!(app.mode, crate::tui::app::Mode::Demo(_)) => {
+            "no panel in this scene (the caption says why)"
+        }
+        // Judges enough, and still no panel: the load said why, in the data pane.
+        Source::File(f)
+            if !f.loading
+                && f.roles
+                    .iter()
+                    .filter(|r| **r == crate::tui::app::Role::Judge)
+                    .count()
+                    >= 2 =>
+        {
+            "no panel: these roles make none (the data pane says why and which column)"
+        }
         Source::File(f) if !f.header.is_empty() => {
             "no panel yet: give the file at least 2 judges (Space on a column in the data pane)"
         }

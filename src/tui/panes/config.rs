@@ -160,7 +160,13 @@ fn row_lines(
 }
 
 pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
-    let block = pane_block(Pane::Config, app, theme, "decision table, §6 · j/k", area);
+    // Frozen, j/k scroll only the focused pane: no hint for a key that would be refused.
+    let extra = if app.frozen && app.focus != Pane::Config {
+        "decision table, §6"
+    } else {
+        "decision table, §6 · j/k"
+    };
+    let block = pane_block(Pane::Config, app, theme, extra, area);
     let current = app.battery.as_ref().map(|b| &b.decision);
     let width = usize::from(area.width.saturating_sub(2));
     let mut lines: Vec<Line> = Vec::new();

@@ -14,7 +14,7 @@ use crate::error::{clip, sanitize};
 use crate::tui::action::Pane;
 use crate::tui::app::{App, Entry, FileState, Role, Source};
 use crate::tui::theme::{Theme, pane_block};
-use crate::tui::widgets::{elide_middle, keep_end, wrap_words};
+use crate::tui::widgets::{elide_distinct, keep_end, wrap_words};
 
 /// The data pane's regions: the error on top (unscrolled) and the list.
 fn regions(app: &App, area: Rect) -> (Rect, Rect, Vec<String>) {
@@ -145,8 +145,11 @@ fn column_lines(
         let _ = write!(heading, " {h:>w$}");
     }
     lines.push((Line::styled(heading, theme.dim()), None));
+    let sanitized: Vec<String> = f.header.iter().map(|h| sanitize(h)).collect();
+    let names = elide_distinct(&sanitized, name_w);
     for (c, name) in f.header.iter().enumerate() {
-        let label = column_row(f, panel, c, name, name_w, fam_w, missing_w.map(|m| m.1));
+        let shown = format!("{:<name_w$}", names[c]);
+        let label = column_row(f, panel, c, name, &shown, fam_w, missing_w.map(|m| m.1));
         let i = app.entries.len() + c;
         lines.push((cursor_line(app, i, &label, theme, width), Some(i)));
     }
@@ -159,7 +162,7 @@ fn column_row(
     panel: Option<&crate::panel::Panel>,
     c: usize,
     name: &str,
-    name_w: usize,
+    shown: &str,
     fam_w: usize,
     missing_w: Option<usize>,
 ) -> String {
@@ -191,10 +194,7 @@ fn column_row(
         .cloned()
         .flatten()
         .map_or_else(|| "—".into(), |x| clip(&sanitize(&x), fam_w));
-    let mut label = format!(
-        "{:<name_w$} {role:<6} {scale:<5} {fam:<fam_w$}",
-        elide_middle(&sanitize(name), name_w)
-    );
+    let mut label = format!("{shown} {role:<6} {scale:<5} {fam:<fam_w$}");
     // Right-aligned under its heading, as wide as the widest count.
     if let Some(w) = missing_w {
         let _ = write!(label, " {missing:>w$}");

@@ -36,10 +36,7 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
         .and_then(|f| f.closed_form().map(|e| (f, e)))
     else {
         let why = no_estimate(app);
-        frame.render_widget(
-            Paragraph::new(why).block(block).wrap(Wrap { trim: true }),
-            area,
-        );
+        render_text(frame, area, app, Paragraph::new(why).block(block));
         return;
     };
     let truth = match app.source {
@@ -209,7 +206,7 @@ fn comparison_lines(
                 .and_then(|b| b.fit(Estimator::FreeScale))
                 .map(|f| &f.boot)
                 .filter(|_| !stale);
-            lines.push(free_scale_line(&e.label(&ctx, names), fits, boot, names));
+            lines.extend(free_scale_lines(&e.label(&ctx, names), fits, boot, names));
         } else if (e != Estimator::ClosedForm || led.is_some()) && !hidden {
             lines.push(compare_line(&e.label(&ctx, names), fits.estimate(e)));
         }
@@ -252,6 +249,15 @@ fn moment_lines(
         .collect()
 }
 
+/// The pane's one text, scrolled like the rest: its length, not an earlier panel's, says
+/// whether more is below.
+fn render_text(frame: &mut Frame<'_>, area: Rect, app: &App, paragraph: Paragraph<'_>) {
+    let (i, paragraph) = (Pane::Estimates, paragraph.wrap(Wrap { trim: true }));
+    let shown =
+        crate::tui::widgets::scroll_wrapped(paragraph, app.scroll[i], area, &app.scroll_end[i]);
+    frame.render_widget(shown, area);
+}
+
 /// One line per anchor: name, marker plot, ρ̂ with its interval, and the truth when known.
 /// The numbers come first: the plot is dropped before the name is elided, and the name
 /// elided before a number is cut.
@@ -266,33 +272,46 @@ fn anchor_lines(
 ) -> Vec<Line<'static>> {
     let shown: Vec<String> = names.iter().map(|n| crate::error::sanitize(n)).collect();
     let longest = shown.iter().map(|n| n.chars().count()).max().unwrap_or(0);
+    // Each row's numbers, then one layout for every row: the rows share the name column and
+    // the plot's axis (its zero and its scale), however long each row's numbers are.
+    let rows: Vec<(
+        Option<crate::bootstrap::Interval>,
+        Option<f64>,
+        String,
+        String,
+    )> = e
+        .anchors
+        .iter()
+        .enumerate()
+        .map(|(k, a)| {
+            let ci = boot.and_then(|b| b.rho.get(k).copied().flatten());
+            let t = truths.get(k).copied().flatten();
+            let ci_text = ci.map_or_else(
+                || if stale { "[…]" } else { "[—]" }.to_string(),
+                |c| format!("[{:.2}, {:.2}]", c.lo, c.hi),
+            );
+            let numbers = format!(" ρ̂ {} {ci_text}", num(a.rho));
+            let truth_text = t.map(|t| format!(" ◆{t:.2}")).unwrap_or_default();
+            (ci, t, numbers, truth_text)
+        })
+        .collect();
+    // The numbers first, then the name, then the plot: the plot is dropped before the name
+    // is elided, and the name elided before a number is cut.
+    let tail = rows
+        .iter()
+        .map(|(_, _, n, t)| n.chars().count() - 1 + t.chars().count())
+        .max()
+        .unwrap_or(0);
+    let room = width.saturating_sub(tail);
+    let plot_w = room.saturating_sub(longest + 2).min(41);
+    let (name_w, plot_w) = if plot_w >= 9 {
+        (longest, plot_w)
+    } else {
+        (longest.min(room.saturating_sub(1)).max(4), 0)
+    };
+    let elided = crate::tui::widgets::elide_distinct(&shown, name_w);
     let mut lines: Vec<Line> = Vec::new();
-    for (k, a) in e.anchors.iter().enumerate() {
-        let ci = boot.and_then(|b| b.rho.get(k).copied().flatten());
-        let t = truths.get(k).copied().flatten();
-        let ci_text = ci.map_or_else(
-            || {
-                if stale {
-                    "[…]".to_string()
-                } else {
-                    "[—]".to_string()
-                }
-            },
-            |c| format!("[{:.2}, {:.2}]", c.lo, c.hi),
-        );
-        let numbers = format!(" ρ̂ {} {ci_text}", num(a.rho));
-        let truth_text = t.map(|t| format!(" ◆{t:.2}")).unwrap_or_default();
-        // The numbers first, then the name, then the plot: the plot is dropped before the
-        // name is elided, and the name elided before a number is cut.
-        let tail = numbers.chars().count() - 1 + truth_text.chars().count();
-        let room = width.saturating_sub(tail);
-        let plot_w = room.saturating_sub(longest + 2).min(41);
-        let (name_w, plot_w) = if plot_w >= 9 {
-            (longest, plot_w)
-        } else {
-            (longest.min(room.saturating_sub(1)).max(4), 0)
-        };
-        let name = crate::error::clip(shown.get(k).map_or("", String::as_str), name_w);
+    for ((a, (ci, t, numbers, truth_text)), name) in e.anchors.iter().zip(rows).zip(elided) {
         let mut spans = vec![Span::raw(format!("{name:<name_w$} "))];
         if plot_w > 0 {
             spans.push(Span::raw(marker_line(
@@ -311,16 +330,17 @@ fn anchor_lines(
     lines
 }
 
-/// The free-scale line: ρ̂ with its bootstrap interval, the flags that undefine it, and each
-/// anchor's identified set where that is wider than a point (or empty).
-fn free_scale_line(
+/// The free-scale line: ρ̂ with its bootstrap interval (none beside an undefined ρ̂), and
+/// each anchor's identified set where that is wider than a point (or empty); then each flag
+/// that undefines it, worded, on its own line.
+fn free_scale_lines(
     label: &str,
     fits: &crate::estimate::Fits,
     boot: Option<&crate::bootstrap::BootstrapResult>,
     names: &[String],
-) -> Line<'static> {
+) -> Vec<Line<'static>> {
     let (Some(e), Some(fs)) = (fits.estimate(Estimator::FreeScale), fits.free_scale()) else {
-        return Line::raw(format!("{label}: n/a"));
+        return vec![Line::raw(format!("{label}: n/a"))];
     };
     let sets: Vec<String> = fs
         .identified
@@ -341,35 +361,37 @@ fn free_scale_line(
     } else {
         format!("; identified sets {}", sets.join(", "))
     };
-    let flags = crate::estimate::free_scale::undefining_codes(e);
-    if e.rho().iter().all(Option::is_none) {
-        let why = if flags.is_empty() {
-            String::new()
-        } else {
-            format!(" ({})", flags.join(", "))
-        };
-        return Line::raw(format!("{label}: ρ̂ undefined{why}{set_text}"));
-    }
-    let rhos: Vec<String> = e
-        .rho()
+    let flags: Vec<Line<'static>> = e
+        .flags
         .iter()
-        .enumerate()
-        .map(|(k, r)| {
-            let ci = boot
-                .and_then(|b| b.rho.get(k).copied().flatten())
-                .map_or_else(String::new, |c| format!(" [{:.2}, {:.2}]", c.lo, c.hi));
-            format!("{}{ci}", num(*r))
+        .filter(|f| crate::estimate::free_scale::undefining_codes(e).contains(&f.code.as_str()))
+        .map(|f| {
+            Line::raw(format!(
+                "free-scale FLAG {}: {}",
+                f.code.as_str(),
+                reword(&f.message(e, names), &Keys).into_owned()
+            ))
         })
         .collect();
-    let flag_text = if flags.is_empty() {
-        String::new()
+    let head = if e.rho().iter().all(Option::is_none) {
+        format!("{label}: ρ̂ undefined{set_text}")
     } else {
-        format!("; FLAG {}", flags.join(", "))
+        let rhos: Vec<String> = e
+            .rho()
+            .iter()
+            .enumerate()
+            .map(|(k, r)| {
+                // An undefined ρ̂ has no interval to carry.
+                let ci = boot
+                    .and_then(|b| b.rho.get(k).copied().flatten())
+                    .filter(|_| r.is_some())
+                    .map_or_else(String::new, |c| format!(" [{:.2}, {:.2}]", c.lo, c.hi));
+                format!("{}{ci}", num(*r))
+            })
+            .collect();
+        format!("{label}: ρ̂ = ({}){set_text}", rhos.join(", "))
     };
-    Line::raw(format!(
-        "{label}: ρ̂ = ({}){flag_text}{set_text}",
-        rhos.join(", ")
-    ))
+    std::iter::once(Line::raw(head)).chain(flags).collect()
 }
 
 fn compare_line(label: &str, est: Option<&Estimate>) -> Line<'static> {

@@ -1,0 +1,89 @@
+//! What a load tells the explorer besides its panel: the notes under the file's path, and a
+//! families file that does not fit set aside with a note rather than the panel lost.
+
+use std::fmt::Write as _;
+
+use super::LoadJob;
+
+/// The load of `j`; when a families file given for it is what fails (it names judges the
+/// panel does not have, say), the panel without it and a note saying what is wrong with it:
+/// a wrong sidecar does not make a good panel "not a panel".
+pub(super) fn load_keeping_the_panel(
+    j: &LoadJob,
+) -> (
+    Result<crate::data::Loaded, crate::error::Error>,
+    Option<String>,
+) {
+    let first = crate::data::load(&j.path, &j.options).map_err(crate::error::Error::from);
+    let (Err(e), Some(crate::data::Families::File(f))) = (&first, &j.options.families) else {
+        return (first, None);
+    };
+    let without = crate::data::PanelRequest {
+        families: None,
+        ..j.options.clone()
+    };
+    match crate::data::load(&j.path, &without) {
+        Ok(loaded) => {
+            let file = crate::error::sanitize(&f.display().to_string());
+            let why = crate::error::sanitize(&e.worded(&crate::tui::text::Keys));
+            let why = why
+                .strip_prefix(&format!("{file}: "))
+                .map_or_else(|| why.clone(), str::to_string);
+            let note = format!(
+                "warning: families file {file} not used: {why}; the panel is read without it (+/- or F set a judge's family)"
+            );
+            (Ok(loaded), Some(note))
+        }
+        Err(_) => (first, None),
+    }
+}
+
+/// The loader's notes as the explorer shows them (the command line prints the same on
+/// stderr): the dropped items first, then the loader's own notes, each sanitised and without
+/// the leading file name, which the data pane shows above them.
+pub(super) fn load_notes(path: &std::path::Path, loaded: &crate::data::Loaded) -> Vec<String> {
+    let prefix = format!("{}: ", crate::error::sanitize(&path.display().to_string()));
+    let mut notes = Vec::new();
+    let p = &loaded.panel;
+    if p.n_dropped > 0 {
+        let mut note = format!(
+            "note: {} of {} items dropped for missing values",
+            p.n_dropped,
+            p.n + p.n_dropped
+        );
+        if let Some(at) = &loaded.first_dropped
+            && let Some(row) = at.row
+        {
+            let _ = write!(note, " (first: row {row}");
+            if let Some(col) = &at.column {
+                let _ = write!(note, ", column '{}'", crate::error::sanitize(col));
+            }
+            note.push(')');
+        }
+        notes.push(note);
+    }
+    notes.extend(loaded.notes.iter().map(|n| {
+        let n = crate::error::sanitize(&n.worded(&crate::tui::text::Keys));
+        n.strip_prefix(&prefix)
+            .map_or_else(|| n.clone(), str::to_string)
+    }));
+    notes
+}
+
+/// A note when a `families.csv` beside the file names none of its columns: its families
+/// would otherwise go unused without a word.
+pub(super) fn unmatched_families(pairs: &[(String, String)], header: &[String]) -> Option<String> {
+    if pairs.is_empty() || pairs.iter().any(|(j, _)| header.contains(j)) {
+        return None;
+    }
+    let named: Vec<String> = pairs
+        .iter()
+        .take(3)
+        .map(|(j, _)| crate::error::sanitize(j))
+        .collect();
+    let more = if pairs.len() > 3 { ", …" } else { "" };
+    Some(format!(
+        "note: families.csv beside this file names none of its columns ({}{more}); +/- set a judge's family by hand",
+        named.join(", ")
+    ))
+}
