@@ -17,7 +17,7 @@ mod remedy;
 pub mod types;
 pub mod verdict;
 
-pub use inferred::Inferred;
+pub use inferred::{Inferred, designated_estimator};
 
 // The registered tests, in report order: a new one is its file here plus one line.
 registry! {
@@ -222,6 +222,35 @@ pub fn run_with(
     run_in(panel, &Room::default(), spec, opts, conventions, progress)
 }
 
+/// The point fits the table allows, plus the designated-clean fit when an anchor is trusted
+/// (it is asked for by name, so it runs even where the table refuses the others).
+fn point_fits(panel: &Panel, s: &DMatrix<f64>, ctx: &Context, allowed: bool) -> Fits {
+    let mut fits = if allowed {
+        Fits::of(panel, s, ctx, &ESTIMATORS)
+    } else {
+        Fits::default()
+    };
+    if ctx.clean.is_some() {
+        let extra = Fits::of(panel, s, ctx, &[designated_estimator(panel)]);
+        fits.fits.extend(extra.fits);
+        fits.refused.extend(extra.refused);
+    }
+    fits
+}
+
+/// Each point fit joined with its bootstrap, in the fits' order.
+fn with_intervals(fits: Vec<crate::estimate::Fit>, boots: Vec<BootstrapResult>) -> Vec<Inferred> {
+    fits.into_iter()
+        .zip(boots)
+        .map(|(f, boot)| Inferred {
+            estimator: f.estimator,
+            estimate: f.estimate,
+            detail: f.detail,
+            boot,
+        })
+        .collect()
+}
+
 /// [`run_with`] on a panel whose source could still give `room` (spare columns), which the
 /// reading's next steps may offer. Returns `None` when `progress` stops the run.
 #[must_use]
@@ -241,16 +270,7 @@ pub fn run_in(
         families: layout.families.clone(),
         clean: conventions.designated_clean,
     };
-    let mut fits = if decision.refusal.is_none() {
-        Fits::of(panel, &s, &ctx, &ESTIMATORS)
-    } else {
-        Fits::default()
-    };
-    if conventions.designated_clean.is_some() {
-        let extra = Fits::of(panel, &s, &ctx, &[designated_estimator(panel)]);
-        fits.fits.extend(extra.fits);
-        fits.refused.extend(extra.refused);
-    }
+    let fits = point_fits(panel, &s, &ctx, decision.refusal.is_none());
     let estimate = fits.estimate(Estimator::ClosedForm);
     let (null_model, null_note) = null_for(panel, &s, estimate, spec);
     let corr = observed_correlations(panel);
@@ -273,17 +293,7 @@ pub fn run_in(
     ];
     let ((boots, n_eff), [nulls, fs_nulls, own_nulls]) =
         resample_and_calibrate(panel, &layout, &ctx, &which, calibrations, opts, progress)?;
-    let inferred: Vec<Inferred> = fits
-        .fits
-        .into_iter()
-        .zip(boots)
-        .map(|(f, boot)| Inferred {
-            estimator: f.estimator,
-            estimate: f.estimate,
-            detail: f.detail,
-            boot,
-        })
-        .collect();
+    let inferred = with_intervals(fits.fits, boots);
     let closed = inferred
         .iter()
         .find(|f| f.estimator == Estimator::ClosedForm);
@@ -337,17 +347,6 @@ pub fn run_in(
         null_stats,
         designated: conventions.designated_clean,
     })
-}
-
-/// The designated-clean estimator a designation asks for on `panel`: on latent scales when a
-/// column is ordinal (its codes share no scale), else on the common scale.
-#[must_use]
-pub fn designated_estimator(panel: &Panel) -> Estimator {
-    if crate::estimate::latent::wanted(panel) {
-        Estimator::DesignatedCleanLatent
-    } else {
-        Estimator::DesignatedClean
-    }
 }
 
 /// Each fit's bootstrap and the effective number of judges, on the same resamples.

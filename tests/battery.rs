@@ -82,8 +82,16 @@ fn statistics_on_a_fixed_covariance_equal_hand_computation() {
     };
     // Test A: off-diagonals (1.0, 0.8, 0.8, 0.8, 0.8, 1.2): mean 0.9, squared deviations
     // 0.01 + 4·0.01 + 0.09 = 0.14, SD (divisor 6) √(0.14/6), CV = SD/0.9.
+    // Without families Test A reads all six pairs.
     let a = (0.14f64 / 6.0).sqrt() / 0.9;
-    assert!((TestId::A.statistic(&s, &layout) - a).abs() < 1e-12);
+    let unblocked = Layout {
+        families: None,
+        ..layout.clone()
+    };
+    assert!((TestId::A.statistic(&s, &unblocked) - a).abs() < 1e-12);
+    // With families it reads the four cross-family pairs only (the pairs the blocked estimate
+    // uses): (1,3), (1,4), (2,3), (2,4) are all 0.8, so their CV is 0.
+    assert!(TestId::A.statistic(&s, &layout).abs() < 1e-12);
     // Test C: within-family mean (1.0 + 1.2)/2 = 1.1, cross-family mean 0.8: gap 0.3.
     assert!((TestId::C.statistic(&s, &layout) - 0.3).abs() < 1e-12);
     // Test B: K = 0.9, M = (0.5, 0.6, 0.7). Pair σ_t² = (K·P − M_k·M_l)/((K + P) − (M_k + M_l)):

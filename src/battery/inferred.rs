@@ -13,3 +13,14 @@ pub struct Inferred {
     pub detail: crate::estimate::Detail,
     pub boot: BootstrapResult,
 }
+
+/// The designated-clean estimator a designation asks for on `panel`: on latent scales when a
+/// column is ordinal (its codes share no scale), else on the common scale.
+#[must_use]
+pub fn designated_estimator(panel: &crate::panel::Panel) -> crate::estimate::Estimator {
+    if crate::estimate::latent::wanted(panel) {
+        crate::estimate::Estimator::DesignatedCleanLatent
+    } else {
+        crate::estimate::Estimator::DesignatedClean
+    }
+}

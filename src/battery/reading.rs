@@ -381,7 +381,7 @@ pub fn read(inputs: &Inputs<'_>) -> Reading {
     let routed = match inputs.designated {
         Some(d) => designated(
             routed,
-            super::designated_estimator(panel),
+            super::inferred::designated_estimator(panel),
             d,
             &evidence.tests,
             &fitted,

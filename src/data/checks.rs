@@ -57,24 +57,7 @@ pub(super) fn finish(path: &Path, raw: &mut Raw, opts: &PanelRequest) -> Result<
             }
         });
     if n < MIN_ITEMS {
-        // The column that empties the panel most, named: what to leave out.
-        let worst = (0..q).max_by_key(|&c| (missing[c], std::cmp::Reverse(c)));
-        let culprit = worst
-            .filter(|&c| missing[c] > 0)
-            .map_or_else(String::new, |c| {
-                format!(
-                    "; column '{}' is missing in {} of {total} rows",
-                    crate::error::sanitize(&names[c]),
-                    missing[c]
-                )
-            });
-        return Err(DataError::data(
-            path,
-            format!(
-                "only {n} complete items ({} dropped for missing values{culprit}); at least {MIN_ITEMS} are needed",
-                total - n
-            ),
-        ));
+        return Err(too_few_items(path, &names, &missing, (n, total)));
     }
     let mut data = std::mem::take(&mut raw.data);
     compact(&mut data, stride, &complete, q, n);
@@ -113,6 +96,35 @@ pub(super) fn finish(path: &Path, raw: &mut Raw, opts: &PanelRequest) -> Result<
         delimiter: b',',
         raw_names: Vec::new(),
     })
+}
+
+/// Too few complete items: the count, and the column that empties the panel most, named,
+/// so the user knows what to leave out.
+fn too_few_items(
+    path: &Path,
+    names: &[String],
+    missing: &[usize],
+    (n, total): (usize, usize),
+) -> DataError {
+    let q = names.len();
+    // The column that empties the panel most, named: what to leave out.
+    let worst = (0..q).max_by_key(|&c| (missing[c], std::cmp::Reverse(c)));
+    let culprit = worst
+        .filter(|&c| missing[c] > 0)
+        .map_or_else(String::new, |c| {
+            format!(
+                "; column '{}' is missing in {} of {total} rows",
+                crate::location::sanitize(&names[c]),
+                missing[c]
+            )
+        });
+    DataError::data(
+        path,
+        format!(
+            "only {n} complete items ({} dropped for missing values{culprit}); at least {MIN_ITEMS} are needed",
+            total - n
+        ),
+    )
 }
 
 /// Keeps the rows marked in `keep` (the first `keep.len()` of each column of `stride` rows),

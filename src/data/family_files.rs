@@ -242,7 +242,7 @@ pub(super) fn read_families_file(
     if out.is_empty() {
         return Err(DataError::data(
             path,
-            "no families in the file (a header only): list judge,family rows, or leave out --families",
+            "no families in the file (a header only): list judge,family rows",
         ));
     }
     Ok(out)

@@ -108,43 +108,16 @@ pub fn json(
     doc
 }
 
-/// The whole `battery` text report.
-#[must_use]
-pub fn text(
-    source: &str,
-    panel: &Panel,
-    families_source: Option<&Path>,
-    r: &BatteryReport,
-) -> String {
+/// Each fit's block: its estimate with intervals, the assumption a designated-clean fit
+/// rests on, and the free-scale fit's own lines.
+fn fits_text(out: &mut String, panel: &Panel, r: &BatteryReport, ctx: &Context) {
     let anchors = &panel.anchors;
-    let mut out = panel_text("battery", source, panel, families_source);
-    let d = &r.decision;
-    let _ = writeln!(
-        out,
-        "\nConfiguration (decision table, Section 6): {}",
-        d.row.configuration
-    );
-    let _ = writeln!(out, "  available: {}", d.available.join("; "));
-    let _ = writeln!(out, "  unguarded: {}", d.unguarded.join("; "));
-    if let Some(why) = &d.refusal {
-        let _ = writeln!(out, "\nEstimate: {why}.");
-    }
-    out.push_str(&super::reading::text(panel, r));
-    let ctx = Context {
-        clean: r.designated,
-        ..Context::default()
-    };
-    for (e, why) in &r.refused {
-        if *e == Estimator::FreeScale && d.refusal.is_none() {
-            let _ = writeln!(out, "  free-scale estimate not available: {why}");
-        }
-    }
     for f in &r.fits {
         out.push('\n');
         out.push_str(&estimate_text(
             &format!(
                 "{} ({}; 95% percentile bootstrap CIs, B = {}, seed {}, {} resamples dropped)",
-                f.estimator.title(&ctx, anchors),
+                f.estimator.title(ctx, anchors),
                 f.estimator.basis(),
                 f.boot.resamples,
                 f.boot.seed,
@@ -172,6 +145,39 @@ pub fn text(
             ));
         }
     }
+}
+
+/// The whole `battery` text report.
+#[must_use]
+pub fn text(
+    source: &str,
+    panel: &Panel,
+    families_source: Option<&Path>,
+    r: &BatteryReport,
+) -> String {
+    let mut out = panel_text("battery", source, panel, families_source);
+    let d = &r.decision;
+    let _ = writeln!(
+        out,
+        "\nConfiguration (decision table, Section 6): {}",
+        d.row.configuration
+    );
+    let _ = writeln!(out, "  available: {}", d.available.join("; "));
+    let _ = writeln!(out, "  unguarded: {}", d.unguarded.join("; "));
+    if let Some(why) = &d.refusal {
+        let _ = writeln!(out, "\nEstimate: {why}.");
+    }
+    out.push_str(&super::reading::text(panel, r));
+    let ctx = Context {
+        clean: r.designated,
+        ..Context::default()
+    };
+    for (e, why) in &r.refused {
+        if *e == Estimator::FreeScale && d.refusal.is_none() {
+            let _ = writeln!(out, "  free-scale estimate not available: {why}");
+        }
+    }
+    fits_text(&mut out, panel, r, &ctx);
     out.push_str(&super::neff::text(&r.n_eff, &panel.judges));
     if let Some(w) = r.weak_id {
         out.push_str(&weak_id_text(&w, r.reading.evidence.weak_id));

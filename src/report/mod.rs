@@ -122,54 +122,10 @@ pub fn estimate_with_ci_json(est: &Estimate, boot: &BootstrapResult, anchors: &[
     v
 }
 
-/// The text block of one fit, with bootstrap intervals when `boot` is given.
-#[must_use]
-pub fn estimate_text(
-    title: &str,
-    est: &Estimate,
-    boot: Option<&BootstrapResult>,
-    anchors: &[String],
-) -> String {
-    let mut out = format!("{title}\n");
-    let failed = est
-        .flags
-        .iter()
-        .find(|f| crate::estimate::latent::fails(f.code))
-        .filter(|_| est.sigma_t2.is_nan());
-    if let Some(f) = failed {
-        // A failed latent fit: no σ_t² and no interval to print, only why.
-        let _ = writeln!(
-            out,
-            "  K = {}   σ_t², σ_c², β and σ_a² undefined, because the fit failed (flag {}, below)",
-            fmt_num(est.k),
-            f.code.as_str()
-        );
-    }
-    match boot {
-        _ if failed.is_some() => {}
-        Some(b) => {
-            let _ = writeln!(
-                out,
-                "  K = {}   σ_t² = {} {}   σ_c² = {} {}   denominator = {}",
-                fmt_num(est.k),
-                fmt_num(est.sigma_t2),
-                fmt_interval(b.sigma_t2),
-                fmt_num(est.sigma_c2),
-                fmt_interval(b.sigma_c2),
-                fmt_num(est.denominator)
-            );
-        }
-        None => {
-            let _ = writeln!(
-                out,
-                "  K = {}   σ_t² = {}   σ_c² = {}   denominator = {}",
-                fmt_num(est.k),
-                fmt_num(est.sigma_t2),
-                fmt_num(est.sigma_c2),
-                fmt_num(est.denominator)
-            );
-        }
-    }
+/// The anchor-pair table (when the fit has pairs) and the per-anchor table, with the
+/// bootstrap's intervals and dropped resamples when `boot` is given.
+fn estimate_tables(est: &Estimate, boot: Option<&BootstrapResult>, anchors: &[String]) -> String {
+    let mut out = String::new();
     if !est.pairs.is_empty() {
         let rows: Vec<Vec<String>> = est
             .pairs
@@ -221,6 +177,58 @@ pub fn estimate_text(
     } else {
         out.push_str(&table(&["anchor", "β", "σ_a²", "ρ"], &rows));
     }
+    out
+}
+
+/// The text block of one fit, with bootstrap intervals when `boot` is given.
+#[must_use]
+pub fn estimate_text(
+    title: &str,
+    est: &Estimate,
+    boot: Option<&BootstrapResult>,
+    anchors: &[String],
+) -> String {
+    let mut out = format!("{title}\n");
+    let failed = est
+        .flags
+        .iter()
+        .find(|f| crate::estimate::latent::fails(f.code))
+        .filter(|_| est.sigma_t2.is_nan());
+    if let Some(f) = failed {
+        // A failed latent fit: no σ_t² and no interval to print, only why.
+        let _ = writeln!(
+            out,
+            "  K = {}   σ_t², σ_c², β and σ_a² undefined, because the fit failed (flag {}, below)",
+            fmt_num(est.k),
+            f.code.as_str()
+        );
+    }
+    match boot {
+        _ if failed.is_some() => {}
+        Some(b) => {
+            let _ = writeln!(
+                out,
+                "  K = {}   σ_t² = {} {}   σ_c² = {} {}   denominator = {}",
+                fmt_num(est.k),
+                fmt_num(est.sigma_t2),
+                fmt_interval(b.sigma_t2),
+                fmt_num(est.sigma_c2),
+                fmt_interval(b.sigma_c2),
+                fmt_num(est.denominator)
+            );
+        }
+        None => {
+            let _ = writeln!(
+                out,
+                "  K = {}   σ_t² = {}   σ_c² = {}   denominator = {}",
+                fmt_num(est.k),
+                fmt_num(est.sigma_t2),
+                fmt_num(est.sigma_c2),
+                fmt_num(est.denominator)
+            );
+        }
+    }
+    out.push_str(&estimate_tables(est, boot, anchors));
     if est.flags.is_empty() {
         out.push_str("  flags: none\n");
     } else {

@@ -147,7 +147,7 @@ pub fn scenes() -> Vec<Scene> {
             title: "Family blocking",
             caption: [
                 "If the residual is family-level instead, judges within a family covary more: Test C fires, and Test J with it.",
-                "The family-blocked estimate takes K from cross-family pairs only: it removes that pull (ρ̂_2: 0.653 → 0.700, the true 0.70).",
+                "The family-blocked estimate takes K from cross-family pairs only: it removes that pull (ρ̂_2 0.700, the true 0.70; the closed form's line below still reads the pulled value).",
             ],
             // Seed 2032 draws a panel whose naive and blocked ρ̂_2 sit on their population
             // values (0.654 and 0.700), so the screen shows the caption's shift.

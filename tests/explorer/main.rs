@@ -107,8 +107,10 @@ fn scene_7_screen_agrees(app: &App, title: &str, naive: f64, blocked: f64) {
     let t = screen(app, 100, 30);
     let a = ui::areas(app, ratatui::layout::Rect::new(0, 0, 100, 30));
     let shown = rows_of(&t, a.estimates).join("\n");
-    let naive_text = format!("ρ̂ {naive:.3}");
-    let blocked_text = format!("{blocked:.3})");
+    // The pane leads with the blocked estimate the reading names; the closed form's tuple
+    // sits below it.
+    let naive_text = format!("{naive:.3})");
+    let blocked_text = format!("ρ̂ {blocked:.3}");
     assert!(
         shown.contains(&naive_text),
         "{title}: {naive_text} in {shown}"
