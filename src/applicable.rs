@@ -157,14 +157,14 @@ const FIGURES: [(Opt, &[&str]); 6] = [
 /// was given.
 #[must_use]
 pub fn plot(kind: &str, on_panel: bool, given: impl Fn(Opt) -> bool) -> Option<Refusal> {
-    if on_panel && matches!(kind, "rho" | "bootstrap" | "battery") {
-        if let Some(opt) = [Opt::Preset, Opt::Set, Opt::N]
+    if on_panel
+        && matches!(kind, "rho" | "bootstrap" | "battery")
+        && let Some(opt) = [Opt::Preset, Opt::Set, Opt::N]
             .into_iter()
             .find(|&o| given(o))
-        {
-            let kind = kind.to_string();
-            return Some(Refusal::ScenarioOnPanel { opt, kind });
-        }
+    {
+        let kind = kind.to_string();
+        return Some(Refusal::ScenarioOnPanel { opt, kind });
     }
     FIGURES
         .into_iter()

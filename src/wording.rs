@@ -7,7 +7,7 @@
 //! front end replaces with its own words ([`reword`]) before anyone reads it.
 
 use std::borrow::Cow;
-use std::fmt;
+use std::fmt::{self, Write as _};
 
 /// A setting a user can change, named by a message without saying how it is changed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -106,13 +106,7 @@ impl RunSetting {
     /// as its user runs that change ([`Wording::run_given`]).
     #[must_use]
     pub fn marked_given(self, values: &[String]) -> String {
-        let mut s = format!("{OPEN}{}", self.key());
-        for v in values {
-            s.push(VALUE);
-            s.push_str(v);
-        }
-        s.push(CLOSE);
-        s
+        mark_given(self.key(), values)
     }
 
     /// The setting described in plain words.
@@ -172,13 +166,7 @@ impl Setting {
     /// as its user types that change ([`Wording::given`]).
     #[must_use]
     pub fn marked_given(self, values: &[String]) -> String {
-        let mut s = format!("{OPEN}{}", self.key());
-        for v in values {
-            s.push(VALUE);
-            s.push_str(v);
-        }
-        s.push(CLOSE);
-        s
+        mark_given(self.key(), values)
     }
 
     /// The setting of a key.
@@ -258,7 +246,10 @@ pub trait Wording {
         match (setting, values.split_first()) {
             (RunSetting::Target, Some((target, set))) => {
                 let set_word = self.run(RunSetting::Set);
-                let sets: String = set.iter().map(|kv| format!("{set_word} {kv} ")).collect();
+                let sets = set.iter().fold(String::new(), |mut out, kv| {
+                    let _ = write!(out, "{set_word} {kv} ");
+                    out
+                });
                 format!(
                     "rhoscope plan {sets}{} {target}",
                     self.run(RunSetting::Target)
@@ -462,6 +453,18 @@ impl fmt::Display for Said {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.worded(&Described))
     }
+}
+
+/// A setting's key with `values`, in the marks [`reword`] finds (one format for
+/// [`Setting`] and [`RunSetting`]).
+fn mark_given(key: &str, values: &[String]) -> String {
+    let mut s = format!("{OPEN}{key}");
+    for v in values {
+        s.push(VALUE);
+        s.push_str(v);
+    }
+    s.push(CLOSE);
+    s
 }
 
 #[cfg(test)]

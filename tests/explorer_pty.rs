@@ -20,7 +20,7 @@ struct Screen {
 impl Screen {
     /// Waits until the screen satisfies `ok`, feeding output as it arrives.
     fn wait_for(&mut self, what: &str, ok: impl Fn(&str) -> bool) {
-        let deadline = Instant::now() + Duration::from_secs(60);
+        let deadline = Instant::now() + Duration::from_mins(1);
         loop {
             let text = self.parser.screen().contents();
             if ok(&text) {

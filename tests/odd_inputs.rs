@@ -41,7 +41,7 @@ fn finish(mut child: Child, what: &str) -> (i32, String, String) {
                 String::from_utf8_lossy(&out.stderr).into_owned(),
             );
         }
-        if start.elapsed() > Duration::from_secs(60) {
+        if start.elapsed() > Duration::from_mins(1) {
             let _ = child.kill();
             panic!("{what} hung");
         }

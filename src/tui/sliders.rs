@@ -310,13 +310,7 @@ impl Scenario {
     /// left: at every value of the p slider the design stays valid.
     #[must_use]
     pub fn families(&self) -> usize {
-        #[expect(
-            clippy::cast_possible_truncation,
-            clippy::cast_sign_loss,
-            reason = "p is in 2..=12"
-        )]
-        let p = self.get(Knob::P).round() as usize;
-        p.min(3)
+        self.judges().min(3)
     }
 
     /// The model the sliders describe. Families are three blocks (metadata) while p allows,

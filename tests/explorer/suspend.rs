@@ -28,7 +28,7 @@ fn wait(
     what: &str,
     ok: impl Fn(&str) -> bool,
 ) {
-    let deadline = Instant::now() + Duration::from_secs(60);
+    let deadline = Instant::now() + Duration::from_mins(1);
     while !ok(&String::from_utf8_lossy(&raw[from..])) {
         let left = deadline.saturating_duration_since(Instant::now());
         match rx.recv_timeout(left) {

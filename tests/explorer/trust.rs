@@ -85,7 +85,7 @@ fn on_hanna_llm_the_pane_says_why_no_rho_can_be_read() {
         "{est}"
     );
     assert!(est.contains("latent_misfit"), "{est}");
-    let sliders = text(&app, Pane::Sliders, 200, 80).replace("\n", " ");
+    let sliders = text(&app, Pane::Sliders, 200, 80).replace('\n', " ");
     assert!(sliders.contains("no admissible world"), "{sliders}");
 }
 
