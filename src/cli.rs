@@ -275,7 +275,7 @@ impl clap::ValueEnum for Method {
 /// as given (`--bias-reps` without `--bias-correct`, `--preset` beside a panel file).
 ///
 /// # Errors
-/// clap's error, or the one-line refusal of [`applicable::check`].
+/// clap's error, or the one-line refusal of `applicable::check`.
 pub fn try_parse_from<I, T>(args: I) -> Result<Cli, clap::Error>
 where
     I: IntoIterator<Item = T>,

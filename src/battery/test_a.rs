@@ -42,7 +42,7 @@ pub fn statistic(s: &DMatrix<f64>, layout: &Layout) -> f64 {
 const MIN_CROSS_PAIRS: usize = 3;
 
 /// The judge pairs Test A reads: continuous judges, and cross-family pairs when families are
-/// given and leave at least [`MIN_CROSS_PAIRS`] of them.
+/// given and leave at least `MIN_CROSS_PAIRS` of them.
 #[must_use]
 pub fn pairs(layout: &Layout) -> Vec<(usize, usize)> {
     let judges = layout.continuous_judges();
