@@ -387,6 +387,7 @@ fn json_array(records: usize) -> Vec<u8> {
     s.into_bytes()
 }
 
+#[cfg(feature = "tui")]
 #[test]
 fn the_explorers_file_list_reads_only_the_first_bytes_of_each_file() {
     // A 200 MB JSON array and a gzip of 40 MB of JSON beside a panel: telling whether each is

@@ -110,6 +110,7 @@ fn the_presentation_layout_edits_nothing_it_hides() {
     assert!(app.status.contains("v shows it"), "{}", app.status);
 }
 
+#[cfg(feature = "cli")]
 #[test]
 fn a_mistyped_file_is_named_missing_not_an_unknown_subcommand() {
     let dir = tempfile::tempdir().unwrap();
@@ -128,6 +129,7 @@ fn a_mistyped_file_is_named_missing_not_an_unknown_subcommand() {
     assert_eq!(r.code, 2, "{}", r.stderr);
 }
 
+#[cfg(feature = "cli")]
 #[test]
 fn demo_refuses_a_scene_past_the_last_with_the_range() {
     let dir = tempfile::tempdir().unwrap();
@@ -531,6 +533,7 @@ fn a_long_file_lists_its_raters_and_a_role_edit_keeps_the_layout() {
     );
 }
 
+#[cfg(feature = "cli")]
 #[test]
 fn demo_with_a_wrong_hanna_path_says_the_path_is_wrong() {
     let dir = tempfile::tempdir().unwrap();
