@@ -116,8 +116,14 @@ def test_battery_polars_with_text_columns_and_missing_values(hanna_llm):
 
 def test_pandas_with_missing_values_and_text(hanna_llm):
     df = read_exact(hanna_llm)
-    result = rhoscope.estimate(df, judges=LLM_JUDGES, anchors=HUMANS)
-    expect = cli_json("estimate", hanna_llm, "--judges", ",".join(LLM_JUDGES), "--anchors", ",".join(HUMANS))
+    # The command line adopts the folder's families.csv beside the file; a frame has no
+    # folder, so both are given the same families file.
+    families = hanna_llm.parent / "families.csv"
+    result = rhoscope.estimate(df, judges=LLM_JUDGES, anchors=HUMANS, families=families)
+    expect = cli_json(
+        "estimate", hanna_llm, "--judges", ",".join(LLM_JUDGES), "--anchors", ",".join(HUMANS),
+        "--families", str(families),
+    )
     same_document(result, expect, str(hanna_llm))
 
 
