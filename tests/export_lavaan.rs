@@ -275,11 +275,7 @@ fn run_with_stdin(dir: &Path, args: &[&str], stdin: &[u8]) -> common::Run {
     // A run that stops before reading its input closes the pipe early.
     let _ = child.stdin.take().unwrap().write_all(stdin);
     let out = child.wait_with_output().unwrap();
-    common::Run {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
+    common::Run::from(out)
 }
 
 /// The awkward panel's rows as JSON records (`null` for its missing cell), one per line.

@@ -36,11 +36,7 @@ fn run_limited_from(dir: &Path, kb: u64, args: &[&str], redirect: &str) -> Run {
         .stdin(std::process::Stdio::null())
         .output()
         .expect("sh runs");
-    Run {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
+    Run::from(out)
 }
 
 /// One clean line on stderr with every needle, the expected exit code, nothing on stdout.

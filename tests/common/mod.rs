@@ -14,6 +14,17 @@ pub struct Run {
     pub stderr: String,
 }
 
+/// One reading of a finished process for every way a test starts the binary.
+impl From<std::process::Output> for Run {
+    fn from(out: std::process::Output) -> Run {
+        Run {
+            code: out.status.code().unwrap_or(-1),
+            stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        }
+    }
+}
+
 /// Runs `rhoscope ARGS` in `dir` through `sh` with the redirections `redirect` (e.g. `<&-`,
 /// `>&-`); standard input is empty unless `redirect` names one.
 #[cfg(feature = "cli")]
@@ -27,11 +38,7 @@ pub fn run_redirected(dir: &Path, args: &[&str], redirect: &str) -> Run {
         .stdin(Stdio::null())
         .output()
         .expect("sh runs");
-    Run {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
+    Run::from(out)
 }
 
 /// Runs `rhoscope` with `args` in `dir`, with extra environment variables.
@@ -46,11 +53,7 @@ pub fn run_env(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Run {
         cmd.env(k, v);
     }
     let out = cmd.output().expect("the binary runs");
-    Run {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
+    Run::from(out)
 }
 
 /// Runs `rhoscope` with `args` in `dir`.
