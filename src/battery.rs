@@ -262,6 +262,30 @@ pub fn run_in(
     conventions: Conventions,
     progress: &(dyn Fn(Progress) -> Flow + Sync),
 ) -> Option<BatteryReport> {
+    // A next step that changes the roles is offered only if the battery on the roles it leads
+    // to reads a ρ̂: that run, on the matched null with the same seed and draws, is the check.
+    let plain = Conventions {
+        designated_clean: None,
+        ..conventions
+    };
+    let confirm = |changed: &Panel| {
+        let (none, quiet) = (Room::default(), |_: Progress| Flow::Continue);
+        let s = NullSpec::Matched;
+        run_checked(changed, (&none, &s), opts, plain, &quiet, None)
+            .and_then(|r| r.reading.answer.read)
+    };
+    run_checked(panel, (room, spec), opts, conventions, progress, Some(&confirm))
+}
+
+/// [`run_in`], with the next steps confirmed by `confirm` (the reading on a changed panel).
+fn run_checked(
+    panel: &Panel,
+    (room, spec): (&Room, &NullSpec),
+    opts: &Options,
+    conventions: Conventions,
+    progress: &(dyn Fn(Progress) -> Flow + Sync),
+    confirm: Option<&reading::Confirm<'_>>,
+) -> Option<BatteryReport> {
     let layout = Layout::of(panel);
     let config = Configuration::of(panel);
     let decision = decide(&config);
@@ -326,6 +350,7 @@ pub fn run_in(
         refused: &fits.refused,
         room,
         designated: conventions.designated_clean,
+        confirm,
     });
     let route = reading.route(&panel.anchors);
     Some(BatteryReport {

@@ -389,18 +389,18 @@ fn the_weak_id_verdict_has_one_rule() {
 fn a_flag_words_its_numbers_at_a_sensible_precision() {
     let mut e = estimate(None, Vec::new());
     e.k = 783_816.682_217_891_1;
-    let msg = Flag::new(FlagCode::SigmaT2Outside0K, 0.0).message(&e, &[]);
+    let msg = Flag::new(FlagCode::SigmaT2Outside0K, 0.0).message(&e, &[], &[]);
     assert!(
         msg.starts_with("σ̂_t² = 0 lies outside (0, K = 783816.6822)"),
         "{msg}"
     );
-    let msg = Flag::new(FlagCode::SigmaT2Outside0K, -2.5e-9).message(&e, &[]);
+    let msg = Flag::new(FlagCode::SigmaT2Outside0K, -2.5e-9).message(&e, &[], &[]);
     assert!(
         msg.starts_with("σ̂_t² = -2.500e-9 lies outside (0, K = 783816.6822)"),
         "{msg}"
     );
     e.k = 1.0;
-    let msg = Flag::new(FlagCode::SigmaT2Outside0K, 1.000_03).message(&e, &[]);
+    let msg = Flag::new(FlagCode::SigmaT2Outside0K, 1.000_03).message(&e, &[], &[]);
     assert!(
         msg.starts_with("σ̂_t² = 1.00003 lies outside (0, K = 1.00000)"),
         "{msg}"
@@ -576,4 +576,163 @@ fn anchors_on_another_scale_than_the_judges_are_noted() {
         "{:?}",
         loaded.notes
     );
+}
+
+/// The panel a role change leads to, as the user would load it (scales, anchors or judges
+/// changed); `None` for a step that is not a role change.
+fn taken(p: &Panel, r: &Remedy) -> Option<Panel> {
+    let (judges, anchors): (Vec<usize>, Vec<usize>) = match r {
+        Remedy::MarkContinuous(cs) => {
+            let mut out = p.clone();
+            for c in cs {
+                let i = match *c {
+                    Column::Judge(j) => j,
+                    Column::Anchor(k) => p.p() + k,
+                };
+                out.scales[i] = rhoscope::panel::Scale::Continuous;
+            }
+            return Some(out);
+        }
+        Remedy::LeaveOutAnchors(ks) => ((0..p.p()).collect(), (0..p.m()).filter(|k| !ks.contains(k)).collect()),
+        Remedy::SetJudgeAside(j) => ((0..p.p()).filter(|i| i != j).collect(), (0..p.m()).collect()),
+        _ => return None,
+    };
+    let cols: Vec<usize> = judges.iter().copied().chain(anchors.iter().map(|k| p.p() + k)).collect();
+    let mut data = Vec::new();
+    for &c in &cols {
+        data.extend_from_slice(&p.data[c * p.n..(c + 1) * p.n]);
+    }
+    Some(Panel {
+        n: p.n,
+        data,
+        judges: judges.iter().map(|&j| p.judges[j].clone()).collect(),
+        anchors: anchors.iter().map(|&k| p.anchors[k].clone()).collect(),
+        families: p.families.as_ref().map(|f| judges.iter().map(|&j| f[j].clone()).collect()),
+        scales: cols.iter().map(|&c| p.scales[c].clone()).collect(),
+        missing: cols.iter().map(|&c| p.missing[c]).collect(),
+        n_dropped: p.n_dropped,
+    })
+}
+
+/// Every role change offered, once taken, reads the ρ̂ it promised (trial 42 finding 22):
+/// the battery on the panel it leads to reads that estimate.
+fn check_taken(p: &Panel, g: &Reading) {
+    for s in &g.next {
+        let Some(changed) = taken(p, &s.remedy) else {
+            continue;
+        };
+        let read = run(&changed, false).reading.answer.read;
+        assert!(
+            matches!(s.outcome, Outcome::Reads(e) if Some(e) == read),
+            "{s:?} reads {read:?} once taken"
+        );
+    }
+}
+
+/// hanna_llm_scores, five LLM judges, five metric anchors, families (trial 42 finding 22):
+/// setting chatgpt aside leaves every ρ̂ undefined, so it is not offered; Test C's pointer to
+/// the blocked estimate is answered by name (finding 30).
+#[test]
+fn no_next_step_promises_a_rho_that_taking_it_does_not_give() {
+    let judges: Vec<String> = LLMS.iter().map(|j| format!("coherence.{j}.p2")).collect();
+    let families: Vec<String> = judges
+        .iter()
+        .zip(["llama2", "llama2", "mistral", "llama2", "openai"])
+        .map(|(j, f)| format!("{j}={f}"))
+        .collect();
+    let anchors = ["bleu", "rouge_l_f", "meteor", "bertscore_f1", "bartscore_sh"];
+    let p = panel(
+        "hanna-llm/hanna_llm_scores.csv",
+        judges.clone(),
+        strings(&anchors),
+        Some(families.join(",")),
+    );
+    let g = run(&p, false).reading;
+    assert!(
+        !g.next
+            .iter()
+            .any(|s| matches!(s.remedy, Remedy::SetJudgeAside(_))),
+        "{:?}",
+        g.next
+    );
+    for s in &g.next {
+        assert!(
+            matches!(s.outcome, Outcome::Reads(_) | Outcome::Unchecked),
+            "{s:?}"
+        );
+    }
+    check_next(&p, &g);
+    check_taken(&p, &g);
+    // The four-judge panel the old advice led to: nothing reads, and Test C's blocked
+    // estimate is ruled out by name where Test C fires.
+    let four = taken(&p, &Remedy::SetJudgeAside(4)).unwrap();
+    let r = run(&four, false);
+    assert_eq!(r.reading.answer.read, None);
+    if r.tests[TestId::C].verdict == Verdict::Fires {
+        assert!(
+            r.reading.answer.obstacles.iter().any(|o| matches!(
+                o,
+                Obstacle::Guarded {
+                    estimator: Estimator::Blocked,
+                    ..
+                }
+            )),
+            "{:?}",
+            r.reading.answer.obstacles
+        );
+    }
+}
+
+/// HANNA's three raters read as continuous, no anchor (trial 42 finding 11): Test A fires and
+/// Test J cannot run on three judges, so no number of new anchors makes a ρ̂ readable and
+/// none is advised; the reason names Test J's four judges.
+#[test]
+fn hanna_continuous_raters_are_not_told_to_collect_anchors_test_a_rules_out() {
+    let opts = PanelRequest {
+        judges: Some(
+            ["A1IZ4NX41GKU4X", "A2VE5IV9OD2SK1", "A3CFNUD7VR2E1E"]
+                .into_iter()
+                .map(|s| ColumnRef::NameOrPosition(s.into()))
+                .collect(),
+        ),
+        anchors: Some(Vec::new()),
+        continuous: Some(rhoscope::data::Columns::All),
+        min_anchors: 0,
+        ..PanelRequest::default()
+    };
+    let p = load(&common::shared().join("hanna/hanna_coherence_panel.csv"), &opts)
+        .unwrap()
+        .panel;
+    let r = run(&p, false);
+    assert_eq!(r.tests[TestId::A].verdict, Verdict::Fires);
+    assert_eq!(r.tests[TestId::J].verdict, Verdict::NotApplicable);
+    assert!(r.reading.next.is_empty(), "{:?}", r.reading.next);
+    let why = rhoscope::battery::phrase::no_next_step(&r.reading, &p);
+    assert!(why.contains("Test J") && why.contains("≥ 4"), "{why}");
+    // The table's row is the panel's own: no anchors, not "2 anchors" (finding 10).
+    assert!(
+        r.decision.row.configuration.starts_with("fewer than 2 anchors"),
+        "{}",
+        r.decision.row.configuration
+    );
+}
+
+/// Test B and Test O on ordinal anchors say what they need, not that they will run once the
+/// anchors are continuous (trial 42 findings 34, 21a): on hanna-llm, B stays N/A with the
+/// anchors made continuous, the closed form being out of range.
+#[test]
+fn tests_on_ordinal_anchors_promise_no_verdict_they_would_not_give() {
+    let p = panel(
+        "hanna-llm/hanna_llm_coherence.csv",
+        strings(&LLMS),
+        strings(&["human1", "human2", "human3"]),
+        None,
+    );
+    let r = run(&p, false);
+    let b = &r.tests[TestId::B];
+    assert_eq!(b.verdict, Verdict::NotApplicable);
+    assert!(!b.message.contains("runs once"), "{}", b.message);
+    assert!(!r.tests[TestId::O].message.contains("some anchors"), "{}", r.tests[TestId::O].message);
+    let cont = taken(&p, &Remedy::MarkContinuous(vec![Column::Anchor(0), Column::Anchor(1), Column::Anchor(2)])).unwrap();
+    assert_eq!(run(&cont, false).tests[TestId::B].verdict, Verdict::NotApplicable);
 }

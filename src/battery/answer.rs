@@ -172,12 +172,43 @@ pub(super) fn route(
             },
             Vec::new(),
         ),
+        // Freeing the scales answers Test A only where Test J, which it rests on, passes.
         Err((true, o)) => match free {
-            Ok(()) => Routed::read(Estimator::FreeScale, ReadBecause::FreeScaleTestA, vec![o]),
-            Err(f) => Routed::none(vec![o, f]),
+            Ok(()) if tests[TestId::J] == Verdict::Pass => {
+                Routed::read(Estimator::FreeScale, ReadBecause::FreeScaleTestA, vec![o])
+            }
+            Ok(()) => Routed::none(vec![o, no_test_j()]),
+            Err(f) => Routed::none(blocked_too(vec![o, f], tests)),
         },
-        Err((false, o)) => Routed::none(vec![o]),
+        Err((false, o)) => Routed::none(blocked_too(vec![o], tests)),
     }
+}
+
+/// The free-scale estimate's obstacle where Test J, which it rests on, does not run.
+fn no_test_j() -> Obstacle {
+    Obstacle::DidNotRun {
+        estimator: Estimator::FreeScale,
+        refusal: "it answers Test A only where Test J, which it rests on, runs and passes, and Test J does not run here".into(),
+    }
+}
+
+/// The obstacles with the family-blocked estimate's named too when Test C fires (Test C
+/// points to it): a test guarding the closed form guards it as well (it is the closed form
+/// with K from cross-family pairs).
+fn blocked_too(mut obstacles: Vec<Obstacle>, tests: &PerTest<Verdict>) -> Vec<Obstacle> {
+    if tests[TestId::C] != Verdict::Fires {
+        return obstacles;
+    }
+    let guard = [TestId::A, TestId::B]
+        .into_iter()
+        .find(|&t| tests[t] == Verdict::Fires);
+    if let Some(test) = guard {
+        obstacles.push(Obstacle::Guarded {
+            estimator: Estimator::Blocked,
+            test,
+        });
+    }
+    obstacles
 }
 
 /// The answer when the user designates anchor `d` clean: the designated-clean estimate `e`

@@ -66,6 +66,15 @@ pub const EXTRA: [Row; 2] = [
     },
 ];
 
+/// The row of a panel with fewer than two anchors, which no row of the paper's table covers:
+/// Theorem 1 identifies nothing, and only the tests that read the judges alone run.
+pub const TOO_FEW_ANCHORS: Row = Row {
+    configuration: "fewer than 2 anchors (not in the paper's table)",
+    estimate: "no: Theorem 1 needs ≥ 2 anchors",
+    diagnostics: "judge-side tests only",
+    unguarded: "ρ itself",
+};
+
 /// The ordinal hierarchy of Section 7.
 pub const ORDINAL: [Row; 3] = [
     Row {
@@ -141,12 +150,17 @@ pub fn refusal(panel: &Panel) -> Option<String> {
 pub fn decide(c: &Configuration) -> Decision {
     let (p, m) = (c.layout.p, c.layout.m);
     let all_ordinal = c.ordinal_judges == p && c.continuous_anchors == 0;
+    // The family rows are those where Test C can run (≥ 2 families, one with ≥ 2 judges): a
+    // family named for one judge alone blocks nothing.
     let has_fam = c
         .layout
         .families
         .as_ref()
-        .is_some_and(JudgeFamilies::blockable);
-    let (row, refusal) = if all_ordinal {
+        .is_some_and(JudgeFamilies::blockable)
+        && (TestId::C.spec().applicable)(&c.layout).is_ok();
+    let (row, refusal) = if m < 2 {
+        (TOO_FEW_ANCHORS, None)
+    } else if all_ordinal {
         (
             ORDINAL[0],
             not_identified(p, c.ordinal_judges, c.continuous_anchors),
@@ -375,6 +389,21 @@ mod tests {
         let d = decide(&c);
         assert_eq!(d.row, ORDINAL[2]);
         assert!(d.refusal.is_none());
+    }
+
+    /// A panel's row is its own (trial 42 findings 10, 12): no anchors is not a "2 anchors"
+    /// row, and a family named for one judge alone (the rest each their own) is not a family
+    /// row, since Test C cannot run on it.
+    #[test]
+    fn the_row_is_the_panels_own() {
+        for m in [0, 1] {
+            assert_eq!(decide(&config(3, m, 0, 0)).row, TOO_FEW_ANCHORS);
+            assert_eq!(decide(&config(5, m, 2, 2)).row, TOO_FEW_ANCHORS);
+        }
+        let lone = config(5, 3, 5, 1);
+        assert!(lone.layout.families.as_ref().unwrap().blockable());
+        assert_eq!(decide(&lone).row, EXTRA[1]);
+        assert!(!decide(&lone).available.iter().any(|a| a.starts_with("Test C")));
     }
 
     #[test]

@@ -153,6 +153,32 @@ pub fn because(b: ReadBecause) -> String {
     }
 }
 
+/// What trusting the anchor `name` as clean is, before the battery has re-read the panel:
+/// the assumption, and where the answer it gives is read (no promise that one is).
+#[must_use]
+pub fn trusting(name: &str) -> String {
+    format!(
+        "'{name}' trusted as clean, an assumption the data cannot test: the battery re-reads the panel, and its answer says whether the others' ρ can then be read"
+    )
+}
+
+/// What trusting anchor `d` gave, once the battery has read the panel with it: the others'
+/// ρ read relative to it, or why no ρ̂ can be read.
+#[must_use]
+pub fn trusted(r: &Reading, d: usize, anchors: &[String]) -> String {
+    let name = column(Column::Anchor(d), &[], anchors);
+    if matches!(r.answer.because, Some(ReadBecause::Designated { .. })) {
+        format!("'{name}' trusted as clean: the others' ρ is read relative to it")
+    } else {
+        let why = r
+            .answer
+            .obstacles
+            .first()
+            .map_or_else(|| "no reason given".into(), |o| obstacle(o, anchors));
+        format!("'{name}' trusted as clean, but no ρ̂ can be read: {why}")
+    }
+}
+
 /// Why the answer reads the designated-clean estimate `e` with anchor `name` trusted.
 fn designated(e: Estimator, name: &str) -> String {
     format!(
@@ -245,6 +271,11 @@ pub fn no_next_step(r: &Reading, panel: &Panel) -> String {
         };
         format!(
             "none found: {tests}, so no change to the anchors makes a ρ̂ readable, and no single judge set aside leaves a readable ρ̂ with Test J passing. Find what splits the judges (their loadings λ) or collect a panel of judges that share one factor."
+        )
+    } else if fires(TestId::A) && panel.p() < 4 {
+        format!(
+            "none found: Test A fires and reads only the judges, so no anchor added or changed makes the closed form readable; the free-scale estimate that answers Test A rests on Test J, which does not run on these {} judges (it needs ≥ 4). Collect a panel of judges that load equally, or more judges.",
+            panel.p()
         )
     } else {
         "none found that this panel can take and that makes a ρ̂ readable.".into()

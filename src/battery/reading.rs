@@ -262,6 +262,32 @@ pub struct Room {
     pub spare: Vec<String>,
 }
 
+/// A check that gives a verdict on a panel ([`Evidence::with_verdict`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Check {
+    /// The weak-identification screen of the closed form.
+    WeakId,
+    /// A registered test.
+    Test(TestId),
+}
+
+impl Evidence {
+    /// The checks that give a verdict (pass or alarm) on this panel, in report order: what
+    /// "reads" here besides the answer's estimate; a check with no verdict is not among them.
+    #[must_use]
+    pub fn with_verdict(&self) -> Vec<Check> {
+        let weak = (self.weak_id.verdict() != Verdict::NotApplicable).then_some(Check::WeakId);
+        weak.into_iter()
+            .chain(
+                TestId::ALL
+                    .into_iter()
+                    .filter(|&t| self.tests[t] != Verdict::NotApplicable)
+                    .map(Check::Test),
+            )
+            .collect()
+    }
+}
+
 impl WeakIdVerdict {
     /// The verdict as a test's badge: weak is an alarm, no fit or out of range is N/A.
     #[must_use]
@@ -326,8 +352,11 @@ impl RangeVerdict {
     }
 }
 
+/// The battery's answer on a changed panel (a next step taken): the estimator it reads.
+pub type Confirm<'a> = dyn Fn(&Panel) -> Option<Estimator> + Sync + 'a;
+
 /// What [`read`] reads: the battery's fits and verdicts on one panel.
-#[derive(Debug, Clone, Copy)]
+#[derive(Clone, Copy)]
 pub struct Inputs<'a> {
     /// The panel read.
     pub panel: &'a Panel,
@@ -343,6 +372,9 @@ pub struct Inputs<'a> {
     pub room: &'a Room,
     /// The anchor the user designated clean, if any: its estimate is read when readable.
     pub designated: Option<usize>,
+    /// The battery re-run on the panel a next step leads to; without it, no step that changes
+    /// the roles is offered (none is offered unchecked).
+    pub confirm: Option<&'a Confirm<'a>>,
 }
 
 /// The panel's reading, from its configuration, fits and verdicts: the one place the answer,
@@ -394,6 +426,7 @@ pub fn read(inputs: &Inputs<'_>) -> Reading {
         routed: &routed,
         evidence: &evidence,
         j_threshold: inputs.tests[TestId::J].threshold,
+        confirm: inputs.confirm,
     });
     let mut routed = routed;
     // The weak-ID obstacle names the anchors with no interval to report either.

@@ -1,12 +1,15 @@
 //! The next steps of a panel's reading: remedies generated from the answer's obstacles, each
-//! checked against the panel (one it cannot take is not offered), and re-decided where that is
-//! cheap — the remedy applied to the panel, the fits redone and the answer routed again — so
-//! that one leaving every ρ̂ undefined is never offered.
+//! checked against the panel (one it cannot take is not offered). A change to the roles is
+//! re-decided cheaply first (the fits redone and routed with the tests it changes taken as
+//! passing), and offered only if the battery re-run on the roles it leads to reads a ρ̂; new
+//! data to collect is offered only where no firing test it cannot change rules the estimate
+//! it would give out.
 
 use super::answer::{Fitted, Routed, route, some_rho, unidentified};
 use super::decision::Configuration;
 use super::reading::{
-    Column, Evidence, NextStep, Obstacle, Outcome, Plan, Remedy, Room, Unidentified, WeakIdVerdict,
+    Column, Confirm, Evidence, NextStep, Obstacle, Outcome, Plan, Remedy, Room, Unidentified,
+    WeakIdVerdict,
 };
 use super::registry::{PerTest, TestId};
 use super::verdict::Verdict;
@@ -23,18 +26,20 @@ pub(super) struct About<'a> {
     pub evidence: &'a Evidence,
     /// The judges' one-factor RMS threshold of Test J, when it ran.
     pub j_threshold: Option<f64>,
+    /// The battery re-run on a changed panel: what it reads.
+    pub confirm: Option<&'a Confirm<'a>>,
 }
 
-/// The next steps, most useful first: those re-decided to a readable ρ̂, then those that give
-/// ρ̂ a firing test still guards, then those not checked here; none that leaves every ρ̂
-/// undefined, and none the panel cannot take.
+/// The next steps, most useful first: those whose panel the battery reads a ρ̂ on, then new
+/// data to collect (not checked here); none that leaves no ρ̂ to read, and none the panel
+/// cannot take.
 pub(super) fn next_steps(a: &About<'_>) -> Vec<NextStep> {
     let mut steps: Vec<NextStep> = Vec::new();
     let judges_block = judges_block_every_estimate(a);
     let mut offer = |remedy: Remedy, outcome: Outcome| {
-        if outcome != Outcome::NothingReadable
+        let outcome = confirmed(a, &remedy, outcome);
+        if matches!(outcome, Outcome::Reads(_) | Outcome::Unchecked)
             && (!judges_block || touches_judges(&remedy))
-            && !still_guarded(a, &remedy, outcome)
             && !steps.iter().any(|s| s.remedy == remedy)
         {
             steps.push(NextStep { remedy, outcome });
@@ -66,13 +71,45 @@ pub(super) fn next_steps(a: &About<'_>) -> Vec<NextStep> {
     steps
 }
 
-/// Whether a remedy's outcome is still guarded by a judge-side test that fires now and that
-/// the remedy cannot change (it leaves the judges as they are): no progress to offer.
-fn still_guarded(a: &About<'_>, remedy: &Remedy, outcome: Outcome) -> bool {
-    let Outcome::DefinedButGuarded { test, .. } = outcome else {
-        return false;
+/// A role change's outcome as the battery re-run on the panel it leads to gives it: what
+/// that run reads, or nothing readable (also when no re-run is at hand). Other outcomes (a
+/// convention's fit, data not yet collected) are kept.
+fn confirmed(a: &About<'_>, remedy: &Remedy, outcome: Outcome) -> Outcome {
+    let changed = match remedy {
+        Remedy::MarkContinuous(cs) => continuous(a.panel, cs),
+        Remedy::LeaveOutAnchors(ks) => without(a.panel, &[], ks),
+        Remedy::SetJudgeAside(j) => without(a.panel, &[*j], &[]),
+        _ => return outcome,
     };
-    !test.spec().uses_anchors && a.evidence.tests[test] == Verdict::Fires && !touches_judges(remedy)
+    if !matches!(outcome, Outcome::Reads(_)) {
+        return Outcome::NothingReadable;
+    }
+    a.confirm
+        .and_then(|run| run(&changed))
+        .map_or(Outcome::NothingReadable, Outcome::Reads)
+}
+
+/// The anchors to collect so that a ρ̂ could be read, or `None` when a firing test that new
+/// anchors cannot change rules out every estimate they would give: two for the closed form,
+/// three for the free-scale estimate when Test A fires against the closed form (and then only
+/// when Test J, which the free-scale estimate rests on, runs and passes).
+fn anchors_to_collect(a: &About<'_>) -> Option<usize> {
+    let m = a.panel.m();
+    let target = if a.evidence.tests[TestId::A] == Verdict::Fires {
+        if a.evidence.tests[TestId::J] != Verdict::Pass {
+            return None;
+        }
+        crate::estimate::free_scale::MIN_ANCHORS
+    } else {
+        2
+    };
+    (target > m).then(|| target - m)
+}
+
+/// Whether the free-scale estimate that continuous anchors would give could be read: Test J,
+/// which it rests on, does not fire.
+fn free_scale_could_read(a: &About<'_>) -> bool {
+    a.evidence.tests[TestId::J] != Verdict::Fires
 }
 
 /// Whether a remedy changes the judges (which judge-side tests read).
@@ -115,7 +152,9 @@ fn for_obstacle(a: &About<'_>, o: &Obstacle) -> Vec<(Remedy, Outcome)> {
                 ));
             }
             out.extend(trust_anchor(a));
-            out.push((Remedy::CollectContinuousAnchors(3), Outcome::Unchecked));
+            if free_scale_could_read(a) {
+                out.push((Remedy::CollectContinuousAnchors(3), Outcome::Unchecked));
+            }
         }
         Obstacle::Guarded {
             estimator: Estimator::FreeScale,
@@ -124,12 +163,11 @@ fn for_obstacle(a: &About<'_>, o: &Obstacle) -> Vec<(Remedy, Outcome)> {
         Obstacle::Guarded {
             estimator: Estimator::ClosedForm,
             test: TestId::A,
-        } if a.panel.m() < crate::estimate::free_scale::MIN_ANCHORS => {
-            // The free-scale estimate answers Test A, and needs three anchors.
-            out.push((
-                Remedy::CollectAnchors(crate::estimate::free_scale::MIN_ANCHORS - a.panel.m()),
-                Outcome::Unchecked,
-            ));
+        } => {
+            // The free-scale estimate answers Test A, and needs three anchors and Test J.
+            if let Some(more) = anchors_to_collect(a) {
+                out.push((Remedy::CollectAnchors(more), Outcome::Unchecked));
+            }
         }
         Obstacle::Flagged { estimator, flags } => {
             for j in heywood_judges(a.panel, *estimator, flags) {
@@ -140,8 +178,10 @@ fn for_obstacle(a: &About<'_>, o: &Obstacle) -> Vec<(Remedy, Outcome)> {
                     ));
                 }
             }
-            if *estimator == Estimator::ClosedForm && a.evidence.tests[TestId::A] != Verdict::Fires
-            {
+            let common_scale_guarded = [TestId::A, TestId::B]
+                .into_iter()
+                .any(|t| a.evidence.tests[t] == Verdict::Fires);
+            if *estimator == Estimator::ClosedForm && !common_scale_guarded {
                 out.extend(clean_anchor(a));
             }
             if *estimator == Estimator::FreeScale && flags.contains(&FlagCode::AnchorsMisfit) {
@@ -169,14 +209,22 @@ fn unidentified_remedies(a: &About<'_>, why: Unidentified) -> Vec<(Remedy, Outco
         .collect();
     match why {
         Unidentified::TooFewAnchors { anchors } => {
-            if !a.room.spare.is_empty() {
-                let take = a.room.spare.iter().take(2 - anchors).cloned().collect();
+            let more = if ordinal_judges.is_empty() {
+                anchors_to_collect(a)
+            } else {
+                free_scale_could_read(a).then(|| 3 - anchors.min(3))
+            };
+            let Some(more) = more.filter(|&k| k > 0) else {
+                return out;
+            };
+            if a.room.spare.len() >= more {
+                let take = a.room.spare.iter().take(more).cloned().collect();
                 out.push((Remedy::UseAsAnchors(take), Outcome::Unchecked));
             }
             if ordinal_judges.is_empty() {
-                out.push((Remedy::CollectAnchors(2 - anchors), Outcome::Unchecked));
+                out.push((Remedy::CollectAnchors(more), Outcome::Unchecked));
             } else {
-                out.push((Remedy::CollectContinuousAnchors(3), Outcome::Unchecked));
+                out.push((Remedy::CollectContinuousAnchors(more), Outcome::Unchecked));
             }
         }
         Unidentified::AllOrdinal | Unidentified::OrdinalJudgesFewContinuous { .. } => {
@@ -199,10 +247,14 @@ fn unidentified_remedies(a: &About<'_>, why: Unidentified) -> Vec<(Remedy, Outco
                 out.extend(trust_anchor(a));
             }
             let continuous_anchors = m - ordinal_anchors.len();
-            out.push((
-                Remedy::CollectContinuousAnchors(3usize.saturating_sub(continuous_anchors).max(1)),
-                Outcome::Unchecked,
-            ));
+            if free_scale_could_read(a) {
+                out.push((
+                    Remedy::CollectContinuousAnchors(
+                        3usize.saturating_sub(continuous_anchors).max(1),
+                    ),
+                    Outcome::Unchecked,
+                ));
+            }
         }
     }
     out
@@ -337,7 +389,10 @@ fn trust_anchor(a: &About<'_>) -> Vec<(Remedy, Outcome)> {
             .estimate(e)
             .cloned()
     };
-    if a.panel.m() < crate::estimate::latent::MIN_ANCHORS {
+    // Test J guards the latent fit (its first step is the judges' one factor).
+    if a.panel.m() < crate::estimate::latent::MIN_ANCHORS
+        || a.evidence.tests[TestId::J] == Verdict::Fires
+    {
         return Vec::new();
     }
     let fits: Vec<_> = (0..a.panel.m()).map(fit).collect();
@@ -427,10 +482,10 @@ fn without(panel: &Panel, judges: &[usize], anchors: &[usize]) -> Panel {
     }
 }
 
-/// The answer re-decided on `changed` (the remedy applied): the fits redone and routed with
-/// the tests' verdicts, those that cannot run on the new layout N/A. Judge-side tests keep
-/// their verdicts unless `judges_changed`, when Test J is taken as passing (the remedy was
-/// offered because its fit then passes) and Test A and C keep theirs.
+/// The answer re-decided cheaply on `changed` (the remedy applied): the fits redone and routed
+/// with the tests' verdicts, those that cannot run on the new layout N/A and those the change
+/// touches (every test when `judges_changed`, else those reading the anchors) taken as
+/// passing — an upper bound that [`confirmed`] settles by re-running the battery.
 fn redecide(a: &About<'_>, changed: &Panel, judges_changed: bool) -> Outcome {
     let c = Configuration::of(changed);
     if unidentified(&c).is_some() {
@@ -445,7 +500,7 @@ fn redecide(a: &About<'_>, changed: &Panel, judges_changed: bool) -> Outcome {
     let tests = PerTest::from_fn(|t| {
         if t.applicable(&c.layout).is_err() {
             Verdict::NotApplicable
-        } else if judges_changed && t == TestId::J {
+        } else if judges_changed || t.spec().uses_anchors {
             Verdict::Pass
         } else {
             a.evidence.tests[t]
@@ -466,12 +521,15 @@ fn redecide(a: &About<'_>, changed: &Panel, judges_changed: bool) -> Outcome {
     if let Some(e) = routed.read {
         return Outcome::Reads(e);
     }
-    let defined = fits.fits.iter().any(|f| some_rho(&f.estimate));
+    // "Gives ρ̂ but guarded" only when the guarded estimate itself gives some ρ̂.
+    let defined = |e: Estimator| fits.estimate(e).is_some_and(some_rho);
     match routed.obstacles.first() {
-        Some(Obstacle::Guarded { estimator, test }) if defined => Outcome::DefinedButGuarded {
-            estimator: *estimator,
-            test: *test,
-        },
+        Some(Obstacle::Guarded { estimator, test }) if defined(*estimator) => {
+            Outcome::DefinedButGuarded {
+                estimator: *estimator,
+                test: *test,
+            }
+        }
         _ => fits
             .fits
             .iter()

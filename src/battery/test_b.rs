@@ -66,7 +66,7 @@ pub const SPEC: Diagnostic = Diagnostic {
             "Test B reads the closed form, which is not the estimator for Likert judges (their scales are not observed); Test O asks its question on the free-scale fit",
         ),
         ordinal_anchors: OnOrdinal::NotApplicable(
-            "Test B reads the closed form's anchor moments, which have no scale on ordinal anchors (Section 7); it runs once the anchors are continuous scores (their codes read as interval-scaled, or anchors scored on a continuous scale)",
+            "Test B reads the closed form's anchor moments, which have no scale on ordinal anchors (Section 7); it needs continuous anchor scores and, on them, a closed form in range",
         ),
     },
     statistic: |x, l| statistic(x.cov, l),

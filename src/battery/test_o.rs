@@ -59,7 +59,7 @@ pub const SPEC: Diagnostic = Diagnostic {
     scales: Scales {
         ordinal_judges: OnOrdinal::Latent,
         ordinal_anchors: OnOrdinal::NotApplicable(
-            "needs the free-scale fit, which needs continuous anchors (some anchors are ordinal)",
+            "needs the free-scale fit, which needs every anchor continuous, and this panel has ordinal anchors",
         ),
     },
     statistic,
