@@ -418,12 +418,16 @@ fn summarise(
 }
 
 /// A live study of one configuration, as the explorer runs it: the scenario with every
-/// violation off (three families of two judges, so Test C has a design), at N. The request is
-/// its own cache key: two configurations share a result only if every parameter is equal.
+/// violation off (three families of two judges, so Test C has a design), at N, and the
+/// scenario's own layout, which decides the tests that have a power to report (Test C none
+/// on a scenario without families). The request is its own cache key: two configurations
+/// share a result only if every parameter is equal.
 #[derive(Debug, Clone, PartialEq)]
 pub struct StudyRequest {
     pub base: Params,
     pub n: usize,
+    /// The scenario's own layout: the tests it runs are those with a power to report.
+    pub layout: Layout,
 }
 
 impl StudyRequest {
@@ -439,6 +443,7 @@ impl StudyRequest {
                 ..scenario.clone()
             },
             n,
+            layout: Layout::of_params(scenario),
         }
     }
 }
@@ -474,7 +479,11 @@ pub fn summary(
         coverage: None,
     };
     let mut power = PerTest::from_fn(|_| None);
-    for t in TestId::ALL {
+    // Only the tests this configuration runs (the battery's own applicability rule).
+    for t in TestId::ALL
+        .into_iter()
+        .filter(|t| t.applicable(&req.layout).is_ok())
+    {
         let cells = characteristics_on(PowerDesign::Test(t), &req.base, &opts, progress).ok()??;
         power[t] = cells[1].rates[t].zip(cells[2].rates[t]);
     }
@@ -492,4 +501,20 @@ pub fn summary(
         ci_width: cells[0].width.clone(),
         reps: SUMMARY_REPS,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The live study reports power only for the tests the scenario runs (trial 42 finding
+    /// 29): Test C has none on a scenario without families, though its design adds some.
+    #[test]
+    fn a_scenario_without_families_has_no_test_c_power() {
+        let pm = crate::scenario::preset("mid").unwrap();
+        assert_eq!(pm.violations.families, Families::None);
+        let req = StudyRequest::of(&pm, 200);
+        assert!(TestId::C.applicable(&req.layout).is_err());
+        assert!(TestId::A.applicable(&req.layout).is_ok());
+    }
 }

@@ -46,7 +46,7 @@ pub fn json(
     let mut doc = panel_json(source, panel, families_source);
     doc["estimate"] = Value::Null;
     for f in &r.fits {
-        let mut obj = estimate_with_ci_json(&f.estimate, &f.boot, anchors);
+        let mut obj = estimate_with_ci_json(&f.estimate, &f.boot, (anchors, &panel.judges));
         if let Detail::FreeScale(fs) = &f.detail {
             obj["lambda"] = json!(fs.lambda.iter().map(|x| num(*x)).collect::<Vec<_>>());
             obj["misfit"] = num(fs.misfit);
@@ -125,7 +125,7 @@ fn fits_text(out: &mut String, panel: &Panel, r: &BatteryReport, ctx: &Context) 
             ),
             &f.estimate,
             Some(&f.boot),
-            anchors,
+            (anchors, &panel.judges),
         ));
         if matches!(
             f.estimator,
@@ -162,7 +162,12 @@ pub fn text(
         "\nConfiguration (decision table, Section 6): {}",
         d.row.configuration
     );
-    let _ = writeln!(out, "  available: {}", d.available.join("; "));
+    let available = if d.available.is_empty() {
+        "nothing".to_string()
+    } else {
+        d.available.join("; ")
+    };
+    let _ = writeln!(out, "  available: {available}");
     let _ = writeln!(out, "  unguarded: {}", d.unguarded.join("; "));
     if let Some(why) = &d.refusal {
         let _ = writeln!(out, "\nEstimate: {why}.");

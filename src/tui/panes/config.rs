@@ -139,6 +139,13 @@ fn row_lines(
             .into_iter()
             .map(|t| Line::from(Span::styled(t, theme.highlight()))),
     );
+    // What runs here, as the battery settled it: the list `battery` prints.
+    let available = if d.available.is_empty() {
+        "nothing".to_string()
+    } else {
+        d.available.join("; ")
+    };
+    lines.push(Line::raw(format!("available: {available}")));
     let n = app.panel.as_ref().map_or(0, |p| p.n);
     if d.row.configuration.contains("10⁴") && n < 10_000 {
         lines.push(Line::styled(
@@ -146,7 +153,7 @@ fn row_lines(
             theme.warn(),
         ));
     }
-    // A row reads "2 anchors" for a panel with fewer: the panel's own count and why.
+    // The panel's own count of anchors and why it identifies nothing.
     if let (Some(why), Some(p)) = (&d.refusal, app.panel.as_deref())
         && p.m() < 2
     {
