@@ -3,7 +3,7 @@
 
 use super::app::{App, Step};
 use super::{reading, readout};
-use crate::battery::reading::RangeVerdict;
+use crate::battery::reading::{Check, RangeVerdict};
 use crate::battery::{BatteryReport, TestId, Verdict};
 use crate::estimate::Estimator;
 use crate::panel::Panel;
@@ -67,44 +67,43 @@ fn configuration(r: &BatteryReport, panel: &Panel) -> [String; 2] {
         if p == 1 { "" } else { "s" },
         if m == 1 { "" } else { "s" }
     );
+    // What reads here, from the reading the later steps render: the estimate the answer
+    // reads and each check that gives a verdict.
+    let checks: Vec<String> = r
+        .reading
+        .evidence
+        .with_verdict()
+        .into_iter()
+        .map(|c| match c {
+            Check::WeakId => "the weak-ID screen".to_string(),
+            Check::Test(t) => format!("Test {}", t.name()),
+        })
+        .collect();
+    let checks = if checks.is_empty() {
+        "no check gives a verdict".to_string()
+    } else {
+        format!("verdicts from {}", checks.join(", "))
+    };
+    let estimate = match r.reading.answer.read {
+        Some(e) => format!("it reads the {} (step 2)", reading::label(e, &panel.anchors)),
+        None => "no estimate can be read (step 2)".to_string(),
+    };
+    let row = r.decision.row.configuration;
     if let Some(why) = &r.decision.refusal {
         return [
-            format!("{this} No row of the paper's decision table reads ρ here."),
-            format!("No ρ can be reported: {why}."),
+            format!("{this} Row \"{row}\": no ρ can be reported ({why})."),
+            format!("On this panel: {estimate}; {checks}."),
         ];
     }
     // A row that needs N ≳ 10⁴ says so when this panel is smaller.
-    let row = r.decision.row.configuration;
     let short = if row.contains("10⁴") && n < 10_000 {
         " (expect low power below N ≈ 10⁴)"
     } else {
         ""
     };
-    // Name what the table offers, less any test this panel could not calibrate.
-    let skipped: Vec<String> = r
-        .tests
-        .values()
-        .filter(|t| t.verdict == Verdict::NotApplicable)
-        .map(|t| format!("Test {} (", t.test.name()))
-        .collect();
-    let runs: Vec<&str> = r
-        .decision
-        .available
-        .iter()
-        .filter(|a| !skipped.iter().any(|s| a.starts_with(s.as_str())))
-        .map(String::as_str)
-        .collect();
     [
         format!("{this} The paper's decision table reads it on the row \"{row}\"{short}."),
-        // What the row offers is not what this panel gives: the next step says that.
-        if r.reading.answer.read.is_some() {
-            format!("It can run: {}.", runs.join(", "))
-        } else {
-            format!(
-                "The row offers: {}; none of them reads on this panel (step 2).",
-                runs.join(", ")
-            )
-        },
+        format!("On this panel: {estimate}; {checks}."),
     ]
 }
 
