@@ -114,12 +114,12 @@ mod tests {
             anchor: Some(0),
             ..Flag::new(FlagCode::RhoOutsideUnit, -1.000_04)
         };
-        let msg = flag.message(&est, &names);
+        let msg = flag.message(&est, &names, &[]);
         assert!(msg.starts_with("|ρ̂| = 1.00004 > 1"), "{msg}");
         let flag = Flag::new(FlagCode::RhoOutsideUnit, 1.25);
-        assert!(flag.message(&est, &names).starts_with("|ρ̂| = 1.2500 > 1"));
+        assert!(flag.message(&est, &names, &[]).starts_with("|ρ̂| = 1.2500 > 1"));
         let flag = Flag::new(FlagCode::SigmaT2Outside0K, est.k + 3e-7);
-        let msg = flag.message(&est, &names);
+        let msg = flag.message(&est, &names, &[]);
         assert!(
             msg.contains("1.8000003 lies outside (0, K = 1.8000000)"),
             "{msg}"

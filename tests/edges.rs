@@ -90,7 +90,7 @@ fn messages(panel: &Panel, fits: &Fits) -> Vec<String> {
     let mut out = Vec::new();
     for f in &fits.fits {
         for flag in &f.estimate.flags {
-            let text = flag.message(&f.estimate, &names);
+            let text = flag.message(&f.estimate, &names, &[]);
             assert!(!text.contains("read the free-scale"), "{text}");
             out.push(text);
         }

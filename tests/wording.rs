@@ -706,3 +706,31 @@ fn the_docs_screens_are_the_snapshots() {
         );
     }
 }
+
+/// The censored flag's advice as the command line words it (trial 42 findings 3, 4, 25): the
+/// judge named by its column, and no pretence that leaving a column out of a flag it is not
+/// in marks it ordinal (the command line has no flag that does).
+#[test]
+fn the_censored_flag_names_the_column_and_no_step_the_cli_cannot_take() {
+    use rhoscope::estimate::{Flag, FlagCode};
+    let est = rhoscope::estimate::Estimate {
+        sigma_t2: 0.5,
+        sigma_c2: 0.5,
+        k: 1.0,
+        denominator: 1.0,
+        pairs: Vec::new(),
+        anchors: Vec::new(),
+        flags: Vec::new(),
+    };
+    let flag = Flag {
+        code: FlagCode::Censored,
+        anchor: None,
+        pair: Some((4, 4)),
+        value: -0.63,
+    };
+    let judges: Vec<String> = ["a", "b", "c", "d", "chatgpt"].map(String::from).to_vec();
+    let text = rhoscope::wording::reword(&flag.message(&est, &[], &judges), &Flags).into_owned();
+    assert!(text.contains("judge chatgpt"), "{text}");
+    assert!(!text.contains("number"), "{text}");
+    assert!(!text.contains("leaving it out"), "{text}");
+}

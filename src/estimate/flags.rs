@@ -116,13 +116,19 @@ impl Flag {
         }
     }
 
-    /// One sentence on what the flag means and what to do, naming anchors by `names`.
+    /// One sentence on what the flag means and what to do, naming anchors by `names` and
+    /// judges by `judges` (the panel's column names).
     #[must_use]
-    pub fn message(&self, est: &Estimate, names: &[String]) -> String {
+    pub fn message(&self, est: &Estimate, names: &[String], judges: &[String]) -> String {
         let name = |i: usize| {
             names
                 .get(i)
                 .map_or_else(|| format!("A{}", i + 1), Clone::clone)
+        };
+        let judge = |j: usize| {
+            judges
+                .get(j)
+                .map_or_else(|| format!("judge {}", j + 1), |n| format!("judge {n}"))
         };
         match self.code {
             FlagCode::SigmaC2Nonpositive => format!(
@@ -137,7 +143,7 @@ impl Flag {
                     beside(self.value, bound),
                     beside(est.k, self.value),
                     if self.value <= 0.0 {
-                        "; a variance at or below zero, so every ρ̂ is undefined — run the battery."
+                        "; a variance at or below zero, so every ρ̂ is undefined (the battery's answer says which estimate, if any, can be read)."
                     } else {
                         "; do not interpret the point estimates."
                     }
@@ -166,8 +172,8 @@ impl Flag {
                 "σ_t² is not identified: Theorem 1 needs at least 2 judges and 2 anchors with a non-zero denominator; no ρ̂ can be reported.".to_string()
             }
             FlagCode::HeywoodJudge => format!(
-                "judge number {} has a one-factor loading λ = {:.4}, at or beyond 1 (a Heywood case: a negative error variance), so the judges' common factor and every ρ̂ are undefined; look for a judge that duplicates another or a second judge factor (Test J).",
-                self.pair.map_or(0, |p| p.0) + 1,
+                "{} has a one-factor loading λ = {:.4}, at or beyond 1 (a Heywood case: a negative error variance), so the judges' common factor and every ρ̂ are undefined; look for a judge that duplicates another or a second judge factor (Test J).",
+                judge(self.pair.map_or(0, |p| p.0)),
                 self.value
             ),
             FlagCode::Boundary => format!(
@@ -187,27 +193,27 @@ impl Flag {
                 self.latent_message(&name(self.anchor.unwrap_or(0)))
             }
             FlagCode::OrdinalCodes => "the judges are ordinal, and this estimator reads their codes as numbers on the anchors' scale, which Likert codes do not share (Assumption 1; Section 7), so every ρ̂ is undefined; an estimator that frees each judge's scale is needed (the reading says whether one can be read here).".to_string(),
-            FlagCode::OrdinalAnchor => "at least one anchor is ordinal (the panel's scales name it), and this estimator reads its codes as numbers on the judges' scale, which Likert codes do not share (Assumption 1; Section 7); σ̂_t² comes from every anchor pair, so every ρ̂ is undefined, the continuous anchors' too. The next steps say what this panel can do about it.".to_string(),
+            FlagCode::OrdinalAnchor => "at least one anchor is ordinal (the panel's scales name it), and this estimator reads its codes as numbers on the judges' scale, which Likert codes do not share (Assumption 1; Section 7); σ̂_t² comes from every anchor pair, so every ρ̂ is undefined, the continuous anchors' too; the battery's next steps say what this panel can do about it.".to_string(),
             FlagCode::ScaleMismatch | FlagCode::Censored | FlagCode::HeavyTails => {
-                self.edge_message(est, &name)
+                self.edge_message(est, &name, &judge)
             }
             FlagCode::AnchorsMisfit => "no free-scale parameters fit the anchors' covariances within sampling error: the model is rejected here (Test O asks the same), so every ρ̂ is undefined.".to_string(),
             FlagCode::NotConverged => format!(
-                "the fit did not converge{}: its values are where the optimiser stopped, not an estimate, so every ρ̂ is undefined; report none, and run the battery.",
+                "the fit did not converge{}: its values are where the optimiser stopped, not an estimate, so every ρ̂ is undefined; report none (the battery's answer says which estimate, if any, can be read).",
                 if self.value.is_finite() { format!(" (largest gradient entry {:.1e})", self.value) } else { String::new() }
             ),
-            FlagCode::NoMlSolution => "no maximum-likelihood solution: the likelihood keeps rising as σ_t² and σ_c² run off to ∓∞ together (every ρ → ±1), so the values above are where the optimiser gave up, not estimates, and every ρ̂ is undefined; the single-factor model does not fit these data — run the battery and read the closed form's flags.".to_string(),
+            FlagCode::NoMlSolution => "no maximum-likelihood solution: the likelihood keeps rising as σ_t² and σ_c² run off to ∓∞ together (every ρ → ±1), so the values above are where the optimiser gave up, not estimates, and every ρ̂ is undefined; the single-factor model does not fit these data (the battery's answer and the closed form's flags say more).".to_string(),
             FlagCode::WeakIdentification => format!(
                 "σ̂_c² is {:.2} standard errors from 0 (< 4): ρ = β/(σ_a σ_c) is weakly identified and its standard-error interval cannot be trusted; read the battery's bootstrap intervals and weak-identification screen.",
                 self.value
             ),
             FlagCode::HeywoodVariance => format!(
-                "{} = {:.4} ≤ 0 in the ML fit: a variance at or below zero (a Heywood case) lies outside the model, so every ρ̂ is undefined; a judge or anchor may be a near-copy of the common factor, or the model misspecified — run the battery.",
+                "{} = {:.4} ≤ 0 in the ML fit: a variance at or below zero (a Heywood case) lies outside the model, so every ρ̂ is undefined; a judge or anchor may be a near-copy of the common factor, or the model misspecified (the battery's answer says which estimate, if any, can be read).",
                 match self.anchor {
                     Some(a) => format!("the residual variance ω of anchor {}", name(a)),
                     None if self.pair.is_some() => format!(
-                        "the residual variance ψ of judge number {}",
-                        self.pair.map_or(0, |p| p.0) + 1
+                        "the residual variance ψ of {}",
+                        judge(self.pair.map_or(0, |p| p.0))
                     ),
                     None => "σ̂_t²".to_string(),
                 },
@@ -217,11 +223,27 @@ impl Flag {
     }
     /// The sentences of the flags on the model's edges (a range apart, a censored column,
     /// heavy tails), none of which names another estimate to read.
-    fn edge_message(&self, est: &Estimate, name: &dyn Fn(usize) -> String) -> String {
+    fn edge_message(
+        &self,
+        est: &Estimate,
+        name: &dyn Fn(usize) -> String,
+        judge: &dyn Fn(usize) -> String,
+    ) -> String {
         match self.code {
+            // One direction, as the loader's note: the anchors go onto the judges' scale.
             FlagCode::ScaleMismatch => format!(
-                "the judges' scores span {:.1}× the range of the anchors' (e.g. 1–10 against 1–5), but Assumption 1 needs judges and anchors on one scale: these ρ̂ are biased by an unknown amount; put the judges on the anchors' scale{}",
-                self.value,
+                "{}, but Assumption 1 needs judges and anchors on one scale: these ρ̂ are biased by an unknown amount; rescale the anchors to the judges' range{}",
+                if self.value >= 1.0 {
+                    format!(
+                        "the judges' scores span {:.1} times the range of the anchors' (as 1–10 against 1–5 would)",
+                        self.value
+                    )
+                } else {
+                    format!(
+                        "the anchors' scores span {:.1} times the range of the judges' (as 0–100 against 1–5 would)",
+                        1.0 / self.value
+                    )
+                },
                 if est.anchors.len() < 3 {
                     " — with two anchors nothing in the data can test a common scale (a rescaling of the judges fits the covariances as well), so this range is the only check there is."
                 } else {
@@ -232,7 +254,7 @@ impl Flag {
                 "{} piles {:.0}% of its items on its {} value: read as numbers, a column censored at an end flattens every covariance it enters, so each ρ̂ is biased by an unknown amount (toward 0 where measured) and its interval covers less often than it says; mark the column ordinal ({}) or score it on a wider scale.",
                 match (self.anchor, self.pair) {
                     (Some(a), _) => format!("anchor {}", name(a)),
-                    (None, Some((j, _))) => format!("judge number {}", j + 1),
+                    (None, Some((j, _))) => judge(j),
                     (None, None) => "a column".to_string(),
                 },
                 100.0 * self.value.abs(),

@@ -38,9 +38,9 @@ pub fn json(r: &EstimateReport<'_>) -> Value {
     let mut doc = panel_json(r.source, panel, r.families_source);
     for fit in &r.fits.fits {
         let obj = match &fit.detail {
-            Detail::Ml(ml) => ml_json(ml, &panel.anchors),
+            Detail::Ml(ml) => ml_json(ml, (&panel.anchors, &panel.judges)),
             Detail::FreeScale(fs) => {
-                let mut obj = estimate_json(&fit.estimate, &panel.anchors);
+                let mut obj = estimate_json(&fit.estimate, &panel.anchors, &panel.judges);
                 obj["lambda"] = json!(fs.lambda.iter().map(|x| num(*x)).collect::<Vec<_>>());
                 obj["q"] = json!(fs.q.iter().map(|x| num(*x)).collect::<Vec<_>>());
                 obj["misfit"] = num(fs.misfit);
@@ -53,10 +53,14 @@ pub fn json(r: &EstimateReport<'_>) -> Value {
                 obj
             }
             Detail::None => {
-                let obj = estimate_json(&fit.estimate, &panel.anchors);
+                let obj = estimate_json(&fit.estimate, &panel.anchors, &panel.judges);
                 let latent = fit.estimator == Estimator::DesignatedCleanLatent;
                 let mut obj = match r.intervals.filter(|_| latent) {
-                    Some(b) => super::estimate_with_ci_json(&fit.estimate, b, &panel.anchors),
+                    Some(b) => super::estimate_with_ci_json(
+                        &fit.estimate,
+                        b,
+                        (&panel.anchors, &panel.judges),
+                    ),
                     None => obj,
                 };
                 if let (Estimator::DesignatedClean | Estimator::DesignatedCleanLatent, Some(d)) =
@@ -235,8 +239,8 @@ pub fn identified_json(anchors: &[String], fs: &FreeScaleFit) -> Value {
 
 /// The `ml` object: the estimate's shape plus convergence and standard errors.
 #[must_use]
-pub fn ml_json(fit: &MlFit, anchors: &[String]) -> Value {
-    let mut obj = estimate_json(&fit.estimate, anchors);
+pub fn ml_json(fit: &MlFit, (anchors, judges): (&[String], &[String])) -> Value {
+    let mut obj = estimate_json(&fit.estimate, anchors, judges);
     obj["converged"] = json!(fit.converged);
     obj["iterations"] = json!(fit.iterations);
     obj["start"] = json!(fit.start);
@@ -271,7 +275,7 @@ pub fn text(r: &EstimateReport<'_>) -> String {
                     &format!("{title} ({})", fit.estimator.basis()),
                     &fit.estimate,
                     r.intervals.filter(|_| latent),
-                    anchors,
+                    (anchors, &panel.judges),
                 ));
                 if latent {
                     let _ = writeln!(
@@ -281,13 +285,13 @@ pub fn text(r: &EstimateReport<'_>) -> String {
                     );
                 }
             }
-            Detail::Ml(ml) => ml_text(&mut out, &title, ml, anchors),
+            Detail::Ml(ml) => ml_text(&mut out, &title, ml, (anchors, &panel.judges)),
             Detail::FreeScale(fs) => {
                 out.push_str(&estimate_text(
                     &format!("{title} ({})", fit.estimator.basis()),
                     &fit.estimate,
                     None,
-                    anchors,
+                    (anchors, &panel.judges),
                 ));
                 out.push_str(&free_scale_lines(&panel.judges, &panel.anchors, fs));
                 if let Some(b) = r.bias {
@@ -304,7 +308,7 @@ pub fn text(r: &EstimateReport<'_>) -> String {
 }
 
 /// The ML block: convergence in the heading, standard errors below.
-fn ml_text(out: &mut String, title: &str, fit: &MlFit, anchors: &[String]) {
+fn ml_text(out: &mut String, title: &str, fit: &MlFit, (anchors, judges): (&[String], &[String])) {
     out.push_str(&estimate_text(
         &format!(
             "{title} ({}, {} iterations from the {} start; K = implied σ_t² + σ_c²)",
@@ -323,7 +327,7 @@ fn ml_text(out: &mut String, title: &str, fit: &MlFit, anchors: &[String]) {
         ),
         &fit.estimate,
         None,
-        anchors,
+        (anchors, judges),
     ));
     let se: Vec<String> = anchors
         .iter()

@@ -80,7 +80,7 @@ pub fn interval_json(i: Option<Interval>) -> Value {
 /// The `estimate` JSON object of one fit (the shape shared by `blocked` and
 /// `designated_clean`).
 #[must_use]
-pub fn estimate_json(est: &Estimate, anchors: &[String]) -> Value {
+pub fn estimate_json(est: &Estimate, anchors: &[String], judges: &[String]) -> Value {
     json!({
         "sigma_t2": num(est.sigma_t2),
         "sigma_c2": num(est.sigma_c2),
@@ -100,7 +100,7 @@ pub fn estimate_json(est: &Estimate, anchors: &[String]) -> Value {
         "flags": est.flags.iter().map(|f| json!({
             "code": f.code.as_str(),
             "anchor": f.anchor.and_then(|i| anchors.get(i).cloned()),
-            "message": f.message(est, anchors),
+            "message": f.message(est, anchors, judges),
         })).collect::<Vec<_>>(),
     })
 }
@@ -108,8 +108,12 @@ pub fn estimate_json(est: &Estimate, anchors: &[String]) -> Value {
 /// A fit's JSON with its bootstrap intervals: `ci` on each anchor, and `sigma_t2_ci`,
 /// `sigma_c2_ci`.
 #[must_use]
-pub fn estimate_with_ci_json(est: &Estimate, boot: &BootstrapResult, anchors: &[String]) -> Value {
-    let mut v = estimate_json(est, anchors);
+pub fn estimate_with_ci_json(
+    est: &Estimate,
+    boot: &BootstrapResult,
+    (anchors, judges): (&[String], &[String]),
+) -> Value {
+    let mut v = estimate_json(est, anchors, judges);
     v["sigma_t2_ci"] = interval_json(boot.sigma_t2);
     v["sigma_c2_ci"] = interval_json(boot.sigma_c2);
     if let Some(list) = v["anchors"].as_array_mut() {
@@ -186,7 +190,7 @@ pub fn estimate_text(
     title: &str,
     est: &Estimate,
     boot: Option<&BootstrapResult>,
-    anchors: &[String],
+    (anchors, judges): (&[String], &[String]),
 ) -> String {
     let mut out = format!("{title}\n");
     let failed = est
@@ -237,7 +241,7 @@ pub fn estimate_text(
                 out,
                 "  FLAG {}: {}",
                 f.code.as_str(),
-                f.message(est, anchors)
+                f.message(est, anchors, judges)
             );
         }
     }

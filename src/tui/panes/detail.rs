@@ -136,6 +136,11 @@ fn screens(
         .as_ref()
         .map(|p| p.anchors.clone())
         .unwrap_or_default();
+    let judges = app
+        .panel
+        .as_ref()
+        .map(|p| p.judges.clone())
+        .unwrap_or_default();
     let range_v = r.reading.evidence.range.verdict();
     let range_text = match (&r.reading.evidence.range, r.estimate()) {
         (RangeVerdict::NoFit, _) | (_, None) => vec![no_closed_form(app)],
@@ -146,7 +151,7 @@ fn screens(
             .flags
             .iter()
             .map(|f| {
-                crate::wording::reword(&f.message(e, &names), &crate::tui::text::Keys).into_owned()
+                crate::wording::reword(&f.message(e, &names, &judges), &crate::tui::text::Keys).into_owned()
             })
             .collect(),
     };

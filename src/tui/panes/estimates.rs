@@ -54,6 +54,7 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
         .as_ref()
         .map(|p| p.anchors.clone())
         .unwrap_or_default();
+    let judges: Vec<String> = app.panel.as_ref().map_or_else(Vec::new, |p| p.judges.clone());
     let width = usize::from(area.width.saturating_sub(2));
     let truths: Vec<Option<f64>> = (0..e.anchors.len())
         .map(|k| truth.as_ref().and_then(|p| p.rho.get(k).copied()))
@@ -93,7 +94,7 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
             format!(
                 "{whose}FLAG {}: {}",
                 f.code.as_str(),
-                reword(&f.message(e, &names), &Keys).into_owned()
+                reword(&f.message(e, &names, &judges), &Keys).into_owned()
             ),
             theme.warn(),
         ));
@@ -369,7 +370,7 @@ fn free_scale_lines(
             Line::raw(format!(
                 "free-scale FLAG {}: {}",
                 f.code.as_str(),
-                reword(&f.message(e, names), &Keys).into_owned()
+                reword(&f.message(e, names, &[]), &Keys).into_owned()
             ))
         })
         .collect();
