@@ -42,9 +42,8 @@ impl App {
             self.status = format!("'{shown}' no longer trusted: no anchor is assumed clean");
         } else {
             file.trusted = Some(name);
-            self.status = format!(
-                "'{shown}' trusted as clean, an assumption the data cannot test: the others' ρ is read relative to it"
-            );
+            // What the trust gives is the battery's to say, once it has re-read the panel.
+            self.status = crate::battery::phrase::trusting(&shown);
         }
         // A new reading of the same data: the battery on screen no longer answers it.
         self.generation += 1;
