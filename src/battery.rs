@@ -263,18 +263,30 @@ pub fn run_in(
     progress: &(dyn Fn(Progress) -> Flow + Sync),
 ) -> Option<BatteryReport> {
     // A next step that changes the roles is offered only if the battery on the roles it leads
-    // to reads a ρ̂: that run, on the matched null with the same seed and draws, is the check.
+    // to reads a ρ̂: that run, on the matched null with the same seed and null draws, is the
+    // check; its bootstrap (which only the weak-ID screen reads here) is cut to 100 resamples.
     let plain = Conventions {
         designated_clean: None,
         ..conventions
     };
+    let quick = Options {
+        resamples: opts.resamples.min(100),
+        ..*opts
+    };
     let confirm = |changed: &Panel| {
         let (none, quiet) = (Room::default(), |_: Progress| Flow::Continue);
         let s = NullSpec::Matched;
-        run_checked(changed, (&none, &s), opts, plain, &quiet, None)
+        run_checked(changed, (&none, &s), &quick, plain, &quiet, None)
             .and_then(|r| r.reading.answer.read)
     };
-    run_checked(panel, (room, spec), opts, conventions, progress, Some(&confirm))
+    run_checked(
+        panel,
+        (room, spec),
+        opts,
+        conventions,
+        progress,
+        Some(&confirm),
+    )
 }
 
 /// [`run_in`], with the next steps confirmed by `confirm` (the reading on a changed panel).

@@ -208,11 +208,13 @@ fn unidentified_remedies(a: &About<'_>, why: Unidentified) -> Vec<(Remedy, Outco
         .map(Column::Anchor)
         .collect();
     match why {
-        Unidentified::TooFewAnchors { anchors } => {
+        Unidentified::TooFewAnchors { .. } => {
+            // Likert judges need three continuous anchors, whatever the ordinal ones.
+            let continuous = m - ordinal_anchors.len();
             let more = if ordinal_judges.is_empty() {
                 anchors_to_collect(a)
             } else {
-                free_scale_could_read(a).then(|| 3 - anchors.min(3))
+                free_scale_could_read(a).then(|| 3usize.saturating_sub(continuous))
             };
             let Some(more) = more.filter(|&k| k > 0) else {
                 return out;
