@@ -117,7 +117,10 @@ mod tests {
         let msg = flag.message(&est, &names, &[]);
         assert!(msg.starts_with("|ρ̂| = 1.00004 > 1"), "{msg}");
         let flag = Flag::new(FlagCode::RhoOutsideUnit, 1.25);
-        assert!(flag.message(&est, &names, &[]).starts_with("|ρ̂| = 1.2500 > 1"));
+        assert!(
+            flag.message(&est, &names, &[])
+                .starts_with("|ρ̂| = 1.2500 > 1")
+        );
         let flag = Flag::new(FlagCode::SigmaT2Outside0K, est.k + 3e-7);
         let msg = flag.message(&est, &names, &[]);
         assert!(

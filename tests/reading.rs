@@ -593,11 +593,21 @@ fn taken(p: &Panel, r: &Remedy) -> Option<Panel> {
             }
             return Some(out);
         }
-        Remedy::LeaveOutAnchors(ks) => ((0..p.p()).collect(), (0..p.m()).filter(|k| !ks.contains(k)).collect()),
-        Remedy::SetJudgeAside(j) => ((0..p.p()).filter(|i| i != j).collect(), (0..p.m()).collect()),
+        Remedy::LeaveOutAnchors(ks) => (
+            (0..p.p()).collect(),
+            (0..p.m()).filter(|k| !ks.contains(k)).collect(),
+        ),
+        Remedy::SetJudgeAside(j) => (
+            (0..p.p()).filter(|i| i != j).collect(),
+            (0..p.m()).collect(),
+        ),
         _ => return None,
     };
-    let cols: Vec<usize> = judges.iter().copied().chain(anchors.iter().map(|k| p.p() + k)).collect();
+    let cols: Vec<usize> = judges
+        .iter()
+        .copied()
+        .chain(anchors.iter().map(|k| p.p() + k))
+        .collect();
     let mut data = Vec::new();
     for &c in &cols {
         data.extend_from_slice(&p.data[c * p.n..(c + 1) * p.n]);
@@ -607,7 +617,10 @@ fn taken(p: &Panel, r: &Remedy) -> Option<Panel> {
         data,
         judges: judges.iter().map(|&j| p.judges[j].clone()).collect(),
         anchors: anchors.iter().map(|&k| p.anchors[k].clone()).collect(),
-        families: p.families.as_ref().map(|f| judges.iter().map(|&j| f[j].clone()).collect()),
+        families: p
+            .families
+            .as_ref()
+            .map(|f| judges.iter().map(|&j| f[j].clone()).collect()),
         scales: cols.iter().map(|&c| p.scales[c].clone()).collect(),
         missing: cols.iter().map(|&c| p.missing[c]).collect(),
         n_dropped: p.n_dropped,
@@ -640,7 +653,13 @@ fn no_next_step_promises_a_rho_that_taking_it_does_not_give() {
         .zip(["llama2", "llama2", "mistral", "llama2", "openai"])
         .map(|(j, f)| format!("{j}={f}"))
         .collect();
-    let anchors = ["bleu", "rouge_l_f", "meteor", "bertscore_f1", "bartscore_sh"];
+    let anchors = [
+        "bleu",
+        "rouge_l_f",
+        "meteor",
+        "bertscore_f1",
+        "bartscore_sh",
+    ];
     let p = panel(
         "hanna-llm/hanna_llm_scores.csv",
         judges.clone(),
@@ -700,9 +719,12 @@ fn hanna_continuous_raters_are_not_told_to_collect_anchors_test_a_rules_out() {
         min_anchors: 0,
         ..PanelRequest::default()
     };
-    let p = load(&common::shared().join("hanna/hanna_coherence_panel.csv"), &opts)
-        .unwrap()
-        .panel;
+    let p = load(
+        &common::shared().join("hanna/hanna_coherence_panel.csv"),
+        &opts,
+    )
+    .unwrap()
+    .panel;
     let r = run(&p, false);
     assert_eq!(r.tests[TestId::A].verdict, Verdict::Fires);
     assert_eq!(r.tests[TestId::J].verdict, Verdict::NotApplicable);
@@ -711,7 +733,10 @@ fn hanna_continuous_raters_are_not_told_to_collect_anchors_test_a_rules_out() {
     assert!(why.contains("Test J") && why.contains("≥ 4"), "{why}");
     // The table's row is the panel's own: no anchors, not "2 anchors" (finding 10).
     assert!(
-        r.decision.row.configuration.starts_with("fewer than 2 anchors"),
+        r.decision
+            .row
+            .configuration
+            .starts_with("fewer than 2 anchors"),
         "{}",
         r.decision.row.configuration
     );
@@ -732,7 +757,22 @@ fn tests_on_ordinal_anchors_promise_no_verdict_they_would_not_give() {
     let b = &r.tests[TestId::B];
     assert_eq!(b.verdict, Verdict::NotApplicable);
     assert!(!b.message.contains("runs once"), "{}", b.message);
-    assert!(!r.tests[TestId::O].message.contains("some anchors"), "{}", r.tests[TestId::O].message);
-    let cont = taken(&p, &Remedy::MarkContinuous(vec![Column::Anchor(0), Column::Anchor(1), Column::Anchor(2)])).unwrap();
-    assert_eq!(run(&cont, false).tests[TestId::B].verdict, Verdict::NotApplicable);
+    assert!(
+        !r.tests[TestId::O].message.contains("some anchors"),
+        "{}",
+        r.tests[TestId::O].message
+    );
+    let cont = taken(
+        &p,
+        &Remedy::MarkContinuous(vec![
+            Column::Anchor(0),
+            Column::Anchor(1),
+            Column::Anchor(2),
+        ]),
+    )
+    .unwrap();
+    assert_eq!(
+        run(&cont, false).tests[TestId::B].verdict,
+        Verdict::NotApplicable
+    );
 }

@@ -405,7 +405,12 @@ mod tests {
         let lone = config(5, 3, 5, 1);
         assert!(lone.layout.families.as_ref().unwrap().blockable());
         assert_eq!(decide(&lone).row, EXTRA[1]);
-        assert!(!decide(&lone).available.iter().any(|a| a.starts_with("Test C")));
+        assert!(
+            !decide(&lone)
+                .available
+                .iter()
+                .any(|a| a.starts_with("Test C"))
+        );
     }
 
     #[test]

@@ -148,7 +148,9 @@ impl Wording for Flags {
             Setting::Families => "--families",
             Setting::Continuous => "--continuous",
             // No flag marks a column ordinal: say what the command line does instead.
-            Setting::Ordinal => "no flag does this: the command line reads a column as ordinal only when its values are integer codes with ≤ 10 levels and it is not named in --continuous",
+            Setting::Ordinal => {
+                "no flag does this: the command line reads a column as ordinal only when its values are integer codes with ≤ 10 levels and it is not named in --continuous"
+            }
             Setting::FreeScale => "--method free-scale",
             Setting::DesignatedClean => "--designated-clean",
             Setting::CodesAsNumbers => "--codes-as-numbers",

@@ -85,7 +85,10 @@ fn configuration(r: &BatteryReport, panel: &Panel) -> [String; 2] {
         format!("verdicts from {}", checks.join(", "))
     };
     let estimate = match r.reading.answer.read {
-        Some(e) => format!("it reads the {} (step 2)", reading::label(e, &panel.anchors)),
+        Some(e) => format!(
+            "it reads the {} (step 2)",
+            reading::label(e, &panel.anchors)
+        ),
         None => "no estimate can be read (step 2)".to_string(),
     };
     let row = r.decision.row.configuration;

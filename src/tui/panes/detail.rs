@@ -151,7 +151,8 @@ fn screens(
             .flags
             .iter()
             .map(|f| {
-                crate::wording::reword(&f.message(e, &names, &judges), &crate::tui::text::Keys).into_owned()
+                crate::wording::reword(&f.message(e, &names, &judges), &crate::tui::text::Keys)
+                    .into_owned()
             })
             .collect(),
     };

@@ -54,7 +54,10 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
         .as_ref()
         .map(|p| p.anchors.clone())
         .unwrap_or_default();
-    let judges: Vec<String> = app.panel.as_ref().map_or_else(Vec::new, |p| p.judges.clone());
+    let judges: Vec<String> = app
+        .panel
+        .as_ref()
+        .map_or_else(Vec::new, |p| p.judges.clone());
     let width = usize::from(area.width.saturating_sub(2));
     let truths: Vec<Option<f64>> = (0..e.anchors.len())
         .map(|k| truth.as_ref().and_then(|p| p.rho.get(k).copied()))
