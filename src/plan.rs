@@ -195,6 +195,18 @@ pub fn plan(
         return Err(PlanError::Options);
     }
     reachable(base, target)?;
+    crate::simulate::within_cells(opts.max_n, base.q(), || {
+        plan_within(base, target, opts, progress)
+    })?
+}
+
+/// [`plan`] once its panels fit the cell limit together.
+fn plan_within(
+    base: &Params,
+    target: Target,
+    opts: &PlanOptions,
+    progress: &(dyn Fn(Progress) -> Flow + Sync),
+) -> Result<Option<Plan>, PlanError> {
     let mut search = Search {
         base,
         target,

@@ -508,3 +508,27 @@ fn binary_standard_input_is_refused_after_its_first_mebibyte() {
     assert_eq!(r.code, 65, "{}", r.stderr);
     assert_eq!(r.stderr.trim_end().lines().count(), 1, "{}", r.stderr);
 }
+
+#[test]
+fn every_simulated_study_holds_its_panels_to_the_cell_limit() {
+    // 10^7 items × 6 or more columns is over 2^26 cells: each study refuses it in one line,
+    // before its cost note and before drawing (it used to abort in the allocator).
+    let dir = tempfile::tempdir().unwrap();
+    let panel = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/three-anchor.csv");
+    let panel = panel.to_str().unwrap();
+    let n = "10000000";
+    let studies: [Vec<&str>; 5] = [
+        vec!["validate", panel, "--reps", "4", "--bootstrap", "100", "--null-draws", "0", "--n", n],
+        vec!["power", "--design", "test-a", "--strength", "0.4", "--n", n, "--reps", "8", "--null-draws", "20"],
+        vec!["plan", "--target", "ci-width=0.001", "--max-n", n, "--reps", "8", "--bootstrap", "100"],
+        vec!["plot", "power", "--ns", n, "--reps", "8", "-o", "pp.svg"],
+        vec!["plot", "boundary", "--n", n, "--reps", "8", "-o", "pb.svg"],
+    ];
+    for args in studies {
+        let mut all = args.clone();
+        all.extend(["--threads", "4"]);
+        let r = run_limited(dir.path(), VMEM_KB, &all);
+        refused(&r, 2, &["N = 10000000 items", "over the limit of 67108864 cells", "use N ≤"]);
+    }
+    assert!(std::fs::read_dir(dir.path()).unwrap().next().is_none(), "no file left");
+}

@@ -23,6 +23,7 @@ pub(super) fn report(a: &PlanArgs, console: &mut dyn Console) -> Result<Output, 
         seed: a.seed,
         max_n: usize::try_from(a.max_n).unwrap_or(usize::MAX),
     };
+    super::shared::check_simulated("plan", opts.max_n, pm.q())?;
     let per_eval = match target {
         crate::plan::Target::CiWidth(_) => opts.reps,
         crate::plan::Target::Power { .. } => opts.null_draws + 2 * opts.reps,

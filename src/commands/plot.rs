@@ -170,6 +170,11 @@ fn power_figure(a: &PlotArgs) -> Result<Figure, Error> {
         seed: a.seed,
         coverage: None,
     };
+    let largest = opts.ns.iter().copied().max().unwrap_or(0);
+    for t in TestId::ALL {
+        let q = PowerDesign::Test(t).apply(&base, 0.0).q();
+        super::shared::check_simulated("plot power", largest, q)?;
+    }
     let bar = progress_bar(power::total_steps(&opts) * TestId::ALL.len() as u64, true);
     let tick = |_: Progress| {
         bar.inc(1);
@@ -204,6 +209,7 @@ fn boundary_figure(a: &PlotArgs) -> Result<Figure, Error> {
         reps: a.reps as usize,
         seed: a.seed,
     };
+    super::shared::check_simulated("plot boundary", n, opts.base.q())?;
     let bar = progress_bar((opts.rho1.len() * opts.reps) as u64, true);
     let tick = |_: Progress| {
         bar.inc(1);

@@ -383,13 +383,25 @@ pub fn total_steps(opts: &Options) -> u64 {
 /// stopped the run.
 ///
 /// # Errors
-/// Unusable options ([`Options::check`]).
+/// Unusable options ([`Options::check`]); the largest N's panel over the cell limit.
 pub fn run(
     tex: &Texture,
     opts: &Options,
     progress: &(dyn Fn(Progress) -> Flow + Sync),
 ) -> Result<Option<Study>, ValidateError> {
     opts.check()?;
+    let largest = opts.ns.iter().copied().max().unwrap_or(0);
+    crate::simulate::within_cells(largest, tex.judges.len() + opts.inject.len(), || {
+        run_within(tex, opts, progress)
+    })?
+}
+
+/// [`run`] once its panels fit the cell limit together.
+fn run_within(
+    tex: &Texture,
+    opts: &Options,
+    progress: &(dyn Fn(Progress) -> Flow + Sync),
+) -> Result<Option<Study>, ValidateError> {
     let which = estimators(tex);
     let mut cells = Vec::with_capacity(opts.ns.len());
     for (i, &n) in opts.ns.iter().enumerate() {
