@@ -123,7 +123,9 @@ impl Target {
     }
 }
 
-fn test_names() -> String {
+/// The tests a power target may name, for messages.
+#[must_use]
+pub fn test_names() -> String {
     TestId::ALL.map(|t| t.spec().violation.name).join(", ")
 }
 

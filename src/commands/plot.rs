@@ -82,9 +82,7 @@ fn check_output(out: &Path, force: bool, inputs: &[&Path]) -> Result<Target, Err
 fn scenario_of(a: &PlotArgs, default: &str) -> Result<(Params, String), Error> {
     let name = a.preset.as_deref().unwrap_or(default);
     let mut pm = scenario::preset(name).map_err(Error::from)?;
-    for s in &a.set {
-        scenario::apply_set(&mut pm, s).map_err(Error::from)?;
-    }
+    scenario::apply_sets(&mut pm, &a.set).map_err(Error::from)?;
     pm.validate()
         .map_err(|e| Error::Usage(format!("invalid design: {e}").into()))?;
     let sets = a.set.iter().fold(String::new(), |mut acc, s| {
