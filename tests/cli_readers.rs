@@ -29,14 +29,22 @@ fn with_cell(row: usize, col: usize, cell: &str) -> String {
 #[test]
 fn an_integer_a_double_cannot_hold_is_refused_naming_it_as_written() {
     let dir = tempfile::tempdir().unwrap();
-    write(dir.path(), "big.csv", with_cell(4, 2, "4611686018427387998").as_bytes());
+    write(
+        dir.path(),
+        "big.csv",
+        with_cell(4, 2, "4611686018427387998").as_bytes(),
+    );
     let r = run(dir.path(), &["estimate", "big.csv"]);
     assert_eq!(r.code, 65, "{}", r.stderr);
     assert!(r.stderr.contains("row 5, column 'J3'"), "{}", r.stderr);
     assert!(r.stderr.contains("'4611686018427387998'"), "{}", r.stderr);
     assert!(r.stderr.contains("beyond 2^53"), "{}", r.stderr);
     // One that a double holds exactly (2^62) is read.
-    write(dir.path(), "exact.csv", with_cell(4, 2, "4611686018427387904").as_bytes());
+    write(
+        dir.path(),
+        "exact.csv",
+        with_cell(4, 2, "4611686018427387904").as_bytes(),
+    );
     let r = run(dir.path(), &["estimate", "exact.csv"]);
     assert!(!r.stderr.contains("2^53"), "{}", r.stderr);
 }
@@ -68,9 +76,15 @@ fn export_scripts_read_missing_values_as_the_loader_does() {
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(r.stdout.contains("4 dropped"), "{}", r.stdout);
     let lavaan = run(dir.path(), &["export", "na.csv"]).stdout;
-    assert!(lavaan.contains("x <- trimws(x); x[tolower(x) %in% c("), "{lavaan}");
+    assert!(
+        lavaan.contains("x <- trimws(x); x[tolower(x) %in% c("),
+        "{lavaan}"
+    );
     let semopy = run(dir.path(), &["export", "na.csv", "--syntax", "semopy"]).stdout;
-    assert!(semopy.contains("c.str.strip().str.lower().isin(MISSING)"), "{semopy}");
+    assert!(
+        semopy.contains("c.str.strip().str.lower().isin(MISSING)"),
+        "{semopy}"
+    );
     for script in [&lavaan, &semopy] {
         for cell in ["null", "na", "-nan"] {
             assert!(script.contains(&format!("\"{cell}\"")), "{cell}: {script}");
@@ -89,13 +103,27 @@ fn a_tsv_with_commas_in_its_names_is_read_as_tab_separated() {
     }
     write(dir.path(), "names.tsv", s.as_bytes());
     // The names hold commas, so the roles go by position.
-    let r2 = run(dir.path(), &["estimate", "names.tsv", "--judges", "1,2,3", "--anchors", "4,5"]);
+    let r2 = run(
+        dir.path(),
+        &[
+            "estimate",
+            "names.tsv",
+            "--judges",
+            "1,2,3",
+            "--anchors",
+            "4,5",
+        ],
+    );
     assert_eq!(r2.code, 0, "{}", r2.stderr);
     assert!(!r2.stderr.contains("ragged"), "{}", r2.stderr);
     // A truly ragged file says which delimiter it was read with.
     write(dir.path(), "rag.csv", b"J1,J2,J3,A1,A2\n1,2,3,4,5\n1,2,3\n");
     let r = run(dir.path(), &["estimate", "rag.csv"]);
-    assert!(r.stderr.contains("(read as comma-separated)"), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("(read as comma-separated)"),
+        "{}",
+        r.stderr
+    );
 }
 
 #[test]
@@ -106,7 +134,11 @@ fn a_families_file_row_is_a_header_only_when_it_names_no_column_and_says_so() {
     write(dir.path(), "typo.csv", b"J7,a\nJ1,b\n");
     let r = run(dir.path(), &["estimate", "p.csv", "--families", "typo.csv"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
-    assert!(r.stderr.contains("row 1 ('J7,a') names no judge"), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("row 1 ('J7,a') names no judge"),
+        "{}",
+        r.stderr
+    );
     // `judge,family` is a header without a note.
     write(dir.path(), "std.csv", b"judge,family\nJ1,b\n");
     let r = run(dir.path(), &["estimate", "p.csv", "--families", "std.csv"]);
@@ -117,14 +149,25 @@ fn a_families_file_row_is_a_header_only_when_it_names_no_column_and_says_so() {
         write(dir.path(), name, text.as_bytes());
         let r = run(dir.path(), &["estimate", "p.csv", "--families", name]);
         assert_eq!(r.code, 65, "{name}: {}", r.stderr);
-        assert!(r.stderr.contains(&format!("row {row}")), "{name}: {}", r.stderr);
+        assert!(
+            r.stderr.contains(&format!("row {row}")),
+            "{name}: {}",
+            r.stderr
+        );
         assert!(r.stderr.contains("anchor"), "{name}: {}", r.stderr);
     }
     // An empty family in row 1 is that, not a header problem.
     write(dir.path(), "empty.csv", b"J1,\nJ2,b\n");
-    let r = run(dir.path(), &["estimate", "p.csv", "--families", "empty.csv"]);
+    let r = run(
+        dir.path(),
+        &["estimate", "p.csv", "--families", "empty.csv"],
+    );
     assert_eq!(r.code, 65, "{}", r.stderr);
-    assert!(r.stderr.contains("judge 'J1' has an empty family"), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("judge 'J1' has an empty family"),
+        "{}",
+        r.stderr
+    );
     assert!(!r.stderr.contains("header"), "{}", r.stderr);
     // An empty path names the flag.
     let r = run(dir.path(), &["estimate", "p.csv", "--families", ""]);
@@ -160,7 +203,11 @@ fn a_set_key_given_twice_is_refused_naming_both_values() {
     };
     let r = sim(&["sigma_t2=2", "sigma_t2=0.5"]);
     assert_eq!(r.code, 2, "{}", r.stderr);
-    assert!(r.stderr.contains("sigma_t2 is given twice (2, then 0.5)"), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("sigma_t2 is given twice (2, then 0.5)"),
+        "{}",
+        r.stderr
+    );
     let r = sim(&["s=0.1", "shared_residual=0.2"]);
     assert_eq!(r.code, 2, "an alias is the same key: {}", r.stderr);
     let r = sim(&["ordinal=all:7", "ordinal=J1:3"]);
@@ -169,7 +216,18 @@ fn a_set_key_given_twice_is_refused_naming_both_values() {
     // Different columns are different settings.
     let r = sim(&["ordinal=J1:2", "ordinal=J2:3"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
-    let r = run(dir.path(), &["plan", "--target", "ci-width=0.5", "--set", "rho=0.3", "--set", "rho=0.4"]);
+    let r = run(
+        dir.path(),
+        &[
+            "plan",
+            "--target",
+            "ci-width=0.5",
+            "--set",
+            "rho=0.3",
+            "--set",
+            "rho=0.4",
+        ],
+    );
     assert_eq!(r.code, 2, "{}", r.stderr);
 }
 
@@ -182,7 +240,10 @@ fn plan_target_numbers_follow_the_decimal_flag_rule() {
         ("power=test-a:0.8@1e-300", "the strength S"),
         ("power=A:0.8@0.4", "'A' is not a test"),
     ] {
-        let r = run(dir.path(), &["plan", "--target", target, "--reps", "5", "--max-n", "100"]);
+        let r = run(
+            dir.path(),
+            &["plan", "--target", target, "--reps", "5", "--max-n", "100"],
+        );
         assert_eq!(r.code, 2, "{target}: {}", r.stderr);
         assert_eq!(r.stderr.trim_end().lines().count(), 1, "{}", r.stderr);
         assert!(r.stderr.contains(needle), "{target}: {}", r.stderr);
@@ -220,10 +281,20 @@ fn bytes_a_message_cannot_print_are_escaped_not_replaced_or_stripped() {
     write(dir.path(), "esc.csv", text.as_bytes());
     let r = run(
         dir.path(),
-        &["estimate", "esc.csv", "--judges", "J1\u{1b}[2J,J2,J3", "--anchors", "A1,A2"],
+        &[
+            "estimate",
+            "esc.csv",
+            "--judges",
+            "J1\u{1b}[2J,J2,J3",
+            "--anchors",
+            "A1,A2",
+        ],
     );
     assert_eq!(r.code, 0, "{}", r.stderr);
-    let r = run(dir.path(), &["estimate", "esc.csv", "--set-aside", "X\u{1b}[2J"]);
+    let r = run(
+        dir.path(),
+        &["estimate", "esc.csv", "--set-aside", "X\u{1b}[2J"],
+    );
     assert_eq!(r.code, 2, "{}", r.stderr);
     assert!(r.stderr.contains(r"'X\u{1b}[2J'"), "{}", r.stderr);
 }
@@ -234,7 +305,11 @@ fn explore_refuses_flags_that_do_not_fit_the_file_as_the_commands_do() {
     write(dir.path(), "p.csv", panel().as_bytes());
     for (flag, value, needle) in [
         ("--judges", "nosuch", "--judges names no column 'nosuch'"),
-        ("--families", "J1=a,J1=b", "--families names judge 'J1' twice"),
+        (
+            "--families",
+            "J1=a,J1=b",
+            "--families names judge 'J1' twice",
+        ),
     ] {
         let r = run(dir.path(), &["explore", "p.csv", flag, value]);
         assert_eq!(r.code, 2, "{flag}: {}", r.stderr);
@@ -248,8 +323,16 @@ fn explore_refuses_flags_that_do_not_fit_the_file_as_the_commands_do() {
 fn only_a_file_some_choice_of_columns_makes_a_panel_could_be_one() {
     let dir = tempfile::tempdir().unwrap();
     let yes = write(dir.path(), "p.csv", panel().as_bytes());
-    let text = write(dir.path(), "text3.csv", b"name,model,notes\nfoo,bar,baz\nqux,quux,corge\nx,y,z\n");
-    let header_rows = write(dir.path(), "rep.csv", b"J1,J2,A1,A2\nJ1,J2,A1,A2\nJ1,J2,A1,A2\n");
+    let text = write(
+        dir.path(),
+        "text3.csv",
+        b"name,model,notes\nfoo,bar,baz\nqux,quux,corge\nx,y,z\n",
+    );
+    let header_rows = write(
+        dir.path(),
+        "rep.csv",
+        b"J1,J2,A1,A2\nJ1,J2,A1,A2\nJ1,J2,A1,A2\n",
+    );
     let report = write(
         dir.path(),
         "out.txt",
@@ -267,13 +350,33 @@ fn validate_reports_no_pass_when_no_test_could_run() {
     let r = run(
         dir.path(),
         &[
-            "simulate", "--preset", "shared-residual", "--n", "10", "--seed", "2", "--set",
-            "sigma_t2=0.001", "--set", "judge_var=0", "--set", "ordinal=all:7", "-o", "k.csv",
+            "simulate",
+            "--preset",
+            "shared-residual",
+            "--n",
+            "10",
+            "--seed",
+            "2",
+            "--set",
+            "sigma_t2=0.001",
+            "--set",
+            "judge_var=0",
+            "--set",
+            "ordinal=all:7",
+            "-o",
+            "k.csv",
         ],
     );
     assert_eq!(r.code, 0, "{}", r.stderr);
-    let r = run(dir.path(), &["validate", "k.csv", "--bootstrap", "100", "--reps", "4"]);
+    let r = run(
+        dir.path(),
+        &["validate", "k.csv", "--bootstrap", "100", "--reps", "4"],
+    );
     assert_eq!(r.code, 0, "{}", r.stderr);
-    assert!(!r.stdout.contains("Every test stays within"), "{}", r.stdout);
+    assert!(
+        !r.stdout.contains("Every test stays within"),
+        "{}",
+        r.stdout
+    );
     assert!(r.stdout.contains("No test could run"), "{}", r.stdout);
 }

@@ -502,22 +502,30 @@ fn a_parquet_file_over_the_cell_limit_is_refused_from_its_footer() {
         .map(|j| format!("required double J{j};"))
         .chain((0..128).map(|a| format!("required double A{a};")))
         .collect();
-    let schema =
-        parquet::schema::parser::parse_message_type(&format!("message p {{ {} }}", fields.join(" ")))
-            .unwrap();
+    let schema = parquet::schema::parser::parse_message_type(&format!(
+        "message p {{ {} }}",
+        fields.join(" ")
+    ))
+    .unwrap();
     let props = Arc::new(WriterProperties::builder().build());
     let file = std::fs::File::create(dir.path().join("pbomb.parquet")).unwrap();
     let mut writer = SerializedFileWriter::new(file, Arc::new(schema), props).unwrap();
     let mut group = writer.next_row_group().unwrap();
     let values = vec![1.0; 300_000];
     while let Some(mut col) = group.next_column().unwrap() {
-        col.typed::<DoubleType>().write_batch(&values, None, None).unwrap();
+        col.typed::<DoubleType>()
+            .write_batch(&values, None, None)
+            .unwrap();
         col.close().unwrap();
     }
     group.close().unwrap();
     writer.close().unwrap();
     let r = run_limited(dir.path(), VMEM_KB, &["estimate", "pbomb.parquet"]);
-    refused(&r, 65, &["pbomb.parquet", "300000 rows × 256", "over the limit"]);
+    refused(
+        &r,
+        65,
+        &["pbomb.parquet", "300000 rows × 256", "over the limit"],
+    );
 }
 
 #[test]
@@ -551,9 +559,42 @@ fn every_simulated_study_holds_its_panels_to_the_cell_limit() {
     let panel = panel.to_str().unwrap();
     let n = "10000000";
     let studies: [Vec<&str>; 5] = [
-        vec!["validate", panel, "--reps", "4", "--bootstrap", "100", "--null-draws", "0", "--n", n],
-        vec!["power", "--design", "test-a", "--strength", "0.4", "--n", n, "--reps", "8", "--null-draws", "20"],
-        vec!["plan", "--target", "ci-width=0.001", "--max-n", n, "--reps", "8", "--bootstrap", "100"],
+        vec![
+            "validate",
+            panel,
+            "--reps",
+            "4",
+            "--bootstrap",
+            "100",
+            "--null-draws",
+            "0",
+            "--n",
+            n,
+        ],
+        vec![
+            "power",
+            "--design",
+            "test-a",
+            "--strength",
+            "0.4",
+            "--n",
+            n,
+            "--reps",
+            "8",
+            "--null-draws",
+            "20",
+        ],
+        vec![
+            "plan",
+            "--target",
+            "ci-width=0.001",
+            "--max-n",
+            n,
+            "--reps",
+            "8",
+            "--bootstrap",
+            "100",
+        ],
         vec!["plot", "power", "--ns", n, "--reps", "8", "-o", "pp.svg"],
         vec!["plot", "boundary", "--n", n, "--reps", "8", "-o", "pb.svg"],
     ];
@@ -561,9 +602,20 @@ fn every_simulated_study_holds_its_panels_to_the_cell_limit() {
         let mut all = args.clone();
         all.extend(["--threads", "4"]);
         let r = run_limited(dir.path(), VMEM_KB, &all);
-        refused(&r, 2, &["N = 10000000 items", "over the limit of 67108864 cells", "use N ≤"]);
+        refused(
+            &r,
+            2,
+            &[
+                "N = 10000000 items",
+                "over the limit of 67108864 cells",
+                "use N ≤",
+            ],
+        );
     }
-    assert!(std::fs::read_dir(dir.path()).unwrap().next().is_none(), "no file left");
+    assert!(
+        std::fs::read_dir(dir.path()).unwrap().next().is_none(),
+        "no file left"
+    );
 }
 
 #[test]
@@ -591,7 +643,14 @@ fn json_lines_with_a_new_key_on_every_record_load_in_linear_time() {
     let r = run_limited(
         dir.path(),
         VMEM_KB,
-        &["estimate", "keys.jsonl", "--judges", "J1,J2,J3", "--anchors", "A1,A2"],
+        &[
+            "estimate",
+            "keys.jsonl",
+            "--judges",
+            "J1,J2,J3",
+            "--anchors",
+            "A1,A2",
+        ],
     );
     let took = start.elapsed().as_secs_f64();
     assert_eq!(r.code, 0, "{}", r.stderr);
@@ -624,5 +683,14 @@ fn a_column_layout_json_over_its_limit_is_refused_before_it_is_parsed() {
     assert!(s.len() > 64 << 20, "{} bytes", s.len());
     write(dir.path(), "pandas.json", s.as_bytes());
     let r = run_limited(dir.path(), VMEM_KB, &["estimate", "pandas.json"]);
-    refused(&r, 65, &["pandas.json", "column layout", "at most 64 MiB", "orient='records'"]);
+    refused(
+        &r,
+        65,
+        &[
+            "pandas.json",
+            "column layout",
+            "at most 64 MiB",
+            "orient='records'",
+        ],
+    );
 }

@@ -604,14 +604,22 @@ fn a_sidecar_that_is_not_a_file_is_refused_before_the_panel_is_written() {
     // (the panel used to be written, then the run failed with 74).
     let dir = tempfile::tempdir().unwrap();
     std::fs::create_dir(dir.path().join("z.families.csv")).unwrap();
-    for extra in [&[][..], &["--force"], &["--set", "families=3"], &["--set", "families=3", "--force"]] {
+    for extra in [
+        &[][..],
+        &["--force"],
+        &["--set", "families=3"],
+        &["--set", "families=3", "--force"],
+    ] {
         let mut args = vec!["simulate", "--n", "30", "--seed", "1", "-o", "z.csv"];
         args.extend(extra);
         let r = run(dir.path(), &args);
         assert_eq!(r.code, 2, "{args:?}: {}", r.stderr);
         assert_eq!(r.stderr.trim_end().lines().count(), 1, "{}", r.stderr);
         assert!(r.stderr.contains("z.families.csv"), "{}", r.stderr);
-        assert!(!dir.path().join("z.csv").exists(), "{args:?}: the panel was written");
+        assert!(
+            !dir.path().join("z.csv").exists(),
+            "{args:?}: the panel was written"
+        );
         assert!(dir.path().join("z.families.csv").is_dir());
     }
 }
@@ -644,13 +652,23 @@ fn a_descriptor_path_is_written_where_it_points_even_to_a_log_file() {
             assert_eq!(r.code, 0, "{path} {force}");
             let text = std::fs::read_to_string(dir.path().join(&log)).unwrap();
             assert!(text.starts_with("pre\nJ1,"), "{path} {force}: {text}");
-            assert_eq!(std::fs::metadata(dir.path().join(&log)).unwrap().ino(), inode);
+            assert_eq!(
+                std::fs::metadata(dir.path().join(&log)).unwrap().ino(),
+                inode
+            );
         }
     }
     // A descriptor that is not open is named as such.
-    let r = run(dir.path(), &["simulate", "--n", "5", "--seed", "1", "-o", "/dev/fd/7"]);
+    let r = run(
+        dir.path(),
+        &["simulate", "--n", "5", "--seed", "1", "-o", "/dev/fd/7"],
+    );
     assert_eq!(r.code, 74, "{}", r.stderr);
-    assert!(r.stderr.contains("descriptor 7 is not open"), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("descriptor 7 is not open"),
+        "{}",
+        r.stderr
+    );
 }
 
 #[test]
@@ -658,14 +676,37 @@ fn reproduce_out_makes_its_folder_only_when_it_writes_into_it() {
     // A refused run leaves no new folder, a nested path is not made level by level, and a
     // device is not called a file.
     let dir = tempfile::tempdir().unwrap();
-    let r = run(dir.path(), &["reproduce", "--out", "nd3", "--table", "nosuch"]);
+    let r = run(
+        dir.path(),
+        &["reproduce", "--out", "nd3", "--table", "nosuch"],
+    );
     assert_eq!(r.code, 2, "{}", r.stderr);
-    assert!(!dir.path().join("nd3").exists(), "a refused run made its folder");
-    let r = run(dir.path(), &["reproduce", "--out", "a/b/c", "--table", "asymmetry", "--quick"]);
+    assert!(
+        !dir.path().join("nd3").exists(),
+        "a refused run made its folder"
+    );
+    let r = run(
+        dir.path(),
+        &[
+            "reproduce",
+            "--out",
+            "a/b/c",
+            "--table",
+            "asymmetry",
+            "--quick",
+        ],
+    );
     assert_eq!(r.code, 2, "{}", r.stderr);
-    assert!(r.stderr.contains("the folder a/b does not exist"), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("the folder a/b does not exist"),
+        "{}",
+        r.stderr
+    );
     assert!(!dir.path().join("a").exists());
-    let r = run(dir.path(), &["reproduce", "--out", "/dev/full", "--table", "asymmetry"]);
+    let r = run(
+        dir.path(),
+        &["reproduce", "--out", "/dev/full", "--table", "asymmetry"],
+    );
     assert_eq!(r.code, 2, "{}", r.stderr);
     assert!(r.stderr.contains("is not a folder"), "{}", r.stderr);
     assert!(!r.stderr.contains("is a file"), "{}", r.stderr);
@@ -679,6 +720,10 @@ fn reproduce_help_names_every_table() {
     assert_eq!(r.code, 0, "{}", r.stderr);
     let unwrapped = r.stdout.replace('\n', " ");
     for (name, _) in rhoscope::reproduce::TABLES {
-        assert!(unwrapped.contains(&format!(" {name},")) || unwrapped.contains(&format!(" {name}.")), "{name} missing: {}", r.stdout);
+        assert!(
+            unwrapped.contains(&format!(" {name},")) || unwrapped.contains(&format!(" {name}.")),
+            "{name} missing: {}",
+            r.stdout
+        );
     }
 }

@@ -62,7 +62,8 @@ pub(crate) fn target_apart(path: &Path, force: bool, inputs: &[&Path]) -> Result
         // A descriptor is written where it points, whatever that is (a log opened with
         // `2>>log` is a regular file): appended to, never replaced or renamed over.
         if u8::try_from(fd).is_ok_and(was_closed) || fs::metadata(path).is_err() {
-            let what = io::Error::other(format!("descriptor {fd} is not open (bad file descriptor)"));
+            let what =
+                io::Error::other(format!("descriptor {fd} is not open (bad file descriptor)"));
             return Err(output_error(Some(path), &what));
         }
         return Ok(Target::Through(path.to_path_buf()));

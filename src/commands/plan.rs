@@ -93,7 +93,11 @@ fn check_target_numbers(text: &str) -> Result<(), Error> {
         {
             return refuse(
                 "the test",
-                format!("'{}' is not a test (tests: {})", crate::error::sanitize(name), crate::plan::test_names()),
+                format!(
+                    "'{}' is not a test (tests: {})",
+                    crate::error::sanitize(name),
+                    crate::plan::test_names()
+                ),
             );
         }
         let Some((p, st)) = rest.split_once('@') else {

@@ -33,7 +33,11 @@ pub(super) fn reproduce_cmd(a: &ReproduceArgs) -> Result<(), Error> {
                 Ok(m) => {
                     return refuse(format!(
                         "is {}; --out names a folder for report.md and results.json",
-                        if m.is_file() { "a file" } else { "not a folder (a device, FIFO or socket)" }
+                        if m.is_file() {
+                            "a file"
+                        } else {
+                            "not a folder (a device, FIFO or socket)"
+                        }
                     ));
                 }
                 // Made only when the files are written, so a refused or interrupted run leaves
@@ -46,7 +50,11 @@ pub(super) fn reproduce_cmd(a: &ReproduceArgs) -> Result<(), Error> {
                             crate::error::sanitize(&p.display().to_string())
                         ));
                     }
-                    Some((new_file(dir, "report.md"), new_file(dir, "results.json"), true))
+                    Some((
+                        new_file(dir, "report.md"),
+                        new_file(dir, "results.json"),
+                        true,
+                    ))
                 }
             }
         }

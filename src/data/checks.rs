@@ -74,7 +74,8 @@ pub(super) fn finish(path: &Path, raw: &mut Raw, opts: &PanelRequest) -> Result<
     for c in forced_continuous(&names, opts.continuous.as_ref())? {
         scales[c] = Scale::Continuous;
     }
-    let (families, families_source, mut notes) = load_families(path, (&raw.judges, &raw.anchors), opts)?;
+    let (families, families_source, mut notes) =
+        load_families(path, (&raw.judges, &raw.anchors), opts)?;
     notes.extend(raw.notes.drain(..).map(crate::wording::Said::new));
     if let Some(note) = identical_judges_note(path, &raw.judges, &data, n) {
         notes.push(note);

@@ -238,7 +238,10 @@ pub(super) fn read_families_file(
     let note = if first.first().is_some_and(named) {
         entry(path, first, 1, (judges, anchors), &mut out)?;
         None
-    } else if first.first().is_some_and(|f| f.eq_ignore_ascii_case("judge")) {
+    } else if first
+        .first()
+        .is_some_and(|f| f.eq_ignore_ascii_case("judge"))
+    {
         None
     } else {
         Some(
@@ -312,7 +315,9 @@ fn entry(
         return Err(DataError::data_at(
             path,
             at(1, family),
-            format!("judge '{judge}' has an empty family: give it one, or leave the judge out (a judge left out forms a family of its own)"),
+            format!(
+                "judge '{judge}' has an empty family: give it one, or leave the judge out (a judge left out forms a family of its own)"
+            ),
         ));
     }
     if let Some((_, before, first)) = out.iter().find(|(j, _, _)| j == judge) {

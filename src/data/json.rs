@@ -39,7 +39,9 @@ pub(super) fn records(path: &Path, mut bytes: Vec<u8>) -> Result<Opened, DataErr
     let Some(start) = bytes.iter().position(|b| !b.is_ascii_whitespace()) else {
         return Err(DataError::data(path, "the file is empty (no records)"));
     };
-    if bytes[start] != b'[' && bytes.len() > MAX_COLUMN_LAYOUT_BYTES && column_layout(&bytes[start..])
+    if bytes[start] != b'['
+        && bytes.len() > MAX_COLUMN_LAYOUT_BYTES
+        && column_layout(&bytes[start..])
     {
         return Err(DataError::data(
             path,

@@ -78,6 +78,10 @@ impl<'de> serde::de::Visitor<'de> for ShapeVisitor {
                 map.next_value::<serde::de::IgnoredAny>()?;
             }
         }
-        Ok(if any && all { Shape::Columns } else { Shape::Object })
+        Ok(if any && all {
+            Shape::Columns
+        } else {
+            Shape::Object
+        })
     }
 }

@@ -80,7 +80,9 @@ pub fn could_be_panel(path: &Path) -> bool {
     let width = src.header.len();
     let mut numeric = vec![true; width];
     let (mut rows, mut rec) = (0, csv::ByteRecord::new());
-    while rows < 50 && let Ok(Some(line)) = src.next(&mut rec) {
+    while rows < 50
+        && let Ok(Some(line)) = src.next(&mut rec)
+    {
         if is_blank(&rec) {
             continue;
         }

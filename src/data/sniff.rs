@@ -415,7 +415,13 @@ pub(super) fn sniff_lines(header: &[u8], following: &[u8], preferred: Option<u8>
     let pick = |ok: &dyn Fn(usize) -> bool| {
         (0..3)
             .filter(|&i| ok(i))
-            .max_by_key(|&i| (Some(DELIMITERS[i]) == preferred, head[i], u8::MAX - DELIMITERS[i]))
+            .max_by_key(|&i| {
+                (
+                    Some(DELIMITERS[i]) == preferred,
+                    head[i],
+                    u8::MAX - DELIMITERS[i],
+                )
+            })
             .map(|i| DELIMITERS[i])
     };
     pick(&steady)

@@ -9,8 +9,7 @@ use super::DataError;
 use super::raw::{Raw, Strategy};
 use super::{
     PanelRequest, Source, assign_roles, cell_value, check_cells, check_cells_so_far,
-    check_column_count, fast,
-    position_note, resolve_list,
+    check_column_count, fast, position_note, resolve_list,
 };
 use crate::location::Location;
 use crate::wording::Setting;
@@ -180,6 +179,8 @@ pub(super) fn ragged(
             row: Some(line),
             ..Location::default()
         },
-        format!("ragged row: {fields} fields where the header has {width} (read as {read_as}-separated)"),
+        format!(
+            "ragged row: {fields} fields where the header has {width} (read as {read_as}-separated)"
+        ),
     )
 }

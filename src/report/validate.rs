@@ -275,10 +275,11 @@ fn texture_note(opts: &Options, study: &Study) -> String {
         opts.null_draws
     );
     // A test that applied in no replicate was not tested: no pass to report.
-    let ran = study
-        .cells
-        .iter()
-        .any(|c| c.false_positives.iter().any(|(_, r)| r.is_some_and(|(_, a)| a > 0)));
+    let ran = study.cells.iter().any(|c| {
+        c.false_positives
+            .iter()
+            .any(|(_, r)| r.is_some_and(|(_, a)| a > 0))
+    });
     if !ran {
         out.push_str("No test could run on these replicates (every fit was undefined or inadmissible), so none is checked here.\n");
     } else if over.is_empty() {

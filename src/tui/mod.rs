@@ -279,7 +279,10 @@ fn prompt_key(k: &event::KeyEvent, app: &App) -> Option<Action> {
         }
         // The line editor's chords (Ctrl-H is Backspace on `stty erase ^H` terminals); any
         // other Ctrl or Alt chord types nothing.
-        KeyCode::Char(c) if k.modifiers.intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) => {
+        KeyCode::Char(c)
+            if k.modifiers
+                .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) =>
+        {
             chord(k.modifiers.contains(KeyModifiers::CONTROL), c)?
         }
         KeyCode::Char(c) => PromptEdit::Insert(c),
