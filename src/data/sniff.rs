@@ -432,13 +432,11 @@ pub(super) fn sniff_lines(header: &[u8], following: &[u8], preferred: Option<u8>
 /// The delimiter a file's name asks for: tab for `.tsv` and `.tab` (also under `.gz`).
 pub(super) fn named_delimiter(path: &Path) -> Option<u8> {
     let name = path.file_name()?.to_string_lossy().to_ascii_lowercase();
-    let name = name.strip_suffix(".gz").unwrap_or(&name);
-    if name.ends_with(".tsv") || name.ends_with(".tab") {
-        Some(b'\t')
-    } else if name.ends_with(".csv") {
-        Some(b',')
-    } else {
-        None
+    let name = Path::new(name.strip_suffix(".gz").unwrap_or(&name));
+    match name.extension()?.to_str()? {
+        "tsv" | "tab" => Some(b'\t'),
+        "csv" => Some(b','),
+        _ => None,
     }
 }
 

@@ -391,9 +391,11 @@ pub fn run(
 ) -> Result<Option<Study>, ValidateError> {
     opts.check()?;
     let largest = opts.ns.iter().copied().max().unwrap_or(0);
-    crate::simulate::within_cells(largest, tex.judges.len() + opts.inject.len(), || {
-        run_within(tex, opts, progress)
-    })?
+    Ok(crate::simulate::within_cells(
+        largest,
+        tex.judges.len() + opts.inject.len(),
+        || run_within(tex, opts, progress),
+    )?)
 }
 
 /// [`run`] once its panels fit the cell limit together.
@@ -401,7 +403,7 @@ fn run_within(
     tex: &Texture,
     opts: &Options,
     progress: &(dyn Fn(Progress) -> Flow + Sync),
-) -> Result<Option<Study>, ValidateError> {
+) -> Option<Study> {
     let which = estimators(tex);
     let mut cells = Vec::with_capacity(opts.ns.len());
     for (i, &n) in opts.ns.iter().enumerate() {
@@ -420,18 +422,16 @@ fn run_within(
                 ))
             })
             .collect();
-        let Some(reps) = reps else {
-            return Ok(None);
-        };
+        let reps = reps?;
         cells.push(summarise(n, opts, &which, &reps));
     }
-    Ok(Some(Study {
+    Some(Study {
         estimators: which,
         cells,
         panel_n: tex.n,
         any_ordinal: tex.any_ordinal(),
         shape: tex.shape(),
-    }))
+    })
 }
 
 #[cfg(test)]
