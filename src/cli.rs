@@ -16,7 +16,7 @@ use crate::estimate::Estimator;
 use values::{seed, whole};
 
 pub use design::{PlanArgs, PowerArgs, ReproduceArgs, SimulateArgs};
-use design::{REPRODUCE_HELP, SIMULATE_SHORT, plan_help, power_help, simulate_help};
+use design::{SIMULATE_SHORT, plan_help, power_help, reproduce_help, simulate_help};
 use diagnose::{BATTERY_HELP, IDENTIFY_HELP, VALIDATE_HELP};
 pub use diagnose::{BATTERY_NULL_DRAWS, BatteryArgs, IdentifyArgs, ValidateArgs};
 use explore::{DEMO_HELP, EXPLORE_HELP};
@@ -115,7 +115,7 @@ pub enum Command {
     #[command(after_help = VALIDATE_HELP, allow_negative_numbers = true)]
     Validate(ValidateArgs),
     /// Regenerate the paper's simulation tables, each cell beside the published number
-    #[command(after_help = REPRODUCE_HELP, allow_negative_numbers = true)]
+    #[command(after_help = reproduce_help(), allow_negative_numbers = true)]
     Reproduce(ReproduceArgs),
     /// Write the model as an R lavaan or Python semopy script that refits the panel
     #[command(after_help = EXPORT_HELP, allow_negative_numbers = true)]

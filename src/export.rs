@@ -226,8 +226,15 @@ fn header(panel: &Panel, comment: &str) -> String {
     out
 }
 
-/// The missing-value spellings rhoscope reads (docs/method.md §6; any case).
-const NA: [&str; 9] = ["", "NA", "na", "Na", "NaN", "nan", "NAN", "null", "NULL"];
+/// The missing-value words rhoscope reads, quoted for a script that compares them with a
+/// cell trimmed and lowercased (the loader's own rule), the empty cell first.
+fn missing_literals() -> String {
+    std::iter::once("")
+        .chain(crate::data::MISSING)
+        .map(quoted)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
 
 /// The lavaan script: data preparation, the model with labels and `:=` definitions
 /// (`beta_<a>`, `sigma_a2_<a>`, `rho_<a>`), the fit, and a print of the definitions.
@@ -238,16 +245,20 @@ pub fn lavaan(panel: &Panel, src: &Source<'_>) -> String {
     let anchors = &ids[panel.p()..];
     let mut out = header(panel, "#");
     out.push_str("library(lavaan)\n\n");
-    let na: Vec<String> = NA.iter().map(|s| quoted(s)).collect();
+    // Read as text, then a cell is missing as rhoscope reads it: trimmed, in any case.
     let _ = writeln!(
         out,
-        "d <- read.table({}, header = TRUE, sep = {}, quote = \"\\\"\", check.names = FALSE,\n                na.strings = c({}), strip.white = TRUE, comment.char = \"\")",
+        "d <- read.table({}, header = TRUE, sep = {}, quote = \"\\\"\", check.names = FALSE,\n                colClasses = \"character\", na.strings = character(0), comment.char = \"\")",
         quoted(src.path),
         quoted(&char::from(src.delimiter).to_string()),
-        na.join(", ")
     );
     let cols = src.column_literals(panel);
     let _ = writeln!(out, "d <- d[, c({})]", cols.join(", "));
+    let _ = writeln!(
+        out,
+        "d[] <- lapply(d, function(x) {{ x <- trimws(x); x[tolower(x) %in% c({})] <- NA; as.numeric(x) }})",
+        missing_literals()
+    );
     out.push_str("d <- d[complete.cases(d), ]\n");
     let new: Vec<String> = ids.iter().map(|n| quoted(n)).collect();
     let _ = writeln!(out, "names(d) <- c({})", new.join(", "));
@@ -280,16 +291,18 @@ pub fn semopy(panel: &Panel, src: &Source<'_>) -> String {
     let anchors = &ids[panel.p()..];
     let mut out = header(panel, "#");
     out.push_str("import math\n\nimport pandas as pd\nimport semopy\n\n");
-    let na: Vec<String> = NA.iter().map(|s| quoted(s)).collect();
+    // Read as text, then a cell is missing as rhoscope reads it: trimmed, in any case.
     let _ = writeln!(
         out,
-        "d = pd.read_csv({}, sep={}, na_values=[{}], keep_default_na=False, skipinitialspace=True)",
+        "d = pd.read_csv({}, sep={}, dtype=str, keep_default_na=False)",
         quoted(src.path),
         quoted(&char::from(src.delimiter).to_string()),
-        na.join(", ")
     );
     let cols = src.column_literals(panel);
-    let _ = writeln!(out, "d = d[[{}]].dropna()", cols.join(", "));
+    let _ = writeln!(out, "d = d[[{}]]", cols.join(", "));
+    let _ = writeln!(out, "MISSING = [{}]", missing_literals());
+    out.push_str("d = d.apply(lambda c: pd.to_numeric(c.str.strip().mask(c.str.strip().str.lower().isin(MISSING))))\n");
+    out.push_str("d = d.dropna()\n");
     let new: Vec<String> = ids.iter().map(|n| quoted(n)).collect();
     let _ = writeln!(out, "d.columns = [{}]", new.join(", "));
     out.push_str("\nDESC = \"\"\"\n");

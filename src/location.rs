@@ -63,6 +63,22 @@ pub fn escape(s: &str) -> String {
         .collect()
 }
 
+/// [`escape`] for bytes that may not be UTF-8: a byte that is not is shown as `\xHH`, never
+/// as U+FFFD, so the value printed is the value refused.
+#[must_use]
+pub fn escape_bytes(bytes: &[u8]) -> String {
+    bytes
+        .utf8_chunks()
+        .map(|c| {
+            let mut s = escape(c.valid());
+            for b in c.invalid() {
+                let _ = std::fmt::Write::write_fmt(&mut s, format_args!("\\x{b:02X}"));
+            }
+            s
+        })
+        .collect()
+}
+
 fn is_bidi_control(c: char) -> bool {
     matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{200E}' | '\u{200F}')
 }

@@ -123,7 +123,9 @@ impl Target {
     }
 }
 
-fn test_names() -> String {
+/// The tests a power target may name, for messages.
+#[must_use]
+pub fn test_names() -> String {
     TestId::ALL.map(|t| t.spec().violation.name).join(", ")
 }
 
@@ -195,6 +197,18 @@ pub fn plan(
         return Err(PlanError::Options);
     }
     reachable(base, target)?;
+    crate::simulate::within_cells(opts.max_n, base.q(), || {
+        plan_within(base, target, opts, progress)
+    })?
+}
+
+/// [`plan`] once its panels fit the cell limit together.
+fn plan_within(
+    base: &Params,
+    target: Target,
+    opts: &PlanOptions,
+    progress: &(dyn Fn(Progress) -> Flow + Sync),
+) -> Result<Option<Plan>, PlanError> {
     let mut search = Search {
         base,
         target,

@@ -243,6 +243,20 @@ pub fn characteristics_on(
     if opts.ns.len() * (opts.strengths.len() + 1) >= 1 << 16 {
         return Err(PowerError::TooManyCells);
     }
+    let largest = opts.ns.iter().copied().max().unwrap_or(0);
+    let q = design.apply(base, 0.0).q();
+    crate::simulate::within_cells(largest, q, || {
+        characteristics_within(design, base, opts, progress)
+    })?
+}
+
+/// [`characteristics_on`] once its panels fit the cell limit together.
+fn characteristics_within(
+    design: PowerDesign,
+    base: &Params,
+    opts: &PowerOptions,
+    progress: &(dyn Fn(Progress) -> Flow + Sync),
+) -> Result<Option<Vec<PowerCell>>, PowerError> {
     let base = design.apply(base, 0.0);
     let null = NullModel::scenario(&base).map_err(null_error)?;
     let free_null = NullModel::scenario_free_scale(&base).map_err(null_error)?;

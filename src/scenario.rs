@@ -217,6 +217,59 @@ pub fn apply_set(pm: &mut Params, assignment: &str) -> Result<(), ScenarioError>
     Ok(())
 }
 
+/// Applies every `--set` in order, refusing a key given twice (either spelling of an
+/// alias), or two `ordinal=`/`thresholds=` for one column: the last would silently win.
+///
+/// # Errors
+/// The first assignment [`apply_set`] refuses, or the second of a repeated key.
+pub fn apply_sets(pm: &mut Params, assignments: &[String]) -> Result<(), ScenarioError> {
+    let mut seen: Vec<(&str, &str)> = Vec::new();
+    let mut ordinal_columns: Vec<(usize, &str)> = Vec::new();
+    for a in assignments {
+        let (key, value) = a
+            .split_once('=')
+            .map(|(k, v)| (k.trim(), v.trim()))
+            .ok_or_else(|| ScenarioError::NotAssignment(a.clone()))?;
+        let canonical = match key {
+            "s" => "shared_residual",
+            "a" => "judge_scale",
+            k => k,
+        };
+        if matches!(canonical, "ordinal" | "thresholds") {
+            if let Some((cols, _)) = value.split_once(':') {
+                for c in ordinal_targets(pm, cols)? {
+                    if let Some((_, before)) = ordinal_columns.iter().find(|(o, _)| *o == c) {
+                        return Err(ScenarioError::Invalid(format!(
+                            "--set gives column {} ordinal levels twice ({before}, then {key}={value}): give each column once",
+                            pm.column_names()[c]
+                        )));
+                    }
+                    ordinal_columns.push((c, a.as_str()));
+                }
+            }
+        } else if let Some((_, before)) = seen.iter().find(|(k, _)| *k == canonical) {
+            return Err(ScenarioError::Invalid(format!(
+                "--set {canonical} is given twice ({before}, then {value}): give it once"
+            )));
+        } else {
+            seen.push((canonical, value));
+        }
+        apply_set(pm, a)?;
+    }
+    Ok(())
+}
+
+/// The columns an `ordinal=`/`thresholds=` COLS part names.
+fn ordinal_targets(pm: &Params, cols: &str) -> Result<Vec<usize>, ScenarioError> {
+    let (p, m) = (pm.p, pm.m());
+    Ok(match cols {
+        "judges" => (0..p).collect(),
+        "anchors" => (p..p + m).collect(),
+        "all" => (0..p + m).collect(),
+        name => vec![column_index(name, p, m)?],
+    })
+}
+
 fn set_ordinal(pm: &mut Params, key: &str, value: &str) -> Result<(), ScenarioError> {
     if value == "none" {
         pm.violations.ordinal.clear();
@@ -235,13 +288,7 @@ fn set_ordinal(pm: &mut Params, key: &str, value: &str) -> Result<(), ScenarioEr
             .collect::<Result<_, _>>()?;
         Discretise { cum_probs }
     };
-    let (p, m) = (pm.p, pm.m());
-    let targets: Vec<usize> = match cols {
-        "judges" => (0..p).collect(),
-        "anchors" => (p..p + m).collect(),
-        "all" => (0..p + m).collect(),
-        name => vec![column_index(name, p, m)?],
-    };
+    let targets = ordinal_targets(pm, cols)?;
     let ord = &mut pm.violations.ordinal;
     ord.retain(|(c, _)| !targets.contains(c));
     ord.extend(targets.into_iter().map(|c| (c, disc.clone())));

@@ -185,8 +185,10 @@ pub enum SimError {
     Invalid(String),
     #[error("the design's covariance overflows (a variance, SD or loading is too large)")]
     Overflow,
-    #[error("{n} items × {q} columns is over the limit of {max} cells ({mem})", max = MAX_CELLS, mem = crate::data::limits::MAX_CELLS_MEMORY)]
+    #[error("N = {n} items × {q} columns is over the limit of {max} cells ({mem}) that every panel has, read or simulated: use N ≤ {most}", max = MAX_CELLS, mem = crate::data::limits::MAX_CELLS_MEMORY, most = MAX_CELLS / (*q).max(1))]
     TooManyCells { n: usize, q: usize },
+    #[error("cannot start {0} worker threads: {1}")]
+    Workers(usize, String),
     #[error(
         "the design drew a non-finite value (column {column}, item {item}): a knob is too extreme for floating point"
     )]
@@ -218,6 +220,43 @@ pub fn simulate(params: &Params, n: usize, seed: u64) -> Result<Panel, SimError>
         });
     }
     Ok(panel)
+}
+
+/// How many panels of `n` × `q` cells may be drawn at once: as many as fit in
+/// [`MAX_CELLS`] together, so a study holds no more numbers than the largest panel rhoscope
+/// reads (docs/file-formats.md "Limits"), whatever the thread count.
+///
+/// # Errors
+/// [`SimError::TooManyCells`] when one panel alone is over the limit.
+pub fn concurrent_panels(n: usize, q: usize) -> Result<usize, SimError> {
+    let cells = n.saturating_mul(q);
+    if cells > MAX_CELLS {
+        return Err(SimError::TooManyCells { n, q });
+    }
+    Ok((MAX_CELLS / cells.max(1)).max(1))
+}
+
+/// Runs `work`, which draws panels of up to `n` × `q` cells on rayon's workers, on at most
+/// [`concurrent_panels`] workers (a pool of its own when the current one is larger); results
+/// do not depend on the thread count, so only the time changes.
+///
+/// # Errors
+/// [`SimError::TooManyCells`], before anything is drawn; [`SimError::Workers`] when the OS
+/// will not start the smaller pool.
+pub fn within_cells<T: Send>(
+    n: usize,
+    q: usize,
+    work: impl FnOnce() -> T + Send,
+) -> Result<T, SimError> {
+    let workers = concurrent_panels(n, q)?;
+    if rayon::current_num_threads() <= workers {
+        return Ok(work());
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(workers)
+        .build()
+        .map_err(|e| SimError::Workers(workers, e.to_string()))?;
+    Ok(pool.install(work))
 }
 
 /// Runs `f` on replicates `0..reps` in parallel (rayon); replicate r's data comes from

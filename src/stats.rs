@@ -77,12 +77,14 @@ pub fn percentile(sorted: &[f64], q: f64) -> f64 {
 }
 
 /// Fixed-width number for tables; `undefined` for non-finite values; scientific notation
-/// past ±1e7, so a huge value cannot stretch a table across the screen.
+/// past ±1e7, so a huge value cannot stretch a table across the screen, and below ±5e-5, so a
+/// small-scale panel's variances are not printed as 0.0000.
 #[must_use]
 pub fn fmt_num(x: f64) -> String {
     if !x.is_finite() {
         "undefined".into()
-    } else if x.abs() >= 1e7 {
+    } else if x.abs() >= 1e7 || (x != 0.0 && x.abs() < 5e-5) {
+        // Too large for the columns, or so small that four decimals would print it as 0.
         format!("{x:.4e}")
     } else {
         format!("{x:.4}")
@@ -92,6 +94,14 @@ pub fn fmt_num(x: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_small_nonzero_number_never_prints_as_zero() {
+        assert_eq!(fmt_num(3.2e-7), "3.2000e-7");
+        assert_eq!(fmt_num(-4.9e-5), "-4.9000e-5");
+        assert_eq!(fmt_num(5e-5), "0.0001");
+        assert_eq!(fmt_num(0.0), "0.0000");
+    }
 
     #[test]
     fn percentile_interpolates_like_numpy() {

@@ -152,7 +152,7 @@ fn python_reads_the_semopy_literals_back() {
     let line = script.lines().find(|l| l.starts_with("d = d[[")).unwrap();
     let list = line
         .strip_prefix("d = d[")
-        .and_then(|l| l.strip_suffix("].dropna()"))
+        .and_then(|l| l.strip_suffix(']'))
         .unwrap();
     // Python's csv module reads the header as pandas does; the script's list must equal it.
     let check = format!(

@@ -483,7 +483,48 @@ fn a_small_gzip_of_a_wide_panel_over_the_cell_limit_is_refused_in_one_line() {
             "wbomb.csv.gz",
             "over the limit",
             &format!("{MAX_CELLS} cells"),
+            // Reading stopped at the limit, so the file's own count is not known.
+            &format!("more than {} rows × 256", MAX_CELLS / 256),
         ],
+    );
+}
+
+#[test]
+fn a_parquet_file_over_the_cell_limit_is_refused_from_its_footer() {
+    // 256 constant columns × 300,000 rows in a small file: its footer states the row count,
+    // so it is refused with that count before a row is decoded.
+    use parquet::data_type::DoubleType;
+    use parquet::file::properties::WriterProperties;
+    use parquet::file::writer::SerializedFileWriter;
+    use std::sync::Arc;
+    let dir = tempfile::tempdir().unwrap();
+    let fields: Vec<String> = (0..128)
+        .map(|j| format!("required double J{j};"))
+        .chain((0..128).map(|a| format!("required double A{a};")))
+        .collect();
+    let schema = parquet::schema::parser::parse_message_type(&format!(
+        "message p {{ {} }}",
+        fields.join(" ")
+    ))
+    .unwrap();
+    let props = Arc::new(WriterProperties::builder().build());
+    let file = std::fs::File::create(dir.path().join("pbomb.parquet")).unwrap();
+    let mut writer = SerializedFileWriter::new(file, Arc::new(schema), props).unwrap();
+    let mut group = writer.next_row_group().unwrap();
+    let values = vec![1.0; 300_000];
+    while let Some(mut col) = group.next_column().unwrap() {
+        col.typed::<DoubleType>()
+            .write_batch(&values, None, None)
+            .unwrap();
+        col.close().unwrap();
+    }
+    group.close().unwrap();
+    writer.close().unwrap();
+    let r = run_limited(dir.path(), VMEM_KB, &["estimate", "pbomb.parquet"]);
+    refused(
+        &r,
+        65,
+        &["pbomb.parquet", "300000 rows × 256", "over the limit"],
     );
 }
 
@@ -507,4 +548,149 @@ fn binary_standard_input_is_refused_after_its_first_mebibyte() {
     let r = run_limited_from(dir.path(), VMEM_KB, &["estimate", "-"], "< /dev/urandom");
     assert_eq!(r.code, 65, "{}", r.stderr);
     assert_eq!(r.stderr.trim_end().lines().count(), 1, "{}", r.stderr);
+}
+
+#[test]
+fn every_simulated_study_holds_its_panels_to_the_cell_limit() {
+    // 10^7 items × 6 or more columns is over 2^26 cells: each study refuses it in one line,
+    // before its cost note and before drawing (it used to abort in the allocator).
+    let dir = tempfile::tempdir().unwrap();
+    let panel = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/three-anchor.csv");
+    let panel = panel.to_str().unwrap();
+    let n = "10000000";
+    let studies: [Vec<&str>; 5] = [
+        vec![
+            "validate",
+            panel,
+            "--reps",
+            "4",
+            "--bootstrap",
+            "100",
+            "--null-draws",
+            "0",
+            "--n",
+            n,
+        ],
+        vec![
+            "power",
+            "--design",
+            "test-a",
+            "--strength",
+            "0.4",
+            "--n",
+            n,
+            "--reps",
+            "8",
+            "--null-draws",
+            "20",
+        ],
+        vec![
+            "plan",
+            "--target",
+            "ci-width=0.001",
+            "--max-n",
+            n,
+            "--reps",
+            "8",
+            "--bootstrap",
+            "100",
+        ],
+        vec!["plot", "power", "--ns", n, "--reps", "8", "-o", "pp.svg"],
+        vec!["plot", "boundary", "--n", n, "--reps", "8", "-o", "pb.svg"],
+    ];
+    for args in studies {
+        let mut all = args.clone();
+        all.extend(["--threads", "4"]);
+        let r = run_limited(dir.path(), VMEM_KB, &all);
+        refused(
+            &r,
+            2,
+            &[
+                "N = 10000000 items",
+                "over the limit of 67108864 cells",
+                "use N ≤",
+            ],
+        );
+    }
+    assert!(
+        std::fs::read_dir(dir.path()).unwrap().next().is_none(),
+        "no file left"
+    );
+}
+
+#[test]
+fn json_lines_with_a_new_key_on_every_record_load_in_linear_time() {
+    // Each record names the four panel keys and one key of its own (a log export's shape):
+    // every row used to be filled out to every key the file names (records × keys: 60,000
+    // records took minutes); now a row costs its own keys.
+    let dir = tempfile::tempdir().unwrap();
+    let mut s = String::new();
+    for i in 0..60_000u32 {
+        let x = |k: u32| f64::from((i * 7 + k * 13) % 17) / 4.0 + f64::from(k);
+        writeln!(
+            s,
+            r#"{{"J1":{},"J2":{},"J3":{},"A1":{},"A2":{},"x{i}":1}}"#,
+            x(1),
+            x(2),
+            x(3),
+            x(4),
+            x(5)
+        )
+        .unwrap();
+    }
+    write(dir.path(), "keys.jsonl", s.as_bytes());
+    let start = std::time::Instant::now();
+    let r = run_limited(
+        dir.path(),
+        VMEM_KB,
+        &[
+            "estimate",
+            "keys.jsonl",
+            "--judges",
+            "J1,J2,J3",
+            "--anchors",
+            "A1,A2",
+        ],
+    );
+    let took = start.elapsed().as_secs_f64();
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("items: 60000"), "{}", r.stdout);
+    assert!(took < 20.0, "took {took:.1} s");
+}
+
+#[test]
+fn a_column_layout_json_over_its_limit_is_refused_before_it_is_parsed() {
+    // pandas' column layout is parsed whole (about 16 bytes a byte): above 64 MiB it is
+    // refused in one line, naming the layout that is read record by record, instead of an
+    // allocator abort under 2 GB.
+    let dir = tempfile::tempdir().unwrap();
+    let rows = 1_400_000;
+    let mut s = String::from("{");
+    for (c, name) in ["J1", "J2", "J3", "A1", "A2"].iter().enumerate() {
+        if c > 0 {
+            s.push(',');
+        }
+        write!(s, r#""{name}":{{"#).unwrap();
+        for i in 0..rows {
+            if i > 0 {
+                s.push(',');
+            }
+            write!(s, r#""{i}":{}.25"#, (i + c) % 9).unwrap();
+        }
+        s.push('}');
+    }
+    s.push('}');
+    assert!(s.len() > 64 << 20, "{} bytes", s.len());
+    write(dir.path(), "pandas.json", s.as_bytes());
+    let r = run_limited(dir.path(), VMEM_KB, &["estimate", "pandas.json"]);
+    refused(
+        &r,
+        65,
+        &[
+            "pandas.json",
+            "column layout",
+            "at most 64 MiB",
+            "orient='records'",
+        ],
+    );
 }

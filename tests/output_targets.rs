@@ -596,3 +596,134 @@ fn export_refuses_a_panel_path_the_script_cannot_name() {
     assert!(err.contains("not valid UTF-8"), "{err}");
     assert!(!dir.path().join("ff.R").exists());
 }
+
+#[test]
+fn a_sidecar_that_is_not_a_file_is_refused_before_the_panel_is_written() {
+    // A folder where simulate would write or delete FILE.families.csv: refused up front,
+    // with or without --force and with or without a families design, and nothing written
+    // (the panel used to be written, then the run failed with 74).
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("z.families.csv")).unwrap();
+    for extra in [
+        &[][..],
+        &["--force"],
+        &["--set", "families=3"],
+        &["--set", "families=3", "--force"],
+    ] {
+        let mut args = vec!["simulate", "--n", "30", "--seed", "1", "-o", "z.csv"];
+        args.extend(extra);
+        let r = run(dir.path(), &args);
+        assert_eq!(r.code, 2, "{args:?}: {}", r.stderr);
+        assert_eq!(r.stderr.trim_end().lines().count(), 1, "{}", r.stderr);
+        assert!(r.stderr.contains("z.families.csv"), "{}", r.stderr);
+        assert!(
+            !dir.path().join("z.csv").exists(),
+            "{args:?}: the panel was written"
+        );
+        assert!(dir.path().join("z.families.csv").is_dir());
+    }
+}
+
+#[test]
+fn a_descriptor_path_is_written_where_it_points_even_to_a_log_file() {
+    // `-o /dev/fd/N` and `-o /dev/stderr` on a descriptor opened `N>>log`: the log keeps its
+    // inode and its earlier lines, the panel is appended (it used to be "already exists:
+    // remove it", and with --force renamed over the log).
+    use std::os::unix::fs::MetadataExt;
+    let dir = tempfile::tempdir().unwrap();
+    for (i, (path, redirect)) in [
+        ("/dev/fd/2", "2>>{}"),
+        ("/dev/stderr", "2>>{}"),
+        ("/dev/fd/3", "3>>{}"),
+        ("/proc/self/fd/3", "3>>{}"),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        for force in [false, true] {
+            let log = format!("log{i}{force}.txt");
+            std::fs::write(dir.path().join(&log), "pre\n").unwrap();
+            let inode = std::fs::metadata(dir.path().join(&log)).unwrap().ino();
+            let mut args = vec!["simulate", "--n", "5", "--seed", "1", "-o", path];
+            if force {
+                args.push("--force");
+            }
+            let r = common::run_redirected(dir.path(), &args, &redirect.replace("{}", &log));
+            assert_eq!(r.code, 0, "{path} {force}");
+            let text = std::fs::read_to_string(dir.path().join(&log)).unwrap();
+            assert!(text.starts_with("pre\nJ1,"), "{path} {force}: {text}");
+            assert_eq!(
+                std::fs::metadata(dir.path().join(&log)).unwrap().ino(),
+                inode
+            );
+        }
+    }
+    // A descriptor that is not open is named as such.
+    let r = run(
+        dir.path(),
+        &["simulate", "--n", "5", "--seed", "1", "-o", "/dev/fd/7"],
+    );
+    assert_eq!(r.code, 74, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("descriptor 7 is not open"),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn reproduce_out_makes_its_folder_only_when_it_writes_into_it() {
+    // A refused run leaves no new folder, a nested path is not made level by level, and a
+    // device is not called a file.
+    let dir = tempfile::tempdir().unwrap();
+    let r = run(
+        dir.path(),
+        &["reproduce", "--out", "nd3", "--table", "nosuch"],
+    );
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(
+        !dir.path().join("nd3").exists(),
+        "a refused run made its folder"
+    );
+    let r = run(
+        dir.path(),
+        &[
+            "reproduce",
+            "--out",
+            "a/b/c",
+            "--table",
+            "asymmetry",
+            "--quick",
+        ],
+    );
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("the folder a/b does not exist"),
+        "{}",
+        r.stderr
+    );
+    assert!(!dir.path().join("a").exists());
+    let r = run(
+        dir.path(),
+        &["reproduce", "--out", "/dev/full", "--table", "asymmetry"],
+    );
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("is not a folder"), "{}", r.stderr);
+    assert!(!r.stderr.contains("is a file"), "{}", r.stderr);
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+}
+
+#[test]
+fn reproduce_help_names_every_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let r = run(dir.path(), &["reproduce", "--help"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let unwrapped = r.stdout.replace('\n', " ");
+    for (name, _) in rhoscope::reproduce::TABLES {
+        assert!(
+            unwrapped.contains(&format!(" {name},")) || unwrapped.contains(&format!(" {name}.")),
+            "{name} missing: {}",
+            r.stdout
+        );
+    }
+}

@@ -61,9 +61,14 @@ Worked example (the paper's operating-characteristics table, Test A):
     s
 }
 
-pub(super) const REPRODUCE_HELP: &str = "\
-Tables: recovery, finite-sample, boundary, asymmetry, opchar, family, ctc, coverage,
-robustness, ml, ordinal. Each cell shows the paper's number, ours, our Monte-Carlo standard error
+/// `reproduce --help`'s text: the tables named from the one list the command runs.
+pub(super) fn reproduce_help() -> String {
+    let names: Vec<&str> = crate::reproduce::TABLES.iter().map(|(n, _)| *n).collect();
+    format!("Tables: {}.\n{REPRODUCE_HELP}", names.join(", "))
+}
+
+const REPRODUCE_HELP: &str = "\
+Each cell shows the paper's number, ours, our Monte-Carlo standard error
 and a verdict: within when |ours − paper| ≤ 3 SE (ours combined with the paper's own where it
 can be derived) plus half a unit of the paper's last printed digit; unpublished when the paper
 makes its claim without a number (shown, not counted).
@@ -108,6 +113,7 @@ pub struct ReproduceArgs {
     pub json: bool,
     /// Also write report.md and results.json into this folder (existing ones only with --force);
     /// a folder, so not `-`: the tables are on standard output already (--json for the document).
+    /// A new folder is made (one level, in a folder that exists) only when both files are written.
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
     /// Replace an existing report.md or results.json in --out DIR.

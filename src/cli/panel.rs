@@ -116,6 +116,15 @@ impl PanelOptions {
 /// `--families SPEC`: the path of a two-column file when no `=` is in it or a file of that
 /// name exists (so `fam=1.csv` can be used), else `NAME=FAMILY,...` pairs.
 fn families(spec: &str) -> Result<Families, Error> {
+    if spec.trim().is_empty() {
+        return Err(Error::Usage(
+            format!(
+                "--families: '{}' is empty; give a judge,family file or NAME=FAMILY pairs",
+                sanitize(spec)
+            )
+            .into(),
+        ));
+    }
     if !spec.contains('=') || std::path::Path::new(spec).is_file() {
         return Ok(Families::File(PathBuf::from(spec)));
     }

@@ -12,7 +12,11 @@ pub(super) fn explore(
     use crate::tui::app::Start;
     check_hanna(hanna.as_deref())?;
     let start = match panel {
-        Some(p) => Start::File(p.to_path_buf(), opts.request(0)?),
+        Some(p) => {
+            let request = opts.request(0)?;
+            check_flags(p, &request)?;
+            Start::File(p.to_path_buf(), request)
+        }
         None => Start::Default,
     };
     crate::tui::run(crate::tui::Options {
@@ -20,6 +24,27 @@ pub(super) fn explore(
         mouse,
         hanna,
     })
+}
+
+/// `--judges`, `--anchors`, `--families` … that do not fit the file are refused before the
+/// explorer starts, in the command line's one line (exit 2), as `--threads 99` is: inside, the
+/// same message would name keys the user never pressed. A file that cannot be read is left
+/// to the explorer, which says why in its data pane.
+#[cfg(feature = "tui")]
+fn check_flags(path: &std::path::Path, request: &crate::data::PanelRequest) -> Result<(), Error> {
+    let given = request.judges.is_some()
+        || request.anchors.is_some()
+        || request.families.is_some()
+        || !request.set_aside.is_empty()
+        || request.id.is_some()
+        || request.long.is_some();
+    if !given || !path.is_file() {
+        return Ok(());
+    }
+    match crate::data::load(path, request) {
+        Err(e @ crate::data::DataError::Usage(_)) => Err(Error::from(e)),
+        _ => Ok(()),
+    }
 }
 
 /// A `--hanna PATH` that names neither the HANNA file nor a folder holding it: refused

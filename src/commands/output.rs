@@ -21,7 +21,8 @@ pub(crate) enum Target {
     /// A regular file, new or (`replace`, with `--force`) replaced atomically; the path is the
     /// link's target when the name given is a symbolic link, so the link itself survives.
     File { path: PathBuf, replace: bool },
-    /// A FIFO or character device (or `/dev/fd/N`): opened and written in place, never
+    /// A FIFO or character device, or a descriptor (`/dev/fd/N`, `/dev/stderr`) whatever it
+    /// points to: opened and written in place (a descriptor's file appended to), never
     /// renamed over.
     Through(PathBuf),
 }
@@ -34,8 +35,8 @@ impl Target {
     }
 }
 
-/// Checks `path` as an output: `-`, `/dev/stdout` and `/dev/fd/1` are standard output; an
-/// existing regular file (or a link to one) is refused without `force`; a FIFO or character
+/// Checks `path` as an output: `-`, `/dev/stdout` and `/dev/fd/1` are standard output; any
+/// other descriptor path is written through; an existing regular file (or a link to one) is refused without `force`; a FIFO or character
 /// device is written through; a folder, a block device, a socket or a dangling link is refused.
 ///
 /// # Errors
@@ -51,16 +52,22 @@ pub(crate) fn target(path: &Path, force: bool) -> Result<Target, Error> {
 /// # Errors
 /// As [`target`]; [`Error::Usage`] naming the input when `path` is one.
 pub(crate) fn target_apart(path: &Path, force: bool, inputs: &[&Path]) -> Result<Target, Error> {
-    let std_fd = names_std_descriptor(path);
-    if path.as_os_str() == "-" || std_fd == Some(1) {
+    let fd = names_descriptor(path);
+    if path.as_os_str() == "-" || fd == Some(1) {
         return Ok(Target::Stdout);
-    }
-    if let Some(fd) = std_fd.filter(|&fd| was_closed(fd)) {
-        let what = io::Error::other(format!("descriptor {fd} is closed (bad file descriptor)"));
-        return Err(output_error(Some(path), &what));
     }
     let shown = sanitize(&path.display().to_string());
     let usage = |what: &str| Err(Error::Usage(format!("{shown}: {what}").into()));
+    if let Some(fd) = fd {
+        // A descriptor is written where it points, whatever that is (a log opened with
+        // `2>>log` is a regular file): appended to, never replaced or renamed over.
+        if u8::try_from(fd).is_ok_and(was_closed) || fs::metadata(path).is_err() {
+            let what =
+                io::Error::other(format!("descriptor {fd} is not open (bad file descriptor)"));
+            return Err(output_error(Some(path), &what));
+        }
+        return Ok(Target::Through(path.to_path_buf()));
+    }
     let Ok(meta) = fs::symlink_metadata(path) else {
         if path.as_os_str().as_encoded_bytes().ends_with(b"/") {
             return usage("names a folder (it ends in '/'); give a file name");
@@ -157,8 +164,11 @@ pub(crate) fn write(
         }
         Target::Through(path) => {
             let err = |e: &io::Error| output_error(Some(path), e);
+            // A descriptor's file is appended to, as the redirection that opened it would
+            // (reopened without append it would be overwritten from its start).
             let file = fs::OpenOptions::new()
                 .write(true)
+                .append(names_descriptor(path).is_some())
                 .open(path)
                 .map_err(|e| err(&e))?;
             let mut w = io::BufWriter::new(file);
@@ -331,8 +341,8 @@ pub(crate) fn stdout_closed() -> Option<io::Error> {
     was_closed(1).then(|| io::Error::other("standard output is closed (bad file descriptor)"))
 }
 
-/// The descriptor (0–2) a path names (`/dev/stderr`, `/dev/fd/2`, `/proc/self/fd/2`, …).
-fn names_std_descriptor(path: &Path) -> Option<u8> {
+/// The descriptor a path names (`/dev/stderr`, `/dev/fd/3`, `/proc/self/fd/2`, …).
+fn names_descriptor(path: &Path) -> Option<u32> {
     let s = path.to_str()?;
     match s {
         "/dev/stdin" => Some(0),
@@ -342,7 +352,7 @@ fn names_std_descriptor(path: &Path) -> Option<u8> {
             let n = s
                 .strip_prefix("/dev/fd/")
                 .or_else(|| s.strip_prefix("/proc/self/fd/"))?;
-            n.parse::<u8>().ok().filter(|&fd| fd <= 2)
+            n.parse::<u32>().ok()
         }
     }
 }

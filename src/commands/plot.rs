@@ -82,9 +82,7 @@ fn check_output(out: &Path, force: bool, inputs: &[&Path]) -> Result<Target, Err
 fn scenario_of(a: &PlotArgs, default: &str) -> Result<(Params, String), Error> {
     let name = a.preset.as_deref().unwrap_or(default);
     let mut pm = scenario::preset(name).map_err(Error::from)?;
-    for s in &a.set {
-        scenario::apply_set(&mut pm, s).map_err(Error::from)?;
-    }
+    scenario::apply_sets(&mut pm, &a.set).map_err(Error::from)?;
     pm.validate()
         .map_err(|e| Error::Usage(format!("invalid design: {e}").into()))?;
     let sets = a.set.iter().fold(String::new(), |mut acc, s| {
@@ -170,6 +168,11 @@ fn power_figure(a: &PlotArgs) -> Result<Figure, Error> {
         seed: a.seed,
         coverage: None,
     };
+    let largest = opts.ns.iter().copied().max().unwrap_or(0);
+    for t in TestId::ALL {
+        let q = PowerDesign::Test(t).apply(&base, 0.0).q();
+        super::shared::check_simulated("plot power", largest, q)?;
+    }
     let bar = progress_bar(power::total_steps(&opts) * TestId::ALL.len() as u64, true);
     let tick = |_: Progress| {
         bar.inc(1);
@@ -204,6 +207,7 @@ fn boundary_figure(a: &PlotArgs) -> Result<Figure, Error> {
         reps: a.reps as usize,
         seed: a.seed,
     };
+    super::shared::check_simulated("plot boundary", n, opts.base.q())?;
     let bar = progress_bar((opts.rho1.len() * opts.reps) as u64, true);
     let tick = |_: Progress| {
         bar.inc(1);

@@ -1,7 +1,7 @@
 //! `power`: each test's size and power across sample sizes and strengths.
 
 use super::console::{Console, Output, Rendered, Steps, cancelled};
-use super::shared::warn_cost;
+use super::shared::{check_simulated, warn_cost};
 use crate::cli::PowerArgs;
 use crate::error::Error;
 use crate::power::{self, PowerOptions};
@@ -26,6 +26,8 @@ pub(super) fn report(a: &PowerArgs, console: &mut dyn Console) -> Result<Output,
         Some(l) => power::with_ordinal_judges(&design.base(), l as usize, a.skewed),
         None => design.base(),
     };
+    let largest = opts.ns.iter().copied().max().unwrap_or(0);
+    check_simulated("power", largest, design.apply(&base, 0.0).q())?;
     let cells = (opts.strengths.len() + 1) * opts.reps;
     let shape = crate::cost::StudyShape {
         replicates: (cells * opts.ns.len()) as f64,

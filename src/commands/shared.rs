@@ -86,6 +86,15 @@ pub(super) fn warn_cost(console: &mut dyn Console, seconds: f64, what: &str) {
     }
 }
 
+/// Refuses, before the cost note and before anything is drawn, a study whose largest
+/// simulated panel (`n` items × `q` columns) is over the cell limit every panel has; the study
+/// itself then runs as many panels at once as fit that limit together.
+pub(super) fn check_simulated(what: &str, n: usize, q: usize) -> Result<(), Error> {
+    crate::simulate::concurrent_panels(n, q)
+        .map(drop)
+        .map_err(|e| Error::Usage(format!("{what}: {e}").into()))
+}
+
 /// Prints the loader's one-line notes (sidecar adopted, identical judges) on stderr.
 fn print_notes(loaded: &Loaded) {
     for line in &loaded.notes {

@@ -13,9 +13,7 @@ use crate::wording::Setting;
 
 pub(super) fn simulate_cmd(a: &SimulateArgs) -> Result<(), Error> {
     let mut pm = scenario::preset(&a.preset).map_err(Error::from)?;
-    for s in &a.set {
-        scenario::apply_set(&mut pm, s).map_err(Error::from)?;
-    }
+    scenario::apply_sets(&mut pm, &a.set).map_err(Error::from)?;
     let n = usize::try_from(a.n).map_err(|_| Error::Usage("--n is too large".into()))?;
     let out = output_target(a.output.as_deref(), a.force, &[])?;
     let side = match (&out, &a.output) {
@@ -47,10 +45,17 @@ pub(super) fn simulate_cmd(a: &SimulateArgs) -> Result<(), Error> {
             crate::error::sanitize(&pairs.join(","))
         ));
     }
-    output::write(&out, |w| panel.write_csv(w))?;
     if let (Some(t), Some(_)) = (&side_target, &panel.families) {
-        output::write(t, |w| panel.write_families(w))?;
-    } else if let (Some(side), true) = (&side, stale) {
+        // The panel and its sidecar appear together or not at all.
+        let (mut csv, mut fam) = (Vec::new(), Vec::new());
+        panel
+            .write_csv(&mut csv)
+            .and_then(|()| panel.write_families(&mut fam))
+            .map_err(|e| output_error(None, &e))?;
+        return output::write_together(&[(&out, &csv), (t, &fam)]);
+    }
+    output::write(&out, |w| panel.write_csv(w))?;
+    if let (Some(side), true) = (&side, stale) {
         std::fs::remove_file(side).map_err(|e| output_error(Some(side), &e))?;
     }
     Ok(())
@@ -61,11 +66,22 @@ pub(super) fn simulate_cmd(a: &SimulateArgs) -> Result<(), Error> {
 /// without would leave it for `estimate` to adopt. With `--force`, returns whether the stale
 /// sidecar must be deleted.
 fn check_sidecar(side: &Path, has_families: bool, force: bool) -> Result<bool, Error> {
-    let exists = std::fs::symlink_metadata(side).is_ok();
+    let meta = std::fs::symlink_metadata(side);
+    let exists = meta.is_ok();
+    let shown = crate::error::sanitize(&side.display().to_string());
+    // Found now, before anything is written: a sidecar that could be neither written nor
+    // deleted would fail the run after the panel was in place.
+    if meta.is_ok_and(|m| !m.is_file() && !m.is_symlink()) {
+        return Err(Error::Usage(
+            format!(
+                "{shown}: is not a file (a folder, a FIFO or a device), and simulate writes or deletes the panel's families sidecar there: remove it, or give -o another name"
+            )
+            .into(),
+        ));
+    }
     if !exists || force {
         return Ok(exists && !has_families);
     }
-    let shown = crate::error::sanitize(&side.display().to_string());
     Err(Error::Usage((if has_families {
         format!(
             "{shown} already exists and simulate will not overwrite a file you did not name: remove it, or pass {}",

@@ -19,7 +19,8 @@ fn asked(threads: Option<u16>) -> Result<Option<usize>, Error> {
     let Some(raw) = std::env::var_os("RAYON_NUM_THREADS") else {
         return Ok(None);
     };
-    let text = raw.to_string_lossy();
+    // Bytes that are not UTF-8 are shown escaped (`\xFF`), as in every refused value.
+    let text = crate::location::escape_bytes(raw.as_encoded_bytes());
     if text.trim().is_empty() {
         return Ok(None);
     }

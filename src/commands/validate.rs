@@ -1,7 +1,7 @@
 //! `validate`: the real-texture protocol on a panel's own judges.
 
 use super::console::{Console, Output, Steps, cancelled, render};
-use super::shared::warn_cost;
+use super::shared::{check_simulated, warn_cost};
 use crate::cli::ValidateArgs;
 use crate::data::Loaded;
 use crate::error::Error;
@@ -48,6 +48,8 @@ pub(super) fn report(
     opts.ns = ns;
     opts.check()
         .map_err(|e| Error::data(&a.panel.panel, format!("validate: {e}")))?;
+    let largest = opts.ns.iter().copied().max().unwrap_or(0);
+    check_simulated("validate", largest, panel.p() + opts.inject.len())?;
     let shape = crate::cost::StudyShape {
         replicates: (opts.reps * opts.ns.len()) as f64,
         items: opts.ns.iter().map(|&n| (opts.reps as f64) * n as f64).sum(),

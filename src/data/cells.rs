@@ -6,6 +6,18 @@ use std::path::Path;
 use super::DataError;
 use crate::location::Location;
 
+/// The words a cell spells a missing value with, besides an empty cell: matched after
+/// trimming, in any case (docs/file-formats.md "Missing values"). The one list the loader and
+/// `export`'s scripts read (a signed NaN is what the number parser reads as NaN).
+pub const MISSING: [&str; 5] = ["na", "nan", "null", "+nan", "-nan"];
+
+/// Whether a cell's text is a missing value: empty or one of [`MISSING`], trimmed, any case.
+#[must_use]
+pub fn is_missing(text: &str) -> bool {
+    let t = text.trim();
+    t.is_empty() || MISSING.iter().any(|m| t.eq_ignore_ascii_case(m))
+}
+
 /// A parsed cell: a finite number, or missing (empty, NA, NaN, null — docs/method.md §6). The slow,
 /// general path; [`cell_value`] tries the fast parser first.
 pub(super) fn parse_cell(
@@ -17,25 +29,43 @@ pub(super) fn parse_cell(
     let at = || Location {
         row: Some(row),
         column: Some(column.to_string()),
-        value: Some(String::from_utf8_lossy(field).into_owned()),
+        // Bytes that are not UTF-8 shown as `\xHH`, not as U+FFFD.
+        value: Some(crate::location::escape_bytes(field)),
     };
     let Ok(s) = std::str::from_utf8(field) else {
         return Err(DataError::data_at(path, at(), "not a number (binary data)"));
     };
-    let s = s.trim();
-    if s.is_empty()
-        || ["na", "nan", "null"]
-            .iter()
-            .any(|t| s.eq_ignore_ascii_case(t))
-    {
+    if is_missing(s) {
         return Ok(None);
     }
+    let s = s.trim();
     match s.parse::<f64>() {
+        Ok(x) if inexact_integer(s, x) => Err(DataError::data_at(
+            path,
+            at(),
+            format!(
+                "an integer beyond 2^53 that a double cannot hold: it would read as {x:.0}; an id or a timestamp is not a score (leave its column out of the roles), and a score this large can be rescaled (ρ does not depend on its units)"
+            ),
+        )),
         Ok(x) if x.is_finite() => Ok(Some(x)),
         Ok(x) if x.is_nan() => Ok(None),
         Ok(_) => Err(DataError::data_at(path, at(), "infinite value")),
         Err(_) => Err(DataError::data_at(path, at(), "not a number")),
     }
+}
+
+/// 2^53: beyond it not every integer is a double, so an integer written there (an id, a
+/// timestamp in nanoseconds) may read as a neighbour.
+const EXACT_INTEGERS: f64 = 9_007_199_254_740_992.0;
+
+/// Whether `s` is an integer that reads as another number (`x`): refused, never rounded.
+fn inexact_integer(s: &str, x: f64) -> bool {
+    let digits = s.strip_prefix(['+', '-']).unwrap_or(s);
+    x.abs() > EXACT_INTEGERS
+        && x.is_finite()
+        && !digits.is_empty()
+        && digits.bytes().all(|b| b.is_ascii_digit())
+        && digits.trim_start_matches('0') != format!("{:.0}", x.abs())
 }
 
 /// A plain finite decimal number, by `fast-float2` (correctly rounded, like `str::parse`, so
@@ -59,7 +89,8 @@ pub(super) fn cell_value(
     column: &str,
 ) -> Result<f64, DataError> {
     match fast_number(field) {
-        Some(x) => Ok(x),
-        None => Ok(parse_cell(path, field, row, column)?.unwrap_or(f64::NAN)),
+        // Beyond 2^53 an integer is checked for what a double can hold.
+        Some(x) if x.abs() <= EXACT_INTEGERS => Ok(x),
+        _ => Ok(parse_cell(path, field, row, column)?.unwrap_or(f64::NAN)),
     }
 }

@@ -62,7 +62,11 @@ pub(super) fn finish(path: &Path, raw: &mut Raw, opts: &PanelRequest) -> Result<
     let mut data = std::mem::take(&mut raw.data);
     compact(&mut data, stride, &complete, q, n);
     check_constant(path, &names, &data, n)?;
-    check_magnitude(path, &names, &data, n)?;
+    let item_lines: Vec<u64> = (0..rows)
+        .filter(|&i| complete[i])
+        .map(|i| raw.lines[i])
+        .collect();
+    check_magnitude(path, &names, &data, &item_lines)?;
     let mut scales: Vec<Scale> = (0..q)
         .into_par_iter()
         .map(|c| Scale::detect(&data[c * n..(c + 1) * n]))
@@ -70,7 +74,8 @@ pub(super) fn finish(path: &Path, raw: &mut Raw, opts: &PanelRequest) -> Result<
     for c in forced_continuous(&names, opts.continuous.as_ref())? {
         scales[c] = Scale::Continuous;
     }
-    let (families, families_source, mut notes) = load_families(path, &raw.judges, opts)?;
+    let (families, families_source, mut notes) =
+        load_families(path, (&raw.judges, &raw.anchors), opts)?;
     notes.extend(raw.notes.drain(..).map(crate::wording::Said::new));
     if let Some(note) = identical_judges_note(path, &raw.judges, &data, n) {
         notes.push(note);
@@ -286,8 +291,9 @@ pub(super) fn check_magnitude(
     path: &Path,
     names: &[String],
     data: &[f64],
-    n: usize,
+    lines: &[u64],
 ) -> Result<(), DataError> {
+    let n = lines.len();
     for (ci, name) in names.iter().enumerate() {
         let col = &data[ci * n..(ci + 1) * n];
         let (lo, hi) = col
@@ -296,25 +302,29 @@ pub(super) fn check_magnitude(
                 (a.min(*x), b.max(*x))
             });
         let biggest = if lo.abs() > hi.abs() { lo } else { hi };
-        let located = |value: f64, message: &str| {
+        let located = |row: Option<u64>, value: f64, message: &str| {
             DataError::data_at(
                 path,
                 Location {
+                    row,
                     column: Some(name.clone()),
                     value: Some(format!("{value:e}")),
-                    ..Location::default()
                 },
                 message,
             )
         };
         if biggest.abs() > MAX_MAGNITUDE {
+            // The first row that holds it (its file line).
+            let row = col.iter().position(|x| x.to_bits() == biggest.to_bits());
             return Err(located(
+                row.map(|r| lines[r]),
                 biggest,
                 "a value beyond ±1e150 overflows the covariances in double precision; rescale the column (ρ does not depend on its units)",
             ));
         }
         if hi - lo < 1.0 / MAX_MAGNITUDE {
             return Err(located(
+                None,
                 hi - lo,
                 "the column's values differ by less than 1e-150, so its covariances underflow double precision; rescale the column (ρ does not depend on its units)",
             ));

@@ -53,9 +53,11 @@ pub(super) fn records(path: &Path, input: Input) -> Result<Opened, DataError> {
         .iter()
         .map(|f| f.name().to_string())
         .collect();
+    let stated = usize::try_from(reader.metadata().file_metadata().num_rows()).ok();
     Ok(Opened::Records {
         names,
         rows: Box::new(Rows {
+            stated,
             path: path.to_path_buf(),
             iter: RowIter::from_file_into(reader),
             row: 0,
@@ -65,6 +67,8 @@ pub(super) fn records(path: &Path, input: Input) -> Result<Opened, DataError> {
 }
 
 struct Rows {
+    /// The footer's row count.
+    stated: Option<usize>,
     path: PathBuf,
     iter: RowIter<'static>,
     row: u64,
@@ -94,6 +98,10 @@ impl Records for Rows {
             rec.push_field(self.text.as_bytes());
         }
         Ok(Some(self.row))
+    }
+
+    fn rows_stated(&self) -> Option<usize> {
+        self.stated
     }
 }
 

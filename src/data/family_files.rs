@@ -28,9 +28,16 @@ pub(super) enum FamilyOrigin {
 /// the one-line note that says a sidecar was adopted.
 pub(super) fn load_families(
     panel_path: &Path,
-    judges: &[String],
+    (judges, anchors): (&[String], &[String]),
     opts: &PanelRequest,
 ) -> Result<Families, DataError> {
+    let mut header_note = None;
+    let mut read = |p: &Path| {
+        read_families_file(p, judges, anchors).map(|(pairs, note)| {
+            header_note = note;
+            pairs
+        })
+    };
     let (pairs, origin) = match &opts.families {
         Some(Asked::Pairs(given)) => {
             if given.len() > MAX_COLUMNS {
@@ -48,24 +55,22 @@ pub(super) fn load_families(
             check_inline_families(&pairs)?;
             (pairs, FamilyOrigin::Inline)
         }
-        Some(Asked::File(p)) => (
-            read_families_file(p, judges)?,
-            FamilyOrigin::File(p.clone()),
-        ),
+        Some(Asked::File(p)) => (read(p)?, FamilyOrigin::File(p.clone())),
         None => match families_beside(panel_path) {
             None => return Ok((None, None, Vec::new())),
-            Some((side, Beside::Own)) => (
-                read_families_file(&side, judges)?,
-                FamilyOrigin::Sidecar(side),
-            ),
+            Some((side, Beside::Own)) => (read(&side)?, FamilyOrigin::Sidecar(side)),
             Some((side, Beside::Folder)) => {
-                // The folder's file speaks for several panels: only this panel's judges count,
-                // and a file this panel cannot use is no error of this panel's.
-                let pairs: Vec<_> = read_families_file(&side, judges)
-                    .unwrap_or_default()
-                    .into_iter()
-                    .filter(|(name, _, _)| judges.contains(name))
-                    .collect();
+                // The folder's file speaks for several panels: only this panel's judges count.
+                // A file that names none of them is another panel's; one that names them but
+                // cannot be read is this panel's error, never silently dropped.
+                let pairs: Vec<_> = match read(&side) {
+                    Ok(pairs) => pairs,
+                    Err(e) if names_a_judge(&side, judges) => return Err(e),
+                    Err(_) => Vec::new(),
+                }
+                .into_iter()
+                .filter(|(name, _, _)| judges.contains(name))
+                .collect();
                 if pairs.is_empty() {
                     return Ok((None, None, Vec::new()));
                 }
@@ -91,7 +96,7 @@ pub(super) fn load_families(
         .zip(judges)
         .map(|(f, j)| f.unwrap_or_else(|| format!("{j} (own)")))
         .collect();
-    let (source, notes) = match origin {
+    let (source, mut notes) = match origin {
         FamilyOrigin::Inline => (None, Vec::new()),
         FamilyOrigin::File(p) => (Some(p), Vec::new()),
         FamilyOrigin::Sidecar(p) => {
@@ -108,7 +113,32 @@ pub(super) fn load_families(
             (Some(p), vec![note])
         }
     };
+    notes.extend(header_note);
     Ok((Some(labels), source, notes))
+}
+
+/// Whether the file at `path` has a `judge,family` row naming one of `judges` (read
+/// leniently: a file that is no table, or a wide panel that happens to be called
+/// `families.csv`, names none).
+fn names_a_judge(path: &Path, judges: &[String]) -> bool {
+    let Ok(mut src) = Source::open_rows(path) else {
+        return false;
+    };
+    let entry = |fields: &[String]| fields.len() == 2 && judges.contains(&fields[0]);
+    if entry(&src.header) {
+        return true;
+    }
+    let mut rec = ByteRecord::new();
+    while let Ok(Some(_)) = src.next(&mut rec) {
+        let fields: Vec<String> = rec
+            .iter()
+            .map(|f| sanitize(&String::from_utf8_lossy(f)))
+            .collect();
+        if entry(&fields) {
+            return true;
+        }
+    }
+    false
 }
 
 /// Given families name each judge once, each with a family: a repeated judge would silently
@@ -189,55 +219,52 @@ pub(super) fn not_a_judge(
     }
 }
 
-/// A two-column `judge,family` file, with the line of each entry; a first row that names no
-/// judge is a header.
+/// One entry of a families file: judge, family, row.
+type Entry = (String, String, u64);
+
+/// A two-column `judge,family` file, with the row of each entry, and a note when row 1 was
+/// read as a header other than `judge,…`. Row 1 is a header when it names neither a judge
+/// nor an anchor; every other row is an entry, and an entry naming an anchor, with an empty
+/// family or with a judge already listed is refused.
 pub(super) fn read_families_file(
     path: &Path,
     judges: &[String],
-) -> Result<Vec<(String, String, u64)>, DataError> {
-    let mut src = Source::open(path)?;
+    anchors: &[String],
+) -> Result<(Vec<Entry>, Option<Said>), DataError> {
+    let mut src = Source::open_rows(path)?;
     let mut out = Vec::new();
-    if judges.contains(&src.header[0]) {
-        if src.header.len() != 2 {
-            return Err(bad_family_row(path, 1));
-        }
-        out.push((src.header[0].clone(), src.header[1].clone(), 1));
-    }
+    let first = &src.header;
+    let named = |f: &String| judges.contains(f) || anchors.contains(f);
+    let note = if first.first().is_some_and(named) {
+        entry(path, first, 1, (judges, anchors), &mut out)?;
+        None
+    } else if first
+        .first()
+        .is_some_and(|f| f.eq_ignore_ascii_case("judge"))
+    {
+        None
+    } else {
+        Some(
+            DataError::data(
+                path,
+                format!(
+                    "note: row 1 ('{}') names no judge, so it is read as a header",
+                    first.join(",")
+                ),
+            )
+            .said(),
+        )
+    };
     let mut rec = ByteRecord::new();
     while let Some(line) = src.next(&mut rec)? {
         if is_blank(&rec) {
             continue;
         }
-        if rec.len() != 2 {
-            return Err(bad_family_row(path, line));
-        }
-        if out.len() > MAX_COLUMNS {
-            return Err(DataError::data_at(
-                path,
-                Location {
-                    row: Some(line),
-                    ..Location::default()
-                },
-                format!("more than {MAX_COLUMNS} family entries"),
-            ));
-        }
-        let field = |i: usize| sanitize(&String::from_utf8_lossy(&rec[i]));
-        let judge = field(0);
-        if let Some((_, before, first)) = out.iter().find(|(j, _, _)| *j == judge) {
-            return Err(DataError::data_at(
-                path,
-                Location {
-                    row: Some(line),
-                    column: Some(src.header[0].clone()),
-                    value: Some(judge.clone()),
-                },
-                format!(
-                    "judge '{judge}' is listed twice (row {first}, family '{before}'; and here, family '{}'): give each judge one family",
-                    field(1)
-                ),
-            ));
-        }
-        out.push((judge, field(1), line));
+        let fields: Vec<String> = rec
+            .iter()
+            .map(|f| sanitize(&String::from_utf8_lossy(f)))
+            .collect();
+        entry(path, &fields, line, (judges, anchors), &mut out)?;
     }
     if out.is_empty() {
         return Err(DataError::data(
@@ -245,7 +272,65 @@ pub(super) fn read_families_file(
             "no families in the file (a header only): list judge,family rows",
         ));
     }
-    Ok(out)
+    Ok((out, note))
+}
+
+/// Checks one `judge,family` row and adds it to `out`.
+fn entry(
+    path: &Path,
+    fields: &[String],
+    line: u64,
+    (judges, anchors): (&[String], &[String]),
+    out: &mut Vec<Entry>,
+) -> Result<(), DataError> {
+    let [judge, family] = fields else {
+        return Err(bad_family_row(path, line));
+    };
+    let at = |column: usize, value: &str| Location {
+        row: Some(line),
+        column: Some(format!("#{}", column + 1)),
+        value: Some(value.to_string()),
+    };
+    if out.len() >= MAX_COLUMNS {
+        return Err(DataError::data_at(
+            path,
+            Location {
+                row: Some(line),
+                ..Location::default()
+            },
+            format!("more than {MAX_COLUMNS} family entries"),
+        ));
+    }
+    if anchors.contains(judge) && !judges.contains(judge) {
+        return Err(DataError::data_at(
+            path,
+            at(0, judge),
+            format!(
+                "names an anchor, not a judge (judges: {}): families group judges",
+                preview(judges)
+            ),
+        ));
+    }
+    if family.is_empty() {
+        return Err(DataError::data_at(
+            path,
+            at(1, family),
+            format!(
+                "judge '{judge}' has an empty family: give it one, or leave the judge out (a judge left out forms a family of its own)"
+            ),
+        ));
+    }
+    if let Some((_, before, first)) = out.iter().find(|(j, _, _)| j == judge) {
+        return Err(DataError::data_at(
+            path,
+            at(0, judge),
+            format!(
+                "judge '{judge}' is listed twice (row {first}, family '{before}'; and here, family '{family}'): give each judge one family"
+            ),
+        ));
+    }
+    out.push((judge.clone(), family.clone(), line));
+    Ok(())
 }
 
 pub(super) fn bad_family_row(path: &Path, line: u64) -> DataError {

@@ -300,7 +300,12 @@ fn parse_row(
     let line_no = first_line + r as u64;
     let width = w.names.len();
     if seps.len() + 1 != width {
-        return Err(ragged(w.path, line_no, seps.len() + 1, width));
+        return Err(ragged(
+            w.path,
+            line_no,
+            (seps.len() + 1, width),
+            w.delimiter,
+        ));
     }
     for (slot, &c) in w.selected.iter().enumerate() {
         let s = if c == 0 { 0 } else { seps[c - 1] + 1 };

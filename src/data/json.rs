@@ -16,6 +16,7 @@ use serde::de::Error as _;
 use serde_json::{Deserializer, Value};
 
 use super::DataError;
+use super::json_shape::{MAX_COLUMN_LAYOUT_BYTES, column_layout};
 use super::records::Opened;
 use super::records::Records;
 use crate::location::Location;
@@ -38,6 +39,19 @@ pub(super) fn records(path: &Path, mut bytes: Vec<u8>) -> Result<Opened, DataErr
     let Some(start) = bytes.iter().position(|b| !b.is_ascii_whitespace()) else {
         return Err(DataError::data(path, "the file is empty (no records)"));
     };
+    if bytes[start] != b'['
+        && bytes.len() > MAX_COLUMN_LAYOUT_BYTES
+        && column_layout(&bytes[start..])
+    {
+        return Err(DataError::data(
+            path,
+            format!(
+                "pandas' column layout ({{\"col\": {{\"index\": value, …}}, …}}) is read whole, so at most {} MiB of it is read (this is {} MiB): write the frame with df.to_json(orient='records', lines=True), which is read record by record, or as CSV or Parquet",
+                MAX_COLUMN_LAYOUT_BYTES >> 20,
+                bytes.len() >> 20
+            ),
+        ));
+    }
     let mut keys = Keys::default();
     let mut scan = Scan::new(start, bytes[start] == b'[');
     let mut first = true;
@@ -63,6 +77,7 @@ pub(super) fn records(path: &Path, mut bytes: Vec<u8>) -> Result<Opened, DataErr
             bytes,
             index: keys.index,
             dense: vec![None; width],
+            kept: Kept::default(),
         }),
     })
 }
@@ -376,6 +391,7 @@ fn columns(path: &Path, v: Strict) -> Result<Opened, DataError> {
         rows: Box::new(Built {
             rows: rows.into_iter(),
             dense: vec![None; width],
+            kept: Kept::default(),
         }),
     })
 }
@@ -555,6 +571,7 @@ struct Table {
     scan: Scan,
     index: HashMap<String, usize>,
     dense: Vec<Option<Vec<u8>>>,
+    kept: Kept,
 }
 
 impl Records for Table {
@@ -566,13 +583,50 @@ impl Records for Table {
         self.dense.iter_mut().for_each(|d| *d = None);
         if let Value::Object(map) = v.value {
             for (k, x) in map {
-                if let Some(&c) = self.index.get(&k) {
-                    self.dense[c] = Some(field(x));
+                if let Some(&c) = self.index.get(&k)
+                    && let Some(slot) = self.kept.slot(c)
+                {
+                    self.dense[slot] = Some(field(x));
                 }
             }
         }
         fill(rec, &self.dense);
         Ok(Some(row))
+    }
+
+    fn keep(&mut self, cols: &[usize]) -> bool {
+        self.kept = Kept::of(cols, self.dense.len());
+        self.dense = vec![None; cols.len()];
+        true
+    }
+}
+
+/// Which columns a record table hands out, and where (all of them, in order, until
+/// [`Records::keep`] narrows them).
+#[derive(Default)]
+struct Kept {
+    slot_of: Option<Vec<Option<usize>>>,
+}
+
+impl Kept {
+    fn of(cols: &[usize], width: usize) -> Kept {
+        let mut slot_of = vec![None; width];
+        for (slot, &c) in cols.iter().enumerate() {
+            if let Some(s) = slot_of.get_mut(c) {
+                *s = Some(slot);
+            }
+        }
+        Kept {
+            slot_of: Some(slot_of),
+        }
+    }
+
+    /// Where column `c` goes in a row, if it is handed out.
+    fn slot(&self, c: usize) -> Option<usize> {
+        match &self.slot_of {
+            None => Some(c),
+            Some(s) => s.get(c).copied().flatten(),
+        }
     }
 }
 
@@ -580,6 +634,7 @@ impl Records for Table {
 struct Built {
     rows: std::vec::IntoIter<(u64, Record)>,
     dense: Vec<Option<Vec<u8>>>,
+    kept: Kept,
 }
 
 impl Records for Built {
@@ -589,10 +644,18 @@ impl Records for Built {
         };
         self.dense.iter_mut().for_each(|d| *d = None);
         for (c, f) in fields {
-            self.dense[c] = Some(f);
+            if let Some(slot) = self.kept.slot(c) {
+                self.dense[slot] = Some(f);
+            }
         }
         fill(rec, &self.dense);
         Ok(Some(row))
+    }
+
+    fn keep(&mut self, cols: &[usize]) -> bool {
+        self.kept = Kept::of(cols, self.dense.len());
+        self.dense = vec![None; cols.len()];
+        true
     }
 }
 

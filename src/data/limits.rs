@@ -77,3 +77,24 @@ pub(super) fn check_cells(
         ),
     ))
 }
+
+/// [`check_cells`] while rows are still being read: `rows` is the row that passed the limit,
+/// so the file has more than the rows before it, and the message says so (not a count of
+/// the file it never finished).
+pub(super) fn check_cells_so_far(
+    path: &Path,
+    rows: usize,
+    cols: usize,
+    what: &str,
+) -> Result<(), DataError> {
+    if rows.saturating_mul(cols) <= MAX_CELLS {
+        return Ok(());
+    }
+    Err(DataError::data(
+        path,
+        format!(
+            "more than {} {what} × {cols} judge and anchor columns is over the limit of {MAX_CELLS} cells ({MAX_CELLS_MEMORY}): split the file or select fewer columns",
+            rows - 1
+        ),
+    ))
+}

@@ -205,13 +205,17 @@ pub(super) fn read_long(
     let mut long = LongReader::new(&path, &names, spec, opts)?;
     let (ci, cr, cs) = long.columns;
     let mut rec = ByteRecord::new();
+    let kept = src.keep(&[ci, cr, cs]);
+    let [ai, ar, at] = [kept.at[0], kept.at[1], kept.at[2]];
     while let Some(line) = src.next(&mut rec)? {
-        if is_blank(&rec) {
-            continue;
+        if !kept.projected {
+            if is_blank(&rec) {
+                continue;
+            }
+            check_width(&path, &rec, &names, (line, src.delimiter))?;
         }
-        check_width(&path, &rec, &names, line)?;
-        long.row(line, &rec[ci], &rec[cr], || {
-            cell_value(&path, &rec[cs], line, &names[cs])
+        long.row(line, &rec[ai], &rec[ar], || {
+            cell_value(&path, &rec[at], line, &names[cs])
         })?;
     }
     long.finish()

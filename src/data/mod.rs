@@ -57,6 +57,50 @@ pub fn sniff_header(path: &Path) -> Result<Vec<String>, DataError> {
     Ok(names.iter().map(|n| crate::location::sanitize(n)).collect())
 }
 
+/// Whether some choice of columns could make the file at `path` a panel, told from its first
+/// bytes (as [`sniff_header`]): at least 3 columns, and for text at least two rows, each as
+/// wide as the header, and a column whose cells there are all numbers or missing (a long
+/// layout's scores, at the least). The explorer lists only such files, and keeps the panel on
+/// screen when another is none.
+#[must_use]
+pub fn could_be_panel(path: &Path) -> bool {
+    let Ok((format, bytes)) = input::head(path) else {
+        return false;
+    };
+    if matches!(format, input::Format::Parquet | input::Format::Json) {
+        return sniff_header(path).is_ok_and(|h| h.len() >= 3);
+    }
+    let cut = bytes.len() as u64 >= input::SNIFF_BYTES;
+    let buf = std::io::BufReader::new(
+        Box::new(std::io::Cursor::new(bytes)) as Box<dyn std::io::Read + Send>
+    );
+    let Ok(mut src) = Source::text(path, buf, false) else {
+        return false;
+    };
+    let width = src.header.len();
+    let mut numeric = vec![true; width];
+    let (mut rows, mut rec) = (0, csv::ByteRecord::new());
+    while rows < 50
+        && let Ok(Some(line)) = src.next(&mut rec)
+    {
+        if is_blank(&rec) {
+            continue;
+        }
+        if rec.len() != width {
+            // The head's last line may be cut short; any other short or long row is no table.
+            if cut {
+                break;
+            }
+            return false;
+        }
+        for (ok, field) in numeric.iter_mut().zip(&rec) {
+            *ok &= cell_value(path, field, line, "").is_ok();
+        }
+        rows += 1;
+    }
+    width >= 3 && rows >= 2 && numeric.contains(&true)
+}
+
 /// Loads a panel.
 ///
 /// # Errors
@@ -99,6 +143,7 @@ mod family_files;
 mod fast;
 mod input;
 mod json;
+mod json_shape;
 mod long;
 pub mod memory;
 mod raw;
@@ -108,6 +153,7 @@ mod roles;
 mod sniff;
 mod wide;
 
+pub use cells::{MISSING, is_missing};
 pub use checks::MAX_MAGNITUDE;
 pub use error::DataError;
 pub use input::note_stdin_closed;
@@ -121,7 +167,7 @@ use assemble::assemble;
 use cells::cell_value;
 use family_files::load_families;
 use input::names_stdin;
-use limits::{check_cells, check_column_count};
+use limits::{check_cells, check_cells_so_far, check_column_count};
 use long::read_long;
 use raw::Strategy;
 use records::Opened;

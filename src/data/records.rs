@@ -26,4 +26,15 @@ pub(super) enum Opened {
 pub(super) trait Records {
     /// Fills `rec` with the next row; its row number, or `None` at the end.
     fn next(&mut self, rec: &mut ByteRecord) -> Result<Option<u64>, DataError>;
+
+    /// From now on fills rows with only `cols`' fields, in that order, so a row costs its own
+    /// keys rather than every key the input names; `false` when rows stay whole.
+    fn keep(&mut self, _cols: &[usize]) -> bool {
+        false
+    }
+
+    /// The number of rows, when the input states it before they are read (Parquet's footer).
+    fn rows_stated(&self) -> Option<usize> {
+        None
+    }
 }

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use super::DataError;
 use super::{ColumnRef, MAX_COLUMNS, PanelRequest};
-use crate::location::sanitize;
+use crate::location::{escape, sanitize};
 use crate::wording::{Said, Setting};
 
 /// docs/method.md §6 default roles: `judge…` or `J<digits>` is a judge; `anchor…` or `A<digits>` an anchor.
@@ -37,7 +37,8 @@ pub enum Role {
 /// A column reference as a message shows it: `'NAME'` or `position P`.
 pub(super) fn shown(col: &ColumnRef) -> String {
     match col {
-        ColumnRef::Name(n) | ColumnRef::NameOrPosition(n) => format!("'{}'", sanitize(n.trim())),
+        // Escaped, not stripped: the value printed is the value refused.
+        ColumnRef::Name(n) | ColumnRef::NameOrPosition(n) => format!("'{}'", escape(n.trim())),
         ColumnRef::Position(p) => format!("position {p}"),
     }
 }
@@ -67,10 +68,13 @@ pub(super) fn resolve_list(
             .and_modify(|e| *e = None)
             .or_insert(Some(i));
     }
+    // A header's names are shown without control characters; a flag may give the name as
+    // the file writes it, with them.
     let by_name = |n: &str| {
         exact
             .get(n)
             .or_else(|| exact.get(n.trim()))
+            .or_else(|| exact.get(sanitize(n.trim()).as_str()))
             .copied()
             .or_else(|| folded.get(&n.trim().to_lowercase()).copied().flatten())
     };

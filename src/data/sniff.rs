@@ -36,11 +36,18 @@ pub(super) const MAX_HEADER: u64 = 1 << 20;
 
 impl Source {
     pub(super) fn open(path: &Path) -> Result<Source, DataError> {
+        let src = Source::open_rows(path)?;
+        check_header(path, &src.header)?;
+        Ok(src)
+    }
+
+    /// [`Source::open`] without the checks of a header (empty or repeated names): for a file
+    /// whose first row may be data (a families file).
+    pub(super) fn open_rows(path: &Path) -> Result<Source, DataError> {
         match input::open(path)? {
-            Opened::Text { buf, regular } => Source::text(path, buf, regular),
+            Opened::Text { buf, regular } => Source::text_rows(path, buf, regular),
             Opened::Records { names, rows } => {
                 let header: Vec<String> = names.iter().map(|f| sanitize(f)).collect();
-                check_header(path, &header)?;
                 Ok(Source {
                     path: path.to_path_buf(),
                     body: Body::Records(rows),
@@ -54,6 +61,16 @@ impl Source {
     }
 
     pub(super) fn text(
+        path: &Path,
+        buf: BufReader<Box<dyn Read + Send>>,
+        regular: bool,
+    ) -> Result<Source, DataError> {
+        let src = Source::text_rows(path, buf, regular)?;
+        check_header(path, &src.header)?;
+        Ok(src)
+    }
+
+    fn text_rows(
         path: &Path,
         mut buf: BufReader<Box<dyn Read + Send>>,
         regular: bool,
@@ -82,13 +99,26 @@ impl Source {
                 "not a text panel: the header is over 1 MiB",
             ));
         }
-        if first.contains(&0) || std::str::from_utf8(&first).is_err() {
+        if first.contains(&0) {
             return Err(DataError::data(
                 path,
                 "not a text panel: the header is binary or not UTF-8",
             ));
         }
-        let delimiter = sniff(&first);
+        if std::str::from_utf8(&first).is_err() {
+            // Text in a single-byte encoding: Excel on Windows saves CSV as Windows-1252.
+            return Err(DataError::data(
+                path,
+                "not a text panel: the header is not UTF-8 (Excel on Windows saves Windows-1252: convert it, e.g. iconv -f WINDOWS-1252 -t UTF-8)",
+            ));
+        }
+        // The body's first lines keep a delimiter honest that the header alone would get
+        // wrong (a comma inside a TSV's column names).
+        let following: Vec<u8> = buf
+            .fill_buf()
+            .map(|b| b[..b.len().min(1 << 16)].to_vec())
+            .unwrap_or_default();
+        let delimiter = sniff_lines(&first, &following, named_delimiter(path));
         let body_offset = (regular && !first.contains(&b'"')).then_some(consumed);
         let mut reader = ReaderBuilder::new()
             .delimiter(delimiter)
@@ -115,7 +145,6 @@ impl Source {
             .map(|f| String::from_utf8_lossy(f).into_owned())
             .collect();
         let header: Vec<String> = raw_header.iter().map(|f| sanitize(f)).collect();
-        check_header(path, &header)?;
         Ok(Source {
             path: path.to_path_buf(),
             body: Body::Text(Box::new(reader)),
@@ -135,6 +164,41 @@ impl Source {
                 Ok(false) => Ok(None),
                 Err(e) => Err(csv_error(&self.path, &e)),
             },
+        }
+    }
+}
+
+/// Where the columns asked of [`Source::keep`] sit in the rows [`Source::next`] fills.
+pub(super) struct Kept {
+    /// Each asked column's position in a row.
+    pub(super) at: Vec<usize>,
+    /// Rows hold only the asked columns (records, which are never ragged or blank).
+    pub(super) projected: bool,
+}
+
+impl Source {
+    /// The number of rows, when the input states it before they are read (Parquet's footer).
+    pub(super) fn rows_stated(&self) -> Option<usize> {
+        match &self.body {
+            Body::Records(rows) => rows.rows_stated(),
+            Body::Text(_) => None,
+        }
+    }
+
+    /// Asks for only `cols` from the rows, so reading a record input with many distinct keys
+    /// costs each record its own keys, not the header's width (linear, not records × keys).
+    pub(super) fn keep(&mut self, cols: &[usize]) -> Kept {
+        let projected = match &mut self.body {
+            Body::Records(rows) => rows.keep(cols),
+            Body::Text(_) => false,
+        };
+        Kept {
+            at: if projected {
+                (0..cols.len()).collect()
+            } else {
+                cols.to_vec()
+            },
+            projected,
         }
     }
 }
@@ -306,23 +370,74 @@ pub(super) fn csv_error(path: &Path, e: &csv::Error) -> DataError {
 
 /// The delimiter with the most occurrences in the header outside double quotes: comma, tab
 /// or semicolon.
+#[cfg(test)]
 pub(super) fn sniff(header: &[u8]) -> u8 {
+    sniff_lines(header, &[], None)
+}
+
+/// Comma, tab and semicolon, the delimiters a text panel may use.
+const DELIMITERS: [u8; 3] = [b',', b'\t', b';'];
+
+/// How often each of [`DELIMITERS`] occurs in `line` outside double quotes.
+fn counts(line: &[u8]) -> [usize; 3] {
     let mut counts = [0usize; 3];
     let mut quoted = false;
-    for &b in header {
+    for &b in line {
         match b {
             b'"' => quoted = !quoted,
-            b',' if !quoted => counts[0] += 1,
-            b'\t' if !quoted => counts[1] += 1,
-            b';' if !quoted => counts[2] += 1,
-            _ => {}
+            _ => {
+                if let Some(i) = DELIMITERS.iter().position(|d| *d == b) {
+                    counts[i] += usize::from(!quoted);
+                }
+            }
         }
     }
-    [(b',', counts[0]), (b'\t', counts[1]), (b';', counts[2])]
-        .into_iter()
-        .max_by_key(|(d, c)| (*c, u8::MAX - *d))
-        .filter(|(_, c)| *c > 0)
-        .map_or(b',', |(d, _)| d)
+    counts
+}
+
+/// The delimiter, from the header and the lines after it (`following`, the start of the
+/// body; its last line may be cut): of those that split the header and every following line
+/// into the same number of fields, the one `preferred` names (a `.tsv` file's tab), else the
+/// most frequent; when none keeps the count (a ragged file), the header's most frequent.
+pub(super) fn sniff_lines(header: &[u8], following: &[u8], preferred: Option<u8>) -> u8 {
+    let head = counts(header);
+    let whole = following
+        .iter()
+        .rposition(|b| *b == b'\n')
+        .map_or(&following[..0], |i| &following[..i]);
+    let lines: Vec<[usize; 3]> = whole
+        .split(|b| *b == b'\n')
+        .filter(|l| !l.iter().all(u8::is_ascii_whitespace))
+        .take(64)
+        .map(counts)
+        .collect();
+    let steady = |i: usize| head[i] > 0 && lines.iter().all(|c| c[i] == head[i]);
+    let pick = |ok: &dyn Fn(usize) -> bool| {
+        (0..3)
+            .filter(|&i| ok(i))
+            .max_by_key(|&i| {
+                (
+                    Some(DELIMITERS[i]) == preferred,
+                    head[i],
+                    u8::MAX - DELIMITERS[i],
+                )
+            })
+            .map(|i| DELIMITERS[i])
+    };
+    pick(&steady)
+        .or_else(|| pick(&|i| head[i] > 0))
+        .unwrap_or(b',')
+}
+
+/// The delimiter a file's name asks for: tab for `.tsv` and `.tab` (also under `.gz`).
+pub(super) fn named_delimiter(path: &Path) -> Option<u8> {
+    let name = path.file_name()?.to_string_lossy().to_ascii_lowercase();
+    let name = Path::new(name.strip_suffix(".gz").unwrap_or(&name));
+    match name.extension()?.to_str()? {
+        "tsv" | "tab" => Some(b'\t'),
+        "csv" => Some(b','),
+        _ => None,
+    }
 }
 
 /// Empty and duplicate names, in one pass (a hash of the names seen, so a header of

@@ -8,8 +8,8 @@ use csv::ByteRecord;
 use super::DataError;
 use super::raw::{Raw, Strategy};
 use super::{
-    PanelRequest, Source, assign_roles, cell_value, check_cells, check_column_count, fast,
-    position_note, resolve_list,
+    PanelRequest, Source, assign_roles, cell_value, check_cells, check_cells_so_far,
+    check_column_count, fast, position_note, resolve_list,
 };
 use crate::location::Location;
 use crate::wording::Setting;
@@ -100,14 +100,21 @@ pub(super) fn read_wide_csv(src: &mut Source, w: &Wide) -> Result<(Vec<f64>, Vec
     let mut cols: Vec<Vec<f64>> = vec![Vec::new(); w.selected.len()];
     let mut lines = Vec::new();
     let mut rec = ByteRecord::new();
+    let kept = src.keep(w.selected);
+    if let Some(rows) = src.rows_stated() {
+        // A count the file states (Parquet's footer): refused before a row is decoded.
+        check_cells(w.path, rows, w.selected.len(), "rows")?;
+    }
     while let Some(line) = src.next(&mut rec)? {
-        if is_blank(&rec) {
-            continue;
+        if !kept.projected {
+            if is_blank(&rec) {
+                continue;
+            }
+            check_width(w.path, &rec, w.names, (line, w.delimiter))?;
         }
-        check_width(w.path, &rec, w.names, line)?;
-        check_cells(w.path, lines.len() + 1, w.selected.len(), "rows")?;
-        for (slot, &c) in w.selected.iter().enumerate() {
-            cols[slot].push(cell_value(w.path, &rec[c], line, &w.names[c])?);
+        check_cells_so_far(w.path, lines.len() + 1, w.selected.len(), "rows")?;
+        for (slot, (&c, &at)) in w.selected.iter().zip(&kept.at).enumerate() {
+            cols[slot].push(cell_value(w.path, &rec[at], line, &w.names[c])?);
         }
         lines.push(line);
     }
@@ -128,7 +135,7 @@ pub(super) fn check_width(
     path: &Path,
     rec: &ByteRecord,
     names: &[String],
-    line: u64,
+    (line, delimiter): (u64, u8),
 ) -> Result<(), DataError> {
     let width = names.len();
     if rec.len() == width {
@@ -152,16 +159,28 @@ pub(super) fn check_width(
             ),
         ));
     }
-    Err(ragged(path, line, rec.len(), width))
+    Err(ragged(path, line, (rec.len(), width), delimiter))
 }
 
-pub(super) fn ragged(path: &Path, line: u64, fields: usize, width: usize) -> DataError {
+pub(super) fn ragged(
+    path: &Path,
+    line: u64,
+    (fields, width): (usize, usize),
+    delimiter: u8,
+) -> DataError {
+    let read_as = match delimiter {
+        b'\t' => "tab",
+        b';' => "semicolon",
+        _ => "comma",
+    };
     DataError::data_at(
         path,
         Location {
             row: Some(line),
             ..Location::default()
         },
-        format!("ragged row: {fields} fields where the header has {width}"),
+        format!(
+            "ragged row: {fields} fields where the header has {width} (read as {read_as}-separated)"
+        ),
     )
 }

@@ -83,6 +83,15 @@ pub fn boundary_study(
             "at least 2 replicates per point are needed".into(),
         ));
     }
+    crate::simulate::within_cells(opts.n, opts.base.q(), || boundary_within(opts, progress))
+        .map_err(invalid)?
+}
+
+/// [`boundary_study`] once its panels fit the cell limit together.
+fn boundary_within(
+    opts: &BoundaryOptions,
+    progress: &(dyn Fn(Progress) -> Flow + Sync),
+) -> Result<Option<Vec<BoundaryPoint>>, PlotError> {
     let mut out = Vec::with_capacity(opts.rho1.len());
     for (i, &r1) in opts.rho1.iter().enumerate() {
         let mut pm = opts.base.clone();

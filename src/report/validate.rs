@@ -274,7 +274,15 @@ fn texture_note(opts: &Options, study: &Study) -> String {
         "\nNominal false-alarm rate with {} null draws: {pi:.3} per test. The judges' residuals{residuals}.\n",
         opts.null_draws
     );
-    if over.is_empty() {
+    // A test that applied in no replicate was not tested: no pass to report.
+    let ran = study.cells.iter().any(|c| {
+        c.false_positives
+            .iter()
+            .any(|(_, r)| r.is_some_and(|(_, a)| a > 0))
+    });
+    if !ran {
+        out.push_str("No test could run on these replicates (every fit was undefined or inadmissible), so none is checked here.\n");
+    } else if over.is_empty() {
         out.push_str("Every test stays within 2 Monte-Carlo SEs of it on these textures.\n");
     } else {
         let _ = writeln!(

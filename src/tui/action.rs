@@ -170,6 +170,10 @@ pub enum Want {
 pub enum PromptEdit {
     Insert(char),
     Backspace,
+    /// `Ctrl-U`: the whole line.
+    ClearLine,
+    /// `Ctrl-W`: back to the previous `/` or space.
+    DeleteWord,
     /// `Tab`: the completed text, and the names it could still become when more than one
     /// (computed by the event loop, which may read folders).
     Completed {

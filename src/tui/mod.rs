@@ -158,8 +158,9 @@ fn scan_files() -> Vec<PathBuf> {
 }
 
 /// Whether the data pane offers `p` as a panel: a file in a format the loader reads (text,
-/// JSON records, Parquet, gzip) with at least three columns (two judges and an anchor, at
-/// the least), and not a families sidecar. Notes such as `assets/commands.txt` and `judge,family` files are not offered.
+/// JSON records, Parquet, gzip) that some choice of columns could make a panel
+/// ([`crate::data::could_be_panel`]: a table with a numeric column at the least), and
+/// not a families sidecar. Notes such as `assets/commands.txt` and `judge,family` files are not offered.
 #[must_use]
 pub fn is_panel_file(p: &std::path::Path) -> bool {
     let ext_ok = p.is_file()
@@ -173,7 +174,7 @@ pub fn is_panel_file(p: &std::path::Path) -> bool {
     let sidecar = p
         .file_stem()
         .is_some_and(|s| s.to_string_lossy().to_lowercase().ends_with(".families"));
-    ext_ok && !sidecar && has_rows(p) && crate::data::sniff_header(p).is_ok_and(|h| h.len() >= 3)
+    ext_ok && !sidecar && has_rows(p) && crate::data::could_be_panel(p)
 }
 
 /// Whether a file's first bytes hold a header and at least two rows: a one-line list of
@@ -246,6 +247,17 @@ pub fn action_of(ev: &TermEvent, app: &App, area: ratatui::layout::Rect) -> Opti
     }
 }
 
+/// A Ctrl (`ctrl`) or Alt chord in a prompt: the line editor's Ctrl-H (Backspace on `stty
+/// erase ^H` terminals), Ctrl-U and Ctrl-W; any other chord types nothing.
+fn chord(ctrl: bool, c: char) -> Option<PromptEdit> {
+    match (ctrl, c.to_ascii_lowercase()) {
+        (true, 'h') => Some(PromptEdit::Backspace),
+        (true, 'u') => Some(PromptEdit::ClearLine),
+        (true, 'w') => Some(PromptEdit::DeleteWord),
+        _ => None,
+    }
+}
+
 /// Keys while the open-path prompt is up: text editing, `Tab` completion (which reads the
 /// folder here, in the loop, not in the model), `Enter`, `Esc`; `Ctrl-c` still quits.
 fn prompt_key(k: &event::KeyEvent, app: &App) -> Option<Action> {
@@ -264,6 +276,14 @@ fn prompt_key(k: &event::KeyEvent, app: &App) -> Option<Action> {
         }
         KeyCode::Char('z') if k.modifiers.contains(KeyModifiers::CONTROL) => {
             return Some(Action::Suspend);
+        }
+        // The line editor's chords (Ctrl-H is Backspace on `stty erase ^H` terminals); any
+        // other Ctrl or Alt chord types nothing.
+        KeyCode::Char(c)
+            if k.modifiers
+                .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) =>
+        {
+            chord(k.modifiers.contains(KeyModifiers::CONTROL), c)?
         }
         KeyCode::Char(c) => PromptEdit::Insert(c),
         KeyCode::Backspace => PromptEdit::Backspace,
@@ -491,4 +511,18 @@ fn event_loop(
             .map_err(|e| term_error(&e))?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn prompt_chords_edit_the_line_and_never_type_their_letter() {
+        assert_eq!(chord(true, 'h'), Some(PromptEdit::Backspace));
+        assert_eq!(chord(true, 'u'), Some(PromptEdit::ClearLine));
+        assert_eq!(chord(true, 'w'), Some(PromptEdit::DeleteWord));
+        assert_eq!(chord(true, 'a'), None);
+        assert_eq!(chord(false, 'w'), None);
+    }
 }

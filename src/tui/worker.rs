@@ -335,7 +335,10 @@ pub fn run_load(j: &LoadJob) -> WorkerMsg {
             LoadFailure {
                 message: e.worded(&crate::tui::text::Keys),
                 // Fewer than 3 columns can never make a panel (2 judges and an anchor).
-                fixable_by_roles: about_columns && header.len() >= 3,
+                fixable_by_roles: about_columns
+                    && header.len() >= 3
+                    // A file no choice of columns makes a panel (all text) is no roles matter.
+                    && (!j.path.is_file() || crate::data::could_be_panel(&j.path)),
                 header,
                 family_file: family_file.clone(),
                 column,

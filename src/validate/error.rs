@@ -31,6 +31,9 @@ pub enum ValidateError {
     TooFewJudges(usize),
     #[error("validate needs at least 2 complete items")]
     TooFewItems,
+    /// A synthetic panel over the cell limit, or its workers not started.
+    #[error(transparent)]
+    Cells(#[from] crate::simulate::SimError),
 }
 
 impl From<ValidateError> for String {

@@ -383,13 +383,27 @@ pub fn total_steps(opts: &Options) -> u64 {
 /// stopped the run.
 ///
 /// # Errors
-/// Unusable options ([`Options::check`]).
+/// Unusable options ([`Options::check`]); the largest N's panel over the cell limit.
 pub fn run(
     tex: &Texture,
     opts: &Options,
     progress: &(dyn Fn(Progress) -> Flow + Sync),
 ) -> Result<Option<Study>, ValidateError> {
     opts.check()?;
+    let largest = opts.ns.iter().copied().max().unwrap_or(0);
+    Ok(crate::simulate::within_cells(
+        largest,
+        tex.judges.len() + opts.inject.len(),
+        || run_within(tex, opts, progress),
+    )?)
+}
+
+/// [`run`] once its panels fit the cell limit together.
+fn run_within(
+    tex: &Texture,
+    opts: &Options,
+    progress: &(dyn Fn(Progress) -> Flow + Sync),
+) -> Option<Study> {
     let which = estimators(tex);
     let mut cells = Vec::with_capacity(opts.ns.len());
     for (i, &n) in opts.ns.iter().enumerate() {
@@ -408,18 +422,16 @@ pub fn run(
                 ))
             })
             .collect();
-        let Some(reps) = reps else {
-            return Ok(None);
-        };
+        let reps = reps?;
         cells.push(summarise(n, opts, &which, &reps));
     }
-    Ok(Some(Study {
+    Some(Study {
         estimators: which,
         cells,
         panel_n: tex.n,
         any_ordinal: tex.any_ordinal(),
         shape: tex.shape(),
-    }))
+    })
 }
 
 #[cfg(test)]

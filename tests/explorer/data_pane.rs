@@ -197,6 +197,17 @@ fn tab_completes_a_path_to_the_longest_common_prefix() {
 }
 
 #[test]
+fn the_open_prompt_deletes_a_word_and_clears_the_line_as_a_line_editor_does() {
+    let mut app = started(Start::Default);
+    act(&mut app, Action::OpenPrompt);
+    type_text(&mut app, "data/runs/");
+    act(&mut app, Action::Prompt(PromptEdit::DeleteWord));
+    assert_eq!(app.prompt(), Some("data/"));
+    act(&mut app, Action::Prompt(PromptEdit::ClearLine));
+    assert_eq!(app.prompt(), Some(""));
+}
+
+#[test]
 fn the_open_prompt_keeps_the_end_of_a_long_path_in_view_and_swallows_keys() {
     let mut app = started(Start::Default);
     act(&mut app, Action::OpenPrompt);

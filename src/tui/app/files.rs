@@ -405,6 +405,17 @@ impl App {
     /// Asks the worker for (a reload of) a file as a new generation; what is on screen stays
     /// until the result arrives.
     pub(super) fn request_load(&mut self, path: PathBuf, options: PanelRequest) -> Vec<Effect> {
+        if let Some(why) = not_a_regular_file(&path) {
+            // Opening a FIFO would wait for a writer with "loading…" on screen, and the
+            // explorer rereads its file after every role change: refused at once, saying so.
+            return self.failed_load(LoadFailure {
+                message: why,
+                header: Vec::new(),
+                family_file: Vec::new(),
+                fixable_by_roles: false,
+                column: None,
+            });
+        }
         self.generation += 1;
         if let Source::File(f) = &mut self.source {
             f.loading = true;
@@ -415,6 +426,28 @@ impl App {
             options,
         })]
     }
+}
+
+/// Why the explorer does not open `path`, when it is a FIFO, a socket or a device (standard
+/// input, `-`, is read once into memory and is no file here).
+fn not_a_regular_file(path: &std::path::Path) -> Option<String> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        let ft = std::fs::metadata(path).ok()?.file_type();
+        let name = crate::error::sanitize(&path.display().to_string());
+        if ft.is_fifo() {
+            return Some(format!(
+                "{name} is a FIFO (a named pipe): reading it waits for a writer, and the explorer rereads its file after each change; save the data to a file, or pipe it in: cat {name} | rhoscope explore -"
+            ));
+        }
+        if ft.is_socket() || ft.is_char_device() || ft.is_block_device() {
+            return Some(format!("{name} is a device or socket, not a file"));
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = path;
+    None
 }
 
 /// `msg` with the full `path` it names shortened to the file's name.

@@ -170,6 +170,13 @@ impl App {
             PromptEdit::Backspace => {
                 prompt.text.pop();
             }
+            PromptEdit::ClearLine => prompt.text.clear(),
+            PromptEdit::DeleteWord => {
+                // Trailing separators first, then the word before them.
+                let t = prompt.text.trim_end_matches(['/', ' ']);
+                let keep = t.rfind(['/', ' ']).map_or(0, |i| i + 1);
+                prompt.text.truncate(keep);
+            }
             PromptEdit::Cancel => self.overlay = Overlay::None,
             PromptEdit::Submit => {
                 let (kind, text) = (prompt.kind.clone(), prompt.text.trim().to_string());
@@ -210,6 +217,10 @@ impl App {
         self.saved = None;
         self.focus = Pane::Data;
         let effects = self.open_file(path.clone(), PanelRequest::default());
+        if !matches!(&self.source, Source::File(f) if f.path == path) {
+            // Refused at once (a FIFO): what was open stays, and the path is not listed.
+            return effects;
+        }
         let entry = Entry::File(path);
         self.cursor = if let Some(i) = self.entries.iter().position(|e| *e == entry) {
             i
