@@ -33,7 +33,7 @@ registry! {
 use nalgebra::DMatrix;
 
 use crate::bootstrap::{BootstrapResult, WeakId, bootstrap_with_neff};
-use crate::estimate::{Context, Estimate, EstimateError, Estimator, Fits};
+use crate::estimate::{Context, Estimate, EstimateError, Estimator};
 use crate::panel::Panel;
 use crate::progress::{Flow, Progress, Stage};
 use crate::rng::Streams;
@@ -41,7 +41,7 @@ pub(crate) use calibration::shares_judge_fit;
 pub use calibration::{Draws, NullDistribution, NullSpec, calibrate};
 use calibration::{
     Slot, calibrate_on, calibrated, free_scale_null, judges_null, method_of, null_for,
-    observed_correlations,
+    observed_correlations, point_fits,
 };
 use decision::{Configuration, Decision, Route, decide};
 use null::NullModel;
@@ -220,22 +220,6 @@ pub fn run_with(
     progress: &(dyn Fn(Progress) -> Flow + Sync),
 ) -> Option<BatteryReport> {
     run_in(panel, &Room::default(), spec, opts, conventions, progress)
-}
-
-/// The point fits the table allows, plus the designated-clean fit when an anchor is trusted
-/// (it is asked for by name, so it runs even where the table refuses the others).
-fn point_fits(panel: &Panel, s: &DMatrix<f64>, ctx: &Context, allowed: bool) -> Fits {
-    let mut fits = if allowed {
-        Fits::of(panel, s, ctx, &ESTIMATORS)
-    } else {
-        Fits::default()
-    };
-    if ctx.clean.is_some() {
-        let extra = Fits::of(panel, s, ctx, &[designated_estimator(panel)]);
-        fits.fits.extend(extra.fits);
-        fits.refused.extend(extra.refused);
-    }
-    fits
 }
 
 /// Each point fit joined with its bootstrap, in the fits' order.

@@ -4,24 +4,22 @@
 //! bit-identical at any thread count.
 
 use nalgebra::DMatrix;
-use rand::RngExt;
 use rayon::prelude::*;
 
+mod batch;
 pub mod features;
 pub mod oracle;
 pub mod second;
 mod tallied;
 pub mod weighted;
 
-use crate::estimate::{Context, Estimate, Estimator, free_scale};
+use crate::estimate::{Context, Estimate, Estimator};
 use crate::panel::Panel;
 use crate::progress::{Flow, Progress};
-use crate::rng::{Index, Purpose, Streams};
+use crate::rng::Streams;
 pub use crate::stats::{Interval, MIN_ADMISSIBLE, WEAK_ID_T};
 use crate::stats::{percentile, sd};
-use features::FeatureSet;
-use second::SecondMoments;
-use weighted::PerItem;
+use batch::draws;
 
 /// Default number of resamples (docs/method.md §2).
 pub const DEFAULT_RESAMPLES: usize = 300;
@@ -145,102 +143,21 @@ pub fn bootstrap_with_neff(
     progress: &(dyn Fn(Progress) -> Flow + Sync),
 ) -> Option<(Vec<BootstrapResult>, crate::neff::Neff)> {
     let (n, p, m) = (panel.n, panel.p(), panel.m());
-    let centred = crate::neff::centred_judges(panel);
-    let blocked = estimators.contains(&Estimator::Blocked);
-    let families = ctx
-        .families
-        .as_ref()
-        .filter(|_| blocked)
-        .map(|f| f.index.clone());
-    // Every column continuous: the free-scale fit reads the resample's covariance, formed
-    // from counts like the closed form's moments. Ordinal columns need their polychoric
-    // correlations recomputed on the resampled items.
-    let second = (estimators.contains(&Estimator::FreeScale)
-        && !panel.scales.iter().any(crate::panel::Scale::is_ordinal))
-    .then(|| SecondMoments::of(panel));
-    // n_eff reads its judge variances from the covariance when there is one, and otherwise
-    // from the judges' squares, summed with the closed form's features.
-    let set = FeatureSet::new(p, m, families);
-    let set = if neff && p >= 2 && second.is_none() {
-        set.with_judge_squares()
-    } else {
-        set
-    };
-    let features = set.compute(panel);
-    // As its point fit, every resample's common-scale fit is undefined on ordinal codes.
-    let off_scale = crate::estimate::scale::reads_codes(panel);
-    // Ordinal columns: the free-scale refit reads each resample's tally of code patterns.
-    let free = tallied::Refit::of(
-        panel,
-        second.is_none() && estimators.contains(&Estimator::FreeScale),
-    );
-    let latent = latent_items(panel, estimators, ctx);
+    let refits = batch::Refits::new(panel, estimators, ctx, streams, neff);
     let batch = (BATCH_BYTES / n.max(1)).clamp(1, MAX_BATCH);
     let starts: Vec<usize> = (0..resamples).step_by(batch).collect();
-    let draws: Vec<Option<BatchDraws>> = starts
+    let draws: Vec<Option<batch::BatchDraws>> = starts
         .into_par_iter()
-        .map(|start| {
-            let size = batch.min(resamples - start);
-            let (counts, overflowed) = draw_counts(streams, start, size, n, progress)?;
-            let mut acc = features.weighted_sums(&counts, size);
-            let mut acc2 = second.as_ref().map(|s| s.weighted_sums(&counts, size));
-            for &r in &overflowed {
-                let draws = redraw(streams, start + r, n);
-                let sums = features.sum_draws(draws.iter().copied());
-                acc.column_mut(r).copy_from_slice(&sums);
-                if let (Some(s), Some(a)) = (&second, acc2.as_mut()) {
-                    a.column_mut(r)
-                        .copy_from_slice(&s.sum_draws(draws.into_iter()));
-                }
-            }
-            let covs: Vec<DMatrix<f64>> = match (&second, &acc2) {
-                (Some(s), Some(a)) => a
-                    .column_iter()
-                    .map(|w| s.covariance(w.as_slice(), n as f64))
-                    .collect(),
-                _ => Vec::new(),
-            };
-            let neffs = if neff && p >= 2 {
-                batch_neffs(
-                    &centred,
-                    &features,
-                    &acc,
-                    &covs,
-                    &counts,
-                    &overflowed,
-                    streams,
-                    start,
-                )
-            } else {
-                Vec::new()
-            };
-            let fitted = acc
-                .column_iter()
-                .enumerate()
-                .map(|(r, w)| {
-                    let w = w.as_slice();
-                    let (cs, at) = ((&counts[..], &overflowed[..]), (streams, start));
-                    let items =
-                        |e: Estimator| refit_items(e, latent.as_ref(), &free, panel, (cs, at), r);
-                    estimators
-                        .iter()
-                        .map(|&e| {
-                            let est = (!(off_scale && e.from_moments()))
-                                .then(|| refit(e, panel, ctx, &features, w, covs.get(r), &items))
-                                .flatten();
-                            Draw::of(est, m)
-                        })
-                        .collect()
-                })
-                .collect();
-            Some((fitted, neffs))
-        })
+        .map(|start| refits.batch(start, batch.min(resamples - start), progress))
         .collect();
     let mut all = Vec::with_capacity(resamples);
     let mut neffs = Vec::with_capacity(if neff { resamples } else { 0 });
     for batch in draws {
         let (d, v) = batch?;
-        all.extend(d);
+        all.extend(
+            d.into_iter()
+                .map(|fits| fits.into_iter().map(|e| Draw::of(e, m)).collect::<Vec<_>>()),
+        );
         neffs.extend(v);
     }
     let results = (0..estimators.len())
@@ -299,163 +216,6 @@ pub fn correlation_resamples<T: Send>(
             })
             .collect(),
     )
-}
-
-/// Each resample's n_eff in the batch of resamples from `start` ([`crate::neff`]). With every
-/// second moment at hand (the free-scale refit's covariances `covs`) it is read from the judge
-/// block; otherwise from the judge variances in the feature sums `acc` and one O(N·p) pass
-/// over the counts (32-bit ones for the resamples that overflowed a byte).
-#[expect(
-    clippy::too_many_arguments,
-    reason = "one batch's sums and counts, passed once"
-)]
-fn batch_neffs(
-    centred: &crate::neff::Centred<'_>,
-    features: &features::Features<'_>,
-    acc: &DMatrix<f64>,
-    covs: &[DMatrix<f64>],
-    counts: &[u8],
-    overflowed: &[usize],
-    streams: Streams,
-    start: usize,
-) -> Vec<Option<f64>> {
-    let (n, p) = (features.n, features.set.p());
-    if !covs.is_empty() {
-        return covs
-            .iter()
-            .map(|c| crate::neff::of_covariance(&c.view((0, 0), (p, p)).into_owned()))
-            .collect();
-    }
-    let wide: Vec<(usize, Vec<u32>)> = overflowed
-        .iter()
-        .map(|&r| {
-            let mut full = vec![0u32; n];
-            for i in redraw(streams, start + r, n) {
-                full[i] += 1;
-            }
-            (r, full)
-        })
-        .collect();
-    let vars: Option<Vec<Vec<f64>>> = acc
-        .column_iter()
-        .map(|w| features.set.judge_variances(w.as_slice(), n as f64))
-        .collect();
-    vars.map_or_else(
-        || vec![None; acc.ncols()],
-        |v| crate::neff::resample_n_eff(centred, &v, counts, &wide),
-    )
-}
-
-/// A batch's counts (one byte per item and resample) and the resamples that overflowed a byte.
-type Counts<'a> = (&'a [u8], &'a [usize]);
-
-/// The refit of resample `r` from its tally: the designated-clean latent fit's, or the
-/// free-scale fit's on ordinal columns.
-fn refit_items(
-    e: Estimator,
-    latent: Option<&(crate::ordinal::Items, usize)>,
-    free: &tallied::Refit,
-    panel: &Panel,
-    (cs, at): (Counts<'_>, (Streams, usize)),
-    r: usize,
-) -> Option<Estimate> {
-    match (e, latent) {
-        (Estimator::DesignatedCleanLatent, Some((it, d))) => {
-            tallied::latent(it, (panel.n, panel.p(), *d), cs, at, r)
-        }
-        (Estimator::DesignatedCleanLatent, None) => None,
-        _ => free.fit(panel, cs, at, r),
-    }
-}
-
-/// The items the designated-clean latent refit tallies, and its anchor, when it is asked for.
-fn latent_items(
-    panel: &Panel,
-    estimators: &[Estimator],
-    ctx: &Context,
-) -> Option<(crate::ordinal::Items, usize)> {
-    let d = ctx
-        .clean
-        .filter(|_| estimators.contains(&Estimator::DesignatedCleanLatent))?;
-    crate::ordinal::Items::of(panel)
-        .ok()
-        .map(|items| (items, d))
-}
-
-/// Estimator `e` refitted on one resample: from its feature sums `w`, from its covariance
-/// (the free-scale fit on continuous columns) or, for a free-scale fit with ordinal columns,
-/// on its resample, as is the designated-clean latent fit (`items`: the tally of its code
-/// patterns, [`tallied`]).
-fn refit(
-    e: Estimator,
-    panel: &Panel,
-    ctx: &Context,
-    features: &features::Features<'_>,
-    w: &[f64],
-    cov: Option<&DMatrix<f64>>,
-    items: &dyn Fn(Estimator) -> Option<Estimate>,
-) -> Option<Estimate> {
-    let (n, p, m) = (panel.n, panel.p(), panel.m());
-    match (e, cov) {
-        (Estimator::FreeScale, Some(cov)) => free_scale::fit_covariance(p, m, cov),
-        (Estimator::FreeScale, None) | (Estimator::DesignatedCleanLatent, _) => items(e),
-        _ if e.from_moments() => features
-            .set
-            .moments(w, n as f64, e.pairs(ctx))
-            .map(|mom| e.on_moments(&mom, ctx)),
-        _ => None,
-    }
-}
-
-/// One batch's fits (per resample, per estimator) and n_eff values (per resample).
-type BatchDraws = (Vec<Vec<Draw>>, Vec<Option<f64>>);
-
-/// The counts of resamples `start..start + size` (one byte per item and resample: a
-/// resample's histogram stays in cache), and which resamples overflowed a byte. A count over
-/// 255 needs N ≥ 256 and one item drawn 256 times (p < 1e−400); such a resample is summed
-/// draw by draw instead. `None` when `progress` stops the run.
-fn draw_counts(
-    streams: Streams,
-    start: usize,
-    size: usize,
-    n: usize,
-    progress: &(dyn Fn(Progress) -> Flow + Sync),
-) -> Option<(Vec<u8>, Vec<usize>)> {
-    let mut counts = vec![0u8; size * n];
-    let mut overflowed = Vec::new();
-    for r in 0..size {
-        if progress(Progress::Step) == Flow::Stop {
-            return None;
-        }
-        let row = &mut counts[r * n..(r + 1) * n];
-        let mut overflow = false;
-        for i in draws(streams, start + r, n) {
-            let (c, o) = row[i].overflowing_add(1);
-            row[i] = c;
-            overflow |= o;
-        }
-        if overflow {
-            overflowed.push(r);
-        }
-    }
-    Some((counts, overflowed))
-}
-
-/// The N indices resample `r` draws, drawn again (for a resample whose counts overflowed a
-/// byte): the stream [`draw_counts`] counted.
-fn redraw(streams: Streams, r: usize, n: usize) -> Vec<usize> {
-    draws(streams, r, n).collect()
-}
-
-/// Resample `r`'s N item indices in the order drawn: `random_range(0..n)` on stream `r`
-/// ([`Index`] inlines it, number for number).
-fn draws(streams: Streams, r: usize, n: usize) -> impl Iterator<Item = usize> {
-    let mut rng = streams.rng(Purpose::Bootstrap, r as u64);
-    let index = Index::below(n);
-    (0..n).map(move |_| match index {
-        Some(index) => index.draw(&mut rng),
-        None => rng.random_range(0..n),
-    })
 }
 
 impl Draw {

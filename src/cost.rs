@@ -26,6 +26,10 @@ const ORDINAL_PER_ROW: f64 = 3.0e-8;
 /// Seconds per item of one pattern draw (the judges' own null: an alias-table pick and a
 /// count per item, no row).
 const PATTERN_PER_ITEM: f64 = 4.0e-9;
+/// Seconds of a battery besides its resamples and null draws (process start, point fits,
+/// identified sets): 0.10 CPU s on a 10-item all-ordinal panel at B = D = 100 and at B = 1000,
+/// D = 5000 alike.
+const BATTERY_BASE: f64 = 0.1;
 /// Seconds per Likert sample (a null draw or a resample) and judge pair: the pair's polychoric
 /// fit, a few evaluations of the bivariate normal on its table's grid, whatever N.
 const ORDINAL_PER_PAIR: f64 = 5.0e-5;
@@ -39,8 +43,11 @@ pub fn ml_seconds(p: usize, m: usize) -> f64 {
     ML_PER_Q4 * q.powi(4) * starts
 }
 
-/// The shape of a battery run, for [`battery_seconds`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub use crate::estimate::null::{NullDraw, NullShape};
+
+/// The shape of a battery run, for [`battery_seconds`]: what it resamples and which nulls it
+/// draws (the battery's own plan, [`crate::battery::calibration::plan`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BatteryShape {
     /// Complete items N.
     pub n: usize,
@@ -49,31 +56,37 @@ pub struct BatteryShape {
     /// Bootstrap resamples B and null draws D.
     pub resamples: usize,
     pub null_draws: usize,
-    /// Whether the judges are ordinal: two latent nulls (the free-scale one simulating rows,
-    /// the judges' own drawing code patterns) rather than a Wishart, and every sample fits a
-    /// polychoric per judge pair.
-    pub ordinal: bool,
+    /// Polychoric correlations refitted per resample (a free-scale or latent refit on ordinal
+    /// columns reads each resample's tally; 0 otherwise).
+    pub resample_polychorics: usize,
+    /// The nulls that have a test to calibrate.
+    pub nulls: Vec<NullShape>,
 }
 
 /// Expected seconds of a battery: the item bootstrap (B resamples of N items, each refitting
-/// on count-weighted feature sums, and on Likert judges each also tallied and its polychorics
-/// fitted) plus the null draws (a Wishart per draw for continuous panels; for Likert ones, per
-/// draw, N simulated rows tallied for the free-scale null and N pattern picks for the judges'
-/// own, each then fitting a polychoric per judge pair).
+/// on count-weighted feature sums, and where a refit reads correlations also tallied and its
+/// polychorics fitted) plus each null's D draws (a Wishart, N pattern picks or N simulated
+/// rows, then a polychoric fit per ordinal pair where the draw's correlations are read).
 #[must_use]
 pub fn battery_seconds(s: &BatteryShape) -> f64 {
     let (n, p, m) = (s.n as f64, s.judges as f64, s.anchors as f64);
-    let q = p + m;
     let features = p + 2.0 * m + m * (m + 1.0) / 2.0 + 3.0;
-    let mut boot = s.resamples as f64 * n * (BOOT_PER_DRAW + BOOT_PER_FEATURE * features);
-    let per_draw = if s.ordinal {
-        let pairs = ORDINAL_PER_PAIR * p * (p - 1.0) / 2.0;
-        boot += s.resamples as f64 * pairs;
-        ORDINAL_PER_ROW * n * q + PATTERN_PER_ITEM * n + 2.0 * pairs
-    } else {
-        WISHART_PER_Q3 * q.powi(3)
-    };
-    boot + s.null_draws as f64 * per_draw
+    let per_resample = n * (BOOT_PER_DRAW + BOOT_PER_FEATURE * features)
+        + ORDINAL_PER_PAIR * s.resample_polychorics as f64;
+    let per_draw: f64 = s
+        .nulls
+        .iter()
+        .map(|null| {
+            let q = null.columns as f64;
+            let draw = match null.draw {
+                NullDraw::Wishart => WISHART_PER_Q3 * q.powi(3),
+                NullDraw::Patterns => PATTERN_PER_ITEM * n,
+                NullDraw::Rows => ORDINAL_PER_ROW * n * q,
+            };
+            draw + ORDINAL_PER_PAIR * null.polychorics as f64
+        })
+        .sum();
+    BATTERY_BASE + s.resamples as f64 * per_resample + s.null_draws as f64 * per_draw
 }
 
 /// Seconds per simulated item and column of a `power` or `plan` replicate (its normal draws,
@@ -222,20 +235,37 @@ mod tests {
 
     #[test]
     fn battery_cost_matches_the_measured_shapes() {
-        let shape = |n, judges, anchors, ordinal| BatteryShape {
+        let null = |draw, columns, polychorics| NullShape {
+            draw,
+            columns,
+            polychorics,
+        };
+        // Continuous panels: Tests A and B on the single-factor null, Test J on the judges'.
+        let continuous = |n, judges: usize, anchors: usize| BatteryShape {
             n,
             judges,
             anchors,
             resamples: 300,
             null_draws: 1000,
-            ordinal,
+            resample_polychorics: 0,
+            nulls: vec![
+                null(NullDraw::Wishart, judges + anchors, 0),
+                null(NullDraw::Wishart, judges, 0),
+            ],
+        };
+        // Six Likert judges and three continuous anchors: the free-scale refit on every
+        // resample, Test O's null simulating rows and Test J's drawing code patterns.
+        let likert = |n| BatteryShape {
+            resample_polychorics: 15,
+            nulls: vec![null(NullDraw::Rows, 9, 15), null(NullDraw::Patterns, 6, 15)],
+            ..continuous(n, 6, 3)
         };
         // Measured (release, 2 cores, other builds running): 0.03 s, 2.7 s, 1.0 s, 0.26 s,
         // 3.0 s; with the n_eff pass, 0.02 s, 1.4 s, 1.25 s, 0.12 s, 1.5 s. The model is
         // within a factor of two of the first set, and the fast shapes stay below the warning.
-        assert!(battery_seconds(&shape(2000, 20, 2, false)) < WARN_SECONDS);
-        assert!((1.3..5.4).contains(&battery_seconds(&shape(2000, 250, 2, false))));
-        assert!((0.5..2.1).contains(&battery_seconds(&shape(200_000, 6, 2, false))));
+        assert!(battery_seconds(&continuous(2000, 20, 2)) < WARN_SECONDS);
+        assert!((1.3..5.4).contains(&battery_seconds(&continuous(2000, 250, 2))));
+        assert!((0.5..2.1).contains(&battery_seconds(&continuous(200_000, 6, 2))));
         // Likert panels (six 5-level judges, three continuous anchors; release, the CPU
         // seconds of the whole process over the 2 cores, load average about 20, medians of 5
         // and 3 runs, one at N = 100 000): 2.30 s at N = 2000, 7.34 s at N = 20 000 and
@@ -247,15 +277,12 @@ mod tests {
                 "{s:?}: {e} s for {measured} s"
             );
         };
-        within_2x(shape(2000, 6, 3, true), 2.30);
-        within_2x(shape(20_000, 6, 3, true), 7.34);
-        within_2x(shape(100_000, 6, 3, true), 24.0);
+        within_2x(likert(2000), 2.30);
+        within_2x(likert(20_000), 7.34);
+        within_2x(likert(100_000), 24.0);
         // The fits, not the rows, set the cost at small N: a tenth of the items is not a tenth
         // of the time.
-        assert!(
-            battery_seconds(&shape(200, 6, 3, true))
-                > 0.5 * battery_seconds(&shape(2000, 6, 3, true))
-        );
+        assert!(battery_seconds(&likert(200)) > 0.5 * battery_seconds(&likert(2000)));
     }
 
     #[test]

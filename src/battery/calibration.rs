@@ -4,10 +4,12 @@
 use nalgebra::DMatrix;
 use rayon::prelude::*;
 
-use super::null::NullModel;
+use super::decision::{Configuration, decide};
+use super::inferred::designated_estimator;
+use super::null::{NullModel, NullShape};
 use super::registry::{PerTest, TestId};
 use super::types::{Layout, NullKind, Sample};
-use crate::estimate::{Estimate, EstimateError};
+use crate::estimate::{BATTERY, Context, Estimate, EstimateError, Estimator, Fits};
 use crate::model::Params;
 use crate::panel::Panel;
 use crate::progress::{Flow, Progress, Stage};
@@ -300,6 +302,81 @@ pub(super) fn judges_null(
             )),
         ),
         Err(why) => (Err(why.clone()), Some(format!("not calibrated: {why}"))),
+    }
+}
+
+/// The point fits the table allows, plus the designated-clean fit when an anchor is trusted
+/// (it is asked for by name, so it runs even where the table refuses the others).
+pub(super) fn point_fits(panel: &Panel, s: &DMatrix<f64>, ctx: &Context, allowed: bool) -> Fits {
+    let mut fits = if allowed {
+        Fits::of(panel, s, ctx, &BATTERY)
+    } else {
+        Fits::default()
+    };
+    if ctx.clean.is_some() {
+        let extra = Fits::of(panel, s, ctx, &[designated_estimator(panel)]);
+        fits.fits.extend(extra.fits);
+        fits.refused.extend(extra.refused);
+    }
+    fits
+}
+
+/// What a battery run will resample and draw, read from the same point fits and nulls the
+/// run makes, so its cost note ([`crate::cost`]) charges only the work that runs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Plan {
+    /// Polychoric correlations refitted per resample (a free-scale or latent refit on ordinal
+    /// columns reads each resample's tally; 0 otherwise).
+    pub resample_polychorics: usize,
+    /// Each null that has a test to calibrate, and how its draws are made.
+    pub nulls: Vec<NullShape>,
+}
+
+/// The [`Plan`] of the battery on `panel` (`clean`: the anchor trusted as clean, if any).
+#[must_use]
+pub fn plan(panel: &Panel, spec: &NullSpec, clean: Option<usize>) -> Plan {
+    let layout = Layout::of(panel);
+    let decision = decide(&Configuration::of(panel));
+    let s = panel.covariance();
+    let ctx = Context {
+        families: layout.families.clone(),
+        clean,
+    };
+    let fits = point_fits(panel, &s, &ctx, decision.refusal.is_none());
+    let (single, _) = null_for(panel, &s, fits.estimate(Estimator::ClosedForm), spec);
+    let corr = observed_correlations(panel);
+    let (free, _) = free_scale_null(panel, &s, corr.as_ref(), fits.free_scale(), spec);
+    let (own, _) = judges_null(panel, &s, corr.as_ref(), spec);
+    let slots = [
+        (Slot::Single, single),
+        (Slot::Free, free),
+        (Slot::Judges, own),
+    ];
+    let nulls = slots
+        .iter()
+        .filter_map(|(slot, model)| {
+            let m = model.as_ref().ok()?;
+            let tests = calibrated(*slot, &layout, model, *slot == Slot::Single || corr.is_ok());
+            let correlations = tests
+                .iter()
+                .any(|t| t.null_kind(&layout) == NullKind::FreeScale);
+            (!tests.is_empty()).then(|| m.shape(panel.n, correlations))
+        })
+        .collect();
+    let ordinal = panel.scales.iter().filter(|s| s.is_ordinal()).count();
+    let tallied = fits.fits.iter().any(|f| {
+        matches!(
+            f.estimator,
+            Estimator::FreeScale | Estimator::DesignatedCleanLatent
+        )
+    });
+    Plan {
+        resample_polychorics: if tallied {
+            ordinal * ordinal.saturating_sub(1) / 2
+        } else {
+            0
+        },
+        nulls,
     }
 }
 

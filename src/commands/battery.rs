@@ -32,16 +32,15 @@ pub(super) fn report(
     if let Some(why) = conventions.refusal(panel) {
         return Err(Error::Usage(why.into()));
     }
+    let plan = battery::calibration::plan(panel, &NullSpec::Matched, conventions.designated_clean);
     let shape = crate::cost::BatteryShape {
         n: panel.n,
         judges: panel.p(),
         anchors: panel.m(),
         resamples: opts.resamples,
         null_draws: opts.null_draws,
-        ordinal: panel
-            .scales
-            .iter()
-            .any(|s| matches!(s, crate::panel::Scale::Ordinal { .. })),
+        resample_polychorics: plan.resample_polychorics,
+        nulls: plan.nulls,
     };
     let what = format!(
         "the battery (N = {}, {} judges, {} anchors, B = {}, {} null draws)",

@@ -44,6 +44,27 @@ impl Discrete {
     }
 }
 
+/// How one null draw is made ([`NullModel::route`]), which sets its cost.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NullDraw {
+    /// A Wishart by Bartlett decomposition: O(q³) whatever N.
+    Wishart,
+    /// N code-pattern picks (an all-ordinal one-factor null): one alias-table pick per item.
+    Patterns,
+    /// N simulated rows: q normals, their Cholesky product and the row's tally.
+    Rows,
+}
+
+/// One null's draws: how each is made, its columns and the polychorics it fits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NullShape {
+    pub draw: NullDraw,
+    /// Columns of the null (q).
+    pub columns: usize,
+    /// Polychoric correlations fitted per draw (0 when the draw's correlations are not read).
+    pub polychorics: usize,
+}
+
 /// A correctly specified null: the covariance of the latent Gaussian model, its Cholesky
 /// factor, and which columns are observed on an ordinal scale.
 #[derive(Debug, Clone)]
@@ -389,18 +410,18 @@ impl NullModel {
         scratch: &mut Vec<f64>,
         correlations: bool,
     ) -> (DMatrix<f64>, Option<DMatrix<f64>>) {
-        if !correlations || self.wishart_ok(n) {
-            return (self.draw_cov(n, rng, scratch), None);
-        }
-        if self.discrete.iter().all(Option::is_none) {
-            let data = self.draw_data(n, rng);
-            return (covariance(&data, n, self.q(), scratch), None);
-        }
-        let drawn = match &self.patterns {
-            Some(pn) => Ok(pn.draw(n, rng).correlations(&pn.layout)),
-            None => Err(self.tally_layout()),
+        let drawn = match (self.route(n, correlations), &self.patterns) {
+            (NullDraw::Patterns, Some(pn)) => pn.draw(n, rng).correlations(&pn.layout),
+            (NullDraw::Rows, _) if correlations && self.discrete.iter().any(Option::is_some) => {
+                let l = self.tally_layout();
+                self.draw_tally(n, rng, &l).correlations(&l)
+            }
+            (NullDraw::Rows, _) if correlations => {
+                let data = self.draw_data(n, rng);
+                return (covariance(&data, n, self.q(), scratch), None);
+            }
+            _ => return (self.draw_cov(n, rng, scratch), None),
         };
-        let drawn = drawn.unwrap_or_else(|l| self.draw_tally(n, rng, &l).correlations(&l));
         drawn.map_or_else(
             |_| {
                 let nan = DMatrix::from_element(self.q(), self.q(), f64::NAN);
@@ -408,6 +429,35 @@ impl NullModel {
             },
             |(corr, cov)| (cov, Some(corr)),
         )
+    }
+
+    /// How [`Self::draw_sample`] makes a draw at N = `n` (what it costs): a Wishart whenever every column is continuous and N − 1 ≥ q, code
+    /// patterns for an all-ordinal one-factor null whose correlations are read, rows otherwise.
+    #[must_use]
+    pub fn route(&self, n: usize, correlations: bool) -> NullDraw {
+        if self.wishart_ok(n) {
+            NullDraw::Wishart
+        } else if correlations && self.patterns.is_some() {
+            NullDraw::Patterns
+        } else {
+            NullDraw::Rows
+        }
+    }
+
+    /// How a draw at N = `n` is made, and the polychoric correlations it fits when its
+    /// correlations are read (one per pair of ordinal columns).
+    #[must_use]
+    pub fn shape(&self, n: usize, correlations: bool) -> NullShape {
+        let o = self.discrete.iter().filter(|d| d.is_some()).count();
+        NullShape {
+            draw: self.route(n, correlations),
+            columns: self.q(),
+            polychorics: if correlations {
+                o * o.saturating_sub(1) / 2
+            } else {
+                0
+            },
+        }
     }
 
     /// Which columns are ordinal (at their level values) and which continuous.

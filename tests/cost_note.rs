@@ -1,0 +1,87 @@
+//! The battery's cost note charges the work that runs: on panels whose nulls are Wishart draws
+//! (ordinal anchors, continuous judges) or whose fits are undefined it predicts within 2× of
+//! the measured run, where charging row-simulating nulls for any ordinal column predicted
+//! 10–200× too much.
+
+mod common;
+
+use rhoscope::battery::calibration::plan;
+use rhoscope::battery::{NullSpec, null::NullDraw};
+use rhoscope::cost::{BatteryShape, battery_seconds};
+use rhoscope::data::{ColumnRef, PanelRequest, load};
+use rhoscope::panel::Panel;
+
+fn columns(v: &[&str]) -> Option<Vec<ColumnRef>> {
+    Some(
+        v.iter()
+            .map(|s| ColumnRef::NameOrPosition((*s).to_string()))
+            .collect(),
+    )
+}
+
+fn panel(path: &std::path::Path, judges: &[&str], anchors: &[&str]) -> Panel {
+    let opts = PanelRequest {
+        judges: columns(judges),
+        anchors: columns(anchors),
+        ..PanelRequest::default()
+    };
+    load(path, &opts).unwrap().panel
+}
+
+fn seconds(p: &Panel, resamples: usize, null_draws: usize) -> (f64, BatteryShape) {
+    let plan = plan(p, &NullSpec::Matched, None);
+    let shape = BatteryShape {
+        n: p.n,
+        judges: p.p(),
+        anchors: p.m(),
+        resamples,
+        null_draws,
+        resample_polychorics: plan.resample_polychorics,
+        nulls: plan.nulls,
+    };
+    (battery_seconds(&shape), shape)
+}
+
+fn within_2x(p: &Panel, (b, d): (usize, usize), measured: f64) -> BatteryShape {
+    let (e, shape) = seconds(p, b, d);
+    eprintln!("{shape:?}: {e} s");
+    assert!(
+        e >= measured / 2.0 && e <= measured * 2.0,
+        "{shape:?}: predicted {e} s for {measured} s"
+    );
+    shape
+}
+
+#[test]
+fn hanna_llm_with_ordinal_anchors_is_charged_wishart_draws() {
+    let p = panel(
+        &common::shared().join("hanna-llm/hanna_llm_coherence.csv"),
+        &[
+            "beluga_13b",
+            "orca_platypus_13b",
+            "mistral_7b",
+            "llama2_13b_chat",
+            "chatgpt",
+        ],
+        &["human1", "human2", "human3"],
+    );
+    // `battery … --null-draws 20000 --bootstrap 5000`: 0.18 CPU s (release; the note said 28 s).
+    let shape = within_2x(&p, (5000, 20_000), 0.18);
+    assert!(shape.nulls.iter().all(|n| n.draw == NullDraw::Wishart));
+    assert!(!shape.nulls.is_empty());
+}
+
+#[test]
+fn a_ten_item_all_ordinal_panel_is_not_charged_rows() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = common::write(
+        dir.path(),
+        "k10.csv",
+        b"J1,J2,J3,J4,J5,J6,A1,A2\n3,4,5,3,4,4,4,5\n5,4,5,5,5,5,4,3\n5,4,3,5,4,4,5,5\n\
+3,3,5,3,4,5,5,5\n1,2,1,4,1,1,1,1\n2,1,4,3,2,1,3,4\n5,5,4,5,3,4,3,5\n1,1,2,2,1,2,1,1\n\
+3,3,2,4,2,2,3,2\n3,4,2,3,5,2,1,3\n",
+    );
+    let p = panel(&path, &["J1", "J2", "J3", "J4", "J5", "J6"], &["A1", "A2"]);
+    // `battery … --null-draws 5000 --bootstrap 1000`: 0.11 CPU s (release; the note said 8.3 s).
+    within_2x(&p, (1000, 5000), 0.11);
+}
