@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-import signal
 import sys
+
+# The C module, not `signal`: that one imports enum, a third of the command's start-up.
+import _signal
 
 
 def main() -> None:
@@ -11,7 +13,7 @@ def main() -> None:
     from . import _rhoscope
 
     # As the binary: Ctrl-C ends the command (the explorer installs its own handlers).
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    _signal.signal(_signal.SIGINT, _signal.SIG_DFL)
     argv = ["rhoscope", *sys.argv[1:]]
     sys.stdout.flush()
     code = _rhoscope.run_cli(argv)
