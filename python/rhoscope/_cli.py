@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import sys
-
-# The C module, not `signal`: that one imports enum, a third of the command's start-up.
+# `_signal` is the C module, not `signal`: that one imports enum, a third of the command's
+# start-up.
 import _signal
+import sys
 
 
 def main() -> None:
