@@ -4,7 +4,7 @@ from __future__ import annotations
 
 # `_signal` is the C module, not `signal`: that one imports enum, a third of the command's
 # start-up.
-import _signal
+import _signal  # type: ignore[import-not-found]  # (typeshed has no stub for it)
 import sys
 
 
