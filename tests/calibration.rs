@@ -20,7 +20,7 @@ use statrs::distribution::{ContinuousCDF, Normal};
 const SIGMA_T2: f64 = 1.0;
 const SIGMA_C2: f64 = 0.8;
 const JUDGE_ERROR_VAR: f64 = 1.0;
-const ANCHOR_SD: [f64; 4] = [0.5, 0.6, 0.7, 0.55];
+const ANCHOR_SD: [f64; 6] = [0.5, 0.6, 0.7, 0.55, 0.65, 0.6];
 const FAMILIES: [&str; 6] = ["f1", "f1", "f2", "f2", "f3", "f3"];
 
 /// How the six judges are observed.
@@ -662,6 +662,58 @@ fn test_o_plug_in_null_against_the_true_null() {
         tenths[((1 + above) * 10 / (1 + null.len())).min(9)] += 1;
     }
     eprintln!("p-values by tenth: {tenths:?}");
+}
+
+/// Test O's size at m = 3, 4 and 6 anchors
+/// and N = 1000 and 5000: continuous judges, families, distinct ρ (off the equal-β ridge where
+/// Test O is conservative). `CAL_PANELS` (default 400) null panels per cell, `CAL_DRAWS`
+/// (default 200) null draws, `CAL_ONLY` parts of the design's name separated by `|`. Fails
+/// on a cell outside nominal ± 3 MC SE.
+#[test]
+#[ignore = "long: Test O's size at 3, 4 and 6 anchors (about an hour of CPU at 400 panels)"]
+fn test_o_size_by_anchor_count() {
+    let panels = env_usize("CAL_PANELS", 400);
+    let draws = env_usize("CAL_DRAWS", 200);
+    let only = std::env::var("CAL_ONLY").unwrap_or_default();
+    let rhos: [&'static [f64]; 3] = [
+        &[0.3, 0.7, 0.5],
+        &[0.3, 0.7, 0.5, 0.2],
+        &[0.3, 0.7, 0.5, 0.2, 0.4, 0.6],
+    ];
+    let mut failures = Vec::new();
+    for (i, (n, rho)) in [1000, 5000]
+        .into_iter()
+        .flat_map(|n| rhos.map(|r| (n, r)))
+        .enumerate()
+    {
+        let design = Design {
+            judges: Judges::Continuous,
+            families: true,
+            n,
+            violation: Violation::None,
+            rho,
+        };
+        let name = match rho.len() {
+            3 => format!("{}, m = 3", design.name()),
+            _ => design.name(),
+        };
+        if !only.split('|').any(|part| name.contains(part)) {
+            continue;
+        }
+        let r = rejections(&design, panels, draws, 7100 + i as u64);
+        let (k, ran) = r[TestId::O];
+        let rate = k as f64 / ran as f64;
+        let pi = nominal(draws);
+        let se = (pi * (1.0 - pi) / ran as f64).sqrt();
+        eprintln!(
+            "| {name} | {ran} | {draws} | {rate:.3} ± {:.3} | {:+.1} SE |",
+            (rate * (1.0 - rate) / ran as f64).sqrt(),
+            (rate - pi) / se
+        );
+        failures.extend(check_size(&design, &r, draws, 3.0));
+    }
+    let o: Vec<&String> = failures.iter().filter(|f| f.contains("Test O")).collect();
+    assert!(o.is_empty(), "{o:#?}");
 }
 
 /// On standard normal nulls of D = 1000 draws the 95th percentile's SD is

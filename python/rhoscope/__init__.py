@@ -14,9 +14,11 @@ starts without importing the functions, pandas or numpy.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ._rhoscope import __version__
+
+# Not `from typing import TYPE_CHECKING`: importing typing costs the command more start-up
+# than the extension's own load; type checkers read the constant as typing's.
+TYPE_CHECKING = False
 
 if TYPE_CHECKING:
     from ._api import (

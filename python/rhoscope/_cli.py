@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-import signal
+# `_signal` is the C module, not `signal`: that one imports enum, a third of the command's
+# start-up.
+import _signal  # type: ignore[import-not-found]  # (typeshed has no stub for it)
 import sys
 
 
@@ -11,7 +13,7 @@ def main() -> None:
     from . import _rhoscope
 
     # As the binary: Ctrl-C ends the command (the explorer installs its own handlers).
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    _signal.signal(_signal.SIGINT, _signal.SIG_DFL)
     argv = ["rhoscope", *sys.argv[1:]]
     sys.stdout.flush()
     code = _rhoscope.run_cli(argv)

@@ -266,6 +266,8 @@ def prepare(data: Any, names: Sequence[str] | None = None, long: Sequence[str] |
     LazyFrame is collected first."""
     data = collected("data", data)
     kind = _kind(data)
+    if names is not None and kind != "numpy":
+        raise UsageError("names= names a 2-D numpy array's columns; this data= has its own", 2)
     long_flag = None
     if long is not None:
         long = [long] if isinstance(long, str) else list(long)

@@ -30,4 +30,6 @@ _BY_CODE = {2: UsageError, 3: IdentificationError, 65: InputError, 66: InputErro
 def from_failure(code: int, message: str) -> RhoscopeError:
     """The exception for a library error with this exit code."""
     message = message[len("rhoscope: ") :] if message.startswith("rhoscope: ") else message
+    # The identification refusal points to the command; here the function says the same.
+    message = message.replace("`rhoscope identify` shows why", "rhoscope.identify(data) shows why")
     return _BY_CODE.get(code, RhoscopeError)(message, code)

@@ -56,6 +56,14 @@ def likert(n: int = 80) -> pd.DataFrame:
     return d
 
 
+def ordinal_judges() -> pd.DataFrame:
+    """Judges on 1–5 codes and two continuous anchors: ρ is not identified (Section 7)."""
+    d = DF.copy()
+    for j in ["J1", "J2", "J3"]:
+        d[j] = np.clip(np.round(d[j] + 3), 1, 5).astype(int)
+    return d
+
+
 LEVELS = ["awful", "poor", "fair", "good", "great"]
 
 
@@ -247,6 +255,13 @@ CASES: list[tuple[str, Callable[[], Any], Any]] = [
     ("export-syntax-int", lambda: rhoscope.export(MID, syntax=1), "syntax="),
     ("long-two-columns", lambda: est(DF, long=("a", "b")), "long="),
     ("long-unknown-column", lambda: est(DF, long=("item", "rater", "score")), "long="),
+    # names= belongs to an array: beside a frame, a mapping or a path it would be ignored
+    ("names-with-frame", lambda: est(DF, names=list(DF.columns)), "names="),
+    ("names-with-polars", lambda: est(pl.from_pandas(DF), names=list(DF.columns)), "names="),
+    ("names-with-mapping", lambda: est(DF.to_dict("list"), names=list(DF.columns)), "names="),
+    ("names-with-path", lambda: est(MID, names=["a"]), "names="),
+    # the identification refusal points to the function, not to the command
+    ("not-identified-points-to-identify", lambda: est(ordinal_judges()), "rhoscope.identify(data) shows why"),
 ]
 
 
