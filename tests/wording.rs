@@ -731,6 +731,6 @@ fn the_censored_flag_names_the_column_and_no_step_the_cli_cannot_take() {
     let judges: Vec<String> = ["a", "b", "c", "d", "chatgpt"].map(String::from).to_vec();
     let text = rhoscope::wording::reword(&flag.message(&est, &[], &judges), &Flags).into_owned();
     assert!(text.contains("judge chatgpt"), "{text}");
-    assert!(!text.contains("number"), "{text}");
+    assert!(!text.contains("judge number"), "{text}");
     assert!(!text.contains("leaving it out"), "{text}");
 }

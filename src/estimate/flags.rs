@@ -125,11 +125,7 @@ impl Flag {
                 .get(i)
                 .map_or_else(|| format!("A{}", i + 1), Clone::clone)
         };
-        let judge = |j: usize| {
-            judges
-                .get(j)
-                .map_or_else(|| format!("judge {}", j + 1), |n| format!("judge {n}"))
-        };
+        let judge = |j: usize| judge_name(judges, j);
         match self.code {
             FlagCode::SigmaC2Nonpositive => format!(
                 "σ̂_c² = {:.4} ≤ 0: no common-mode variance is left once quality is removed, so every ρ̂ is undefined; this out-of-range (Heywood-type) fit signals misspecification or weak identification, and no point or interval of it can be read (the answer says which estimate, if any, can).",
@@ -289,6 +285,13 @@ impl Flag {
             )
         }
     }
+}
+
+/// A judge named by its column ("judge chatgpt"), by position only when no name is given.
+fn judge_name(judges: &[String], j: usize) -> String {
+    judges
+        .get(j)
+        .map_or_else(|| format!("judge {}", j + 1), |n| format!("judge {n}"))
 }
 
 /// `x` at a sensible precision beside `bound`: 4 decimals, more only to tell it from a
