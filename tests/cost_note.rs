@@ -11,18 +11,16 @@ use rhoscope::cost::{BatteryShape, battery_seconds};
 use rhoscope::data::{ColumnRef, PanelRequest, load};
 use rhoscope::panel::Panel;
 
-fn columns(v: &[&str]) -> Option<Vec<ColumnRef>> {
-    Some(
-        v.iter()
-            .map(|s| ColumnRef::NameOrPosition((*s).to_string()))
-            .collect(),
-    )
+fn columns(v: &[&str]) -> Vec<ColumnRef> {
+    v.iter()
+        .map(|s| ColumnRef::NameOrPosition((*s).to_string()))
+        .collect()
 }
 
 fn panel(path: &std::path::Path, judges: &[&str], anchors: &[&str]) -> Panel {
     let opts = PanelRequest {
-        judges: columns(judges),
-        anchors: columns(anchors),
+        judges: Some(columns(judges)),
+        anchors: Some(columns(anchors)),
         ..PanelRequest::default()
     };
     load(path, &opts).unwrap().panel
