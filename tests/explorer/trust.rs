@@ -5,13 +5,20 @@
 //! The fixture `tests/fixtures/likert_anchors.csv` is
 //! `rhoscope simulate --preset three-anchor --set p=5 --set ordinal=anchors:5
 //! --set rho=0,0.5,0.3 --n 1000 --seed 38`: five continuous judges, three 5-level anchors.
+//! `tests/fixtures/likert_all.csv` is the same with `--set ordinal=judges:7 --n 600`: every
+//! column ordinal, so the explorer fits no closed form of its own.
 
 use super::*;
 
 /// The Likert fixture with anchor `k` trusted (the loader reads its roles from the names).
 fn likert_trusted(k: usize) -> App {
+    trusted("tests/fixtures/likert_anchors.csv", k)
+}
+
+/// A fixture of five judges and three anchors with anchor `k` trusted.
+fn trusted(path: &str, k: usize) -> App {
     let mut app = started(Start::File(
-        PathBuf::from("tests/fixtures/likert_anchors.csv"),
+        PathBuf::from(path),
         rhoscope::data::PanelRequest::default(),
     ));
     act(&mut app, Action::Focus(Pane::Data));
@@ -45,6 +52,31 @@ fn trusting_a_likert_anchor_reads_the_others_with_intervals() {
     act(&mut again, Action::TrustAnchor);
     assert_eq!(again.designated(), None);
     assert_eq!(again.battery.as_deref().unwrap().reading.answer.read, None);
+}
+
+/// On an all-Likert panel the explorer fits no closed form; trusting an anchor still puts the
+/// reading's estimate on the estimates pane, with its intervals, at 80×24 without scrolling.
+#[test]
+fn trusting_an_anchor_of_an_all_likert_panel_shows_the_reading() {
+    let app = trusted("tests/fixtures/likert_all.csv", 0);
+    let r = app.battery.as_deref().unwrap();
+    assert_eq!(
+        r.reading.answer.read,
+        Some(Estimator::DesignatedCleanLatent)
+    );
+    let est = text(&app, Pane::Estimates, 80, 24);
+    assert!(est.contains("read: designated clean A1 (latent)"), "{est}");
+    assert!(!est.contains("not identified"), "{est}");
+    for k in 1..3 {
+        let i = r.reading.answer.anchors[k].interval.unwrap();
+        assert!(
+            est.contains(&format!("[{:.2}, {:.2}]", i.lo, i.hi)),
+            "{est}"
+        );
+    }
+    // The simulation's ρ_2 = 0.5 lies in A2's interval.
+    let i = r.reading.answer.anchors[1].interval.unwrap();
+    assert!(i.lo < 0.5 && 0.5 < i.hi, "{i:?}");
 }
 
 #[test]
