@@ -326,7 +326,11 @@ fn anchor_lines(
     theme: Theme,
 ) -> Vec<Line<'static>> {
     let shown: Vec<String> = names.iter().map(|n| crate::error::sanitize(n)).collect();
-    let longest = shown.iter().map(|n| n.chars().count()).max().unwrap_or(0);
+    let longest = shown
+        .iter()
+        .map(|n| crate::tui::widgets::cells(n))
+        .max()
+        .unwrap_or(0);
     // Each row's numbers, then one layout for every row: the rows share the name column and
     // the plot's axis (its zero and its scale), however long each row's numbers are.
     let rows: Vec<(
@@ -367,7 +371,9 @@ fn anchor_lines(
     let elided = crate::tui::widgets::elide_distinct(&shown, name_w);
     let mut lines: Vec<Line> = Vec::new();
     for ((a, (ci, t, numbers, truth_text)), name) in e.anchors.iter().zip(rows).zip(elided) {
-        let mut spans = vec![Span::raw(format!("{name:<name_w$} "))];
+        // By cells: a wide (CJK) name never pushes the interval onto the next line.
+        let name = crate::tui::widgets::fit_cells(&name, name_w);
+        let mut spans = vec![Span::raw(format!("{name} "))];
         if plot_w > 0 {
             spans.push(Span::raw(marker_line(
                 a.rho,
