@@ -404,7 +404,7 @@ impl App {
             }
             Action::Prev => self.step(-1),
             Action::Activate => self.activate(),
-            Action::CycleRole => self.edit_column(FileState::cycle_role),
+            Action::CycleRole => self.cycle_role(),
             Action::ToggleScale => self.toggle_scale(),
             Action::TrustAnchor => self.trust_anchor(),
             Action::Family(d) => self.shift_family(d),

@@ -78,7 +78,9 @@ pub fn traced(panel: &Panel) -> Option<Arc<Traced>> {
 }
 
 /// The sliders pane on a file with a family: the "assumed ρ of NAME" slider (NAME the trusted
-/// anchor, else the first), every anchor's ρ in that world, and each anchor's range.
+/// anchor, else the first), every anchor's ρ in that world, each anchor's range over every
+/// arc (as `rhoscope identify` gives it), then the keys; wrapped to `width` at spaces, so no
+/// number is split, and scrolled by the pane.
 #[must_use]
 pub fn family_lines(app: &App, width: usize) -> Option<Vec<Line<'static>>> {
     let Source::File(f) = &app.source else {
@@ -86,22 +88,93 @@ pub fn family_lines(app: &App, width: usize) -> Option<Vec<Line<'static>>> {
     };
     let names = &app.panel.as_deref()?.anchors;
     let traced = f.family.as_deref()?;
+    let wrap = |text: &str, indent: usize| -> Vec<Line<'static>> {
+        let pad = " ".repeat(indent);
+        crate::tui::widgets::wrap_words(text, width.saturating_sub(indent).max(8))
+            .into_iter()
+            .enumerate()
+            .map(|(i, l)| Line::raw(if i == 0 { l } else { format!("{pad}{l}") }))
+            .collect()
+    };
     let (frame, family) = match traced {
         Ok(t) => t,
         Err(why) => {
-            return Some(vec![
-                Line::raw("the family of ρ the data allow (Likert anchors):"),
-                Line::raw(why.clone()),
-            ]);
+            let mut lines = wrap("the family of ρ the data allow (Likert anchors):", 2);
+            lines.extend(wrap(why, 2));
+            return Some(lines);
         }
     };
     let k = app.designated().unwrap_or(0);
     let (arc, (lo, hi), at) = family.slider(k, f.assumed)?;
     let world = arc.at_assumed(frame, k, at);
     let shown: Vec<String> = names.iter().map(|n| crate::error::sanitize(n)).collect();
-    let label = format!("assumed ρ of {}", shown.get(k).map_or("?", String::as_str));
-    let room = width.saturating_sub(label.chars().count() + 10);
-    let bar_w = room.min(24);
+    let mut lines = vec![slider_line(
+        &format!("assumed ρ of {}", shown.get(k).map_or("?", String::as_str)),
+        (lo, hi, at),
+        width,
+    )];
+    // Every anchor's ρ first, so the contaminated one is in view at 80×24.
+    let name_w = width.saturating_sub(2 + 9).max(4);
+    let elided = crate::tui::widgets::elide_distinct(&shown, name_w);
+    let longest = elided
+        .iter()
+        .map(|n| crate::tui::widgets::cells(n))
+        .max()
+        .unwrap_or(0);
+    for (i, name) in elided.iter().enumerate() {
+        let trusted = if app.designated() == Some(i) {
+            " trusted"
+        } else {
+            ""
+        };
+        let name = crate::tui::widgets::fit_cells(name, longest);
+        // No "-0.00": the trusted anchor's ρ is 0 up to the bisection's last digit.
+        let rho = if world[i].abs() < 0.005 {
+            0.0
+        } else {
+            world[i]
+        };
+        lines.push(Line::raw(format!("  {name} ρ {rho:>5.2}{trusted}")));
+    }
+    let arcs = family.arcs.len();
+    lines.extend(wrap(
+        &if arcs > 1 {
+            format!("each ρ's range over the {arcs} arcs of worlds (h/l moves along one):")
+        } else {
+            "each ρ's range over the worlds the data allow:".to_string()
+        },
+        2,
+    ));
+    for (i, name) in shown.iter().enumerate() {
+        let Some((a, b)) = family.range(i) else {
+            continue;
+        };
+        let per_arc: Vec<String> = family
+            .arcs
+            .iter()
+            .map(|x| format!("{:.2} to {:.2}", x.rho[i].0, x.rho[i].1))
+            .collect();
+        let text = if arcs > 1 {
+            format!("{name}: {a:.2} to {b:.2} (arcs: {})", per_arc.join("; "))
+        } else {
+            format!("{name}: {a:.2} to {b:.2}")
+        };
+        lines.extend(wrap(&format!("  {text}"), 4));
+    }
+    lines.extend(wrap(
+        "h/l: worlds the data cannot tell apart; every ρ moves together · 0: back to 0 · j/k: scroll",
+        2,
+    ));
+    Some(lines)
+}
+
+/// The one slider's line: label, a bar when there is room, and the value at the right edge,
+/// never cut (the label gives way first).
+fn slider_line(label: &str, (lo, hi, at): (f64, f64, f64), width: usize) -> Line<'static> {
+    let value = format!("{at:>6.2}");
+    let room = width.saturating_sub(2 + 1 + value.chars().count());
+    let label = crate::error::clip(label, room);
+    let bar_w = room.saturating_sub(label.chars().count() + 1).min(24);
     let frac = if hi > lo { (at - lo) / (hi - lo) } else { 0.0 };
     #[expect(
         clippy::cast_possible_truncation,
@@ -110,18 +183,12 @@ pub fn family_lines(app: &App, width: usize) -> Option<Vec<Line<'static>>> {
         reason = "fraction in [0, 1]"
     )]
     let filled = ((frac * bar_w as f64).round() as usize).min(bar_w);
-    let bar = format!("{}{}", "█".repeat(filled), "░".repeat(bar_w - filled));
-    let mut lines = vec![Line::raw(format!("▸ {label} {bar} {at:>6.2}"))];
-    let longest = shown.iter().map(|n| n.chars().count()).max().unwrap_or(0);
-    for (i, name) in shown.iter().enumerate() {
-        let (a, b) = arc.rho[i];
-        lines.push(Line::raw(format!(
-            "  {name:<longest$} ρ {:>6.2}  range [{a:.2}, {b:.2}]",
-            world[i]
-        )));
-    }
-    lines.push(Line::raw(
-        "h/l: worlds the data cannot tell apart; every ρ moves together",
-    ));
-    Some(lines)
+    let bar = if bar_w >= 3 {
+        format!("{}{}", "█".repeat(filled), "░".repeat(bar_w - filled))
+    } else {
+        String::new()
+    };
+    let left = format!("{label} {bar}");
+    let pad = room.saturating_sub(left.chars().count());
+    Line::raw(format!("▸ {left}{} {value}", " ".repeat(pad)))
 }

@@ -213,6 +213,9 @@ pub fn render(frame: &mut Frame<'_>, app: &App) {
     for p in [Pane::Estimates, Pane::Battery, Pane::Config] {
         more_below(frame, a.of(p), app, p, theme);
     }
+    if !app.present {
+        more_below(frame, a.sliders, app, Pane::Sliders, theme);
+    }
     if let Some((title, lines)) = caption_lines(app, a.caption.width) {
         let block = Block::new()
             .borders(Borders::TOP)
@@ -327,8 +330,17 @@ fn status_line(app: &App, theme: Theme, width: usize, message: bool) -> Line<'st
             } else {
                 status.chars().count() + 2
             };
+            // Stepping, the keys that step keep their room too ("? help · n/p steps").
+            let keys = match app.mode {
+                super::app::Mode::Explore => 0,
+                _ => hint_text(app)
+                    .split(" · ")
+                    .take(2)
+                    .map(|p| p.chars().count() + 3)
+                    .sum(),
+            };
             let room = width
-                .saturating_sub(10 + 2 + status + busy_cells(app))
+                .saturating_sub(10 + 2 + status + busy_cells(app) + keys)
                 .max(12);
             format!(" {} ", super::widgets::keep_end(&path, room))
         }
@@ -346,19 +358,30 @@ fn status_line(app: &App, theme: Theme, width: usize, message: bool) -> Line<'st
     if !status.is_empty() {
         spans.push(Span::styled(format!(" {status} "), theme.warn()));
     }
-    // Frozen, only the keys that act are offered (no help, no layout).
-    let hint = match (app.mode, app.frozen) {
-        (super::app::Mode::Explore, false) => "? help · n talk/walk · q quit",
-        (super::app::Mode::Explore, true) => "q quit",
-        (_, false) => "? help · n/p steps · v layout · Esc back",
-        (_, true) => "n/p steps · f unfreezes · Esc back",
-    };
+    // The keys the message already names are not said twice.
+    let hint: Vec<&str> = hint_text(app)
+        .split(" · ")
+        .filter(|part| {
+            let key = part.split(' ').next().unwrap_or_default();
+            !app.status.split_whitespace().any(|w| w == key)
+        })
+        .collect();
     let used: usize = spans.iter().map(|s| s.content.chars().count()).sum();
-    let shown = super::widgets::whole_parts(hint, width.saturating_sub(used + 2));
+    let shown = super::widgets::whole_parts(&hint.join(" · "), width.saturating_sub(used + 2));
     if !shown.is_empty() {
         spans.push(Span::styled(format!(" {shown} "), theme.dim()));
     }
     Line::from(spans)
+}
+
+/// The keys the status line offers; frozen, only those that act (no help, no layout).
+fn hint_text(app: &App) -> &'static str {
+    match (app.mode, app.frozen) {
+        (super::app::Mode::Explore, false) => "? help · n talk/walk · q quit",
+        (super::app::Mode::Explore, true) => "q quit",
+        (_, false) => "? help · n/p steps · v layout · Esc back",
+        (_, true) => "n/p steps · f unfreezes · Esc back",
+    }
 }
 
 /// A prompt on the status line: what it asks, the text (its end in view, where the typing

@@ -401,14 +401,15 @@ fn the_first_load_that_succeeds_says_how_many_notes_it_brought() {
         notes[0].contains("items dropped for missing values"),
         "{notes:?}"
     );
+    // The families sidecar beside it is adopted, and says so.
+    assert!(notes[1].contains("judge families read from"), "{notes:?}");
     assert!(
-        app.status.contains("1 note: see the data pane"),
+        app.status.contains("2 notes: see the data pane"),
         "{}",
         app.status
     );
-    // A family edit reloads the same columns, so the same notes: no news on the status line.
+    // A family edit brings no news of its own on the status line.
     act(&mut app, Action::Family(1));
-    assert_eq!(file_state(&app).notes, notes);
     assert!(!app.status.contains("note"), "{}", app.status);
 }
 
@@ -585,4 +586,119 @@ fn families_are_typed_by_name() {
         "{}",
         app.status
     );
+}
+
+/// Wide (CJK) column names take two cells a character: the data pane's columns stay in
+/// place (role, scale and missing count under their headings), and an anchor's interval
+/// stays on its row of the estimates pane.
+#[test]
+fn wide_names_keep_the_columns_in_place() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("uni.csv");
+    let src = std::fs::read_to_string("assets/three-anchor.csv").unwrap();
+    let mut lines = src.lines();
+    let header = lines.next().unwrap().split(',').count();
+    let names = [
+        "ジャッジ_一号_とても長い名前です",
+        "ジャッジ_二号_とても長い名前です",
+        "ジャッジ_三号",
+        "アンカー1",
+        "アンカー2",
+    ];
+    let mut text = names.join(",") + "\n";
+    for l in lines.take(300) {
+        let cells: Vec<&str> = l.split(',').collect();
+        assert_eq!(cells.len(), header);
+        let picked: Vec<&str> = [0, 1, 2, 6, 7].iter().map(|&i| cells[i]).collect();
+        text.push_str(&picked.join(","));
+        text.push('\n');
+    }
+    std::fs::write(&path, text).unwrap();
+    let mut app = started(Start::File(path, rhoscope::data::PanelRequest::default()));
+    act(&mut app, Action::Focus(Pane::Data));
+    for (i, role) in [1, 1, 1, 2, 2].into_iter().enumerate() {
+        app.cursor = app.entries.len() + i;
+        for _ in 0..role {
+            act(&mut app, Action::CycleRole);
+        }
+    }
+    assert_eq!(
+        app.panel.as_deref().map(|p| p.anchors.len()),
+        Some(2),
+        "{:?}",
+        app.load_error
+    );
+    for (w, h) in [(80, 24), (120, 40)] {
+        let rows = pane_rows(&app, Pane::Data, w, h);
+        // One character a cell: a wide character's second cell is a blank of its own.
+        let at = |l: &str, word: &str| l.find(word).map(|b| l[..b].chars().count());
+        let heading = rows
+            .iter()
+            .find(|l| l.trim_start().starts_with("column"))
+            .unwrap();
+        let role_at = at(heading, "role").unwrap();
+        let columns: Vec<&String> = rows
+            .iter()
+            .filter(|l| l.contains(" judge ") || l.contains(" anchor "))
+            .collect();
+        assert_eq!(columns.len(), names.len(), "{w}×{h}: {rows:#?}");
+        for row in columns {
+            let col = at(row, " judge ").or_else(|| at(row, " anchor ")).unwrap() + 1;
+            assert_eq!(col, role_at, "{w}×{h}: {rows:#?}");
+            assert!(row.contains("cont"), "{w}×{h}: {rows:#?}");
+        }
+        let est = pane_rows(&app, Pane::Estimates, w, h);
+        for l in est.iter().filter(|l| l.contains("ρ̂") && l.contains('[')) {
+            assert!(l.contains(']'), "{w}×{h}: {est:#?}");
+        }
+    }
+}
+
+/// A text column made a judge before any panel loads is set back to —, named on the status
+/// line, and the other roles stay (docs/explorer.md: undone, the reason names the column).
+#[test]
+fn a_text_column_made_a_judge_is_undone_and_named() {
+    let path = common::shared().join("hanna/hanna_ratings_with_workers.csv");
+    let mut app = started(Start::File(path, rhoscope::data::PanelRequest::default()));
+    act(&mut app, Action::Focus(Pane::Data));
+    let first = app.entries.len();
+    app.cursor = first + 2; // Model: "Human", "GPT", …
+    act(&mut app, Action::CycleRole);
+    assert_eq!(
+        file_state(&app).roles[2],
+        Role::Ignored,
+        "{:?}",
+        app.load_error
+    );
+    assert!(
+        app.status.contains("'Model' set back to —"),
+        "{}",
+        app.status
+    );
+    app.cursor = first + 3; // Relevance
+    act(&mut app, Action::CycleRole);
+    let roles = &file_state(&app).roles;
+    assert_eq!(roles[2], Role::Ignored, "{:?}", app.load_error);
+    assert_eq!(roles[3], Role::Judge);
+}
+
+/// The families sidecar's note stays through role edits (the families are still the
+/// sidecar's), and goes once a judge's family is overridden by hand.
+#[test]
+fn the_families_note_survives_role_edits() {
+    let has = |app: &App| {
+        file_state(app)
+            .notes
+            .iter()
+            .any(|n| n.contains("judge families read from"))
+    };
+    let mut app = llm_assigned();
+    assert!(has(&app), "{:?}", file_state(&app).notes);
+    app.cursor = app.entries.len() + 9; // human3: anchor → —
+    act(&mut app, Action::CycleRole);
+    assert!(has(&app), "{:?}", file_state(&app).notes);
+    assert_eq!(app.panel.as_deref().unwrap().m(), 2);
+    app.cursor = app.entries.len() + 2; // beluga_13b: another family
+    act(&mut app, Action::Family(1));
+    assert!(!has(&app), "{:?}", file_state(&app).notes);
 }

@@ -5,13 +5,20 @@
 //! The fixture `tests/fixtures/likert_anchors.csv` is
 //! `rhoscope simulate --preset three-anchor --set p=5 --set ordinal=anchors:5
 //! --set rho=0,0.5,0.3 --n 1000 --seed 38`: five continuous judges, three 5-level anchors.
+//! `tests/fixtures/likert_all.csv` is the same with `--set ordinal=judges:7 --n 600`: every
+//! column ordinal, so the explorer fits no closed form of its own.
 
 use super::*;
 
 /// The Likert fixture with anchor `k` trusted (the loader reads its roles from the names).
 fn likert_trusted(k: usize) -> App {
+    trusted("tests/fixtures/likert_anchors.csv", k)
+}
+
+/// A fixture of five judges and three anchors with anchor `k` trusted.
+fn trusted(path: &str, k: usize) -> App {
     let mut app = started(Start::File(
-        PathBuf::from("tests/fixtures/likert_anchors.csv"),
+        PathBuf::from(path),
         rhoscope::data::PanelRequest::default(),
     ));
     act(&mut app, Action::Focus(Pane::Data));
@@ -47,13 +54,38 @@ fn trusting_a_likert_anchor_reads_the_others_with_intervals() {
     assert_eq!(again.battery.as_deref().unwrap().reading.answer.read, None);
 }
 
+/// On an all-Likert panel the explorer fits no closed form; trusting an anchor still puts the
+/// reading's estimate on the estimates pane, with its intervals, at 80×24 without scrolling.
+#[test]
+fn trusting_an_anchor_of_an_all_likert_panel_shows_the_reading() {
+    let app = trusted("tests/fixtures/likert_all.csv", 0);
+    let r = app.battery.as_deref().unwrap();
+    assert_eq!(
+        r.reading.answer.read,
+        Some(Estimator::DesignatedCleanLatent)
+    );
+    let est = text(&app, Pane::Estimates, 80, 24);
+    assert!(est.contains("read: designated clean A1 (latent)"), "{est}");
+    assert!(!est.contains("not identified"), "{est}");
+    for k in 1..3 {
+        let i = r.reading.answer.anchors[k].interval.unwrap();
+        assert!(
+            est.contains(&format!("[{:.2}, {:.2}]", i.lo, i.hi)),
+            "{est}"
+        );
+    }
+    // The simulation's ρ_2 = 0.5 lies in A2's interval.
+    let i = r.reading.answer.anchors[1].interval.unwrap();
+    assert!(i.lo < 0.5 && 0.5 < i.hi, "{i:?}");
+}
+
 #[test]
 fn the_slider_moves_every_anchor_along_the_family() {
     let mut app = likert_trusted(0);
     let at0 = text(&app, Pane::Sliders, 200, 80);
     assert!(at0.contains("assumed ρ of A1"), "{at0}");
     // At ρ_A1 = 0 the family's world is the designated one: A2 near the simulation's 0.5.
-    assert!(at0.contains("0.00") && at0.contains("range ["), "{at0}");
+    assert!(at0.contains("0.00") && at0.contains("range over"), "{at0}");
     for _ in 0..3 {
         act(&mut app, Action::Coarse(1));
     }
@@ -64,13 +96,131 @@ fn the_slider_moves_every_anchor_along_the_family() {
     let rho = |t: &str, name: &str| -> f64 {
         let line = t
             .lines()
-            .find(|l| l.contains(&format!(" {name} ")) && l.contains("range"))
+            .find(|l| l.trim_start().starts_with(&format!("{name} ρ ")))
             .unwrap();
         let after = line.split(" ρ ").nth(1).unwrap().trim_start();
         after.split_whitespace().next().unwrap().parse().unwrap()
     };
     assert!(rho(&moved, "A2") > rho(&at0, "A2"), "{at0}\n{moved}");
     assert!(rho(&moved, "A3") > rho(&at0, "A3"), "{at0}\n{moved}");
+}
+
+/// The sliders pane's rows of `app` at `w` × `h` with its bottom border (where "↓ more" sits).
+fn sliders_with_border(app: &App, w: u16, h: u16) -> (Vec<String>, String) {
+    let t = screen(app, w, h);
+    let r = ui::areas(app, ratatui::layout::Rect::new(0, 0, w, h)).of(Pane::Sliders);
+    let rows = rows_of(&t, r);
+    let border = rows.last().cloned().unwrap_or_default();
+    let inner = rows[1..rows.len() - 1]
+        .iter()
+        .map(|l| l.trim_matches('│').trim_end().to_string())
+        .collect();
+    (inner, border)
+}
+
+/// At every layout size every anchor's ρ is in view, no number is split across lines, and
+/// what does not fit is marked and reached with j (the pane's last line is its keys).
+#[test]
+fn the_family_pane_shows_every_rho_and_scrolls_to_its_end() {
+    for path in [
+        "tests/fixtures/likert_all.csv",
+        "tests/fixtures/likert_anchors.csv",
+    ] {
+        let mut app = trusted(path, 0);
+        act(&mut app, Action::Focus(Pane::Sliders));
+        for (w, h) in [(80, 24), (100, 30), (120, 40)] {
+            let (rows, border) = sliders_with_border(&app, w, h);
+            for name in ["A1", "A2", "A3"] {
+                assert!(
+                    rows.iter()
+                        .any(|l| l.trim_start().starts_with(&format!("{name} ρ"))),
+                    "{path} {w}×{h}: {rows:#?}"
+                );
+            }
+            assert!(rows[1].contains("trusted"), "{rows:#?}");
+            for l in &rows {
+                assert!(!l.trim_end().ends_with(&['[', ',', '-'][..]), "{rows:#?}");
+            }
+            let said = |rows: &[String]| {
+                rows.join(" ")
+                    .split_whitespace()
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            };
+            let whole = said(&rows).ends_with("j/k: scroll");
+            assert_eq!(
+                !whole,
+                border.contains("↓ more"),
+                "{w}×{h}: {rows:#?} {border}"
+            );
+            // j scrolls to the end, never to "sliders drive simulated scenarios".
+            let mut scrolled = app.clone();
+            for _ in 0..40 {
+                act(&mut scrolled, Action::Down);
+            }
+            assert!(
+                !scrolled.status.contains("simulated"),
+                "{}",
+                scrolled.status
+            );
+            let (rows, border) = sliders_with_border(&scrolled, w, h);
+            assert!(said(&rows).ends_with("j/k: scroll"), "{w}×{h}: {rows:#?}");
+            assert!(!border.contains("↓ more"), "{border}");
+        }
+    }
+}
+
+/// Each anchor's range is the family's (both arcs, as `rhoscope identify` gives them), not
+/// the one arc the slider moves on.
+#[test]
+fn the_family_pane_gives_each_range_over_both_arcs() {
+    let app = trusted("tests/fixtures/likert_all.csv", 0);
+    let panel = app.panel.as_deref().unwrap();
+    let (_, family) = rhoscope::estimate::latent::family::Family::on_panel(panel).unwrap();
+    let sliders: String = rhoscope::tui::trust::family_lines(&app, 200)
+        .unwrap()
+        .iter()
+        .map(|l| l.to_string() + "\n")
+        .collect();
+    for (k, name) in ["A1", "A2", "A3"].iter().enumerate() {
+        let (lo, hi) = family.range(k).unwrap();
+        let want = format!("{name}: {lo:.2} to {hi:.2}");
+        assert!(sliders.contains(&want), "{want}\n{sliders}");
+        if family.arcs.len() > 1 {
+            let arc = family.arcs[1].rho[k];
+            assert!(
+                sliders.contains(&format!("{:.2} to {:.2}", arc.0, arc.1)),
+                "{sliders}"
+            );
+        }
+    }
+}
+
+/// The trusted anchor carries a mark on its data-pane row; a role edit that suspends or
+/// restores the trust says so.
+#[test]
+fn the_trusted_anchor_is_marked_and_role_edits_say_what_they_do_to_it() {
+    let mut app = likert_trusted(0);
+    let data = text(&app, Pane::Data, 120, 40);
+    let row = data.lines().find(|l| l.contains("A1 ")).unwrap();
+    assert!(row.contains("trust✓"), "{data}");
+    assert!(
+        !data
+            .lines()
+            .any(|l| l.contains("A2 ") && l.contains("trust✓")),
+        "{data}"
+    );
+    act(&mut app, Action::CycleRole); // anchor → —
+    assert!(app.status.contains("suspended"), "{}", app.status);
+    assert!(!text(&app, Pane::Data, 120, 40).contains("trust✓"));
+    act(&mut app, Action::CycleRole); // — → judge
+    act(&mut app, Action::CycleRole); // judge → anchor
+    assert!(
+        app.status.contains("trusted as clean again"),
+        "{}",
+        app.status
+    );
+    assert!(text(&app, Pane::Data, 120, 40).contains("trust✓"));
 }
 
 #[test]

@@ -305,3 +305,34 @@ fn the_missing_count_is_under_its_heading_or_absent_with_families() {
         }
     }
 }
+
+/// The status line says each key once (a frozen talk's message already names n/p and f), and
+/// a walkthrough on a long path keeps its stepping keys at 80×24.
+#[test]
+fn the_status_line_says_each_key_once_and_keeps_the_stepping_keys() {
+    let talk = started(Start::Demo);
+    for (w, h) in [(80, 24), (100, 30), (120, 40)] {
+        let t = screen(&talk, w, h);
+        let bottom = rows_of(&t, ratatui::layout::Rect::new(0, h - 3, w, 3)).join(" ");
+        assert!(bottom.matches("n/p").count() <= 1, "{w}×{h}: {bottom}");
+        assert!(
+            bottom.matches("unfreezes").count() <= 1,
+            "{w}×{h}: {bottom}"
+        );
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let deep = dir
+        .path()
+        .join("a_rather_long_folder_name_for_panels")
+        .join("and_another_one_below_it");
+    std::fs::create_dir_all(&deep).unwrap();
+    let path = deep.join("hanna_llm_coherence_with_likert_anchors.csv");
+    std::fs::copy("tests/fixtures/likert_anchors.csv", &path).unwrap();
+    let mut app = started(Start::File(path, rhoscope::data::PanelRequest::default()));
+    act(&mut app, Action::Next);
+    let t = screen(&app, 80, 24);
+    let rows = rows_of(&t, ratatui::layout::Rect::new(0, 21, 80, 3));
+    let last = rows.iter().find(|r| r.starts_with(" rhoscope ")).unwrap();
+    assert!(last.contains("n/p steps"), "{last}");
+    assert!(last.contains("…"), "the path gives way: {last}");
+}

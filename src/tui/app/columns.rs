@@ -26,6 +26,32 @@ impl App {
         self.request_load(path, options)
     }
 
+    /// A load with no panel on screen yet that failed on a cell of a judge or anchor (a text
+    /// column made a judge): that column goes back to —, the status line names it, and the
+    /// other roles load as they are.
+    pub(super) fn unrole_unreadable(
+        &mut self,
+        failure: &crate::tui::action::LoadFailure,
+    ) -> Option<Vec<Effect>> {
+        let name = failure.column.as_deref()?;
+        let Source::File(f) = &mut self.source else {
+            return None;
+        };
+        let c = f.header.iter().position(|h| h == name)?;
+        if self.panel.is_some() || f.roles.get(c) == Some(&Role::Ignored) {
+            return None;
+        }
+        f.roles[c] = Role::Ignored;
+        f.families[c] = None;
+        let shown = crate::error::sanitize(name);
+        self.status = format!(
+            "'{shown}' set back to —: it holds values that are not scores ({})",
+            crate::error::sanitize(&failure.message)
+        );
+        let (path, options) = (f.path.clone(), reload_options(f));
+        Some(self.request_load(path, options))
+    }
+
     /// `+`/`-`: the family of the judge under the cursor; on an anchor, an ignored column or
     /// a judge already at no family, the status line says why nothing changed.
     pub(super) fn shift_family(&mut self, d: i32) -> Vec<Effect> {
@@ -118,10 +144,19 @@ pub(super) fn reload_options(file: &FileState) -> PanelRequest {
         .filter(|((_, r), _)| **r == Role::Judge)
         .filter_map(|((h, _), f)| f.as_ref().map(|f| (h.clone(), f.clone())))
         .collect();
+    // Families as the sidecar beside the file gives them are left to the loader, which
+    // adopts the sidecar itself and says so in a note that a role edit must not lose.
+    let as_sidecar = file
+        .header
+        .iter()
+        .zip(&file.roles)
+        .zip(&file.families)
+        .filter(|((_, r), _)| **r == Role::Judge)
+        .all(|((h, _), f)| *f == lookup(&file.family_file, h));
     PanelRequest {
         judges: Some(named(Role::Judge)),
         anchors: Some(named(Role::Anchor)),
-        families: (!families.is_empty()).then_some(Families::Pairs(families)),
+        families: (!families.is_empty() && !as_sidecar).then_some(Families::Pairs(families)),
         continuous: panel_continuous(file),
         long: file.long.as_deref().cloned(),
         ..PanelRequest::default()

@@ -212,6 +212,9 @@ impl App {
             self.status = format!("'{name}' cannot take that role: the data pane says why");
             return Vec::new();
         }
+        if let Some(effects) = self.unrole_unreadable(&failure) {
+            return effects;
+        }
         if let Source::File(f) = &mut self.source
             && !failure.fixable_by_roles
             && let Some((roles, families, generation)) = f.last_good.as_deref().cloned()

@@ -27,7 +27,8 @@ impl App {
             return Vec::new();
         }
         match self.focus {
-            Pane::Sliders => self.select_slider(d),
+            // On a file's family of ρ the one slider moves with h/l, and j/k scroll the pane.
+            Pane::Sliders if !self.family_shown() => self.select_slider(d),
             Pane::Data => {
                 let len = self.entries.len() + self.file_columns();
                 self.cursor = step_index(self.cursor, d, len);
@@ -87,6 +88,10 @@ impl App {
     }
 
     pub(super) fn select_slider(&mut self, d: i32) -> Vec<Effect> {
+        if self.family_slider() {
+            self.status = super::trust::ONE_SLIDER.into();
+            return Vec::new();
+        }
         if self.source != super::Source::Scenario {
             self.status = super::simulated::SLIDERS_IDLE.into();
             return Vec::new();

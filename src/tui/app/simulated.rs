@@ -49,6 +49,9 @@ impl App {
     }
 
     pub(super) fn reset_slider(&mut self) -> Vec<Effect> {
+        if self.reset_family() {
+            return Vec::new();
+        }
         if self.source != Source::Scenario {
             self.status = SLIDERS_IDLE.into();
             return Vec::new();

@@ -2,8 +2,12 @@
 //! test), so the battery reads the designated-clean estimate with it and the estimates pane
 //! shows the others' ρ̂ with intervals, or why they cannot be read (docs/method.md §7b).
 
-use super::{App, Effect, Source};
+use super::{App, Effect, FileState, Source};
 use crate::tui::app::files::Role;
+
+/// What `[`, `]` say on a file's family of ρ, where the pane has one slider.
+pub(super) const ONE_SLIDER: &str =
+    "one slider here: h/l move the assumed ρ along the family, 0 sets it back, j/k scroll";
 
 impl App {
     /// The trusted anchor's index among the panel's anchors, if it is one.
@@ -68,5 +72,58 @@ impl App {
         let step = if coarse { 0.1 } else { 0.01 };
         f.assumed = Some((at + steps * step).clamp(lo, hi));
         true
+    }
+}
+
+impl App {
+    /// Whether the sliders pane shows a file's family of ρ (or why there is none).
+    #[must_use]
+    pub fn family_shown(&self) -> bool {
+        matches!(&self.source, Source::File(f) if f.family.is_some())
+    }
+
+    /// Whether the sliders pane has the family's one slider (an admissible family traced).
+    #[must_use]
+    pub fn family_slider(&self) -> bool {
+        matches!(&self.source, Source::File(f) if matches!(f.family.as_deref(), Some(Ok(_))))
+    }
+
+    /// `0` on a file's family of ρ: the assumed ρ back to 0; whether it acted.
+    pub(super) fn reset_family(&mut self) -> bool {
+        let Source::File(f) = &mut self.source else {
+            return false;
+        };
+        if !matches!(f.family.as_deref(), Some(Ok(_))) {
+            return false;
+        }
+        f.assumed = None;
+        self.status = "assumed ρ back to 0: the world where that anchor is clean".into();
+        true
+    }
+
+    /// `Space` on a column: its role cycles; on the trusted anchor the status line says
+    /// whether its trust is suspended (no longer an anchor) or back (an anchor again).
+    pub(super) fn cycle_role(&mut self) -> Vec<Effect> {
+        let effects = self.edit_column(FileState::cycle_role);
+        let column = self.cursor.checked_sub(self.entries.len());
+        let (Some(c), Source::File(f)) = (column, &self.source) else {
+            return effects;
+        };
+        let Some(name) = f
+            .trusted
+            .as_deref()
+            .filter(|t| f.header.get(c).map(String::as_str) == Some(*t))
+        else {
+            return effects;
+        };
+        let shown = crate::error::sanitize(name);
+        self.status = if f.roles.get(c) == Some(&Role::Anchor) {
+            format!("'{shown}' is an anchor again, so trusted as clean again (t on it: trust none)")
+        } else {
+            format!(
+                "'{shown}' is no longer an anchor: trust in it is suspended until it is one again"
+            )
+        };
+        effects
     }
 }

@@ -14,7 +14,7 @@ use crate::error::{clip, sanitize};
 use crate::tui::action::Pane;
 use crate::tui::app::{App, Entry, FileState, Role, Source};
 use crate::tui::theme::{Theme, pane_block};
-use crate::tui::widgets::{elide_distinct, keep_end, wrap_words};
+use crate::tui::widgets::{cells, elide_distinct, fit_cells, keep_end, wrap_words};
 
 /// The data pane's regions: the error on top (unscrolled) and the list.
 fn regions(app: &App, area: Rect) -> (Rect, Rect, Vec<String>) {
@@ -103,7 +103,7 @@ fn column_lines(
     let longest = f
         .header
         .iter()
-        .map(|h| sanitize(h).chars().count())
+        .map(|h| cells(&sanitize(h)))
         .max()
         .unwrap_or(0)
         .max("column".len());
@@ -148,7 +148,8 @@ fn column_lines(
     let sanitized: Vec<String> = f.header.iter().map(|h| sanitize(h)).collect();
     let names = elide_distinct(&sanitized, name_w);
     for (c, name) in f.header.iter().enumerate() {
-        let shown = format!("{:<name_w$}", names[c]);
+        // By cells, not characters: a wide (CJK) name keeps the columns after it in place.
+        let shown = fit_cells(&names[c], name_w);
         let label = column_row(f, panel, c, name, &shown, fam_w, missing_w.map(|m| m.1));
         let i = app.entries.len() + c;
         lines.push((cursor_line(app, i, &label, theme, width), Some(i)));
@@ -166,8 +167,11 @@ fn column_row(
     fam_w: usize,
     missing_w: Option<usize>,
 ) -> String {
+    // The trusted anchor carries its mark wherever its row is: "clean" is an assumption.
+    let trusted = f.trusted.as_deref() == f.header.get(c).map(String::as_str);
     let role = match f.roles.get(c) {
         Some(Role::Judge) => "judge",
+        Some(Role::Anchor) if trusted => "trust✓",
         Some(Role::Anchor) => "anchor",
         _ => "—",
     };

@@ -35,8 +35,25 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
         .as_ref()
         .and_then(|f| f.closed_form().map(|e| (f, e)))
     else {
-        let why = no_estimate(app);
-        render_text(frame, area, app, Paragraph::new(why).block(block));
+        // No closed form (every column ordinal): the reading may still name a fit of its own.
+        if let Some(lines) = battery_read_lines(app, area, theme) {
+            let (i, p) = (Pane::Estimates, Paragraph::new(lines).block(block));
+            let p = p.wrap(Wrap { trim: false });
+            let shown =
+                crate::tui::widgets::scroll_wrapped(p, app.scroll[i], area, &app.scroll_end[i]);
+            frame.render_widget(shown, area);
+            return;
+        }
+        let names = app
+            .panel
+            .as_ref()
+            .map(|p| p.anchors.clone())
+            .unwrap_or_default();
+        let mut lines: Vec<Line<'static>> = crate::tui::trust::unread_line(app, &names, theme)
+            .into_iter()
+            .collect();
+        lines.push(Line::raw(no_estimate(app)));
+        render_text(frame, area, app, Paragraph::new(lines).block(block));
         return;
     };
     let truth = match app.source {
@@ -135,6 +152,44 @@ fn no_estimate(app: &App) -> String {
             }
             _ => "no estimate yet (ρ needs ≥ 2 judges and ≥ 2 anchors)".into(),
         })
+}
+
+/// The estimate the battery's reading names when the explorer fits no closed form (every
+/// column ordinal, one anchor trusted): its name, its marker rows with intervals, its
+/// moments and flags, from the same fit the walkthrough and the battery read.
+fn battery_read_lines(app: &App, area: Rect, theme: Theme) -> Option<Vec<Line<'static>>> {
+    let r = app.battery.as_deref().filter(|_| !app.battery_stale())?;
+    let e = r.reading.answer.read?;
+    let fit = r.fit(e)?;
+    let names = app.panel.as_ref()?.anchors.clone();
+    let width = usize::from(area.width.saturating_sub(2));
+    let mut lines = vec![Line::styled(
+        format!("read: {}", crate::tui::trust::lead_label(app, e, &names)),
+        theme.highlight(),
+    )];
+    let truths = vec![None; fit.estimate.anchors.len()];
+    lines.extend(anchor_lines(
+        &fit.estimate,
+        Some(&fit.boot),
+        &truths,
+        &names,
+        false,
+        width,
+        theme,
+    ));
+    lines.extend(moment_lines(&fit.estimate, None, Some(e), &names, width));
+    lines.extend(neff_line(app, false, width));
+    for f in &fit.estimate.flags {
+        lines.push(Line::styled(
+            format!(
+                "FLAG {}: {}",
+                f.code.as_str(),
+                reword(&f.message(&fit.estimate, &names), &Keys).into_owned()
+            ),
+            theme.warn(),
+        ));
+    }
+    Some(lines)
 }
 
 /// The effective number of judges of the last battery ([`crate::neff`]); while a new one
@@ -275,7 +330,11 @@ fn anchor_lines(
     theme: Theme,
 ) -> Vec<Line<'static>> {
     let shown: Vec<String> = names.iter().map(|n| crate::error::sanitize(n)).collect();
-    let longest = shown.iter().map(|n| n.chars().count()).max().unwrap_or(0);
+    let longest = shown
+        .iter()
+        .map(|n| crate::tui::widgets::cells(n))
+        .max()
+        .unwrap_or(0);
     // Each row's numbers, then one layout for every row: the rows share the name column and
     // the plot's axis (its zero and its scale), however long each row's numbers are.
     let rows: Vec<(
@@ -316,7 +375,9 @@ fn anchor_lines(
     let elided = crate::tui::widgets::elide_distinct(&shown, name_w);
     let mut lines: Vec<Line> = Vec::new();
     for ((a, (ci, t, numbers, truth_text)), name) in e.anchors.iter().zip(rows).zip(elided) {
-        let mut spans = vec![Span::raw(format!("{name:<name_w$} "))];
+        // By cells: a wide (CJK) name never pushes the interval onto the next line.
+        let name = crate::tui::widgets::fit_cells(&name, name_w);
+        let mut spans = vec![Span::raw(format!("{name} "))];
         if plot_w > 0 {
             spans.push(Span::raw(marker_line(
                 a.rho,

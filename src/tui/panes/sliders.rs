@@ -56,15 +56,20 @@ pub fn slider_text(s: &Slider, selected: bool, width: usize, label_w: usize) -> 
 
 pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
     let block = pane_block(Pane::Sliders, app, theme, "h/l ±fine · H/L ±coarse", area);
+    let i = Pane::Sliders;
     if let Some(lines) =
         crate::tui::trust::family_lines(app, usize::from(area.width.saturating_sub(2)))
     {
+        // j/k scroll what does not fit; the border says "↓ more" (ui.rs).
         let p = Paragraph::new(lines)
             .wrap(Wrap { trim: false })
             .block(block);
-        frame.render_widget(p, area);
+        let shown = crate::tui::widgets::scroll_wrapped(p, app.scroll[i], area, &app.scroll_end[i]);
+        frame.render_widget(shown, area);
         return;
     }
+    // The sliders scroll by selection: nothing lies below the border.
+    app.scroll_end[i].set(0);
     if app.source != Source::Scenario {
         let p = Paragraph::new(Line::styled("for presets (simulated) only", theme.dim()))
             .wrap(Wrap { trim: true })
