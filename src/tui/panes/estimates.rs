@@ -162,6 +162,7 @@ fn battery_read_lines(app: &App, area: Rect, theme: Theme) -> Option<Vec<Line<'s
     let e = r.reading.answer.read?;
     let fit = r.fit(e)?;
     let names = app.panel.as_ref()?.anchors.clone();
+    let judges = app.panel.as_ref()?.judges.clone();
     let width = usize::from(area.width.saturating_sub(2));
     let mut lines = vec![Line::styled(
         format!("read: {}", crate::tui::trust::lead_label(app, e, &names)),
@@ -184,7 +185,7 @@ fn battery_read_lines(app: &App, area: Rect, theme: Theme) -> Option<Vec<Line<'s
             format!(
                 "FLAG {}: {}",
                 f.code.as_str(),
-                reword(&f.message(&fit.estimate, &names), &Keys).into_owned()
+                reword(&f.message(&fit.estimate, &names, &judges), &Keys).into_owned()
             ),
             theme.warn(),
         ));
