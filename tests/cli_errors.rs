@@ -1362,11 +1362,11 @@ fn long_study_runs_announce_their_cost_first() {
                 "--strength",
                 "0.4",
                 "--n",
-                "10000000",
+                "5000000",
                 "--reps",
                 "1000000",
             ],
-            "rhoscope: note: power (1 × 2 cells of 1000000 replicates, N up to 10000000) will take about ",
+            "rhoscope: note: power (1 × 2 cells of 1000000 replicates, N up to 5000000) will take about ",
         ),
         (
             &[

@@ -235,13 +235,18 @@ pub(super) fn read_families_file(
     let mut out = Vec::new();
     let first = &src.header;
     let named = |f: &String| judges.contains(f) || anchors.contains(f);
+    // Errors name a column by the header's name when row 1 is one, else by position.
+    let mut columns = [String::from("#1"), String::from("#2")];
     let note = if first.first().is_some_and(named) {
-        entry(path, first, 1, (judges, anchors), &mut out)?;
+        entry(path, first, 1, (judges, anchors, &columns), &mut out)?;
         None
     } else if first
         .first()
         .is_some_and(|f| f.eq_ignore_ascii_case("judge"))
     {
+        for (c, name) in columns.iter_mut().zip(first) {
+            c.clone_from(name);
+        }
         None
     } else {
         Some(
@@ -264,7 +269,7 @@ pub(super) fn read_families_file(
             .iter()
             .map(|f| sanitize(&String::from_utf8_lossy(f)))
             .collect();
-        entry(path, &fields, line, (judges, anchors), &mut out)?;
+        entry(path, &fields, line, (judges, anchors, &columns), &mut out)?;
     }
     if out.is_empty() {
         return Err(DataError::data(
@@ -280,7 +285,7 @@ fn entry(
     path: &Path,
     fields: &[String],
     line: u64,
-    (judges, anchors): (&[String], &[String]),
+    (judges, anchors, columns): (&[String], &[String], &[String; 2]),
     out: &mut Vec<Entry>,
 ) -> Result<(), DataError> {
     let [judge, family] = fields else {
@@ -288,7 +293,7 @@ fn entry(
     };
     let at = |column: usize, value: &str| Location {
         row: Some(line),
-        column: Some(format!("#{}", column + 1)),
+        column: Some(columns[column].clone()),
         value: Some(value.to_string()),
     };
     if out.len() >= MAX_COLUMNS {
