@@ -240,7 +240,7 @@ pub fn apply_sets(pm: &mut Params, assignments: &[String]) -> Result<(), Scenari
                 for c in ordinal_targets(pm, cols)? {
                     if let Some((_, before)) = ordinal_columns.iter().find(|(o, _)| *o == c) {
                         return Err(ScenarioError::Invalid(format!(
-                            "--set gives column {} ordinal levels twice ({before}, then {key}={value}): give each column once",
+                            "the settings give column {} ordinal levels twice ({before}, then {key}={value}): give each column once",
                             pm.column_names()[c]
                         )));
                     }
@@ -249,7 +249,7 @@ pub fn apply_sets(pm: &mut Params, assignments: &[String]) -> Result<(), Scenari
             }
         } else if let Some((_, before)) = seen.iter().find(|(k, _)| *k == canonical) {
             return Err(ScenarioError::Invalid(format!(
-                "--set {canonical} is given twice ({before}, then {value}): give it once"
+                "the setting {canonical} is given twice ({before}, then {value}): give it once"
             )));
         } else {
             seen.push((canonical, value));

@@ -337,7 +337,7 @@ fn a_heywood_judge_after_the_anchors_count_is_named_without_a_panic() {
     let anchors: Vec<String> = ["A1", "A2", "A3"].map(String::from).to_vec();
     assert!(
         flag.message(&fit.estimate, &anchors, &[])
-            .contains("judge number 4")
+            .contains("judge 4")
     );
     let json = rhoscope::report::estimate_json(&fit.estimate, &anchors, &[]);
     assert!(json["flags"][0]["anchor"].is_null(), "{json}");

@@ -408,9 +408,21 @@ fn the_first_load_that_succeeds_says_how_many_notes_it_brought() {
         "{}",
         app.status
     );
-    // A family edit brings no news of its own on the status line.
+    // A family edit makes the families the user's: the sidecar's note goes, and the status
+    // line counts the one note left.
     act(&mut app, Action::Family(1));
-    assert!(!app.status.contains("note"), "{}", app.status);
+    let notes = file_state(&app).notes.clone();
+    assert!(
+        notes
+            .iter()
+            .all(|n| !n.contains("judge families read from")),
+        "{notes:?}"
+    );
+    assert!(
+        app.status.contains("1 note: see the data pane"),
+        "{}",
+        app.status
+    );
 }
 
 #[test]

@@ -6,7 +6,7 @@ use crate::wording::reword;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Paragraph, Wrap};
+use ratatui::widgets::{Block, Paragraph, Wrap};
 
 use crate::estimate::{Context, Estimate, Estimator};
 use crate::tui::action::Pane;
@@ -35,25 +35,7 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
         .as_ref()
         .and_then(|f| f.closed_form().map(|e| (f, e)))
     else {
-        // No closed form (every column ordinal): the reading may still name a fit of its own.
-        if let Some(lines) = battery_read_lines(app, area, theme) {
-            let (i, p) = (Pane::Estimates, Paragraph::new(lines).block(block));
-            let p = p.wrap(Wrap { trim: false });
-            let shown =
-                crate::tui::widgets::scroll_wrapped(p, app.scroll[i], area, &app.scroll_end[i]);
-            frame.render_widget(shown, area);
-            return;
-        }
-        let names = app
-            .panel
-            .as_ref()
-            .map(|p| p.anchors.clone())
-            .unwrap_or_default();
-        let mut lines: Vec<Line<'static>> = crate::tui::trust::unread_line(app, &names, theme)
-            .into_iter()
-            .collect();
-        lines.push(Line::raw(no_estimate(app)));
-        render_text(frame, area, app, Paragraph::new(lines).block(block));
+        render_unfitted(frame, area, app, theme, block);
         return;
     };
     let truth = match app.source {
@@ -132,6 +114,34 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
         crate::tui::widgets::scroll_wrapped(paragraph, app.scroll[i], area, &app.scroll_end[i]),
         area,
     );
+}
+
+/// The pane with no closed form (every column ordinal): the fit the reading names, if the
+/// battery read one (a trusted anchor), else why there is none.
+fn render_unfitted(
+    frame: &mut Frame<'_>,
+    area: Rect,
+    app: &App,
+    theme: Theme,
+    block: Block<'static>,
+) {
+    if let Some(lines) = battery_read_lines(app, area, theme) {
+        let (i, p) = (Pane::Estimates, Paragraph::new(lines).block(block));
+        let p = p.wrap(Wrap { trim: false });
+        let shown = crate::tui::widgets::scroll_wrapped(p, app.scroll[i], area, &app.scroll_end[i]);
+        frame.render_widget(shown, area);
+        return;
+    }
+    let names = app
+        .panel
+        .as_ref()
+        .map(|p| p.anchors.clone())
+        .unwrap_or_default();
+    let mut lines: Vec<Line<'static>> = crate::tui::trust::unread_line(app, &names, theme)
+        .into_iter()
+        .collect();
+    lines.push(Line::raw(no_estimate(app)));
+    render_text(frame, area, app, Paragraph::new(lines).block(block));
 }
 
 /// Why the pane has no estimate to show: the decision table's refusal for the panel, or
