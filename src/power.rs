@@ -199,6 +199,15 @@ pub enum PowerError {
     TooManyCells,
     #[error("N = {0}: at least 3 items are needed")]
     SmallN(usize),
+    /// Strength 0 is the false-positive column of every table; listed again it would be
+    /// drawn from other replicates and print a second, different rate for one strength.
+    #[error(
+        "strength 0 is the false-positive rate every power table reports: list only strengths other than 0"
+    )]
+    ZeroStrength,
+    /// A strength listed twice would print two columns, with two rates, for one strength.
+    #[error("strength {0} is listed twice: list each strength once")]
+    RepeatedStrength(f64),
     /// The null model of the design could not be built (its own message).
     #[error("{0}")]
     Null(String),
@@ -243,11 +252,25 @@ pub fn characteristics_on(
     if opts.ns.len() * (opts.strengths.len() + 1) >= 1 << 16 {
         return Err(PowerError::TooManyCells);
     }
+    distinct_strengths(&opts.strengths)?;
     let largest = opts.ns.iter().copied().max().unwrap_or(0);
     let q = design.apply(base, 0.0).q();
     crate::simulate::within_cells(largest, q, || {
         characteristics_within(design, base, opts, progress)
     })?
+}
+
+/// Each strength once and none 0, so one table never gives two rates for one strength.
+fn distinct_strengths(strengths: &[f64]) -> Result<(), PowerError> {
+    for (i, s) in strengths.iter().enumerate() {
+        if *s == 0.0 {
+            return Err(PowerError::ZeroStrength);
+        }
+        if strengths[..i].contains(s) {
+            return Err(PowerError::RepeatedStrength(*s));
+        }
+    }
+    Ok(())
 }
 
 /// [`characteristics_on`] once its panels fit the cell limit together.
@@ -523,6 +546,31 @@ mod tests {
 
     /// The live study reports power only for the tests the scenario runs (trial 42 finding
     /// 29): Test C has none on a scenario without families, though its design adds some.
+    #[test]
+    fn strength_zero_and_repeats_are_refused_not_drawn_twice() {
+        // Hostile pass 43, finding 14: `--strength 0,0.5` printed the false-positive rate
+        // twice, from different replicates (0.065 and 0.045 at N = 200).
+        assert_eq!(
+            distinct_strengths(&[0.0, 0.5]),
+            Err(PowerError::ZeroStrength)
+        );
+        assert_eq!(
+            distinct_strengths(&[0.5, 0.4, 0.5]),
+            Err(PowerError::RepeatedStrength(0.5))
+        );
+        assert_eq!(distinct_strengths(&[0.4, 0.6]), Ok(()));
+        let opts = PowerOptions {
+            ns: vec![50],
+            strengths: vec![0.0],
+            reps: 2,
+            null_draws: 10,
+            seed: 1,
+            coverage: None,
+        };
+        let r = operating_characteristics(PowerDesign::Test(TestId::A), &opts, &|_| Flow::Continue);
+        assert_eq!(r, Err(PowerError::ZeroStrength));
+    }
+
     #[test]
     fn a_scenario_without_families_has_no_test_c_power() {
         let pm = crate::scenario::preset("mid").unwrap();

@@ -178,6 +178,34 @@ fn the_battery_reads_the_designated_estimate_with_its_intervals() {
     assert_eq!(r.answer.anchors[0].rho, Some(0.0));
 }
 
+/// Trial 43 finding 7/8: with the second anchor trusted, every name of the fit is the
+/// second anchor's, and no step offers to trust another anchor beside it.
+#[test]
+fn a_trusted_second_anchor_is_the_one_named_and_no_other_trust_is_offered() {
+    use rhoscope::battery::reading::Remedy;
+    let d = Design {
+        rho: [0.5, 0.0, 0.3],
+        likert_judges: false,
+        cuts: SKEWED5,
+    };
+    let panel = draw(d, 2000, 4);
+    let r = battery_reading(&panel, Some(1));
+    let e = Estimator::DesignatedCleanLatent;
+    assert_eq!(r.answer.read, Some(e), "{:?}", r.answer.obstacles);
+    assert_eq!(r.designated, Some(1));
+    let label = r.label(e, &panel.anchors);
+    assert!(label.contains(&panel.anchors[1]), "{label}");
+    assert!(!label.contains(&panel.anchors[0]), "{label}");
+    assert!(
+        r.next.iter().all(|s| !matches!(
+            s.remedy,
+            Remedy::TrustAnchor(_) | Remedy::DesignateClean(_)
+        )),
+        "{:?}",
+        r.next
+    );
+}
+
 #[test]
 fn the_battery_says_why_two_anchors_cannot_be_read() {
     use rhoscope::battery::reading::Obstacle;

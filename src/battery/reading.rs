@@ -23,6 +23,8 @@ pub struct Reading {
     pub evidence: Evidence,
     /// What the user could do next, takeable on this panel, most useful first.
     pub next: Vec<NextStep>,
+    /// The anchor the user trusts as clean, if any: the designated-clean estimates are its.
+    pub designated: Option<usize>,
 }
 
 /// The answer: the estimator to read (or none), why, and what it says of each anchor.
@@ -427,6 +429,7 @@ pub fn read(inputs: &Inputs<'_>) -> Reading {
         evidence: &evidence,
         j_threshold: inputs.tests[TestId::J].threshold,
         confirm: inputs.confirm,
+        designated: inputs.designated,
     });
     let mut routed = routed;
     // The weak-ID obstacle names the anchors with no interval to report either.
@@ -471,10 +474,24 @@ pub fn read(inputs: &Inputs<'_>) -> Reading {
         },
         evidence,
         next,
+        designated: inputs.designated,
     }
 }
 
 impl Reading {
+    /// An estimator's name with this reading's trusted anchor (the first anchor when none is
+    /// trusted, as the comparisons fit it), so no screen names another anchor as trusted.
+    #[must_use]
+    pub fn label(&self, e: Estimator, anchors: &[String]) -> String {
+        e.label(
+            &crate::estimate::Context {
+                clean: Some(self.designated.unwrap_or(0)),
+                ..crate::estimate::Context::default()
+            },
+            anchors,
+        )
+    }
+
     /// The answer as the older [`Route`]: the estimator and a core-level sentence.
     #[must_use]
     pub fn route(&self, anchors: &[String]) -> Route {

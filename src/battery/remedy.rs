@@ -28,6 +28,8 @@ pub(super) struct About<'a> {
     pub j_threshold: Option<f64>,
     /// The battery re-run on a changed panel: what it reads.
     pub confirm: Option<&'a Confirm<'a>>,
+    /// The anchor the user already trusts as clean: no other trust is offered beside it.
+    pub designated: Option<usize>,
 }
 
 /// The next steps, most useful first: those whose panel the battery reads a ρ̂ on, then new
@@ -357,6 +359,9 @@ fn heywood_judges(panel: &Panel, _e: Estimator, flags: &[FlagCode]) -> Vec<usize
 
 /// Designating as clean the first anchor with which the designated-clean estimate reads.
 fn clean_anchor(a: &About<'_>) -> Vec<(Remedy, Outcome)> {
+    if a.designated.is_some() {
+        return Vec::new();
+    }
     let s = a.panel.covariance();
     (0..a.panel.m())
         .find(|&k| {
@@ -391,8 +396,10 @@ fn trust_anchor(a: &About<'_>) -> Vec<(Remedy, Outcome)> {
             .estimate(e)
             .cloned()
     };
-    // Test J guards the latent fit (its first step is the judges' one factor).
-    if a.panel.m() < crate::estimate::latent::MIN_ANCHORS
+    // Test J guards the latent fit (its first step is the judges' one factor); a second
+    // trusted anchor would contradict the one the user already trusts.
+    if a.designated.is_some()
+        || a.panel.m() < crate::estimate::latent::MIN_ANCHORS
         || a.evidence.tests[TestId::J] == Verdict::Fires
     {
         return Vec::new();

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::values::{resamples, seed, strength, whole};
+use super::values::{positive_strength, resamples, seed, whole};
 use crate::power::PowerDesign;
 
 /// `plan --help`'s epilogue; the test names come from the registry.
@@ -138,9 +138,10 @@ pub struct PowerArgs {
     /// Which violation to inject: one per registered test (test-a, …) or shared-residual.
     #[arg(long, value_parser = design)]
     pub design: PowerDesign,
-    /// Violation strengths (comma-separated; each from 0 to 1000000).
+    /// Violation strengths (comma-separated; each above 0, up to 1000000, each once); the
+    /// false-positive rate, strength 0, is always reported.
     #[arg(long, value_delimiter = ',', value_name = "LIST", required = true,
-          allow_hyphen_values = true, value_parser = strength())]
+          allow_hyphen_values = true, value_parser = positive_strength())]
     pub strength: Vec<f64>,
     /// Panel sizes N (comma-separated).
     #[arg(long = "n", value_delimiter = ',', value_name = "LIST", required = true,

@@ -19,23 +19,23 @@ use crate::tui::keymap::keys;
     clippy::match_wildcard_for_single_variants,
     reason = "test builds register more estimators"
 )]
-pub fn label(e: Estimator, names: &[String]) -> String {
+pub fn label(e: Estimator, names: &[String], designated: Option<usize>) -> String {
     match e {
         Estimator::ClosedForm => "closed-form estimate".into(),
         Estimator::FreeScale => "free-scale estimate".into(),
         Estimator::Blocked => "family-blocked estimate".into(),
         Estimator::DesignatedClean => "designated-clean estimate".into(),
-        other => pane_label(other, names),
+        other => pane_label(other, names, designated),
     }
 }
 
-/// An estimator's name as the estimates pane's lines show it (the designated-clean one with
-/// the first anchor clean, as the explorer fits it).
+/// An estimator's name as the estimates pane's lines show it: the designated-clean ones with
+/// the anchor the user trusts, else the first anchor, as the explorer's comparisons fit it.
 #[must_use]
-pub fn pane_label(e: Estimator, names: &[String]) -> String {
+pub fn pane_label(e: Estimator, names: &[String], designated: Option<usize>) -> String {
     e.label(
         &Context {
-            clean: Some(0),
+            clean: Some(designated.unwrap_or(0)),
             ..Context::default()
         },
         names,
@@ -59,7 +59,7 @@ pub fn answer(r: &Reading, names: &[String]) -> String {
             .answer
             .obstacles
             .iter()
-            .map(|o| obstacle(o, names))
+            .map(|o| obstacle(o, names, r.designated))
             .collect();
         return if why.is_empty() {
             "Answer: no anchor's ρ can be read from this panel as it stands.".into()
@@ -101,14 +101,14 @@ pub fn answer(r: &Reading, names: &[String]) -> String {
     }
     format!(
         "Answer (read the {}): {}.",
-        label(e, names),
+        label(e, names, r.designated),
         parts.join("; ")
     )
 }
 
 /// One reason an estimate is not read, in a clause.
 #[must_use]
-pub fn obstacle(o: &Obstacle, names: &[String]) -> String {
+pub fn obstacle(o: &Obstacle, names: &[String], designated: Option<usize>) -> String {
     match o {
         Obstacle::NotIdentified(u) => unidentified(*u),
         Obstacle::OrdinalAnchors(k) => format!(
@@ -119,16 +119,16 @@ pub fn obstacle(o: &Obstacle, names: &[String]) -> String {
         Obstacle::Guarded { estimator, test } => format!(
             "Test {} fires against the {}",
             test.name(),
-            label(*estimator, names)
+            label(*estimator, names, designated)
         ),
         Obstacle::Flagged { estimator, flags } => format!(
             "the {} is out of range ({})",
-            label(*estimator, names),
+            label(*estimator, names, designated),
             crate::battery::phrase::flags_in_words(flags)
         ),
         Obstacle::DidNotRun { estimator, refusal } => format!(
             "the {} does not run here ({})",
-            label(*estimator, names),
+            label(*estimator, names, designated),
             crate::wording::reword(refusal, &crate::tui::text::Keys).into_owned()
         ),
         Obstacle::WeaklyIdentified { no_interval } if no_interval.is_empty() => {
@@ -187,17 +187,23 @@ pub fn step(s: &NextStep, panel: &Panel) -> String {
         .iter()
         .map(|a| crate::error::sanitize(a))
         .collect();
+    // A trust step's estimate is the one with the anchor it trusts.
+    let d = match s.remedy {
+        crate::battery::reading::Remedy::TrustAnchor(k)
+        | crate::battery::reading::Remedy::DesignateClean(k) => Some(k),
+        _ => None,
+    };
     let outcome = match s.outcome {
-        Outcome::Reads(e) => format!(": the {} can then be read", label(e, &anchors)),
+        Outcome::Reads(e) => format!(": the {} can then be read", label(e, &anchors, d)),
         Outcome::NothingReadable => ", though no ρ̂ can be read even then".into(),
         Outcome::DefinedButGuarded { estimator, test } => format!(
             ": the {} then gives ρ̂, though Test {} still fires against it",
-            label(estimator, &anchors),
+            label(estimator, &anchors, d),
             test.name()
         ),
         Outcome::StillFlagged(e) => format!(
             ": the {} then gives ρ̂, though its fit is still flagged",
-            label(e, &anchors)
+            label(e, &anchors, d)
         ),
         Outcome::Unchecked => String::new(),
     };
@@ -346,7 +352,10 @@ fn range_codes(r: &RangeVerdict) -> String {
 fn read_instead(r: &Reading, names: &[String]) -> String {
     match r.answer.read {
         Some(Estimator::ClosedForm) | None => String::new(),
-        Some(e) => format!("The answer reads the {} instead.", label(e, names)),
+        Some(e) => format!(
+            "The answer reads the {} instead.",
+            label(e, names, r.designated)
+        ),
     }
 }
 

@@ -29,7 +29,7 @@ pub fn lead_label(app: &App, e: Estimator, names: &[String]) -> String {
                 names
             )
         ),
-        _ => crate::tui::reading::pane_label(e, names),
+        _ => crate::tui::reading::pane_label(e, names, app.designated()),
     }
 }
 

@@ -87,7 +87,7 @@ fn configuration(r: &BatteryReport, panel: &Panel) -> [String; 2] {
     let estimate = match r.reading.answer.read {
         Some(e) => format!(
             "it reads the {} (step 2)",
-            reading::label(e, &panel.anchors)
+            reading::label(e, &panel.anchors, r.reading.designated)
         ),
         None => "no estimate can be read (step 2)".to_string(),
     };
@@ -132,7 +132,7 @@ fn estimate(r: &BatteryReport, names: &[String]) -> [String; 2] {
         .collect();
     let first = format!(
         "The {} gives {}.",
-        reading::label(e, names),
+        reading::label(e, names, r.reading.designated),
         parts.join(", ")
     );
     let second = if e == Estimator::ClosedForm {
@@ -148,7 +148,7 @@ fn estimate(r: &BatteryReport, names: &[String]) -> [String; 2] {
             .obstacles
             .iter()
             .filter(|o| about_closed_form(o))
-            .map(|o| reading::obstacle(o, names))
+            .map(|o| reading::obstacle(o, names, r.reading.designated))
             .collect();
         if why.is_empty() {
             "The answer reads it, not the closed form; the intervals are 95% percentile bootstrap intervals.".into()
@@ -223,14 +223,19 @@ fn answered(r: &crate::battery::reading::Reading, t: TestId, names: &[String]) -
         .iter()
         .filter_map(|o| match o {
             Obstacle::Guarded { estimator, test } if *test == t => {
-                Some(reading::label(*estimator, names))
+                Some(reading::label(*estimator, names, r.designated))
             }
             _ => None,
         })
         .collect();
     let read = r.answer.read.map_or_else(
         || "No estimate can be read (the last step says why).".to_string(),
-        |e| format!("The answer reads the {}.", reading::label(e, names)),
+        |e| {
+            format!(
+                "The answer reads the {}.",
+                reading::label(e, names, r.designated)
+            )
+        },
     );
     Some(if guarded.is_empty() {
         read

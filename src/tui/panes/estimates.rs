@@ -80,7 +80,13 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
     // scenario's truth is on the closed form's scale, so it stands beside the closed form only.
     let truth_beside = truth.as_ref().filter(|_| lead.is_none());
     let led = lead.as_ref().map(|(l, _, _)| *l);
-    lines.extend(moment_lines(shown, truth_beside, led, &names, width));
+    lines.extend(moment_lines(
+        shown,
+        truth_beside,
+        (led, app.designated()),
+        &names,
+        width,
+    ));
     lines.extend(neff_line(app, stale, width));
     // A real panel's judges load as they do; the walkthrough's Test J step points here.
     if matches!(app.source, Source::File(_))
@@ -188,7 +194,13 @@ fn battery_read_lines(app: &App, area: Rect, theme: Theme) -> Option<Vec<Line<'s
         width,
         theme,
     ));
-    lines.extend(moment_lines(&fit.estimate, None, Some(e), &names, width));
+    lines.extend(moment_lines(
+        &fit.estimate,
+        None,
+        (Some(e), app.designated()),
+        &names,
+        width,
+    ));
     lines.extend(neff_line(app, false, width));
     for f in &fit.estimate.flags {
         lines.push(Line::styled(
@@ -292,12 +304,12 @@ fn comparison_lines(
 fn moment_lines(
     e: &Estimate,
     truth: Option<&crate::model::Params>,
-    fit: Option<Estimator>,
+    (fit, designated): (Option<Estimator>, Option<usize>),
     names: &[String],
     width: usize,
 ) -> Vec<Line<'static>> {
     let mut items: Vec<String> = fit
-        .map(|f| format!("{}:", crate::tui::reading::pane_label(f, names)))
+        .map(|f| format!("{}:", crate::tui::reading::pane_label(f, names, designated)))
         .into_iter()
         .collect();
     items.extend([
