@@ -246,8 +246,16 @@ def _overrides(set: Mapping[str, Any]) -> list:
         if isinstance(v, str):
             out.append((key, v))  # the scenario's own text ("0.2,0.5")
         else:
-            out.append((key, ",".join(repr(x) for x in c.numbers_(key, v) or [])))
+            out.append((key, ",".join(_setting(x) for x in c.numbers_(key, v) or [])))
     return out
+
+
+def _setting(x: float) -> str:
+    """A setting's number as the scenario reads it: a whole number without ".0" (p=6, not
+    "6.0", which a whole-number key refuses), any other exactly (repr round-trips)."""
+    if x.is_integer() and abs(x) < 2**53:
+        return str(int(x))
+    return repr(x)
 
 
 def plan(

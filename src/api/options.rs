@@ -345,7 +345,7 @@ impl Call {
             Call::Identify(_) => skeleton(&["identify"]),
             Call::Validate(..) => skeleton(&["validate", "-"]),
             Call::Power(_) => {
-                skeleton(&["power", "--design", "test-a", "--strength", "0", "--n", "3"])
+                skeleton(&["power", "--design", "test-a", "--strength", "0.5", "--n", "3"])
             }
             Call::Plan(_) => skeleton(&["plan", "--target", "-"]),
             Call::Simulate(_) => skeleton(&["simulate", "--n", "3", "--seed", "0"]),
@@ -502,7 +502,7 @@ mod tests {
         let v = value.to_string();
         let mut words: Vec<&str> = match command {
             "" => vec!["identify"],
-            "power" => vec!["power", "--design", "test-a", "--strength", "0"],
+            "power" => vec!["power", "--design", "test-a", "--strength", "0.5"],
             "plan" => vec!["plan", "--target", "x"],
             "simulate" => vec!["simulate", "--seed", "0"],
             "plot" => vec!["plot", "rho", "-o", "-"],

@@ -14,6 +14,7 @@ from conftest import ASSETS, DATA, cli, cli_json
 
 MID = ASSETS / "mid.csv"
 THREE = ASSETS / "three-anchor.csv"
+THREE_FAMILIES = ASSETS / "three-anchor.families.csv"
 FAMILIES = ASSETS / "families.csv"
 LLM_JUDGES = ["beluga_13b", "orca_platypus_13b", "mistral_7b", "llama2_13b_chat", "chatgpt"]
 HUMANS = ["human1", "human2", "human3"]
@@ -55,7 +56,10 @@ def test_estimate_on_a_dataframe_is_the_cli():
 
 def test_estimate_every_method():
     df = read_exact(THREE)
-    result = rhoscope.estimate(df, method="all", blocked=False, designated_clean="A1")
+    # The command line adopts the families file beside the asset; a frame has none of its own.
+    result = rhoscope.estimate(
+        df, method="all", blocked=False, designated_clean="A1", families=THREE_FAMILIES
+    )
     same_document(result, cli_json("estimate", THREE, "--method", "all", "--designated-clean", "A1"), str(THREE))
     tidy = result.tidy()
     assert set(tidy["estimator"]) >= {"estimate", "ml", "free_scale", "designated_clean"}
@@ -228,6 +232,17 @@ def test_simulate_is_the_cli_csv(tmp_path):
     assert np.array_equal(df.to_numpy(), expect.to_numpy())
     fam = pd.read_csv(tmp_path / "sim.families.csv", dtype=str)
     assert df.attrs["families"] == dict(zip(fam["judge"], fam["family"]))
+
+
+def test_whole_number_settings_reach_the_scenario_as_whole_numbers(tmp_path):
+    # Trial 43 (Python) finding 11: p=3 reached the scenario as "3.0", which a whole-number
+    # key refuses; the call the battery's next steps print must run as printed.
+    df = rhoscope.simulate("mid", n=100, seed=1, p=3, sigma_a=[0.5, 0.5])
+    out = tmp_path / "sim.csv"
+    run = cli("simulate", "--preset", "mid", "--n", "100", "--seed", "1", "--set", "p=3",
+              "--set", "sigma_a=0.5,0.5", "-o", out)
+    assert run.code == 0, run.err
+    assert np.array_equal(df.to_numpy(), read_exact(out).to_numpy())
 
 
 def test_export_is_the_cli_script(tmp_path):
