@@ -278,11 +278,18 @@ fn the_status_after_t_says_what_the_pane_shows() {
     let r = app.battery.as_deref().unwrap();
     assert_eq!(r.reading.answer.read, None);
     assert!(app.status.contains("no ρ̂ can be read"), "{}", app.status);
-    assert!(!app.status.contains("read relative to it"), "{}", app.status);
+    assert!(
+        !app.status.contains("read relative to it"),
+        "{}",
+        app.status
+    );
     // The reason is the pane's, word for word.
     let est = text(&app, Pane::Estimates, 200, 60).replace('\n', " ");
     let why = app.status.split("can be read: ").nth(1).unwrap();
-    assert!(why.contains("at least 3 anchors (the panel has 2)"), "{why}");
+    assert!(
+        why.contains("at least 3 anchors (the panel has 2)"),
+        "{why}"
+    );
     let squash = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
     assert!(squash(&est).contains(&squash(why)), "{why}\n{est}");
 
