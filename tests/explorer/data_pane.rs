@@ -714,3 +714,31 @@ fn the_families_note_survives_role_edits() {
     act(&mut app, Action::Family(1));
     assert!(!has(&app), "{:?}", file_state(&app).notes);
 }
+
+/// A long load error is read whole in the data pane at 80×24, above the list, which keeps
+/// the cursor's row (trial 42 finding 17: the reason was cut below the list).
+#[test]
+fn a_long_load_error_is_shown_whole_at_80x24() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("h-f-17");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("lk_bat.txt");
+    std::fs::write(
+        &path,
+        "rhoscope battery output\nitems: 1040 used, 16 dropped\n",
+    )
+    .unwrap();
+    let mut app = started(Start::Default);
+    act(&mut app, Action::OpenPrompt);
+    type_text(&mut app, path.to_str().unwrap());
+    act(&mut app, Action::Prompt(PromptEdit::Submit));
+    let error = app.load_error.clone().unwrap();
+    assert!(error.contains("ragged row"), "{error}");
+    let squash = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
+    let rows = pane_rows(&app, Pane::Data, 80, 24);
+    let shown: Vec<&str> = rows.iter().map(|r| r.trim_matches('│').trim()).collect();
+    assert!(
+        squash(&shown.join(" ")).contains(&squash(&error)),
+        "{error}\n{rows:#?}"
+    );
+    assert!(rows.iter().any(|r| r.contains('▸')), "{rows:#?}");
+}

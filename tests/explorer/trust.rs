@@ -263,3 +263,43 @@ fn snapshots_of_a_trusted_anchor_at_three_sizes() {
         }
     }
 }
+
+/// Once the battery answers a `t`, the status line says what the estimates pane shows, from
+/// the core's one wording: on hanna-llm with human3 set aside (2 ordinal anchors) that is
+/// the reason no ρ̂ can be read, not a promise of one (trial 42 finding 13).
+#[test]
+fn the_status_after_t_says_what_the_pane_shows() {
+    let mut app = llm_assigned();
+    app.cursor = app.entries.len() + 9; // human3: anchor → —
+    act(&mut app, Action::CycleRole);
+    app.cursor = app.entries.len() + 7; // human1
+    act(&mut app, Action::TrustAnchor);
+    assert_eq!(app.designated(), Some(0));
+    let r = app.battery.as_deref().unwrap();
+    assert_eq!(r.reading.answer.read, None);
+    assert!(app.status.contains("no ρ̂ can be read"), "{}", app.status);
+    assert!(
+        !app.status.contains("read relative to it"),
+        "{}",
+        app.status
+    );
+    // The reason is the pane's, word for word.
+    let est = text(&app, Pane::Estimates, 200, 60).replace('\n', " ");
+    let why = app.status.split("can be read: ").nth(1).unwrap();
+    assert!(
+        why.contains("at least 3 anchors (the panel has 2)"),
+        "{why}"
+    );
+    let squash = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(squash(&est).contains(&squash(why)), "{why}\n{est}");
+
+    // Where the trust gives a reading, the status says so once the battery has read it.
+    let likert = likert_trusted(0);
+    assert!(
+        likert
+            .status
+            .contains("'A1' trusted as clean: the others' ρ is read relative to it"),
+        "{}",
+        likert.status
+    );
+}

@@ -53,6 +53,9 @@ pub struct FileState {
     /// The long layout the file was opened with (its item, rater and score columns): its
     /// columns are then the raters, and every reload with edited roles reads it so again.
     pub long: Option<Box<LongColumns>>,
+    /// The generation whose battery answer the status line words after `t` (what the trust
+    /// gave), so it never promises a reading the estimates pane then refuses.
+    pub trust_answer: Option<u64>,
 }
 
 /// What the screen showed before a file was opened ([`App::failed`] puts it back).
@@ -141,6 +144,7 @@ impl App {
             notes: file.notes,
             continuous,
             long,
+            trust_answer: None,
         };
         // Say so when a load brings notes the screen did not have (a first load, or the first
         // that succeeds once roles are set by hand), not on every reload.
@@ -334,6 +338,7 @@ impl App {
             family: None,
             assumed: None,
             long: options.long.clone().map(Box::new),
+            trust_answer: None,
         });
         self.panel = None;
         self.fit = None;

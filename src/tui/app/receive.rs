@@ -20,6 +20,7 @@ impl App {
                     }
                     self.battery = Some(report);
                     self.battery_generation = generation;
+                    self.trust_answered(generation);
                 }
                 Vec::new()
             }

@@ -51,7 +51,37 @@ impl App {
         }
         // A new reading of the same data: the battery on screen no longer answers it.
         self.generation += 1;
+        file.trust_answer = file.trusted.is_some().then_some(self.generation);
         self.battery_job().into_iter().collect()
+    }
+}
+
+impl App {
+    /// The battery of `generation` has arrived: if it answers a `t`, the status line says
+    /// what the trust gave, in the core's words ([`crate::battery::phrase::trusted`]), as the
+    /// estimates pane shows it: the others' ρ read relative to the anchor, or why none is.
+    pub(super) fn trust_answered(&mut self, generation: u64) {
+        let Source::File(f) = &mut self.source else {
+            return;
+        };
+        if f.trust_answer != Some(generation) {
+            return;
+        }
+        f.trust_answer = None;
+        let (Some(d), Some(panel), Some(report)) = (
+            self.designated(),
+            self.panel.as_deref(),
+            self.battery.as_deref(),
+        ) else {
+            return;
+        };
+        let names: Vec<String> = panel
+            .anchors
+            .iter()
+            .map(|n| crate::error::sanitize(n))
+            .collect();
+        let said = crate::battery::phrase::trusted(&report.reading, d, &names);
+        self.status = crate::wording::reword(&said, &crate::tui::text::Keys).into_owned();
     }
 }
 

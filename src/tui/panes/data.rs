@@ -22,10 +22,10 @@ fn regions(app: &App, area: Rect) -> (Rect, Rect, Vec<String>) {
     let errors: Vec<String> = app.load_error.as_ref().map_or_else(Vec::new, |e| {
         wrap_words(&sanitize(e), usize::from(inner.width))
     });
-    // At most half the pane (two rows at least): the list is what the user works in.
+    // The whole reason, so it can be read; the list keeps two rows (the cursor's among them).
     let error_rows = u16::try_from(errors.len())
         .unwrap_or(u16::MAX)
-        .min((inner.height / 2).max(2))
+        .min(inner.height.saturating_sub(2).max(2))
         .min(inner.height);
     let [top, list] =
         Layout::vertical([Constraint::Length(error_rows), Constraint::Min(0)]).areas(inner);
