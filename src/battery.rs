@@ -530,7 +530,7 @@ fn codes_as_numbers(
         let mut r: Vec<f64> = Vec::new();
         for i in 0..p {
             for j in i + 1..p {
-                r.push(m.cov[(i, j)] / (m.cov[(i, i)] * m.cov[(j, j)]).sqrt());
+                r.push(m.cov[(i, j)] / (m.cov[(i, i)].sqrt() * m.cov[(j, j)].sqrt()));
             }
         }
         let (lo, hi) = r

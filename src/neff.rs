@@ -77,7 +77,7 @@ pub fn mean_correlation(cov: &DMatrix<f64>) -> Option<f64> {
     let mut sum = 0.0;
     for j in 0..p {
         for k in j + 1..p {
-            sum += cov[(j, k)] / (cov[(j, j)] * cov[(k, k)]).sqrt();
+            sum += cov[(j, k)] / (cov[(j, j)].sqrt() * cov[(k, k)].sqrt());
         }
     }
     let r = sum / (p * (p - 1) / 2) as f64;
@@ -100,7 +100,7 @@ pub fn shared_shares(cov: &DMatrix<f64>) -> Option<Vec<f64>> {
         return None;
     }
     let r = DMatrix::from_fn(p, p, |i, j| {
-        cov[(i, j)] / (cov[(i, i)] * cov[(j, j)]).sqrt()
+        cov[(i, j)] / (cov[(i, i)].sqrt() * cov[(j, j)].sqrt())
     });
     let (lambda, _, _) = crate::estimate::free_scale::one_factor_uls(&r).ok()?;
     Some(lambda.iter().map(|l| l * l).collect())

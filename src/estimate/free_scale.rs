@@ -88,10 +88,20 @@ fn identify(fit: &mut FreeScaleFit, panel: &Panel, anchor_cov: &DMatrix<f64>) {
     if fit.estimate.has_flag(FlagCode::HeywoodJudge) {
         return;
     }
-    let mom = identified::moments_of(fit, anchor_cov);
-    let Some(set) = identified::of_panel(panel, &mom) else {
+    // At the anchors' unit scale, as the point fit: Γ holds products of four anchor units,
+    // which under- or overflow long before the scores do.
+    let unit = super::ml::unit_scale(anchor_cov);
+    let mut mom = identified::moments_of(fit, &(anchor_cov / unit));
+    mom.q.iter_mut().for_each(|q| *q /= unit.sqrt());
+    let mut at_unit = panel.clone();
+    let n = panel.n;
+    at_unit.data[panel.p() * n..]
+        .iter_mut()
+        .for_each(|x| *x /= unit.sqrt());
+    let Some(mut set) = identified::of_panel(&at_unit, &mom) else {
         return;
     };
+    set.sigma_t2 = set.sigma_t2.map(|(lo, hi)| (lo * unit, hi * unit));
     if set.is_empty() {
         fit.estimate
             .undefine(Flag::new(FlagCode::AnchorsMisfit, f64::NAN));

@@ -232,7 +232,7 @@ fn ar_at(
         if a2 <= 0.0 {
             return None;
         }
-        let r = w.beta[k] / (a2 * c).sqrt();
+        let r = w.beta[k] / (a2.sqrt() * c.sqrt());
         if r.is_nan() || r.abs() >= 1.0 {
             return None;
         }

@@ -201,6 +201,11 @@ fn fit_starts(
     first: Vec<(DVector<f64>, &'static str)>,
 ) -> Result<MlFit, EstimateError> {
     fittable(s, l, n)?;
+    // Fitted at unit scale (every entry of θ is a variance or covariance, degree 1 in S), so
+    // the starts, the step rules and the convergence test do not depend on the scores' units.
+    let unit = unit_scale(s);
+    let s = &(s / unit);
+    let first: Vec<_> = first.into_iter().map(|(th, label)| (th / unit, label)).collect();
     let chol_s = s
         .clone()
         .cholesky()
@@ -219,9 +224,24 @@ fn fit_starts(
     if no_solution {
         o.converged = false;
     }
-    let mut fit = assemble(&o, l, n, start);
+    let mut fit = assemble(&o, l, n, start, unit);
+    // Back to the scores' units for the flags' values; the gradient stays relative, as the
+    // convergence test read it.
+    o.th *= unit;
     flag_fit(&mut fit, &o, l, no_solution);
     Ok(fit)
+}
+
+/// The mean variance of S: the unit the fit runs in (1 when S has no positive finite scale,
+/// which [`fittable`] and Cholesky then refuse).
+pub(crate) fn unit_scale(s: &DMatrix<f64>) -> f64 {
+    let q = s.nrows().max(1) as f64;
+    let unit = s.diagonal().iter().map(|v| v / q).sum::<f64>();
+    if unit.is_finite() && unit > 0.0 {
+        unit
+    } else {
+        1.0
+    }
 }
 
 /// Refuses a panel the likelihood cannot be maximised on: too few columns or items.
@@ -363,7 +383,9 @@ fn rises_at_infinity(
     })
 }
 
-fn assemble(o: &Optimum, l: Layout, n: usize, start: &'static str) -> MlFit {
+/// The fit at optimum `o` (found at unit scale), reported in the scores' units: θ and its
+/// standard errors times `unit`, ρ and its standard error as they are.
+fn assemble(o: &Optimum, l: Layout, n: usize, start: &'static str, unit: f64) -> MlFit {
     let (th, h) = (&o.th, &o.h);
     let (f, converged, iterations) = (o.f, o.converged, o.iterations);
     let (st, sc) = (th[0], th[1]);
@@ -400,23 +422,23 @@ fn assemble(o: &Optimum, l: Layout, n: usize, start: &'static str) -> MlFit {
             root(v)
         });
         se_rho.push(se);
-        beta.push(b);
-        sigma_a2s.push(sigma_a2);
+        beta.push(b * unit);
+        sigma_a2s.push(sigma_a2 * unit);
     }
     let pairs: Vec<PairEstimate> = (0..l.m)
         .flat_map(|k| (k + 1..l.m).map(move |kk| (k, kk)))
         .map(|(k, kk)| PairEstimate {
             anchors: (k, kk),
-            sigma_t2: st,
-            denominator: (sc - th[Layout::beta(k)]) * (sc - th[Layout::beta(kk)]) / sc,
+            sigma_t2: st * unit,
+            denominator: (sc - th[Layout::beta(k)]) * (sc - th[Layout::beta(kk)]) / sc * unit,
         })
         .collect();
     let denominator = pairs.iter().map(|p| p.denominator).sum::<f64>() / pairs.len().max(1) as f64;
     MlFit {
         estimate: Estimate::from_parts(Parts {
-            sigma_t2: st,
-            sigma_c2: sc,
-            k: st + sc,
+            sigma_t2: st * unit,
+            sigma_c2: sc * unit,
+            k: (st + sc) * unit,
             denominator,
             pairs,
             beta,
@@ -428,13 +450,13 @@ fn assemble(o: &Optimum, l: Layout, n: usize, start: &'static str) -> MlFit {
         iterations,
         discrepancy: f,
         se: MlSe {
-            sigma_t2: var(0),
-            sigma_c2: var(1),
-            beta: (0..l.m).map(|k| var(Layout::beta(k))).collect(),
+            sigma_t2: var(0) * unit,
+            sigma_c2: var(1) * unit,
+            beta: (0..l.m).map(|k| var(Layout::beta(k)) * unit).collect(),
             rho: se_rho,
         },
-        psi: (0..l.p).map(|j| th[l.psi(j)]).collect(),
-        omega: (0..l.m).map(|k| th[l.omega(k)]).collect(),
+        psi: (0..l.p).map(|j| th[l.psi(j)] * unit).collect(),
+        omega: (0..l.m).map(|k| th[l.omega(k)] * unit).collect(),
         start,
     }
 }

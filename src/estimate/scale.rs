@@ -80,7 +80,13 @@ const SPAN_TAIL_PERCENT: usize = 1;
 #[must_use]
 pub fn range_ratio(panel: &Panel) -> Option<f64> {
     let p = panel.p();
-    let integers = (0..panel.q()).all(|c| panel.col(c).iter().all(|x| x.fract() == 0.0));
+    // Past 1e15 every double is a whole number: integer codes there are an artefact of units.
+    let integers = (0..panel.q()).all(|c| {
+        panel
+            .col(c)
+            .iter()
+            .all(|x| x.fract() == 0.0 && x.abs() <= 1e15)
+    });
     let tail = if integers { 0 } else { SPAN_TAIL_PERCENT };
     let range = |c: usize| -> Option<f64> {
         let mut col: Vec<f64> = panel

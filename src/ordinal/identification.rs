@@ -11,7 +11,9 @@ use super::OrdinalError;
 pub fn latent_correlations(pm: &crate::model::Params) -> DMatrix<f64> {
     let s = pm.population_cov();
     let q = s.nrows();
-    DMatrix::from_fn(q, q, |i, j| s[(i, j)] / (s[(i, i)] * s[(j, j)]).sqrt())
+    DMatrix::from_fn(q, q, |i, j| {
+        s[(i, j)] / (s[(i, i)].sqrt() * s[(j, j)].sqrt())
+    })
 }
 
 /// Section 7's negative result, shown at one parameter point: the local rank of the map
@@ -142,7 +144,7 @@ pub fn mixed_scale_moments(pm: &crate::model::Params) -> Vec<f64> {
     let mut out = Vec::with_capacity(q * (q + 1) / 2);
     for i in 0..p {
         for j in i + 1..p {
-            out.push(s[(i, j)] / (s[(i, i)] * s[(j, j)]).sqrt());
+            out.push(s[(i, j)] / (s[(i, i)].sqrt() * s[(j, j)].sqrt()));
         }
     }
     for j in 0..p {

@@ -94,7 +94,7 @@ pub fn correlation_matrix(panel: &Panel) -> Result<Correlations, OrdinalError> {
                             .zip(y.x)
                             .map(|(u, v)| (u - x.mean) * (v - y.mean))
                             .sum();
-                    (sxy / (x.ss * y.ss).sqrt(), PairKind::Pearson)
+                    (sxy / (x.ss.sqrt() * y.ss.sqrt()), PairKind::Pearson)
                 }
             };
             r[(a, b)] = v;

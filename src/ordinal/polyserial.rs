@@ -78,7 +78,7 @@ pub(super) fn polyserial_prepared(xs: &Standardised, oy: &OrdinalColumn) -> Poly
     for (v, l) in xs.x.iter().zip(&oy.index) {
         sxy += (v - xs.mean) * (f64::from(*l) + 1.0 - ybar);
     }
-    let cor = sxy / (xs.ss * ssy).sqrt();
+    let cor = sxy / (xs.ss.sqrt() * ssy.sqrt());
     let sd_y_pop = (ssy / n).sqrt();
     let phis: f64 = oy.thresholds.iter().map(|t| norm_pdf(*t)).sum();
     let raw = sd_y_pop * cor / phis;

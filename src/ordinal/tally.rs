@@ -271,7 +271,7 @@ impl Stats {
                 let r = if a == b {
                     1.0
                 } else {
-                    sxy / (self.ss(ca) * self.ss(cb)).sqrt()
+                    sxy / (self.ss(ca).sqrt() * self.ss(cb).sqrt())
                 };
                 Ok((r, sxy / d))
             }
@@ -306,7 +306,7 @@ impl Stats {
             ssy += dy * dy * counts[l] as f64;
             sxy += dy * (sums[l] - counts[l] as f64 * xbar);
         }
-        let cor = sxy / (self.ss(c) * ssy).sqrt();
+        let cor = sxy / (self.ss(c).sqrt() * ssy.sqrt());
         let kept: Vec<usize> = present
             .iter()
             .map(|&l| usize::try_from(counts[l]).unwrap_or(usize::MAX))

@@ -116,15 +116,21 @@ pub fn fit_with_judges(
                 .into(),
         ));
     }
-    let q: Vec<f64> = (0..m)
+    // The anchor block is fitted in units of the anchors' mean variance: q (degree ½ in P) and
+    // P (degree 1) would otherwise weigh against each other by the anchors' units, and the grid
+    // and tolerances would be absolute. The misfit is reported in those units (unit-free).
+    let unit = crate::estimate::ml::unit_scale(anchor_cov);
+    let anchor_unit = anchor_cov / unit;
+    let q_unit: Vec<f64> = (0..m)
         .map(|k| {
             let s: f64 = (0..p).map(|j| lambda[j] * r_ja[(j, k)]).sum();
-            anchor_cov[(k, k)].sqrt() * s / ll
+            anchor_unit[(k, k)].sqrt() * s / ll
         })
         .collect();
-    let (theta, misfit, ok_f) = fit_anchor_block(&q, anchor_cov);
-    let (sigma_t2, sigma_c2) = (theta[0].exp(), theta[1].exp());
-    let beta: Vec<f64> = theta.iter().skip(2).copied().collect();
+    let (theta, misfit, ok_f) = fit_anchor_block(&q_unit, &anchor_unit);
+    let q: Vec<f64> = q_unit.iter().map(|x| x * unit.sqrt()).collect();
+    let (sigma_t2, sigma_c2) = (theta[0].exp() * unit, theta[1].exp() * unit);
+    let beta: Vec<f64> = theta.iter().skip(2).map(|b| b * unit).collect();
     let mut pairs = Vec::with_capacity(m * (m - 1) / 2);
     for k in 0..m {
         for l in k + 1..m {
