@@ -1068,14 +1068,14 @@ fn decimal_flags_name_the_flag_the_value_and_the_range() {
     for (args, needle) in [
         (
             power(""),
-            "--strength: '' is not a decimal number; use a number from 0 to 1000000",
+            "--strength: '' is not a decimal number; use a number above 0, up to 1000000",
         ),
         (power(","), "--strength: '' is not a decimal number"),
         (power("0.4,,0.6"), "--strength: '' is not a decimal number"),
         (power("0x10"), "--strength: '0x10' is not a decimal number"),
         (
             power("1e999"),
-            "--strength: '1e999' is out of range; use a number from 0 to 1000000",
+            "--strength: '1e999' is out of range; use a number above 0, up to 1000000",
         ),
         (power("1e300"), "--strength: '1e300' is out of range"),
         (

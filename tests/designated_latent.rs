@@ -197,10 +197,9 @@ fn a_trusted_second_anchor_is_the_one_named_and_no_other_trust_is_offered() {
     assert!(label.contains(&panel.anchors[1]), "{label}");
     assert!(!label.contains(&panel.anchors[0]), "{label}");
     assert!(
-        r.next.iter().all(|s| !matches!(
-            s.remedy,
-            Remedy::TrustAnchor(_) | Remedy::DesignateClean(_)
-        )),
+        r.next
+            .iter()
+            .all(|s| !matches!(s.remedy, Remedy::TrustAnchor(_) | Remedy::DesignateClean(_))),
         "{:?}",
         r.next
     );

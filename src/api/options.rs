@@ -344,9 +344,15 @@ impl Call {
             Call::Battery(..) => skeleton(&["battery", "-"]),
             Call::Identify(_) => skeleton(&["identify"]),
             Call::Validate(..) => skeleton(&["validate", "-"]),
-            Call::Power(_) => {
-                skeleton(&["power", "--design", "test-a", "--strength", "0.5", "--n", "3"])
-            }
+            Call::Power(_) => skeleton(&[
+                "power",
+                "--design",
+                "test-a",
+                "--strength",
+                "0.5",
+                "--n",
+                "3",
+            ]),
             Call::Plan(_) => skeleton(&["plan", "--target", "-"]),
             Call::Simulate(_) => skeleton(&["simulate", "--n", "3", "--seed", "0"]),
             Call::Export(..) => skeleton(&["export", "-"]),

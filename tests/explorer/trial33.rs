@@ -302,7 +302,8 @@ fn long_names_stay_apart_in_the_estimates_rows_the_lambda_line_and_the_data_pane
         );
         let starts: Vec<usize> = rows
             .iter()
-            .filter(|r| r.contains("ρ̂ ") && r.contains('['))
+            // The marker rows: an anchor's name, then its ρ̂ and interval (not the comparisons).
+            .filter(|r| r.starts_with("anchor_") && r.contains("ρ̂ ") && r.contains('['))
             .map(|r| r.find(" ρ̂").unwrap())
             .collect();
         assert!(starts.windows(2).all(|p| p[0] == p[1]), "{w}x{h}: {rows:?}");

@@ -80,13 +80,8 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
     // scenario's truth is on the closed form's scale, so it stands beside the closed form only.
     let truth_beside = truth.as_ref().filter(|_| lead.is_none());
     let led = lead.as_ref().map(|(l, _, _)| *l);
-    lines.extend(moment_lines(
-        shown,
-        truth_beside,
-        (led, app.designated()),
-        &names,
-        width,
-    ));
+    let fit = (led, app.designated());
+    lines.extend(moment_lines(shown, truth_beside, fit, &names, width));
     lines.extend(neff_line(app, stale, width));
     // A real panel's judges load as they do; the walkthrough's Test J step points here.
     if matches!(app.source, Source::File(_))
