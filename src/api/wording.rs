@@ -18,7 +18,10 @@ impl Wording for Keywords {
             Setting::Long => "long=",
             Setting::Families => "families=",
             Setting::Continuous => "continuous=",
-            Setting::Ordinal => "leaving it out of continuous=",
+            // No keyword marks a column ordinal: say when a column is read as one instead.
+            Setting::Ordinal => {
+                "a column is read as ordinal only when its values are integer codes with ≤ 10 levels and it is not named in continuous="
+            }
             Setting::FreeScale => "method=\"free-scale\"",
             Setting::DesignatedClean => "designated_clean=",
             Setting::CodesAsNumbers => "codes_as_numbers=True",

@@ -156,9 +156,9 @@ impl Wording for Flags {
             Setting::Long => "--long",
             Setting::Families => "--families",
             Setting::Continuous => "--continuous",
-            // No flag marks a column ordinal: say what the command line does instead.
+            // No flag marks a column ordinal: say when a column is read as one instead.
             Setting::Ordinal => {
-                "no flag does this: the command line reads a column as ordinal only when its values are integer codes with ≤ 10 levels and it is not named in --continuous"
+                "a column is read as ordinal only when its values are integer codes with ≤ 10 levels and it is not named in --continuous"
             }
             Setting::FreeScale => "--method free-scale",
             Setting::DesignatedClean => "--designated-clean",

@@ -211,8 +211,8 @@ def test_validate():
 
 
 def test_power():
-    result = rhoscope.power(design="test-a", strength=[0, 0.4], n=200, reps=4, null_draws=100)
-    expect = cli_json("power", "--design", "test-a", "--strength", "0,0.4", "--n", "200", "--reps", "4", "--null-draws", "100")
+    result = rhoscope.power(design="test-a", strength=[0.4], n=200, reps=4, null_draws=100)
+    expect = cli_json("power", "--design", "test-a", "--strength", "0.4", "--n", "200", "--reps", "4", "--null-draws", "100")
     assert result.to_json() == expect
 
 

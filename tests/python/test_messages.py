@@ -41,8 +41,16 @@ def test_an_error_names_the_row_by_label():
 
 
 def test_next_steps_are_keyword_arguments():
-    df = frame(400)
-    df["A3"] = np.clip(np.round(df["A3"] + 3), 1, 5).astype(int)  # a Likert anchor
+    # A panel from the model (unit loadings, a shared judge residual) with one anchor coded as
+    # its rounded score: marking it continuous makes the closed form readable, so the battery
+    # (which offers only steps it has checked) offers that step.
+    rng = np.random.default_rng(4)
+    n = 2000
+    f, c = rng.normal(size=n), rng.normal(size=n)
+    cols = {f"J{j}": f + 0.6 * c + rng.normal(scale=0.6, size=n) for j in range(1, 5)}
+    cols.update({f"A{k}": f + rng.normal(scale=0.7, size=n) for k in range(1, 4)})
+    df = pd.DataFrame(cols)
+    df["A3"] = np.round(df["A3"]).astype(int)
     bat = rhoscope.battery(df, bootstrap=100, null_draws=100)
     steps = bat.reading["next"]
     changes = [s["cli"] for s in steps if s.get("cli")]
