@@ -128,8 +128,8 @@ impl Flag {
         let judge = |j: usize| judge_name(judges, j);
         match self.code {
             FlagCode::SigmaC2Nonpositive => format!(
-                "σ̂_c² = {:.4} ≤ 0: no common-mode variance is left once quality is removed, so every ρ̂ is undefined; this out-of-range (Heywood-type) fit signals misspecification or weak identification, and no point or interval of it can be read (the answer says which estimate, if any, can).",
-                self.value
+                "σ̂_c² = {} ≤ 0: no common-mode variance is left once quality is removed, so every ρ̂ is undefined; this out-of-range (Heywood-type) fit signals misspecification or weak identification, and no point or interval of it can be read (the answer says which estimate, if any, can).",
+                shown(self.value)
             ),
             FlagCode::SigmaT2Outside0K => {
                 // Each number at its own precision: σ̂_t² told apart from the bound it crossed.
@@ -146,8 +146,8 @@ impl Flag {
                 )
             }
             FlagCode::SigmaA2Nonpositive => format!(
-                "σ̂_a² = {:.4} ≤ 0 for anchor {}: its error variance came out non-positive, so its ρ̂ is undefined; the anchor may be nearly error-free, on a scale other than the judges' (the closed form reads every column on one scale, Assumption 1), or the model misspecified.",
-                self.value,
+                "σ̂_a² = {} ≤ 0 for anchor {}: its error variance came out non-positive, so its ρ̂ is undefined; the anchor may be nearly error-free, on a scale other than the judges' (the closed form reads every column on one scale, Assumption 1), or the model misspecified.",
+                shown(self.value),
                 name(self.anchor.unwrap_or(0))
             ),
             FlagCode::ZeroDenominator => {
@@ -204,7 +204,7 @@ impl Flag {
                 self.value
             ),
             FlagCode::HeywoodVariance => format!(
-                "{} = {:.4} ≤ 0 in the ML fit: a variance at or below zero (a Heywood case) lies outside the model, so every ρ̂ is undefined; a judge or anchor may be a near-copy of the common factor, or the model misspecified (the battery's answer says which estimate, if any, can be read).",
+                "{} = {} ≤ 0 in the ML fit: a variance at or below zero (a Heywood case) lies outside the model, so every ρ̂ is undefined; a judge or anchor may be a near-copy of the common factor, or the model misspecified (the battery's answer says which estimate, if any, can be read).",
                 match self.anchor {
                     Some(a) => format!("the residual variance ω of anchor {}", name(a)),
                     None if self.pair.is_some() => format!(
@@ -213,7 +213,7 @@ impl Flag {
                     ),
                     None => "σ̂_t²".to_string(),
                 },
-                self.value
+                shown(self.value)
             ),
         }
     }
@@ -294,13 +294,23 @@ fn judge_name(judges: &[String], j: usize) -> String {
         .map_or_else(|| format!("judge {}", j + 1), |n| format!("judge {n}"))
 }
 
+/// A variance as the tables print it: 4 decimals, scientific notation where 4 decimals would
+/// show 0.0000 or a number hundreds of digits long (values up to the loader's 1e150 square).
+fn shown(x: f64) -> String {
+    if x != 0.0 && !(1e-4..1e6).contains(&x.abs()) {
+        format!("{x:.4e}")
+    } else {
+        format!("{x:.4}")
+    }
+}
+
 /// `x` at a sensible precision beside `bound`: 4 decimals, more only to tell it from a
 /// `bound` it is close to, exactly 0 as "0", and a tiny nonzero value in scientific notation
 /// (never "0.000000000000000").
 fn beside(x: f64, bound: f64) -> String {
     if x == 0.0 {
         "0".into()
-    } else if x.abs() < 1e-4 {
+    } else if x.abs() < 1e-4 || x.abs() >= 1e6 {
         format!("{x:.3e}")
     } else {
         let d = apart(x, bound);
@@ -314,4 +324,21 @@ fn apart(x: f64, bound: f64) -> usize {
     (4..=15)
         .find(|&d| format!("{x:.d$}") != format!("{bound:.d$}"))
         .unwrap_or(15)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{beside, shown};
+
+    /// Hostile pass 43, finding 4: a variance near the loader's limits printed 300 digits
+    /// (and one near 0 printed -0.0000) where the tables beside it use e-notation.
+    #[test]
+    fn flag_numbers_switch_to_e_notation_at_both_ends() {
+        assert_eq!(shown(-5.5468e296), "-5.5468e296");
+        assert_eq!(shown(-5.5468e-300), "-5.5468e-300");
+        assert_eq!(shown(-0.0397), "-0.0397");
+        assert_eq!(shown(0.0), "0.0000");
+        assert!(beside(3.2e200, 1.0).len() < 12, "{}", beside(3.2e200, 1.0));
+        assert_eq!(beside(0.35, 0.3416), "0.3500");
+    }
 }
