@@ -67,15 +67,7 @@ pub(super) fn check_cells(
     cols: usize,
     what: &str,
 ) -> Result<(), DataError> {
-    if rows.saturating_mul(cols) <= MAX_CELLS {
-        return Ok(());
-    }
-    Err(DataError::data(
-        path,
-        format!(
-            "{rows} {what} × {cols} judge and anchor columns is over the limit of {MAX_CELLS} cells ({MAX_CELLS_MEMORY}): split the file or select fewer columns"
-        ),
-    ))
+    cells_within(path, (rows, cols), &rows.to_string(), what)
 }
 
 /// [`check_cells`] while rows are still being read: `rows` is the row that passed the limit,
@@ -87,14 +79,24 @@ pub(super) fn check_cells_so_far(
     cols: usize,
     what: &str,
 ) -> Result<(), DataError> {
+    let count = format!("more than {}", rows.saturating_sub(1));
+    cells_within(path, (rows, cols), &count, what)
+}
+
+/// The one cell-limit check and refusal; `count` words the rows as the caller knows them.
+fn cells_within(
+    path: &Path,
+    (rows, cols): (usize, usize),
+    count: &str,
+    what: &str,
+) -> Result<(), DataError> {
     if rows.saturating_mul(cols) <= MAX_CELLS {
         return Ok(());
     }
     Err(DataError::data(
         path,
         format!(
-            "more than {} {what} × {cols} judge and anchor columns is over the limit of {MAX_CELLS} cells ({MAX_CELLS_MEMORY}): split the file or select fewer columns",
-            rows - 1
+            "{count} {what} × {cols} judge and anchor columns is over the limit of {MAX_CELLS} cells ({MAX_CELLS_MEMORY}): split the file or select fewer columns"
         ),
     ))
 }
