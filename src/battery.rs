@@ -55,9 +55,8 @@ pub use registry::{COUNT, PerTest};
 pub use types::{
     Diagnostic, Layout, NotApplicable, NullKind, Observation, OnOrdinal, Sample, Scales, Violation,
 };
-pub use verdict::{TestResult, Verdict};
 use verdict::judge_all;
-
+pub use verdict::{TestResult, Verdict};
 
 /// The estimators the battery fits and bootstraps: the registry's battery list.
 pub use crate::estimate::BATTERY as ESTIMATORS;
@@ -131,7 +130,6 @@ impl BatteryReport {
         self.fit(Estimator::ClosedForm).map(|f| &f.boot)
     }
 }
-
 
 /// Runs the whole battery on a panel. Returns `None` when `progress` stops the run.
 #[must_use]
