@@ -10,22 +10,11 @@ use std::sync::OnceLock;
 use flate2::bufread::MultiGzDecoder;
 
 use super::DataError;
+use super::format::{Format, detect};
 use super::limits::{MAX_JSON_BYTES, MAX_STDIN_BYTES};
 use super::records::Opened;
 use super::{columnar, io_reason, json, looks_utf16};
 use crate::location::Location;
-
-/// The formats rhoscope reads.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Format {
-    /// Comma, tab or semicolon separated text.
-    Text,
-    /// gzip-compressed input (whatever it holds, told once decompressed).
-    Gzip,
-    /// A JSON array of records, or JSON Lines (one record a line).
-    Json,
-    Parquet,
-}
 
 /// Whether `path` names standard input.
 pub(super) fn is_stdin(path: &Path) -> bool {
@@ -314,158 +303,9 @@ pub(super) fn gzip_error(path: &Path, row: Option<u64>, e: &std::io::Error) -> D
     }
 }
 
-/// Formats recognised only to be named: first bytes, the format, and what to do.
-const REFUSED_MAGIC: [(&[u8], &str); 9] = [
-    (b"\xD0\xCF\x11\xE0\xA1\xB1\x1A\xE1", EXCEL),
-    (b"ARROW1", ARROW),
-    (b"FEA1", ARROW),
-    (
-        b"BZh",
-        "bzip2-compressed: decompress it (bunzip2) or compress it with gzip instead",
-    ),
-    (
-        b"\xFD7zXZ\x00",
-        "xz-compressed: decompress it (unxz) or compress it with gzip instead",
-    ),
-    (
-        b"\x28\xB5\x2F\xFD",
-        "zstd-compressed: decompress it (unzstd) or compress it with gzip instead",
-    ),
-    (b"SQLite format 3\x00", SQLITE),
-    (b"%PDF-", "a PDF document: export the table as CSV"),
-    (b"\xFF\xFF\xFF\xFF", ARROW),
-];
-
-const EXCEL: &str = "an Excel workbook: save it as CSV";
-const ARROW: &str =
-    "a Feather/Arrow IPC file: write it as Parquet or CSV (e.g. df.to_parquet or df.to_csv)";
-const SQLITE: &str =
-    "an SQLite database: export the table as CSV (sqlite3 -header -csv DB 'select * from TABLE')";
-const ZIP: &str = "a ZIP archive: unzip it and load the CSV inside";
-const ODS: &str = "an OpenDocument spreadsheet: save it as CSV";
-
-/// Extensions recognised only to be named.
-const REFUSED_EXT: [(&str, &str); 14] = [
-    ("xlsx", EXCEL),
-    ("xlsm", EXCEL),
-    ("xls", EXCEL),
-    ("ods", ODS),
-    ("feather", ARROW),
-    ("arrow", ARROW),
-    ("ipc", ARROW),
-    ("zip", ZIP),
-    (
-        "bz2",
-        "bzip2-compressed: decompress it (bunzip2) or compress it with gzip instead",
-    ),
-    (
-        "xz",
-        "xz-compressed: decompress it (unxz) or compress it with gzip instead",
-    ),
-    (
-        "zst",
-        "zstd-compressed: decompress it (unzstd) or compress it with gzip instead",
-    ),
-    ("sqlite", SQLITE),
-    ("db", SQLITE),
-    ("pdf", "a PDF document: export the table as CSV"),
-];
-
-/// The format of an input from its lower-case file name and first bytes (the bytes decide
-/// when they carry a signature), or the one-line refusal of a format rhoscope does not read.
-pub(super) fn detect(name: &str, head: &[u8]) -> Result<Format, &'static str> {
-    if head.starts_with(b"\x1F\x8B") {
-        return Ok(Format::Gzip);
-    }
-    if head.starts_with(b"PAR1") {
-        return Ok(Format::Parquet);
-    }
-    if head.starts_with(b"PK\x03\x04") || head.starts_with(b"PK\x05\x06") {
-        return Err(zip_kind(name, head));
-    }
-    if let Some((_, what)) = REFUSED_MAGIC.iter().find(|(m, _)| head.starts_with(m)) {
-        return Err(what);
-    }
-    if let Some((_, what)) = REFUSED_EXT.iter().find(|(e, _)| ext_is(name, &[*e])) {
-        return Err(what);
-    }
-    if ext_is(name, &["gz"]) {
-        return Err("named .gz but not gzip-compressed: check the file");
-    }
-    if ext_is(name, &["parquet", "pq"]) {
-        return Err("named .parquet but not a Parquet file (no PAR1 signature): check the file");
-    }
-    if looks_utf16(head) {
-        return Ok(Format::Text);
-    }
-    if ext_is(name, &["json", "jsonl", "ndjson"]) || looks_json(head) {
-        return Ok(Format::Json);
-    }
-    Ok(Format::Text)
-}
-
-/// Whether the name's last extension is one of `exts` (any case).
-fn ext_is(name: &str, exts: &[&str]) -> bool {
-    Path::new(name)
-        .extension()
-        .is_some_and(|e| exts.iter().any(|x| e.eq_ignore_ascii_case(x)))
-}
-
-/// A ZIP container: an Excel or OpenDocument workbook, or a plain archive.
-fn zip_kind(name: &str, head: &[u8]) -> &'static str {
-    let has = |s: &[u8]| head.windows(s.len()).any(|w| w == s);
-    if ext_is(name, &["xlsx", "xlsm"]) || has(b"xl/") || has(b"[Content_Types]") {
-        EXCEL
-    } else if ext_is(name, &["ods"]) || has(b"opendocument.spreadsheet") {
-        ODS
-    } else {
-        ZIP
-    }
-}
-
-/// Text that opens with `{`, or with `[` and then `{` or `]` (a JSON array of records); no
-/// delimited header starts so.
-fn looks_json(head: &[u8]) -> bool {
-    let head = head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(head);
-    let mut rest = head.iter().copied().skip_while(u8::is_ascii_whitespace);
-    match rest.next() {
-        Some(b'{') => true,
-        Some(b'[') => matches!(
-            rest.find(|b| !b.is_ascii_whitespace()),
-            Some(b'{' | b']') | None
-        ),
-        _ => false,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn tells_formats_by_signature_then_name() {
-        assert_eq!(detect("p.csv", b"J1,J2\n"), Ok(Format::Text));
-        assert_eq!(detect("p.csv", b"\x1F\x8B\x08"), Ok(Format::Gzip));
-        assert_eq!(detect("", b"PAR1\x15"), Ok(Format::Parquet));
-        assert_eq!(detect("p.txt", b"{\"J1\": 1}"), Ok(Format::Json));
-        assert_eq!(detect("", b" [\n {\"J1\": 1}]"), Ok(Format::Json));
-        assert_eq!(detect("p.csv", b"[J1],[J2]\n"), Ok(Format::Text));
-        assert_eq!(detect("p.jsonl", b""), Ok(Format::Json));
-        assert_eq!(detect("p.xlsx", b"PK\x03\x04"), Err(EXCEL));
-        assert_eq!(
-            detect("p.bin", b"PK\x03\x04..[Content_Types].xml"),
-            Err(EXCEL)
-        );
-        assert_eq!(detect("p.bin", b"PK\x03\x04..data.csv"), Err(ZIP));
-        assert_eq!(
-            detect("p.csv", b"\xD0\xCF\x11\xE0\xA1\xB1\x1A\xE1"),
-            Err(EXCEL)
-        );
-        assert_eq!(detect("p.feather", b"ARROW1"), Err(ARROW));
-        assert_eq!(detect("p.csv", b"SQLite format 3\x00"), Err(SQLITE));
-        assert!(detect("p.csv.gz", b"J1,J2\n").is_err());
-        assert_eq!(detect("P.XLSX", b"PK\x03\x04"), Err(EXCEL));
-    }
 
     #[test]
     fn standard_input_reloads_from_memory() {

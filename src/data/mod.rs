@@ -45,8 +45,8 @@ pub fn header(path: &Path) -> Result<Vec<String>, DataError> {
 pub fn sniff_header(path: &Path) -> Result<Vec<String>, DataError> {
     let (format, bytes) = input::head(path)?;
     let names = match format {
-        input::Format::Parquet => return Source::open(path).map(|s| s.header),
-        input::Format::Json => json::first_keys(path, &bytes)?,
+        format::Format::Parquet => return Source::open(path).map(|s| s.header),
+        format::Format::Json => json::first_keys(path, &bytes)?,
         _ => {
             let buf = std::io::BufReader::new(
                 Box::new(std::io::Cursor::new(bytes)) as Box<dyn std::io::Read + Send>
@@ -67,7 +67,7 @@ pub fn could_be_panel(path: &Path) -> bool {
     let Ok((format, bytes)) = input::head(path) else {
         return false;
     };
-    if matches!(format, input::Format::Parquet | input::Format::Json) {
+    if matches!(format, format::Format::Parquet | format::Format::Json) {
         return sniff_header(path).is_ok_and(|h| h.len() >= 3);
     }
     let cut = bytes.len() as u64 >= input::SNIFF_BYTES;
@@ -141,6 +141,7 @@ mod columnar;
 mod error;
 mod family_files;
 mod fast;
+mod format;
 mod input;
 mod json;
 mod json_rows;
