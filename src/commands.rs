@@ -24,6 +24,8 @@ mod validate;
 use crate::cli::{Cli, Command};
 use crate::error::Error;
 pub use console::{Console, Meter, Output, Rendered, Steps};
+#[cfg(test)]
+pub(crate) use export::unreadable as export_unreadable;
 #[cfg(feature = "tui")]
 pub(crate) use output::explorer_owns_signals;
 pub(crate) use output::stdout_closed;

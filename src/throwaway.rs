@@ -1,6 +1,7 @@
 //! The registries' own proof, compiled only for the crate's tests: a throwaway estimator
-//! (`estimate/throwaway.rs`) and a throwaway Test Z (`battery/test_z.rs`), each one file plus
-//! one registry line, reach every output that lists estimators or tests.
+//! (`estimate/throwaway.rs`), a throwaway Test Z (`battery/test_z.rs`) and a throwaway file
+//! format (`data/format_z.rs`), each one file plus one registry line, reach every output that
+//! lists estimators, tests or formats.
 
 use crate::battery::decision::{Configuration, decide};
 use crate::battery::{self, BatteryReport, NullSpec, Options, TestId};
@@ -153,4 +154,44 @@ fn a_throwaway_test_reaches_the_explorer() {
     app.mode = Mode::Walkthrough(i);
     let (title, _) = caption::of(&app).unwrap();
     assert!(title.ends_with("Test Z"), "{title}");
+}
+
+#[test]
+fn a_throwaway_format_reaches_estimate_export_and_the_file_list() {
+    use crate::data::{Format, PanelRequest};
+    use crate::estimate::Context;
+
+    let dir = tempfile::tempdir().unwrap();
+    let panel = crate::simulate::simulate(&Params::three_anchor(), 200, 3).unwrap();
+    let csv = crate::export::data_csv(&panel, &panel.names());
+    let (plain, z) = (dir.path().join("p.csv"), dir.path().join("p.rhoz"));
+    std::fs::write(&plain, &csv).unwrap();
+    std::fs::write(&z, [b"RHOZ\n".as_slice(), csv.as_bytes()].concat()).unwrap();
+
+    assert!(Format::ALL.contains(&Format::Z), "the list");
+    assert!(!Format::Z.about().is_empty(), "--help's line");
+    assert_eq!(Format::of_extension("RHOZ"), Some(Format::Z));
+    let (a, b) = (
+        crate::data::load(&plain, &PanelRequest::default()).unwrap(),
+        crate::data::load(&z, &PanelRequest::default()).unwrap(),
+    );
+    assert_eq!(b.header, a.header, "read past its signature");
+    let fit = |p: &Panel| {
+        let f = Estimator::ClosedForm.fit(p, &p.covariance(), &Context::default());
+        f.unwrap().estimate.rho()
+    };
+    assert_eq!(fit(&b.panel), fit(&a.panel), "estimate");
+
+    #[cfg(feature = "cli")]
+    {
+        let unread = crate::commands::export_unreadable(&z);
+        assert_eq!(
+            unread,
+            Format::Z.unscripted(),
+            "export writes its data as CSV"
+        );
+        assert_eq!(crate::commands::export_unreadable(&plain), None);
+    }
+    #[cfg(feature = "tui")]
+    assert!(crate::tui::is_panel_file(&z), "the explorer's file list");
 }

@@ -85,8 +85,9 @@ fn data_beside(script: &Path) -> PathBuf {
 }
 
 /// What the script could not read at `path` (it reads uncompressed delimited text from a
-/// regular file), or `None` when it can.
-fn unreadable(path: &Path) -> Option<&'static str> {
+/// regular file), or `None` when it can: the format as the loader tells it
+/// ([`crate::data::Format`]).
+pub(crate) fn unreadable(path: &Path) -> Option<&'static str> {
     if path.as_os_str() == "-" {
         return Some("standard input");
     }
@@ -99,21 +100,13 @@ fn unreadable(path: &Path) -> Option<&'static str> {
     let mut head = [0u8; 512];
     let n = file.read(&mut head).unwrap_or(0);
     let head = &head[..n];
-    let ext = path
-        .extension()
-        .map(|e| e.to_string_lossy().to_ascii_lowercase());
-    let first = head.iter().find(|b| !b.is_ascii_whitespace());
-    if head.starts_with(b"\x1F\x8B") || ext.as_deref() == Some("gz") {
-        Some("a gzip-compressed file")
-    } else if head.starts_with(b"PAR1") {
-        Some("a Parquet file")
-    } else if head.starts_with(b"\xFF\xFE") || head.starts_with(b"\xFE\xFF") {
-        Some("UTF-16 text")
-    } else if matches!(ext.as_deref(), Some("json" | "jsonl" | "ndjson"))
-        || matches!(first, Some(b'[' | b'{'))
-    {
-        Some("JSON records")
-    } else {
-        None
+    if head.starts_with(b"\xFF\xFE") || head.starts_with(b"\xFE\xFF") {
+        return Some("UTF-16 text");
     }
+    // A format the loader refuses is named by the loader.
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy())
+        .unwrap_or_default();
+    crate::data::Format::of(&name, head)?.unscripted()
 }

@@ -6,9 +6,11 @@ use std::path::Path;
 
 use super::sniff::looks_utf16;
 
-/// The formats rhoscope reads.
+/// The formats rhoscope reads: the one list that the loader, `export`'s check of what its
+/// script can read, the explorer's file list and `--help` derive from. A new format is its
+/// reader's file and a variant here; the compiler names every match that must open it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Format {
+pub enum Format {
     /// Comma, tab or semicolon separated text.
     Text,
     /// gzip-compressed input (whatever it holds, told once decompressed).
@@ -16,6 +18,96 @@ pub(super) enum Format {
     /// A JSON array of records, or JSON Lines (one record a line).
     Json,
     Parquet,
+    /// A throwaway format, registered only in the crate's own tests (`data/format_z.rs`).
+    #[cfg(test)]
+    Z,
+}
+
+impl Format {
+    /// Every format rhoscope reads, in the order `--help` lists them.
+    #[cfg(not(test))]
+    pub const ALL: &'static [Format] = &[Format::Text, Format::Gzip, Format::Json, Format::Parquet];
+    /// Every format rhoscope reads, in the order `--help` lists them.
+    #[cfg(test)]
+    pub const ALL: &'static [Format] = &[
+        Format::Text,
+        Format::Gzip,
+        Format::Json,
+        Format::Parquet,
+        Format::Z,
+    ];
+
+    /// The file name extensions (lower case) that name the format: the explorer's file list
+    /// offers the files that bear one.
+    #[must_use]
+    pub const fn extensions(self) -> &'static [&'static str] {
+        match self {
+            Format::Text => &["csv", "tsv", "txt"],
+            Format::Gzip => &["gz"],
+            Format::Json => &["json", "jsonl", "ndjson"],
+            Format::Parquet => &["parquet", "pq"],
+            #[cfg(test)]
+            Format::Z => super::format_z::EXTENSIONS,
+        }
+    }
+
+    /// What the format is, in one line (`--help`'s list of the formats read).
+    #[must_use]
+    pub const fn about(self) -> &'static str {
+        match self {
+            Format::Text => "delimited text: comma, tab or semicolon separated, a header row first",
+            Format::Gzip => "gzip-compressed text, JSON or Parquet, told once decompressed",
+            Format::Json => {
+                "JSON records: an array of objects, JSON Lines, or pandas' to_json column layout"
+            }
+            Format::Parquet => "Apache Parquet",
+            #[cfg(test)]
+            Format::Z => super::format_z::ABOUT,
+        }
+    }
+
+    /// The first bytes that mark the format whatever the file's name, if it has any.
+    #[must_use]
+    pub const fn signature(self) -> Option<&'static [u8]> {
+        match self {
+            Format::Text | Format::Json => None,
+            Format::Gzip => Some(b"\x1F\x8B"),
+            Format::Parquet => Some(b"PAR1"),
+            #[cfg(test)]
+            Format::Z => Some(super::format_z::SIGNATURE),
+        }
+    }
+
+    /// The format as `export` names it when its script, which reads uncompressed delimited
+    /// text, cannot read it (the panel's data is then written beside the script as CSV);
+    /// `None` for delimited text.
+    #[must_use]
+    pub const fn unscripted(self) -> Option<&'static str> {
+        match self {
+            Format::Text => None,
+            Format::Gzip => Some("a gzip-compressed file"),
+            Format::Json => Some("JSON records"),
+            Format::Parquet => Some("a Parquet file"),
+            #[cfg(test)]
+            Format::Z => Some(super::format_z::ABOUT),
+        }
+    }
+
+    /// The format a file name's extension names (any case), if any.
+    #[must_use]
+    pub fn of_extension(ext: &str) -> Option<Format> {
+        Format::ALL
+            .iter()
+            .copied()
+            .find(|f| f.extensions().iter().any(|x| ext.eq_ignore_ascii_case(x)))
+    }
+
+    /// The format of an input from its file name and first bytes, as the loader tells it;
+    /// `None` for a format it refuses.
+    #[must_use]
+    pub fn of(name: &str, head: &[u8]) -> Option<Format> {
+        detect(&name.to_lowercase(), head).ok()
+    }
 }
 
 /// Formats recognised only to be named: first bytes, the format, and what to do.
@@ -78,11 +170,9 @@ const REFUSED_EXT: [(&str, &str); 14] = [
 /// The format of an input from its lower-case file name and first bytes (the bytes decide
 /// when they carry a signature), or the one-line refusal of a format rhoscope does not read.
 pub(super) fn detect(name: &str, head: &[u8]) -> Result<Format, &'static str> {
-    if head.starts_with(b"\x1F\x8B") {
-        return Ok(Format::Gzip);
-    }
-    if head.starts_with(b"PAR1") {
-        return Ok(Format::Parquet);
+    let signed = |f: &&Format| f.signature().is_some_and(|s| head.starts_with(s));
+    if let Some(&format) = Format::ALL.iter().find(signed) {
+        return Ok(format);
     }
     if head.starts_with(b"PK\x03\x04") || head.starts_with(b"PK\x05\x06") {
         return Err(zip_kind(name, head));
@@ -93,16 +183,16 @@ pub(super) fn detect(name: &str, head: &[u8]) -> Result<Format, &'static str> {
     if let Some((_, what)) = REFUSED_EXT.iter().find(|(e, _)| ext_is(name, &[*e])) {
         return Err(what);
     }
-    if ext_is(name, &["gz"]) {
+    if ext_is(name, Format::Gzip.extensions()) {
         return Err("named .gz but not gzip-compressed: check the file");
     }
-    if ext_is(name, &["parquet", "pq"]) {
+    if ext_is(name, Format::Parquet.extensions()) {
         return Err("named .parquet but not a Parquet file (no PAR1 signature): check the file");
     }
     if looks_utf16(head) {
         return Ok(Format::Text);
     }
-    if ext_is(name, &["json", "jsonl", "ndjson"]) || looks_json(head) {
+    if ext_is(name, Format::Json.extensions()) || looks_json(head) {
         return Ok(Format::Json);
     }
     Ok(Format::Text)

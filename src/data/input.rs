@@ -1,6 +1,5 @@
-//! Which format an input holds, told by its name and first bytes, and its opening: delimited
-//! text (plain, gzip-compressed, or standard input held in memory), JSON records and Parquet.
-//! Every other format recognised is refused in one line that names it and says what to do.
+//! Opening an input in the format [`super::format`] tells: delimited text (plain,
+//! gzip-compressed, or standard input held in memory), JSON records and Parquet.
 
 use std::fs::File;
 use std::io::{BufRead, BufReader, Read};
@@ -153,6 +152,8 @@ pub(super) fn open(path: &Path) -> Result<Opened, DataError> {
             columnar::records(path, columnar::Input::Memory(bytes))
         }
         Format::Gzip => open_gzip(path, &name, buf),
+        #[cfg(test)]
+        Format::Z => Ok(super::format_z::open(buf)),
     }
 }
 
@@ -197,6 +198,11 @@ pub(super) fn head(path: &Path) -> Result<(Format, Vec<u8>), DataError> {
         .take(SNIFF_BYTES)
         .read_to_end(&mut bytes)
         .map_err(|e| gzip_error(path, None, &e))?;
+    let bytes = match format {
+        Format::Text | Format::Gzip | Format::Json | Format::Parquet => bytes,
+        #[cfg(test)]
+        Format::Z => super::format_z::head(bytes),
+    };
     Ok((format, bytes))
 }
 
@@ -228,6 +234,8 @@ fn open_gzip(
             path,
             "gzip-compressed twice: decompress it once (gunzip) and load the result",
         )),
+        #[cfg(test)]
+        Format::Z => Ok(super::format_z::open(buf)),
     }
 }
 

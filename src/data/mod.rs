@@ -142,6 +142,8 @@ mod error;
 mod family_files;
 mod fast;
 mod format;
+#[cfg(test)]
+mod format_z;
 mod input;
 mod json;
 mod json_rows;
@@ -160,6 +162,7 @@ mod wide;
 pub use cells::{MISSING, is_missing};
 pub use checks::MAX_MAGNITUDE;
 pub use error::DataError;
+pub use format::Format;
 pub use input::note_stdin_closed;
 pub use long::long_raters;
 pub use memory::{Column, Table, TableSource, load_table, register};

@@ -36,6 +36,7 @@ use action::{Action, Effect, PromptEdit, WorkerMsg};
 use app::{App, Settings, Start};
 use worker::Worker;
 
+use crate::data::Format;
 use crate::error::Error;
 
 /// One event for the loop: terminal input, a worker result, or a signal.
@@ -157,20 +158,15 @@ fn scan_files() -> Vec<PathBuf> {
     out
 }
 
-/// Whether the data pane offers `p` as a panel: a file in a format the loader reads (text,
-/// JSON records, Parquet, gzip) that some choice of columns could make a panel
+/// Whether the data pane offers `p` as a panel: a file named as a format the loader reads
+/// ([`Format::extensions`]) that some choice of columns could make a panel
 /// ([`crate::data::could_be_panel`]: a table with a numeric column at the least), and
 /// not a families sidecar. Notes such as `assets/commands.txt` and `judge,family` files are not offered.
 #[must_use]
 pub fn is_panel_file(p: &std::path::Path) -> bool {
     let ext_ok = p.is_file()
-        && p.extension().is_some_and(|e| {
-            [
-                "csv", "tsv", "txt", "jsonl", "ndjson", "json", "parquet", "gz",
-            ]
-            .iter()
-            .any(|x| e.eq_ignore_ascii_case(x))
-        });
+        && p.extension()
+            .is_some_and(|e| Format::of_extension(&e.to_string_lossy()).is_some());
     let sidecar = p
         .file_stem()
         .is_some_and(|s| s.to_string_lossy().to_lowercase().ends_with(".families"));
@@ -186,8 +182,11 @@ fn has_rows(p: &std::path::Path) -> bool {
         .extension()
         .map(|e| e.to_string_lossy().to_lowercase())
         .unwrap_or_default();
-    if ext == "gz" || ext == "parquet" {
-        return true;
+    match Format::of_extension(&ext) {
+        Some(Format::Gzip | Format::Parquet) => return true,
+        Some(Format::Text | Format::Json) | None => {}
+        #[cfg(test)]
+        Some(Format::Z) => {}
     }
     let mut head = Vec::new();
     let Ok(f) = std::fs::File::open(p) else {
