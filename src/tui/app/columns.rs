@@ -1,7 +1,8 @@
 //! Editing a loaded file's columns: roles, families and scales. Every edit reloads the file
 //! with load options that reproduce it, so what is on screen always matches a load.
 
-use super::{App, FileState, Role, Source};
+use super::files::{FileState, Role};
+use super::state::{App, Source};
 use crate::data::{ColumnRef, Columns, Families, PanelRequest};
 use crate::tui::action::Effect;
 

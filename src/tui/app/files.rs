@@ -4,7 +4,8 @@
 use std::path::PathBuf;
 
 use super::columns::{lookup, reload_options};
-use super::{App, Entry, Mode, Source};
+use super::state::{App, Entry, Source};
+use super::stepping::Mode;
 use crate::data::{Columns, LongColumns, PanelRequest};
 use crate::tui::action::{Effect, LoadFailure, LoadJob, LoadedFile};
 use crate::tui::text::Keys;

@@ -1,7 +1,7 @@
 //! Moving about the screen: focus, the data cursor, the selected slider, pane and overlay
 //! scrolling, clicks and the wheel. Nothing here changes the data.
 
-use super::{App, MAX_SCROLL};
+use super::state::{App, MAX_SCROLL};
 use crate::tui::action::{Effect, Pane};
 
 impl App {

@@ -3,7 +3,9 @@
 
 use std::path::PathBuf;
 
-use super::{App, Entry, Mode, Role, Source};
+use super::files::Role;
+use super::state::{App, Entry, Source};
+use super::stepping::Mode;
 use crate::data::PanelRequest;
 use crate::tui::action::{Action, Effect, Pane, PromptEdit};
 

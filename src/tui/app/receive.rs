@@ -1,7 +1,7 @@
 //! Results from the background worker: each is kept only while it answers the data on
 //! screen (its generation) or the configuration it was asked for.
 
-use super::{App, push};
+use super::state::{App, push};
 use crate::battery::TestId;
 use crate::tui::action::{Effect, WorkerMsg};
 

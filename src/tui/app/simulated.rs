@@ -4,7 +4,8 @@
 use std::collections::VecDeque;
 use std::sync::Arc;
 
-use super::{App, BATTERY_SEED, History, Mode, Source, push};
+use super::state::{App, BATTERY_SEED, History, Source, push};
+use super::stepping::Mode;
 use crate::battery::NullSpec;
 use crate::estimate::Fits;
 use crate::panel::Panel;

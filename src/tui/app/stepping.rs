@@ -1,7 +1,7 @@
 //! Stepping with `n`/`p`: talk scenes in demo mode, and the walkthrough of a real panel's
 //! diagnostics, whose steps come from the diagnostics registry.
 
-use super::{App, History, Saved, Source};
+use super::state::{App, History, Saved, Source};
 use crate::battery::TestId;
 use crate::data::{ColumnRef, Columns, PanelRequest};
 use crate::tui::action::{Action, Effect, Pane};

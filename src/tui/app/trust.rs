@@ -2,7 +2,9 @@
 //! test), so the battery reads the designated-clean estimate with it and the estimates pane
 //! shows the others' ρ̂ with intervals, or why they cannot be read (docs/method.md §7b).
 
-use super::{App, Effect, FileState, Source};
+use super::files::FileState;
+use super::state::{App, Source};
+use crate::tui::action::Effect;
 use crate::tui::app::files::Role;
 
 /// What `[`, `]` say on a file's family of ρ, where the pane has one slider.

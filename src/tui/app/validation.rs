@@ -3,7 +3,7 @@
 //! progress counted on the status line, and its recovery table replaces the estimates pane
 //! until `V` is pressed again.
 
-use super::{App, Source};
+use super::state::{App, Source};
 use crate::tui::action::{Effect, Pane, ValidateJob};
 use crate::validate::{DEFAULT_INJECT, Options, Study, Thresholds};
 
