@@ -26,8 +26,6 @@ use crate::error::Error;
 pub use console::{Console, Meter, Output, Rendered, Steps};
 #[cfg(test)]
 pub(crate) use export::unreadable as export_unreadable;
-#[cfg(feature = "tui")]
-pub(crate) use output::explorer_owns_signals;
 pub(crate) use output::stdout_closed;
 pub use output::{guard_standard_streams, install_signal_cleanup, write_json, write_stdout};
 pub use shared::load_panel;

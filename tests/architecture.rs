@@ -304,8 +304,6 @@ fn children_do_not_import_their_parent() {
         ("ordinal/mod.rs", 5),
         ("report/mod.rs", 10),
         ("reproduce/mod.rs", 14),
-        // The App's impl split by concern (stepping, trust added): each such file names App.
-        ("tui/app.rs", 9),
         ("validate/mod.rs", 2),
     ];
     let mut children: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
@@ -508,6 +506,31 @@ fn no_function_is_over_100_lines() {
             .map_or(100, |w| w.2);
         if f.lines > allowed {
             long.push(format!("src/{}: {} is {} lines", f.file, f.name, f.lines));
+        }
+    }
+    assert!(long.is_empty(), "{long:#?}");
+}
+
+/// No file of `src/` has more than 500 lines before its `#[cfg(test)] mod tests` block
+/// (comments counted): a room is named after one concept of the paper and stays small. The
+/// ones listed are being split elsewhere and may only shrink.
+#[test]
+fn no_file_is_over_500_lines_before_its_tests() {
+    const WAITING: &[(&str, usize)] = &[
+        ("battery/reading.rs", 537),
+        ("battery/remedy.rs", 550),
+        ("estimate/null.rs", 594),
+        ("power.rs", 542),
+    ];
+    let mut long = Vec::new();
+    for src in sources_with_comments() {
+        let lines = src.code.lines().count();
+        let allowed = WAITING
+            .iter()
+            .find(|(file, _)| *file == src.path)
+            .map_or(500, |w| w.1);
+        if lines > allowed {
+            long.push(format!("src/{}: {lines} lines before its tests", src.path));
         }
     }
     assert!(long.is_empty(), "{long:#?}");

@@ -23,6 +23,7 @@ pub(super) fn explore(
         start,
         mouse,
         hanna,
+        own_signals: super::output::explorer_owns_signals,
     })
 }
 
@@ -76,6 +77,7 @@ pub(super) fn demo(
         start: crate::tui::app::Start::Scene(scene),
         mouse,
         hanna,
+        own_signals: super::output::explorer_owns_signals,
     })
 }
 

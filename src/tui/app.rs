@@ -21,10 +21,10 @@ use crate::power::{PowerSummary, StudyRequest};
 pub use files::{FileState, Role};
 use navigate::step_index;
 pub use overlay::{Overlay, Prompt, PromptKind};
+use state::MAX_SCROLL;
 pub use state::{
     App, BATTERY_SEED, Entry, HISTORY, History, PLAN_TARGET, Saved, Settings, Source, Start,
 };
-use state::MAX_SCROLL;
 pub use stepping::{Mode, Step};
 
 impl App {

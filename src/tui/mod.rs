@@ -98,6 +98,9 @@ pub struct Options {
     pub mouse: bool,
     /// `--hanna PATH` (file or folder); otherwise ../shared/data/hanna if present.
     pub hanna: Option<PathBuf>,
+    /// Told `true` when the explorer takes the terminating signals over, `false` when it gives
+    /// them back, so the caller's own handler stands aside meanwhile.
+    pub own_signals: fn(bool),
 }
 
 /// Restores the terminal when dropped (unless unwinding, when the panic hook already did).
@@ -355,8 +358,7 @@ pub fn run(opts: Options) -> Result<(), Error> {
         })
         .map_err(|e| term_error(&e))?;
     // The command line's own handler (temporary files, exit 128 + signal) stands aside.
-    #[cfg(feature = "cli")]
-    crate::commands::explorer_owns_signals(true);
+    (opts.own_signals)(true);
     let mut signals = signal_hook::iterator::Signals::new(signals()).map_err(|e| term_error(&e))?;
     let handle = signals.handle();
     let signal_tx = tx.clone();
@@ -376,8 +378,7 @@ pub fn run(opts: Options) -> Result<(), Error> {
     // Restore first: a job still running (a slow load, a FIFO) must never hold the terminal.
     drop(guard);
     handle.close();
-    #[cfg(feature = "cli")]
-    crate::commands::explorer_owns_signals(false);
+    (opts.own_signals)(false);
     drop(worker);
     result
 }
