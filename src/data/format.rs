@@ -4,8 +4,6 @@
 
 use std::path::Path;
 
-use super::sniff::looks_utf16;
-
 /// The formats rhoscope reads: the one list that the loader, `export`'s check of what its
 /// script can read, the explorer's file list and `--help` derive from. A new format is its
 /// reader's file and a variant here; the compiler names every match that must open it.
@@ -230,6 +228,17 @@ fn looks_json(head: &[u8]) -> bool {
         ),
         _ => false,
     }
+}
+
+/// A byte-order mark of UTF-16, or ASCII text with a zero byte beside every character.
+pub(super) fn looks_utf16(start: &[u8]) -> bool {
+    if start.starts_with(b"\xFF\xFE") || start.starts_with(b"\xFE\xFF") {
+        return true;
+    }
+    let pairs = start.len().min(64) / 2;
+    pairs >= 2
+        && ((0..pairs).all(|i| start[2 * i + 1] == 0 && start[2 * i] != 0)
+            || (0..pairs).all(|i| start[2 * i] == 0 && start[2 * i + 1] != 0))
 }
 
 #[cfg(test)]

@@ -9,10 +9,13 @@ use std::sync::OnceLock;
 use flate2::bufread::MultiGzDecoder;
 
 use super::DataError;
+use super::error::io_reason;
+use super::format::looks_utf16;
 use super::format::{Format, detect};
+use super::limits::MAX_HEADER;
 use super::limits::{MAX_JSON_BYTES, MAX_STDIN_BYTES};
 use super::records::Opened;
-use super::{columnar, io_reason, json, looks_utf16};
+use super::{columnar, json};
 use crate::location::Location;
 
 /// Whether `path` names standard input.
@@ -68,13 +71,13 @@ fn read_stdin(input: &mut impl Read) -> Result<Vec<u8>, Refused> {
     let unreadable = |e: std::io::Error| Refused::Unreadable(io_reason(&e));
     let mut bytes = Vec::new();
     input
-        .take(super::sniff::MAX_HEADER)
+        .take(MAX_HEADER)
         .read_to_end(&mut bytes)
         .map_err(unreadable)?;
     if let Some(why) = not_a_panel(&bytes) {
         return Err(Refused::NotAPanel(why.into()));
     }
-    let rest = u64::try_from(MAX_STDIN_BYTES).unwrap_or(u64::MAX) - super::sniff::MAX_HEADER;
+    let rest = u64::try_from(MAX_STDIN_BYTES).unwrap_or(u64::MAX) - MAX_HEADER;
     input
         .take(rest + 1)
         .read_to_end(&mut bytes)
@@ -112,7 +115,7 @@ fn not_a_panel(head: &[u8]) -> Option<&'static str> {
     if line.contains(&0) || !utf8 {
         return Some("not a text panel: the bytes are binary or not UTF-8");
     }
-    (format == Format::Text && end.is_none() && head.len() as u64 >= super::sniff::MAX_HEADER)
+    (format == Format::Text && end.is_none() && head.len() as u64 >= MAX_HEADER)
         .then_some("not a text panel: the header is over 1 MiB")
 }
 

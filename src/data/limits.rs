@@ -100,3 +100,6 @@ fn cells_within(
         ),
     ))
 }
+
+/// Most bytes of a text header line.
+pub(super) const MAX_HEADER: u64 = 1 << 20;

@@ -172,6 +172,7 @@ pub use roles::{Role, default_role};
 
 use assemble::assemble;
 use cells::cell_value;
+use error::io_reason;
 use family_files::load_families;
 use input::names_stdin;
 use limits::{check_cells, check_cells_so_far, check_column_count};
@@ -180,7 +181,7 @@ use raw::Strategy;
 use records::Opened;
 use records::Records;
 use roles::{assign_roles, position_note, preview, resolve_list};
-use sniff::{Source, io_reason, looks_utf16};
+use sniff::Source;
 use wide::{Wide, check_width, is_blank, ragged, read_wide, wide_layout};
 
 #[cfg(test)]

@@ -8,6 +8,9 @@ use std::path::{Path, PathBuf};
 use csv::{ByteRecord, ReaderBuilder, Trim};
 
 use super::DataError;
+use super::error::io_reason;
+use super::format::looks_utf16;
+use super::limits::MAX_HEADER;
 use super::{Opened, Records, input, limits};
 use crate::location::{Location, sanitize};
 
@@ -31,8 +34,6 @@ pub(super) enum Body {
     Text(Box<csv::Reader<std::io::Chain<Cursor<Vec<u8>>, RowGuard>>>),
     Records(Box<dyn Records>),
 }
-
-pub(super) const MAX_HEADER: u64 = 1 << 20;
 
 impl Source {
     pub(super) fn open(path: &Path) -> Result<Source, DataError> {
@@ -203,17 +204,6 @@ impl Source {
     }
 }
 
-/// A byte-order mark of UTF-16, or ASCII text with a zero byte beside every character.
-pub(super) fn looks_utf16(start: &[u8]) -> bool {
-    if start.starts_with(b"\xFF\xFE") || start.starts_with(b"\xFE\xFF") {
-        return true;
-    }
-    let pairs = start.len().min(64) / 2;
-    pairs >= 2
-        && ((0..pairs).all(|i| start[2 * i + 1] == 0 && start[2 * i] != 0)
-            || (0..pairs).all(|i| start[2 * i] == 0 && start[2 * i + 1] != 0))
-}
-
 /// The header record's bytes with its line end: up to the first `\n`, `\r\n` or bare `\r`
 /// (old Mac files) outside double quotes, so a quoted name may hold a line break. `false` when
 /// the input ended inside quotes or the header passed [`MAX_HEADER`].
@@ -316,16 +306,6 @@ impl Read for RowGuard {
             }
         }
         Ok(k)
-    }
-}
-
-pub(super) fn io_reason(e: &std::io::Error) -> String {
-    match e.kind() {
-        std::io::ErrorKind::NotFound => "no such file".into(),
-        std::io::ErrorKind::PermissionDenied => "permission denied".into(),
-        std::io::ErrorKind::NotADirectory => "a folder in the path is a file".into(),
-        std::io::ErrorKind::IsADirectory => "is a directory".into(),
-        _ => e.to_string(),
     }
 }
 
