@@ -14,7 +14,7 @@ use std::path::Path;
 use serde_json::{Deserializer, Value};
 
 use super::DataError;
-use super::json_rows::{Built, Kept, Record, Table, field};
+use super::json_rows::{Built, Record, Row, Table, field};
 use super::json_scan::Scan;
 use super::json_shape::{MAX_COLUMN_LAYOUT_BYTES, column_layout};
 use super::json_strict::{Strict, repeated};
@@ -70,8 +70,7 @@ pub(super) fn records(path: &Path, mut bytes: Vec<u8>) -> Result<Opened, DataErr
             scan: Scan::new(start, bytes[start] == b'['),
             bytes,
             index: keys.index,
-            dense: vec![None; width],
-            kept: Kept::default(),
+            row: Row::new(width),
         }),
     })
 }
@@ -220,8 +219,7 @@ fn columns(path: &Path, v: Strict) -> Result<Opened, DataError> {
         names: keys.names,
         rows: Box::new(Built {
             rows: rows.into_iter(),
-            dense: vec![None; width],
-            kept: Kept::default(),
+            row: Row::new(width),
         }),
     })
 }

@@ -29,8 +29,7 @@ pub(super) struct Table {
     pub(super) bytes: Vec<u8>,
     pub(super) scan: Scan,
     pub(super) index: HashMap<String, usize>,
-    pub(super) dense: Vec<Option<Vec<u8>>>,
-    pub(super) kept: Kept,
+    pub(super) row: Row,
 }
 
 impl Records for Table {
@@ -39,31 +38,27 @@ impl Records for Table {
         let Some((row, v)) = self.scan.next(Path::new(""), &self.bytes)? else {
             return Ok(None);
         };
-        self.dense.iter_mut().for_each(|d| *d = None);
+        self.row.clear();
         if let Value::Object(map) = v.value {
             for (k, x) in map {
-                if let Some(&c) = self.index.get(&k)
-                    && let Some(slot) = self.kept.slot(c)
-                {
-                    self.dense[slot] = Some(field(x));
+                if let Some(&c) = self.index.get(&k) {
+                    self.row.set(c, || field(x));
                 }
             }
         }
-        fill(rec, &self.dense);
+        self.row.fill(rec);
         Ok(Some(row))
     }
 
     fn keep(&mut self, cols: &[usize]) -> bool {
-        self.kept = Kept::of(cols, self.dense.len());
-        self.dense = vec![None; cols.len()];
-        true
+        self.row.keep(cols)
     }
 }
 
 /// Which columns a record table hands out, and where (all of them, in order, until
 /// [`Records::keep`] narrows them).
 #[derive(Default)]
-pub(super) struct Kept {
+struct Kept {
     slot_of: Option<Vec<Option<usize>>>,
 }
 
@@ -92,8 +87,7 @@ impl Kept {
 /// Rows built whole (pandas' column layout), handed out in order.
 pub(super) struct Built {
     pub(super) rows: std::vec::IntoIter<(u64, Record)>,
-    pub(super) dense: Vec<Option<Vec<u8>>>,
-    pub(super) kept: Kept,
+    pub(super) row: Row,
 }
 
 impl Records for Built {
@@ -101,27 +95,57 @@ impl Records for Built {
         let Some((row, fields)) = self.rows.next() else {
             return Ok(None);
         };
-        self.dense.iter_mut().for_each(|d| *d = None);
+        self.row.clear();
         for (c, f) in fields {
-            if let Some(slot) = self.kept.slot(c) {
-                self.dense[slot] = Some(f);
-            }
+            self.row.set(c, || f);
         }
-        fill(rec, &self.dense);
+        self.row.fill(rec);
         Ok(Some(row))
     }
 
+    fn keep(&mut self, cols: &[usize]) -> bool {
+        self.row.keep(cols)
+    }
+}
+
+/// One row as it is handed out: its fields by slot, and which columns go to which slot.
+pub(super) struct Row {
+    dense: Vec<Option<Vec<u8>>>,
+    kept: Kept,
+}
+
+impl Row {
+    /// A row of `width` columns, all handed out.
+    pub(super) fn new(width: usize) -> Row {
+        Row {
+            dense: vec![None; width],
+            kept: Kept::default(),
+        }
+    }
+
+    fn clear(&mut self) {
+        self.dense.iter_mut().for_each(|d| *d = None);
+    }
+
+    /// Column `c`'s field, made only when the column is handed out.
+    fn set(&mut self, c: usize, field: impl FnOnce() -> Vec<u8>) {
+        if let Some(slot) = self.kept.slot(c) {
+            self.dense[slot] = Some(field());
+        }
+    }
+
+    /// Hands out only `cols`, in that order ([`Records::keep`]).
     fn keep(&mut self, cols: &[usize]) -> bool {
         self.kept = Kept::of(cols, self.dense.len());
         self.dense = vec![None; cols.len()];
         true
     }
-}
 
-/// A row's fields in header order, empty where missing.
-fn fill(rec: &mut ByteRecord, dense: &[Option<Vec<u8>>]) {
-    rec.clear();
-    for d in dense {
-        rec.push_field(d.as_deref().unwrap_or_default());
+    /// The row's fields in header order, empty where missing.
+    fn fill(&self, rec: &mut ByteRecord) {
+        rec.clear();
+        for d in &self.dense {
+            rec.push_field(d.as_deref().unwrap_or_default());
+        }
     }
 }

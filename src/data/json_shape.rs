@@ -8,80 +8,74 @@ use serde_json::Deserializer;
 /// of memory per byte: more would break the memory rule (docs/file-formats.md "Limits").
 pub(super) const MAX_COLUMN_LAYOUT_BYTES: usize = 64 << 20;
 
-/// Whether the first JSON value of `bytes` is pandas' column layout (an object of objects),
-/// found without building it.
+/// Whether the first JSON value of `bytes` is pandas' column layout (a non-empty object whose
+/// every value is an object), found without building it.
 pub(super) fn column_layout(bytes: &[u8]) -> bool {
-    let mut stream = Deserializer::from_slice(bytes).into_iter::<Shape>();
-    matches!(stream.next(), Some(Ok(Shape::Columns)))
+    let mut stream = Deserializer::from_slice(bytes).into_iter::<Columns>();
+    matches!(stream.next(), Some(Ok(Columns)))
 }
 
-/// The shape of a JSON value as far as telling pandas' column layout goes.
-#[derive(PartialEq)]
-enum Shape {
-    Object,
-    Columns,
-    Other,
-}
+/// pandas' column layout: any other value fails to read as one.
+struct Columns;
 
-impl<'de> serde::Deserialize<'de> for Shape {
+/// An object, its entries skipped: any other value fails to read as one.
+struct Object;
+
+impl<'de> serde::Deserialize<'de> for Columns {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        d.deserialize_any(ShapeVisitor)
+        d.deserialize_map(Layout { outer: true }).map(|()| Columns)
     }
 }
 
-/// Reads a value, keeping only its [`Shape`].
-struct ShapeVisitor;
+impl<'de> serde::Deserialize<'de> for Object {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_map(Layout { outer: false }).map(|()| Object)
+    }
+}
 
-impl<'de> serde::de::Visitor<'de> for ShapeVisitor {
-    type Value = Shape;
+/// Reads an object: the layout itself (`outer`: at least one entry, each value an object), or
+/// one of its columns (any entries).
+struct Layout {
+    outer: bool,
+}
+
+impl<'de> serde::de::Visitor<'de> for Layout {
+    type Value = ();
 
     fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        f.write_str("a JSON value")
+        f.write_str("an object")
     }
 
-    fn visit_bool<E>(self, _: bool) -> Result<Shape, E> {
-        Ok(Shape::Other)
-    }
-
-    fn visit_i64<E>(self, _: i64) -> Result<Shape, E> {
-        Ok(Shape::Other)
-    }
-
-    fn visit_u64<E>(self, _: u64) -> Result<Shape, E> {
-        Ok(Shape::Other)
-    }
-
-    fn visit_f64<E>(self, _: f64) -> Result<Shape, E> {
-        Ok(Shape::Other)
-    }
-
-    fn visit_str<E>(self, _: &str) -> Result<Shape, E> {
-        Ok(Shape::Other)
-    }
-
-    fn visit_unit<E>(self) -> Result<Shape, E> {
-        Ok(Shape::Other)
-    }
-
-    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Shape, A::Error> {
-        while seq.next_element::<serde::de::IgnoredAny>()?.is_some() {}
-        Ok(Shape::Other)
-    }
-
-    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Shape, A::Error> {
-        let (mut any, mut all) = (false, true);
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        let mut any = false;
         while map.next_key::<serde::de::IgnoredAny>()?.is_some() {
             any = true;
-            if all {
-                all = map.next_value::<Shape>()? != Shape::Other;
+            if self.outer {
+                map.next_value::<Object>()?;
             } else {
                 map.next_value::<serde::de::IgnoredAny>()?;
             }
         }
-        Ok(if any && all {
-            Shape::Columns
-        } else {
-            Shape::Object
-        })
+        if self.outer && !any {
+            return Err(serde::de::Error::custom("an empty object"));
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::column_layout;
+
+    #[test]
+    fn tells_the_column_layout_from_records() {
+        assert!(column_layout(br#"{"a": {"0": 1}, "b": {"0": 2}}"#));
+        assert!(column_layout(br#"{"a": {"0": {"x": 1}}, "b": {}}"#));
+        assert!(!column_layout(br#"{"a": {"0": 1}, "b": 2}"#));
+        assert!(!column_layout(br#"{"a": 1, "b": 2}"#));
+        assert!(!column_layout(b"{}"));
+        assert!(!column_layout(br#"[{"a": 1}]"#));
+        assert!(!column_layout(b"1"));
+        assert!(!column_layout(br#"{"a": {"0": 1"#));
     }
 }
