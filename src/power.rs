@@ -6,6 +6,10 @@
 //! `((i·S + j) << 24) | r` of the power purpose, and null draws for N index i from streams
 //! `i << 32 …` of the null purpose, so every figure is reproducible at any thread count.
 
+mod options;
+
+pub use options::{PowerCell, PowerOptions, total_steps};
+
 use nalgebra::DMatrix;
 use rayon::prelude::*;
 
@@ -153,40 +157,6 @@ pub fn with_ordinal_judges(base: &Params, levels: usize, skewed: bool) -> Params
 /// The largest violation strength a power study takes: every test's power is 1 far below it,
 /// and far above it the design's covariance overflows.
 pub const MAX_STRENGTH: f64 = 1e6;
-
-/// What to simulate.
-#[derive(Debug, Clone, PartialEq)]
-pub struct PowerOptions {
-    pub ns: Vec<usize>,
-    /// Violation strengths; strength 0 (the false-positive rate) is always added first.
-    pub strengths: Vec<f64>,
-    pub reps: usize,
-    pub null_draws: usize,
-    pub seed: u64,
-    /// Bootstrap resamples per replicate for CI coverage and width (`None`: skip).
-    pub coverage: Option<usize>,
-}
-
-/// One (N, strength) cell.
-#[derive(Debug, Clone, PartialEq)]
-pub struct PowerCell {
-    pub n: usize,
-    pub strength: f64,
-    /// Fraction of replicates in which each test fired (`None`: not applicable).
-    pub rates: PerTest<Option<f64>>,
-    /// Per anchor: fraction of 95 % intervals that contain the true ρ_k.
-    pub coverage: Vec<Option<f64>>,
-    /// Per anchor: mean interval width.
-    pub width: Vec<Option<f64>>,
-}
-
-/// The total number of progress steps a run reports.
-#[must_use]
-pub fn total_steps(opts: &PowerOptions) -> u64 {
-    let cells = (opts.strengths.len() + 1) * opts.reps;
-    let per_n = opts.null_draws + cells * (1 + opts.coverage.unwrap_or(0));
-    (opts.ns.len() * per_n) as u64
-}
 
 /// Why a power study cannot run; its message is the one the command line shows.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -507,14 +477,13 @@ pub fn summary(
     req: &StudyRequest,
     progress: &(dyn Fn(Progress) -> Flow + Sync),
 ) -> Option<PowerSummary> {
-    let opts = PowerOptions {
-        ns: vec![req.n],
-        strengths: SUMMARY_STRENGTHS.to_vec(),
-        reps: SUMMARY_REPS,
-        null_draws: 500,
-        seed: 7,
-        coverage: None,
-    };
+    let opts = PowerOptions::rates(
+        vec![req.n],
+        SUMMARY_STRENGTHS.to_vec(),
+        SUMMARY_REPS,
+        500,
+        7,
+    );
     let mut power = PerTest::from_fn(|_| None);
     // Only the tests this configuration runs (the battery's own applicability rule).
     for t in TestId::ALL
@@ -559,14 +528,7 @@ mod tests {
             Err(PowerError::RepeatedStrength(0.5))
         );
         assert_eq!(distinct_strengths(&[0.4, 0.6]), Ok(()));
-        let opts = PowerOptions {
-            ns: vec![50],
-            strengths: vec![0.0],
-            reps: 2,
-            null_draws: 10,
-            seed: 1,
-            coverage: None,
-        };
+        let opts = PowerOptions::rates(vec![50], vec![0.0], 2, 10, 1);
         let r = operating_characteristics(PowerDesign::Test(TestId::A), &opts, &|_| Flow::Continue);
         assert_eq!(r, Err(PowerError::ZeroStrength));
     }

@@ -92,14 +92,7 @@ fn a_throwaway_test_reaches_every_output() {
 
     let design = PowerDesign::named("test-z").expect("a power design");
     assert_eq!(design.target(), z);
-    let opts = PowerOptions {
-        ns: vec![100],
-        strengths: vec![0.5],
-        reps: 2,
-        null_draws: 20,
-        seed: 5,
-        coverage: None,
-    };
+    let opts = PowerOptions::rates(vec![100], vec![0.5], 2, 20, 5);
     let cells = operating_characteristics(design, &opts, &silent)
         .unwrap()
         .unwrap();

@@ -192,14 +192,7 @@ fn false_positive_rates_are_five_percent_on_fresh_seeds() {
         (PowerDesign::Test(TestId::B), [TestId::A, TestId::B]),
         (PowerDesign::Test(TestId::C), [TestId::A, TestId::C]),
     ] {
-        let opts = PowerOptions {
-            ns: vec![500],
-            strengths: vec![],
-            reps,
-            null_draws: draws,
-            seed: 424_242,
-            coverage: None,
-        };
+        let opts = PowerOptions::rates(vec![500], vec![], reps, draws, 424_242);
         let cells = operating_characteristics(design, &opts, &silent)
             .unwrap()
             .unwrap();
@@ -217,14 +210,7 @@ fn false_positive_rates_are_five_percent_on_fresh_seeds() {
 
 #[test]
 fn test_c_flags_family_residual_0_5_at_n_4000_in_95_of_100() {
-    let opts = PowerOptions {
-        ns: vec![4000],
-        strengths: vec![0.5],
-        reps: 100,
-        null_draws: 1000,
-        seed: 31,
-        coverage: None,
-    };
+    let opts = PowerOptions::rates(vec![4000], vec![0.5], 100, 1000, 31);
     let cells = operating_characteristics(PowerDesign::Test(TestId::C), &opts, &silent)
         .unwrap()
         .unwrap();

@@ -181,14 +181,7 @@ fn tests_j_and_o_hold_their_size_on_unequal_scales_and_see_their_violations() {
             Params::three_anchor()
         };
         base.violations.judge_scale = SCALES.to_vec();
-        let opts = PowerOptions {
-            ns: vec![1000],
-            strengths: vec![strength],
-            reps,
-            null_draws: draws,
-            seed: 2027,
-            coverage: None,
-        };
+        let opts = PowerOptions::rates(vec![1000], vec![strength], reps, draws, 2027);
         let cells = characteristics_on(design, &base, &opts, &silent)
             .unwrap()
             .unwrap();
@@ -211,14 +204,7 @@ fn test_j_holds_its_size_on_ordinal_judges_and_sees_a_second_factor() {
     // Five-level judges: the null draws and every replicate read polychoric correlations.
     let (reps, draws) = (200, 300);
     let base = with_ordinal(Params::default(), 0..6, 5);
-    let opts = PowerOptions {
-        ns: vec![1000],
-        strengths: vec![0.8],
-        reps,
-        null_draws: draws,
-        seed: 2028,
-        coverage: None,
-    };
+    let opts = PowerOptions::rates(vec![1000], vec![0.8], reps, draws, 2028);
     let cells = characteristics_on(PowerDesign::Test(TestId::J), &base, &opts, &silent)
         .unwrap()
         .unwrap();

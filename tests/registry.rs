@@ -66,14 +66,7 @@ fn every_test_appears_in_the_battery_text_and_json() {
 #[test]
 fn every_test_has_a_power_design_and_a_rate_in_the_power_json() {
     let designs = PowerDesign::all();
-    let opts = PowerOptions {
-        ns: vec![200],
-        strengths: vec![0.5],
-        reps: 4,
-        null_draws: 20,
-        seed: 5,
-        coverage: None,
-    };
+    let opts = PowerOptions::rates(vec![200], vec![0.5], 4, 20, 5);
     for t in TestId::ALL {
         let d = PowerDesign::Test(t);
         assert!(designs.contains(&d));

@@ -13,14 +13,13 @@ pub(super) fn opchar(budget: Budget, progress: &(dyn Fn(Progress) -> Flow + Sync
         (2000, [0.93, 1.00], [0.99, 1.00]),
         (10_000, [1.00, 1.00], [1.00, 1.00]),
     ];
-    let opts = PowerOptions {
-        ns: paper.iter().map(|r| r.0).collect(),
-        strengths: vec![0.4, 0.6],
+    let opts = PowerOptions::rates(
+        paper.iter().map(|r| r.0).collect(),
+        vec![0.4, 0.6],
         reps,
-        null_draws: 1000,
-        seed: 2026,
-        coverage: None,
-    };
+        1000,
+        2026,
+    );
     let mut cells = Vec::new();
     for (design, col) in [
         (PowerDesign::Test(TestId::A), 1usize),
