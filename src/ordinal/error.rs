@@ -1,6 +1,6 @@
 //! Why a latent correlation or Section 7's identification check cannot be computed.
 
-use super::MAX_LEVELS;
+use super::bounds::MAX_LEVELS;
 
 /// An ordinal-layer failure; its message is the one the command line shows.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]

@@ -15,6 +15,7 @@
 //! methods in [`crate::stats::brent`].
 
 mod accumulate;
+mod bounds;
 mod error;
 mod identification;
 mod matrix;
@@ -26,6 +27,7 @@ mod thresholds;
 
 pub use crate::stats::normal::{bvn_cdf, bvn_pdf, bvn_upper, norm_cdf, norm_quantile};
 pub use accumulate::Accumulator;
+pub use bounds::{MAX_LEVELS, MAXCOR};
 pub use error::OrdinalError;
 pub use identification::{
     AllOrdinalIdentification, LocalRank, RANK_TOLERANCE, all_ordinal_identification,
@@ -37,10 +39,3 @@ pub use polychoric::{Polychoric, cross_table, polychoric, polychoric_table};
 pub use polyserial::{Polyserial, polyserial};
 pub use tally::{Items, Layout as TallyLayout, Tally};
 pub use thresholds::{OrdinalColumn, thresholds_from_counts};
-
-/// polycor's `maxcor`: the polyserial estimate is clipped to ±this, and the polychoric search
-/// runs on [−maxcor, maxcor] (saturated tables excepted, see [`polychoric_table`]).
-pub const MAXCOR: f64 = 0.9999;
-
-/// The most levels an ordinal column may have (docs/method.md §6).
-pub const MAX_LEVELS: usize = crate::panel::MAX_ORDINAL_LEVELS;

@@ -1,7 +1,8 @@
 //! The two-step polychoric correlation of two ordinal columns, as R `polycor::polychor(ML = FALSE)`.
 
+use super::OrdinalError;
+use super::bounds::MAXCOR;
 use super::thresholds::{OrdinalColumn, thresholds_from_counts};
-use super::{MAXCOR, OrdinalError};
 use crate::stats::brent::{brent_min, brent_root};
 use crate::stats::normal::{BvnAt, norm_cdf};
 

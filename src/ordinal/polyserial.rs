@@ -1,8 +1,9 @@
 //! The two-step polyserial correlation of a continuous and an ordinal column, as R
 //! `polycor::polyserial(ML = FALSE)`.
 
+use super::OrdinalError;
+use super::bounds::MAXCOR;
 use super::thresholds::OrdinalColumn;
-use super::{MAXCOR, OrdinalError};
 use crate::stats::normal::norm_pdf;
 
 /// A polyserial correlation and the ordinal variable's thresholds.

@@ -316,8 +316,8 @@ impl Stats {
             .map(|t| norm_pdf(*t))
             .sum();
         let raw = (ssy / n).sqrt() * cor / phis;
-        let rho = if raw.abs() > super::MAXCOR {
-            super::MAXCOR.copysign(raw)
+        let rho = if raw.abs() > super::bounds::MAXCOR {
+            super::bounds::MAXCOR.copysign(raw)
         } else {
             raw
         };

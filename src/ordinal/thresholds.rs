@@ -1,6 +1,7 @@
 //! Ordinal columns and their two-step thresholds: Φ⁻¹ of the cumulative level proportions.
 
-use super::{MAX_LEVELS, OrdinalError};
+use super::OrdinalError;
+use super::bounds::MAX_LEVELS;
 use crate::stats::normal::norm_quantile;
 
 /// An ordinal column: each item's level index (0-based, in increasing order of code) and
