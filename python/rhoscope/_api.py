@@ -54,8 +54,12 @@ def _no_panel_options(given: Mapping[str, Any], what: str) -> None:
         raise c.refuse(f"{stray[0]}= describes a panel: give data too, or leave it out for {what}")
 
 
-def _failure(f: Exception, prepared: Any, families: Any = None) -> Exception:
+def _failure(f: Exception, prepared: Any, families: Any = None, scenario: Any = ()) -> Exception:
     code, message = f.args
+    for key in scenario:
+        if message.startswith(f"{key}: '"):
+            # A scenario parameter as the keyword typed: `rho= 'abc' …`, not `rho: 'abc' …`.
+            message = f"{key}= {message[len(key) + 2 :]}"
     if isinstance(families, (str, os.PathLike)) and message.startswith(os.fspath(families) + ":"):
         # A families file's error, named by the keyword that gave its path.
         return from_failure(code, f"families=: {message}")
@@ -80,7 +84,7 @@ def _report(command: str, cls: type, data: Any, given: Mapping[str, Any], option
     try:
         text, notes, error = _rhoscope.report(command, path, request, options, threads, shown)
     except _rhoscope.Failure as f:
-        raise _failure(f, prepared, given.get("families")) from None
+        raise _failure(f, prepared, given.get("families"), given.get("scenario", ())) from None
     if prepared is not None:
         notes = [prepared.message(n) for n in notes]
     result = cls(text, notes)
@@ -297,6 +301,8 @@ def plan(
 ) -> Plan:
     """The N a design needs for a target; further keyword arguments override the preset's
     parameters (the keys of `simulate`)."""
+    if target is None:
+        raise c.refuse("plan() needs target=: ci-width=W (0 < W < 2) or power=TEST:P@S (e.g. power=test-a:0.8@0.4)")
     options = {
         "target": c.text("target", target),
         "preset": c.text("preset", preset),
@@ -307,10 +313,10 @@ def plan(
         "max_n": c.count("max_n", max_n),
         "seed": c.count("seed", seed),
     }
-    return _report("plan", Plan, None, {"threads": threads}, options)
+    return _report("plan", Plan, None, {"threads": threads, "scenario": list(set)}, options)
 
 
-def _write(command: str, prepared: Any, request: Any, options: dict, threads: Any) -> list:
+def _write(command: str, prepared: Any, request: Any, options: dict, threads: Any, scenario: Any = ()) -> list:
     """Runs a file-writing command; returns the notes it wrote on stderr (the panel's path
     replaced by its shown name, the "wrote FILE" line left out)."""
     import sys
@@ -339,7 +345,7 @@ def _write(command: str, prepared: Any, request: Any, options: dict, threads: An
         if line and not line.startswith("wrote "):
             notes.append(prepared.message(line) if prepared is not None else line)
     if failure is not None:
-        raise _failure(failure, prepared)
+        raise _failure(failure, prepared, scenario=scenario)
     return notes
 
 
@@ -365,7 +371,7 @@ def simulate(
     with tempfile.TemporaryDirectory(prefix="rhoscope-") as d:
         out = os.path.join(d, "panel.csv")
         options = {"preset": c.text("preset", preset), "set": _overrides(set, "simulate"), "n": n_, "seed": seed_, "output": out}
-        _write("simulate", None, None, options, threads)
+        _write("simulate", None, None, options, threads, scenario=list(set))
         # pandas 3 parses floats exactly by default; earlier versions only when asked.
         exact: dict = {} if int(pd.__version__.split(".")[0]) >= 3 else {"float_precision": "round_trip"}
         df = pd.read_csv(out, **exact)
@@ -451,6 +457,8 @@ def plot(
     if data is not None:
         from ._data import prepare
 
+        if kind in ("power", "boundary"):
+            raise c.refuse(f'plot("{kind}") draws a scenario (preset= and its parameters), not a panel: leave data out')
         if set:
             raise c.refuse(
                 f"plot() got an unexpected keyword argument {next(iter(set))!r} "
@@ -477,7 +485,7 @@ def plot(
     }
     with tempfile.TemporaryDirectory(prefix="rhoscope-") as d:
         out = os.path.join(d, "figure.svg")
-        _write("plot", prepared, request, {**options, "output": out}, threads)
+        _write("plot", prepared, request, {**options, "output": out}, threads, scenario=list(set))
         with open(out, encoding="utf-8") as f:
             svg = f.read()
     if prepared is not None and prepared.shown:

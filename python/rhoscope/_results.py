@@ -61,13 +61,13 @@ def _float(v: Any) -> float:
     return float("nan") if v is None else float(v)
 
 
-def _num(v: Any) -> str:
-    """A number as the summary prints it (3 decimals), or — when undefined."""
+def _num(v: Any, decimals: int = 3) -> str:
+    """A number as the summary prints it (3 decimals unless asked), or — when undefined."""
     if v is None:
         return "—"
     if isinstance(v, bool) or not isinstance(v, (int, float)):
         return str(v)
-    return f"{v:.3f}" if isinstance(v, float) else str(v)
+    return f"{v:.{decimals}f}" if isinstance(v, float) else str(v)
 
 
 class Result:
@@ -310,8 +310,8 @@ class Battery(_Fits):
         for alarm in reading.get("alarms") or []:
             if not alarm.get("answered"):
                 lines.append(
-                    f"  Test {alarm.get('test')} fires ({_num(alarm.get('statistic'))} against a threshold of "
-                    f"{_num(alarm.get('threshold'))}): {alarm.get('text')}"
+                    f"  Test {alarm.get('test')} fires ({_num(alarm.get('statistic'), 4)} against a threshold of "
+                    f"{_num(alarm.get('threshold'), 4)}): {alarm.get('text')}"
                 )
         weak = (reading.get("evidence") or {}).get("weak_id")
         if weak:

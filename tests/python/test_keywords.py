@@ -214,7 +214,7 @@ def test_no_data_is_said():
     [
         (rhoscope.plan, {"target": "nonsense"}, "target= nonsense: use ci-width=W"),
         (rhoscope.validate, {"data": MID, "inject": [0.1]}, "inject= needs between 3 and"),
-        (rhoscope.plot, {"kind": "power", "data": MID}, "the power figure is drawn for a scenario (preset= and"),
+        (rhoscope.plot, {"kind": "power", "data": MID}, "plot(\"power\") draws a scenario (preset= and its parameters), not a panel"),
         (rhoscope.estimate, {"data": MID, "method": "free-scale"}, "free-scale: the free-scale estimator needs"),
     ],
 )

@@ -182,6 +182,12 @@ def test_scenario_keywords_are_named_as_typed():
     message = refused(rhoscope.UsageError, rhoscope.simulate, "mid", n=100, seed=1, rho=2.0)
     assert message == "rho 2: each ρ must be strictly between -1 and 1"
     assert rhoscope.simulate("mid", n=50, seed=1, rho=[0.2, 0.5, 0.3], sigma_a=1.0).shape == (50, 9)
+    message = refused(rhoscope.UsageError, rhoscope.simulate, "mid", n=10, seed=1, rho="0.2,abc")
+    assert message == "rho= 'abc' is not a finite number"
+    message = refused(rhoscope.UsageError, rhoscope.plan, target=None)
+    assert message.startswith("plan() needs target=: ci-width=W")
+    message = refused(rhoscope.UsageError, rhoscope.plot, "power", MID)
+    assert message == 'plot("power") draws a scenario (preset= and its parameters), not a panel: leave data out'
 
 
 def test_null_draws_on_the_rho_figure_is_refused(tmp_path):
