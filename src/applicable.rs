@@ -122,6 +122,9 @@ impl Refusal {
                     Opt::Reps => "it is the power and boundary figures'".to_string(),
                     Opt::N => format!("the power figure's sizes are {}", name(Opt::Ns)),
                     Opt::Bootstrap => "it is the rho, bootstrap and battery figures'".to_string(),
+                    _ if kind != "boundary" => {
+                        "it draws the tests' nulls, and this figure shows no test".to_string()
+                    }
                     _ => "the boundary figure draws no nulls".to_string(),
                 };
                 format!("{} does not apply to {}: {why}", name(*opt), plot(kind))
@@ -150,7 +153,7 @@ const FIGURES: [(Opt, &[&str]); 6] = [
     (Opt::Reps, &["power", "boundary"]),
     (Opt::N, &["rho", "bootstrap", "battery", "boundary"]),
     (Opt::Bootstrap, &["rho", "bootstrap", "battery"]),
-    (Opt::NullDraws, &["rho", "bootstrap", "battery", "power"]),
+    (Opt::NullDraws, &["battery", "power"]),
 ];
 
 /// `plot kind`'s first option that cannot apply, given which were set and whether a panel
@@ -205,6 +208,12 @@ mod tests {
             "NS does not apply to plot rho: it is the power figure's (plot power)"
         );
         assert_eq!(plot("power", false, |o| o == Opt::Ns), None);
+        assert_eq!(
+            plot("rho", true, |o| o == Opt::NullDraws)
+                .unwrap()
+                .worded(Naming::Keywords),
+            "null_draws= does not apply to plot(\"rho\"): it draws the tests' nulls, and this figure shows no test"
+        );
         assert_eq!(
             plot("boundary", false, |o| o == Opt::NullDraws)
                 .unwrap()

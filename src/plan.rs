@@ -289,11 +289,13 @@ impl Search<'_> {
     fn first_guess(&mut self) -> Result<Option<usize>, PlanError> {
         let first = match self.target {
             Target::CiWidth(w) => {
-                let Some(e) = self.eval(200)? else {
+                // Never past max_n: an N beyond it would be evaluated and then called unreached.
+                let start = 200.min(self.opts.max_n);
+                let Some(e) = self.eval(start)? else {
                     return Ok(None);
                 };
                 match e.value {
-                    Some(v) if v > 0.0 => to_n(200.0 * (v / w).powi(2)),
+                    Some(v) if v > 0.0 => to_n(start as f64 * (v / w).powi(2)),
                     _ => 400,
                 }
             }

@@ -256,6 +256,41 @@ pub fn apply_sets(pm: &mut Params, assignments: &[String]) -> Result<(), Scenari
         }
         apply_set(pm, a)?;
     }
+    let given: Vec<&str> = seen.iter().map(|(k, _)| *k).collect();
+    counts_agree(pm, &given)
+}
+
+/// A count the settings changed (`rho`'s anchors, `p`'s judges) that a list the preset
+/// keeps does not match, refused naming the setting the user gave, not the preset's list.
+fn counts_agree(pm: &Params, given: &[&str]) -> Result<(), ScenarioError> {
+    if given.contains(&"rho")
+        && let Some(r) = pm.rho.iter().find(|r| !(r.is_finite() && r.abs() < 1.0))
+    {
+        return Err(ScenarioError::Invalid(format!(
+            "rho {r}: each ρ must be strictly between -1 and 1"
+        )));
+    }
+    let v = &pm.violations;
+    let lists: [(&str, &str, usize, &str, &[f64]); 5] = [
+        ("rho", "sigma_a", pm.rho.len(), "anchors", &pm.sigma_a),
+        ("rho", "h", pm.rho.len(), "anchors", &v.anchor_loading),
+        ("p", "judge_var", pm.p, "judges", &pm.judge_var),
+        ("p", "g", pm.p, "judges", &v.judge_loading),
+        ("p", "judge_scale", pm.p, "judges", &v.judge_scale),
+    ];
+    for (count, list, n, what, values) in lists {
+        let len = values.len();
+        if given.contains(&count) && !given.contains(&list) && len > 1 && len != n {
+            let fix = if count == "p" {
+                format!("p={len}")
+            } else {
+                format!("{len} values of {count}")
+            };
+            return Err(ScenarioError::Invalid(format!(
+                "{count} gives {n} {what}, but the preset's {list} has {len} values: give {fix}, or set {list} too (one value or {n})"
+            )));
+        }
+    }
     Ok(())
 }
 

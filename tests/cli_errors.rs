@@ -1251,8 +1251,6 @@ fn a_dot_svg_output_is_an_svg_name_and_an_empty_value_shows() {
             "60",
             "--bootstrap",
             "100",
-            "--null-draws",
-            "20",
             "-o",
             ".svg",
         ],

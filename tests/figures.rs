@@ -69,14 +69,8 @@ fn the_battery_figure_shows_the_reports_numbers() {
 fn axis_text_has_no_literal_underscores() {
     let dir = tempfile::tempdir().unwrap();
     for (kind, extra) in [
-        (
-            "rho",
-            &["--n", "200", "--bootstrap", "100", "--null-draws", "20"][..],
-        ),
-        (
-            "bootstrap",
-            &["--n", "200", "--bootstrap", "100", "--null-draws", "20"],
-        ),
+        ("rho", &["--n", "200", "--bootstrap", "100"][..]),
+        ("bootstrap", &["--n", "200", "--bootstrap", "100"]),
         ("boundary", &["--reps", "4", "--n", "200"]),
     ] {
         let out = format!("{kind}.svg");

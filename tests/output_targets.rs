@@ -169,8 +169,6 @@ fn export_and_plot_with_force_write_through_a_fifo() {
             "60",
             "--bootstrap",
             "100",
-            "--null-draws",
-            "20",
             "-o",
             "fig.svg",
             "--force",

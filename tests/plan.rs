@@ -117,6 +117,12 @@ fn an_unreachable_target_says_so() {
         .unwrap();
     assert_eq!(p.n, None);
     assert!(p.evaluations.iter().all(|e| !e.reached));
+    // Nothing past max_n is evaluated, then called unreached.
+    assert!(
+        p.evaluations.iter().all(|e| e.n <= 40),
+        "{:?}",
+        p.evaluations
+    );
 }
 
 #[cfg(feature = "cli")]

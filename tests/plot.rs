@@ -93,14 +93,9 @@ fn every_kind_is_the_same_bytes_at_one_and_two_threads() {
                 "300",
                 "--bootstrap",
                 "100",
-                "--null-draws",
-                "40",
             ],
         ),
-        (
-            "bootstrap",
-            &["--n", "300", "--bootstrap", "100", "--null-draws", "40"],
-        ),
+        ("bootstrap", &["--n", "300", "--bootstrap", "100"]),
         (
             "battery",
             &[
@@ -187,17 +182,7 @@ fn the_figure_reads_a_panel_file() {
     assert_eq!(s.code, 0, "{}", s.stderr);
     let r = run(
         dir.path(),
-        &[
-            "plot",
-            "rho",
-            "p.csv",
-            "--bootstrap",
-            "100",
-            "--null-draws",
-            "30",
-            "-o",
-            "r.svg",
-        ],
+        &["plot", "rho", "p.csv", "--bootstrap", "100", "-o", "r.svg"],
     );
     assert_eq!(r.code, 0, "{}", r.stderr);
     let svg = std::fs::read_to_string(dir.path().join("r.svg")).unwrap();
@@ -243,8 +228,6 @@ fn bad_requests_are_one_line_errors() {
             "200",
             "--bootstrap",
             "100",
-            "--null-draws",
-            "20",
             "-o",
             "old.svg",
             "--force",

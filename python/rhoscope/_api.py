@@ -54,8 +54,15 @@ def _no_panel_options(given: Mapping[str, Any], what: str) -> None:
         raise c.refuse(f"{stray[0]}= describes a panel: give data too, or leave it out for {what}")
 
 
-def _failure(f: Exception, prepared: Any) -> Exception:
+def _failure(f: Exception, prepared: Any, families: Any = None, scenario: Any = ()) -> Exception:
     code, message = f.args
+    for key in scenario:
+        if message.startswith(f"{key}: '"):
+            # A scenario parameter as the keyword typed: `rho= 'abc' …`, not `rho: 'abc' …`.
+            message = f"{key}= {message[len(key) + 2 :]}"
+    if isinstance(families, (str, os.PathLike)) and message.startswith(os.fspath(families) + ":"):
+        # A families file's error, named by the keyword that gave its path.
+        return from_failure(code, f"families=: {message}")
     return from_failure(code, prepared.message(message) if prepared is not None else message)
 
 
@@ -77,15 +84,28 @@ def _report(command: str, cls: type, data: Any, given: Mapping[str, Any], option
     try:
         text, notes, error = _rhoscope.report(command, path, request, options, threads, shown)
     except _rhoscope.Failure as f:
-        raise _failure(f, prepared) from None
+        raise _failure(f, prepared, given.get("families"), given.get("scenario", ())) from None
     if prepared is not None:
         notes = [prepared.message(n) for n in notes]
     result = cls(text, notes)
     if error is not None:
-        exc = from_failure(error[0], prepared.message(error[1]) if prepared is not None else error[1])
+        message = prepared.message(error[1]) if prepared is not None else error[1]
+        which = _alarms(result) if options.get("fail_on_diagnostic") else ""
+        exc = from_failure(error[0], f"{message}: here, {which}" if which else message)
         exc.result = result  # type: ignore[attr-defined]
         raise exc
     return result
+
+
+def _alarms(result: Any) -> str:
+    """Which of `fail_on_diagnostic=`'s alarms the reading raised, from its own data."""
+    reading = result.reading
+    said = [f"Test {a.get('test')} fires" for a in reading.get("alarms") or []]
+    if ((reading.get("evidence") or {}).get("weak_id") or {}).get("verdict") == "weak":
+        said.append("weak identification is flagged")
+    if reading.get("read") is None:
+        said.append("no estimate can be read")
+    return ", ".join(said)
 
 
 def estimate(
@@ -238,11 +258,20 @@ def power(
     return _report("power", Power, None, locals(), options)
 
 
-def _overrides(set: Mapping[str, Any]) -> list:
+#: Keywords of the panel functions that a scenario function does not take.
+_NOT_SCENARIO = ("data", "judges", "anchors", "set_aside", "families", "id", "long", "continuous", "names")
+
+
+def _overrides(set: Mapping[str, Any], what: str) -> list:
     """Scenario overrides as (key, value) pairs: a number, a list of numbers, or the
-    scenario's own text."""
+    scenario's own text; None is a parameter left out."""
     out = []
     for key, v in set.items():
+        if key in _NOT_SCENARIO:
+            hint = "; for a panel's fitted design, rhoscope.battery(data) gives the plan() call" if what == "plan" else ""
+            raise c.refuse(f"{what}() takes no {key}=: it works on a scenario (preset= and its parameters), not a panel{hint}")
+        if v is None:
+            continue
         if isinstance(v, str):
             out.append((key, v))  # the scenario's own text ("0.2,0.5")
         else:
@@ -272,20 +301,22 @@ def plan(
 ) -> Plan:
     """The N a design needs for a target; further keyword arguments override the preset's
     parameters (the keys of `simulate`)."""
+    if target is None:
+        raise c.refuse("plan() needs target=: ci-width=W (0 < W < 2) or power=TEST:P@S (e.g. power=test-a:0.8@0.4)")
     options = {
         "target": c.text("target", target),
         "preset": c.text("preset", preset),
-        "set": _overrides(set),
+        "set": _overrides(set, "plan"),
         "reps": c.count("reps", reps),
         "null_draws": c.count("null_draws", null_draws),
         "bootstrap": c.count("bootstrap", bootstrap),
         "max_n": c.count("max_n", max_n),
         "seed": c.count("seed", seed),
     }
-    return _report("plan", Plan, None, {"threads": threads}, options)
+    return _report("plan", Plan, None, {"threads": threads, "scenario": list(set)}, options)
 
 
-def _write(command: str, prepared: Any, request: Any, options: dict, threads: Any) -> list:
+def _write(command: str, prepared: Any, request: Any, options: dict, threads: Any, scenario: Any = ()) -> list:
     """Runs a file-writing command; returns the notes it wrote on stderr (the panel's path
     replaced by its shown name, the "wrote FILE" line left out)."""
     import sys
@@ -314,7 +345,7 @@ def _write(command: str, prepared: Any, request: Any, options: dict, threads: An
         if line and not line.startswith("wrote "):
             notes.append(prepared.message(line) if prepared is not None else line)
     if failure is not None:
-        raise _failure(failure, prepared)
+        raise _failure(failure, prepared, scenario=scenario)
     return notes
 
 
@@ -339,8 +370,8 @@ def simulate(
         raise c.refuse("simulate needs n= and seed=")
     with tempfile.TemporaryDirectory(prefix="rhoscope-") as d:
         out = os.path.join(d, "panel.csv")
-        options = {"preset": c.text("preset", preset), "set": _overrides(set), "n": n_, "seed": seed_, "output": out}
-        _write("simulate", None, None, options, threads)
+        options = {"preset": c.text("preset", preset), "set": _overrides(set, "simulate"), "n": n_, "seed": seed_, "output": out}
+        _write("simulate", None, None, options, threads, scenario=list(set))
         # pandas 3 parses floats exactly by default; earlier versions only when asked.
         exact: dict = {} if int(pd.__version__.split(".")[0]) >= 3 else {"float_precision": "round_trip"}
         df = pd.read_csv(out, **exact)
@@ -426,6 +457,8 @@ def plot(
     if data is not None:
         from ._data import prepare
 
+        if kind in ("power", "boundary"):
+            raise c.refuse(f'plot("{kind}") draws a scenario (preset= and its parameters), not a panel: leave data out')
         if set:
             raise c.refuse(
                 f"plot() got an unexpected keyword argument {next(iter(set))!r} "
@@ -441,7 +474,7 @@ def plot(
     options = {
         "kind": c.text("kind", kind),
         "preset": c.text("preset", preset),
-        "set": _overrides(set),
+        "set": _overrides(set, "plot"),
         "n": c.count("n", n),
         "ns": c.counts("ns", ns),
         "strength": c.number("strength", strength),
@@ -452,7 +485,7 @@ def plot(
     }
     with tempfile.TemporaryDirectory(prefix="rhoscope-") as d:
         out = os.path.join(d, "figure.svg")
-        _write("plot", prepared, request, {**options, "output": out}, threads)
+        _write("plot", prepared, request, {**options, "output": out}, threads, scenario=list(set))
         with open(out, encoding="utf-8") as f:
             svg = f.read()
     if prepared is not None and prepared.shown:

@@ -75,7 +75,8 @@ def items(key: str, v: Any) -> list:
     if isinstance(v, (str, bytes, numbers.Number)) or getattr(v, "ndim", None) == 0:
         return [v]
     if isinstance(v, (set, frozenset)):
-        raise refuse(f"{key}= is a set, which has no order: give a list (e.g. sorted(...))")
+        fix = "the columns' names in their order" if key == "names" else "a list (e.g. sorted(...))"
+        raise refuse(f"{key}= is a set, which has no order: give {fix}")
     if isinstance(v, Mapping):
         raise refuse(f"{key}= takes a list, not a {type(v).__name__}")
     if not isinstance(v, Iterable) and not hasattr(v, "__iter__"):
@@ -104,13 +105,14 @@ def numbers_(key: str, v: Any) -> list | None:
 
 
 def column(key: str, v: Any) -> str | int:
-    """A column: its name, or its 1-based position."""
+    """A column: its name (str), or a number read by the command's rule: the column of that
+    name if there is one (a frame's integer labels), else the 1-based position."""
     v = _scalar(v)
     if isinstance(v, bool) or not isinstance(v, (str, numbers.Integral)):
         raise refuse(f"{key}= takes column names (str) or 1-based positions (int), not {v!r}")
     if isinstance(v, numbers.Integral):
-        if v < 1:
-            raise refuse(f"{key}=: {v} is no column position; positions count from 1")
+        if not -(2**127) <= int(v) < 2**127:
+            raise refuse(f"{key}=: {v} is no column's name or position")
         return int(v)
     return v
 

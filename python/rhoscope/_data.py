@@ -47,11 +47,21 @@ class Prepared:
         """A library message in the data's own terms: the in-memory panel's path replaced by
         the shown name, a row of a labelled index named by its label, and an unusable
         column's refusal with its fix."""
+        # The numbers the user gave, as the list they typed: `judges=[1, 2]`, not `judges= 1,2`.
+        text = re.sub(
+            r"\b(judges|anchors|set_aside|id)= (-?\d+(?:,-?\d+)*) picks",
+            lambda m: f"{m.group(1)}={m.group(2)} picks"
+            if m.group(1) == "id"
+            else f"{m.group(1)}=[{', '.join(m.group(2).split(','))}] picks",
+            text,
+        )
         bad = re.search(r"column '((?:[^']|'')*)': not a number", text)
         if bad and bad.group(1) in self.hints:
             return self.hints[bad.group(1)]
         if self.shown:
             text = text.replace(self.path, self.shown)
+            # An in-memory panel is no file.
+            text = text.replace("(the file has a header only)", "(no rows)").replace("; the file has ", "; the data has ")
             # A note's place (the first item dropped) counts rows from 0 too.
             text = re.sub(rf"{re.escape(self.shown)}: row (\d+)", rf"{self.shown}: row index \1", text)
         labels = self.labels
@@ -128,6 +138,11 @@ def _missing(v: Any) -> bool:
     return v is None or (isinstance(v, float) and math.isnan(v)) or type(v).__name__ in ("NAType", "NaTType")
 
 
+def _missing_text(cell: str | None) -> bool:
+    """A text cell the loader reads as missing: empty, NA, NaN or null, in any case."""
+    return cell is None or cell.strip().lower() in ("", "na", "nan", "null", "+nan", "-nan")
+
+
 def _floats(values: Any) -> np.ndarray:
     """float64, contiguous; a float64 column that already is passes without a copy."""
     return np.ascontiguousarray(values, dtype=np.float64)
@@ -168,7 +183,11 @@ def _pandas_column(s: Any, hints: dict[str, str]) -> Any:
         raise UsageError(f"data=: column {str(s.name)!r} holds complex numbers: give real scores", 2)
     if pd.api.types.is_bool_dtype(dtype) or pd.api.types.is_numeric_dtype(dtype):
         return _floats(s.to_numpy(dtype=np.float64, na_value=np.nan))
-    return _words(str(s.name), _text(s.tolist()), "pandas", hints)
+    cells = s.tolist()
+    if cells and all(_missing(v) or isinstance(v, (bool, np.bool_)) for v in cells):
+        # An object column of True/False is read as a bool column is: 0/1.
+        return np.array([np.nan if _missing(v) else float(v) for v in cells])
+    return _words(str(s.name), _text(cells), "pandas", hints)
 
 
 def _polars_column(s: Any, hints: dict[str, str]) -> Any:
@@ -182,6 +201,9 @@ def _polars_column(s: Any, hints: dict[str, str]) -> Any:
     if dtype == pl.Categorical:
         hints[s.name] = _unordered(s.name, "polars")
         return _text(s.cast(pl.Utf8).to_list())
+    if dtype.is_temporal():
+        what = "durations" if dtype == pl.Duration else "dates or times"
+        raise UsageError(f"data=: column {s.name!r} holds {what}, not scores: give numbers", 2)
     if dtype == pl.Float64 and s.null_count() == 0:
         return _floats(s.to_numpy())
     if dtype.is_numeric() or dtype == pl.Boolean:
@@ -200,19 +222,41 @@ def _columns(data: Any, kind: str, names: Sequence[str] | None, hints: dict[str,
     if kind == "numpy":
         if data.ndim != 2:
             raise UsageError(f"data= is a {data.ndim}-D array: give a 2-D array (items × columns) with names=", 2)
-        if names is None or len(list(names)) != data.shape[1]:
+        if names is None or len(names) != data.shape[1]:
+            given = "none" if names is None else str(len(names))
             raise UsageError(
-                f"names=: a 2-D array of {data.shape[1]} columns needs {data.shape[1]} column names", 2
+                f"names=: a 2-D array of {data.shape[1]} columns needs {data.shape[1]} column names ({given} given)", 2
             )
-        names = [str(n) for n in names]
         if data.dtype.kind in "fiub":
             return names, [_floats(data[:, j]) for j in range(data.shape[1])]
         return names, [_text(data[:, j].tolist()) for j in range(data.shape[1])]
-    cols = []
-    for v in data.values():
+    keys = [str(k) for k in data.keys()]
+    return keys, [_mapped(k, v, hints) for k, v in zip(keys, data.values())]
+
+
+def _mapped(name: str, v: Any, hints: dict[str, str]) -> Any:
+    """One column of a mapping: a pandas or polars Series read as in a frame (a categorical
+    in its declared order), anything else as a 1-D sequence of values."""
+    v = collected("data", v)
+    mod = type(v).__module__.split(".")[0]
+    if mod == "pandas" and type(v).__name__ in ("Series", "Categorical", "Index", "CategoricalIndex"):
+        import pandas as pd
+
+        return _pandas_column(pd.Series(v, name=name).reset_index(drop=True), hints)
+    if mod == "polars" and type(v).__name__ == "Series":
+        return _polars_column(v.alias(name), hints)
+    try:
         arr = np.asarray(v)
-        cols.append(_floats(arr) if arr.dtype.kind in "fiub" else _text(list(v)))
-    return [str(k) for k in data.keys()], cols
+    except Exception:
+        arr = np.asarray(list(v), dtype=object)
+    if arr.ndim != 1:
+        what = "one value" if arr.ndim == 0 else f"a {arr.ndim}-D array"
+        raise UsageError(f"data=: column {name!r} is {what}: give each column as a 1-D sequence of scores", 2)
+    if arr.dtype.kind in "fiub":
+        return _floats(arr)
+    if arr.dtype.kind in "mM":
+        raise UsageError(f"data=: column {name!r} holds dates or durations, not scores: give numbers", 2)
+    return _words(name, _text(arr.tolist()), "pandas", hints)
 
 
 def _long_frame(data: Any, kind: str, long: Sequence[str], hints: dict[str, str]) -> Any:
@@ -234,6 +278,12 @@ def _long_frame(data: Any, kind: str, long: Sequence[str], hints: dict[str, str]
         scores = np.asarray(data[score])
     else:
         raise UsageError("long= reads a DataFrame or a mapping of columns (item, rater, score)", 2)
+    if not isinstance(scores, np.ndarray) and score not in hints:
+        # Text numbers ("0.25") read as the wide layout reads them; other text is refused.
+        try:
+            scores = np.array([np.nan if _missing_text(v) else float(v) for v in scores])
+        except ValueError:
+            pass
     if not isinstance(scores, np.ndarray) or scores.dtype.kind not in "fiub":
         raise UsageError(hints.get(score, f"long=: the score column {score!r} is not numeric"), 2)
     return _rhoscope.long_panel((item, rater, score), items, raters, _floats(scores))
@@ -261,6 +311,13 @@ def collected(key: str, data: Any) -> Any:
         raise UsageError(f"{key}= is a LazyFrame whose query fails: {first}", 2) from None
 
 
+def _name(n: Any) -> str:
+    """One of `names=`: a column name, or a whole number written as one."""
+    if isinstance(n, bool) or not isinstance(n, (str, int, np.integer)):
+        raise UsageError(f"names= takes column names (str), not {n!r}", 2)
+    return n if isinstance(n, str) else str(int(n))
+
+
 def prepare(data: Any, names: Sequence[str] | None = None, long: Sequence[str] | None = None) -> Prepared:
     """The panel for ``data``: an in-memory panel, or a path used as it is. A polars
     LazyFrame is collected first."""
@@ -268,6 +325,11 @@ def prepare(data: Any, names: Sequence[str] | None = None, long: Sequence[str] |
     kind = _kind(data)
     if names is not None and kind != "numpy":
         raise UsageError("names= names a 2-D numpy array's columns; this data= has its own", 2)
+    if names is not None:
+        from ._checks import items
+
+        # Read once: a generator gives its names a single time.
+        names = [_name(n) for n in items("names", names)]
     long_flag = None
     if long is not None:
         long = [long] if isinstance(long, str) else list(long)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import html
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 #: The columns of ``tidy()`` on an estimate or a battery.
 TIDY_COLUMNS = [
@@ -28,6 +28,15 @@ ESTIMATORS = {
     "free_scale": "free-scale",
     "blocked": "family-blocked",
     "designated_clean": "designated clean",
+    "designated_clean_latent": "designated clean on latent scales",
+}
+#: The weak-identification screen's verdict (the reading's ``evidence.weak_id.verdict``) in words.
+WEAK_ID = {
+    "no_fit": "no verdict: no closed-form fit to screen",
+    "out_of_range": "no verdict: the closed form is out of range or gives no ρ̂ (see its flags), "
+    "and T screens only an in-range fit",
+    "weak": "weakly identified (T < 4): read the intervals, not the point estimates",
+    "ok": "ok (T ≥ 4)",
 }
 
 
@@ -52,13 +61,13 @@ def _float(v: Any) -> float:
     return float("nan") if v is None else float(v)
 
 
-def _num(v: Any) -> str:
-    """A number as the summary prints it (3 decimals), or — when undefined."""
+def _num(v: Any, decimals: int = 3) -> str:
+    """A number as the summary prints it (3 decimals unless asked), or — when undefined."""
     if v is None:
         return "—"
     if isinstance(v, bool) or not isinstance(v, (int, float)):
         return str(v)
-    return f"{v:.3f}" if isinstance(v, float) else str(v)
+    return f"{v:.{decimals}f}" if isinstance(v, float) else str(v)
 
 
 class Result:
@@ -66,6 +75,8 @@ class Result:
     document's fields are also attributes (``result.n_items``)."""
 
     command: str = ""
+    #: The document's fields, typed for checkers; each is read from the document on access.
+    schema_version: int
 
     def __init__(self, text: str, notes: list[str] | None = None) -> None:
         self._text = text
@@ -73,7 +84,7 @@ class Result:
         own = self._doc.get("notes") if isinstance(self._doc.get("notes"), list) else []
         #: Every note on the panel and the run: the document's own ``notes`` (ordinal
         #: columns, …) and the library's notes beside it (dropped items, cost warnings).
-        self.notes: list[str] = list(own) + [n for n in (notes or []) if _said(n) not in own]
+        self.notes: list[str] = list(own) + [_said(n) for n in (notes or []) if _said(n) not in own]
 
     def to_dict(self) -> dict[str, Any]:
         """The command line's ``--json`` document, as a fresh dict."""
@@ -89,11 +100,14 @@ class Result:
     def __hash__(self) -> int:
         return hash((type(self).__name__, self._text))
 
-    def __getattr__(self, name: str) -> Any:
-        doc = self.__dict__.get("_doc", {})
-        if name in doc:
-            return doc[name]
-        raise AttributeError(f"{type(self).__name__} has no attribute {name!r}")
+    if not TYPE_CHECKING:
+        # Hidden from type checkers, so a misspelt attribute is their error, not `Any`.
+
+        def __getattr__(self, name: str) -> Any:
+            doc = self.__dict__.get("_doc", {})
+            if name in doc:
+                return doc[name]
+            raise AttributeError(f"{type(self).__name__} has no attribute {name!r}")
 
     def __dir__(self) -> list[str]:
         return sorted(set(super().__dir__()) | set(self._doc))
@@ -156,8 +170,24 @@ def _cell(v: Any) -> str:
     return "—" if v is None else str(v)
 
 
-class _Fits(Result):
+class _Panel(Result):
+    """A result on a panel: the panel's own fields."""
+
+    columns: list[dict[str, Any]]
+    families_source: str | None
+
+
+class _Fits(_Panel):
     """A result with fits (estimate, battery): a tidy row per estimator × anchor."""
+
+    estimate: dict[str, Any] | None
+    ml: dict[str, Any]
+    free_scale: dict[str, Any]
+    blocked: dict[str, Any]
+    #: An estimate's designated-clean fit; in a battery, the trusted anchor's name.
+    designated_clean: Any
+    designated_clean_latent: dict[str, Any]
+    n_eff: dict[str, Any]
 
     @property
     def n_items(self) -> int:
@@ -243,6 +273,11 @@ class Battery(_Fits):
     interval), then the weak-ID screen and each test's verdict."""
 
     command = "battery"
+    read: dict[str, Any]
+    weak_id: dict[str, Any] | None
+    bootstrap: dict[str, Any] | None
+    configuration: dict[str, Any]
+    null: dict[str, Any]
 
     @property
     def reading(self) -> dict[str, Any]:
@@ -272,22 +307,40 @@ class Battery(_Fits):
             ci = a.get("ci") or [None, None]
             status = f" — {a['status'].replace('_', ' ')}" if a.get("status") else ""
             lines.append(f"  {a['anchor']}: ρ̂ = {_num(a.get('rho'))} [{_num(ci[0])}, {_num(ci[1])}]{status}")
-        weak = self._doc.get("weak_id")
+        for alarm in reading.get("alarms") or []:
+            if not alarm.get("answered"):
+                lines.append(
+                    f"  Test {alarm.get('test')} fires ({_num(alarm.get('statistic'), 4)} against a threshold of "
+                    f"{_num(alarm.get('threshold'), 4)}): {alarm.get('text')}"
+                )
+        weak = (reading.get("evidence") or {}).get("weak_id")
         if weak:
-            verdict = "weakly identified" if weak.get("flag") else ("no verdict (out of range)" if weak.get("out_of_range") else "ok")
+            verdict = WEAK_ID.get(weak.get("verdict"), weak.get("verdict"))
             lines.append(f"weak identification: T = {_num(weak.get('T'))}, {verdict}")
         flags = self._flags_in_words()
         lines += ["flags:"] + [f"  {f}" for f in flags] if flags else ["flags: none"]
         for step in reading.get("next") or []:
             how = f": {step['cli']}" if step.get("cli") else ""
-            lines.append(f"next: {step.get('text')}{how}")
+            then = (step.get("outcome") or {}).get("text")
+            lines.append(f"next: {step.get('text')}{how}" + (f" ({then})" if then else ""))
+        if reading.get("no_next_step"):
+            lines.append(f"next steps: {reading['no_next_step']}")
         return lines + ["tests:"] + ["  " + line for line in _table(self.verdicts()[VERDICT_COLUMNS[:-1]])]
 
 
-class Identify(Result):
+class Identify(_Panel):
     """``rhoscope identify``: Section 7's identification hierarchy."""
 
     command = "identify"
+    n_items: int
+    n_dropped: int
+    judges: list[str]
+    anchors: list[str]
+    point: dict[str, Any]
+    data_identification: dict[str, Any] | None
+    all_ordinal: dict[str, Any]
+    mixed_scale: dict[str, Any]
+    family: dict[str, Any]
 
     def tidy(self) -> Any:
         """One row per check: all columns ordinal, then ordinal judges with continuous anchors."""
@@ -311,6 +364,15 @@ class Validate(Result):
     """``rhoscope validate``: recovery of injected ρ on panels with the judges' own textures."""
 
     command = "validate"
+    panel: dict[str, Any]
+    inject: list[float]
+    reps: int
+    seed: int
+    bootstrap: int
+    null_draws: int
+    thresholds: str
+    design: dict[str, Any]
+    cells: list[dict[str, Any]]
 
     def tidy(self) -> Any:
         """One row per N × estimator × anchor: mean, SD and RMSE of ρ̂, coverage, defined."""
@@ -335,6 +397,13 @@ class Power(Result):
     """``rhoscope power``: each test's false-positive rate and power."""
 
     command = "power"
+    design: str
+    description: str
+    target_test: str
+    reps: int
+    null_draws: int
+    seed: int
+    cells: list[dict[str, Any]]
 
     def tidy(self) -> Any:
         """One row per (N, strength): the target test's rate and its Monte-Carlo SE."""
@@ -349,6 +418,16 @@ class Plan(Result):
     """``rhoscope plan``: the N a design needs."""
 
     command = "plan"
+    scenario: dict[str, Any]
+    target: str
+    quantity: str
+    n: int | None
+    reps: int
+    null_draws: int
+    resamples: int
+    seed: int
+    max_n: int
+    evaluations: list[dict[str, Any]]
 
     def tidy(self) -> Any:
         """One row per N tried: the target quantity, its Monte-Carlo SE, whether it is reached."""

@@ -39,18 +39,19 @@ fn failure(e: &Error) -> PyErr {
     Failure::new_err((e.exit_code(), e.worded(&api::Keywords)))
 }
 
-/// A column as Python names it: a name, or a 1-based position.
+/// A column as Python names it: a name, or a number read by the command's rule (a
+/// column's name if it is one, as integer labels of a frame are, else a 1-based position).
 #[derive(FromPyObject)]
 enum Pick {
     Name(String),
-    Position(usize),
+    Number(i128),
 }
 
 impl From<Pick> for ColumnRef {
     fn from(p: Pick) -> Self {
         match p {
             Pick::Name(n) => ColumnRef::Name(n),
-            Pick::Position(i) => ColumnRef::Position(i),
+            Pick::Number(i) => ColumnRef::NameOrPosition(i.to_string()),
         }
     }
 }

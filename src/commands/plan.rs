@@ -79,7 +79,9 @@ fn check_target_numbers(text: &str) -> Result<(), Error> {
     use crate::cli::values::{decimal, strength};
     let refuse = |part: &str, why: String| {
         Err(Error::Usage(
-            format!("--target {}: {part} {why}", crate::error::sanitize(text)).into(),
+            crate::wording::Said::new("")
+                .setting(crate::wording::Setting::Target)
+                .text(format!(" {}: {part} {why}", crate::error::sanitize(text))),
         ))
     };
     if let Some(w) = text.strip_prefix("ci-width=") {

@@ -102,7 +102,11 @@ fn n_of(a: &PlotArgs, default: usize) -> Result<usize, Error> {
 fn battery_figure(a: &PlotArgs, kind: Kind) -> Result<Figure, Error> {
     let opts = battery::Options {
         resamples: a.bootstrap as usize,
-        null_draws: a.null_draws.unwrap_or(crate::cli::BATTERY_NULL_DRAWS) as usize,
+        // Only the battery figure shows the tests: the ρ̂ and bootstrap figures skip their nulls.
+        null_draws: match kind {
+            Kind::Battery => a.null_draws.unwrap_or(crate::cli::BATTERY_NULL_DRAWS) as usize,
+            _ => 0,
+        },
         seed: a.seed,
     };
     let (panel, spec, truth, source) = if let Some(path) = &a.panel {

@@ -126,7 +126,8 @@ fn too_few_items(
     DataError::data(
         path,
         format!(
-            "only {n} complete items ({} dropped for missing values{culprit}); at least {MIN_ITEMS} are needed",
+            "only {n} complete item{} ({} dropped for missing values{culprit}); at least {MIN_ITEMS} are needed",
+            if n == 1 { "" } else { "s" },
             total - n
         ),
     )

@@ -218,11 +218,12 @@ pub fn load_table(
             });
             l
         })
-        .map_err(by_index)
+        .map_err(|e| by_index(e, path))
 }
 
-/// A located error's row (index + 1 while loading) as the row index, before its column.
-fn by_index(e: DataError) -> DataError {
+/// A located error's row in the table (index + 1 while loading) as the row index, before
+/// its column; another file's (a families file's) keeps its line.
+fn by_index(e: DataError, table: &Path) -> DataError {
     match e {
         DataError::Data {
             path,
@@ -233,7 +234,7 @@ fn by_index(e: DataError) -> DataError {
                     value,
                 },
             message,
-        } => {
+        } if path == table => {
             let mut m = format!("row index {}", r - 1);
             if let Some(c) = column {
                 let _ = write!(m, ", column '{}'", clip(&sanitize(&c), 60));

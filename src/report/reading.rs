@@ -226,7 +226,7 @@ pub fn json(panel: &Panel, r: &BatteryReport) -> Value {
         .answer
         .alarms
         .iter()
-        .map(|a| json!({"test": a.test.name(), "statistic": num(a.statistic), "threshold": num(a.threshold), "answered": a.answered}))
+        .map(|a| json!({"test": a.test.name(), "statistic": num(a.statistic), "threshold": num(a.threshold), "answered": a.answered, "text": alarm_clause(a.test, g)}))
         .collect();
     let next: Vec<Value> = g
         .next
@@ -234,6 +234,7 @@ pub fn json(panel: &Panel, r: &BatteryReport) -> Value {
         .map(|s| {
             let mut v = remedy_json(&s.remedy, panel);
             v["outcome"] = outcome_json(s.outcome);
+            v["outcome"]["text"] = json!(phrase::outcome(s.outcome));
             v["text"] = json!(phrase::remedy(&s.remedy, &panel.judges, &panel.anchors));
             v["cli"] = json!(cli(&s.remedy, panel, r));
             v
@@ -248,6 +249,9 @@ pub fn json(panel: &Panel, r: &BatteryReport) -> Value {
         "alarms": alarms,
         "evidence": evidence_json(g),
         "next": next,
+        // Said once here so every front end words the same sentence the text prints.
+        "no_next_step": (g.next.is_empty() && g.answer.read.is_none())
+            .then(|| phrase::no_next_step(g, panel)),
     })
 }
 

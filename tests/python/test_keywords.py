@@ -92,13 +92,13 @@ def test_families_as_a_mapping_a_series_a_frame_or_a_path(tmp_path):
         ({"families": {"judge 1": None}}, "families= has a missing value"),
         ({"judges": []}, "judges= is empty"),
         ({"anchors": []}, "anchors= is empty"),
-        ({"judges": [-1, 2, 3]}, "judges=: -1 is no column position"),
-        ({"judges": [0, 2, 3]}, "judges=: 0 is no column position"),
+        ({"judges": [-1, 2, 3]}, "judges= names no column '-1' (columns: judge 1,"),
+        ({"judges": [0, 2, 3]}, "judges= names no column '0' (columns: judge 1,"),
         ({"judges": [1.5, 2]}, "judges= takes column names (str) or 1-based positions (int), not 1.5"),
         ({"judges": [True, 2]}, "judges= takes column names (str) or 1-based positions (int), not True"),
         ({"judges": {"a": 1}}, "judges= takes a list, not a dict"),
         ({"anchors": ["anchor 1", None]}, "anchors= takes column names (str) or 1-based positions (int), not None"),
-        ({"id": 0}, "id=: 0 is no column position"),
+        ({"id": 0}, "id= names no column '0'"),
         ({"continuous": [3]}, 'continuous= takes column names, or "all"'),
         ({"method": "mle"}, "method= takes one of closed, ml, both"),
         ({"method": 3}, "method= takes a string, not 3"),
@@ -112,7 +112,7 @@ def test_families_as_a_mapping_a_series_a_frame_or_a_path(tmp_path):
         ({"seed": 1.0}, "seed= takes a whole number, not 1.0"),
         ({"threads": 0}, "threads= takes a whole number from 1 to "),
         ({"threads": 10**12}, "threads= takes a whole number from 1 to "),
-        ({"designated_clean": 0}, "designated_clean=: 0 is no column position"),
+        ({"designated_clean": 0}, "designated_clean=: '0' is not an anchor"),
     ],
 )
 def test_estimate_refusals_name_the_keyword(kw, start):
@@ -128,7 +128,7 @@ def test_estimate_refusals_name_the_keyword(kw, start):
         ({"null_draws": 5}, "null_draws= takes a whole number from 20 to 10000000, not 5"),
         ({"bootstrap": "300"}, "bootstrap= takes a whole number, not '300'"),
         ({"codes_as_numbers": 1}, "codes_as_numbers= takes True or False, not 1"),
-        ({"designated_clean": 0}, "designated_clean=: 0 is no column position"),
+        ({"designated_clean": 0}, "designated_clean=: '0' is not an anchor"),
     ],
 )
 def test_battery_refusals_name_the_keyword(kw, start):
@@ -214,7 +214,7 @@ def test_no_data_is_said():
     [
         (rhoscope.plan, {"target": "nonsense"}, "target= nonsense: use ci-width=W"),
         (rhoscope.validate, {"data": MID, "inject": [0.1]}, "inject= needs between 3 and"),
-        (rhoscope.plot, {"kind": "power", "data": MID}, "the power figure is drawn for a scenario (preset= and"),
+        (rhoscope.plot, {"kind": "power", "data": MID}, "plot(\"power\") draws a scenario (preset= and its parameters), not a panel"),
         (rhoscope.estimate, {"data": MID, "method": "free-scale"}, "free-scale: the free-scale estimator needs"),
     ],
 )
