@@ -148,6 +148,8 @@ pub struct App {
     /// The screen before the last file was opened, until that file loads or is given up.
     fallback: Option<Box<files::Fallback>>,
     pub hanna: Option<PathBuf>,
+    /// The family of worlds of the two-worlds talk scene's panel (or why there is none).
+    pub worlds: Option<Arc<crate::tui::trust::Traced>>,
     pub scenes: Vec<Scene>,
     pub color: bool,
     /// One line for the status bar; cleared by the next user input.
@@ -230,6 +232,7 @@ impl App {
             load_error: None,
             fallback: None,
             hanna: settings.hanna,
+            worlds: None,
             scenes: scenes::scenes(),
             color: settings.color,
             status: String::new(),
@@ -422,19 +425,7 @@ impl App {
                 Vec::new()
             }
             Action::Worker(msg) => self.receive(msg),
-            Action::Elsewhere { keys, pane } => {
-                let how = if self.hidden(pane) {
-                    "v shows it"
-                } else {
-                    &pane.title()[..1]
-                };
-                self.status = format!(
-                    "{keys} acts in the {} pane: {how}{}",
-                    pane.title()[2..].to_lowercase(),
-                    if self.hidden(pane) { "" } else { " focuses it" }
-                );
-                Vec::new()
-            }
+            Action::Elsewhere { keys, pane } => self.elsewhere(keys, pane),
             // Handled by `transition`.
             Action::Quit
             | Action::Suspend
