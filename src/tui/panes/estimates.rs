@@ -23,11 +23,10 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
     if super::validation::render(frame, area, app, theme) {
         return;
     }
-    // A real panel has no truth to mark.
     let legend = if app.source == crate::tui::app::Source::Scenario {
         "● estimate ═ 95% CI ◆ truth"
     } else {
-        "● estimate ═ 95% CI"
+        "● estimate ═ 95% CI" // a real panel has no truth to mark
     };
     let block = pane_block(Pane::Estimates, app, theme, legend, area);
     let width = usize::from(area.width.saturating_sub(2));
