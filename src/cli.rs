@@ -55,6 +55,10 @@ pub struct Cli {
     /// subcommand). Results are identical at any thread count.
     #[arg(long, global = true, value_name = "N", value_parser = values::threads())]
     pub threads: Option<u16>,
+    /// Do not capture the mouse (for presenters): the explorer's flag, taken by the bare
+    /// `rhoscope` as by `rhoscope explore` and `rhoscope demo`.
+    #[arg(long)]
+    pub no_mouse: bool,
     #[command(subcommand)]
     pub command: Option<Command>,
 }

@@ -37,8 +37,26 @@ pub use shared::load_panel;
 pub fn run(cli: Cli) -> Result<(), Error> {
     threads::start_global(cli.threads)?;
     match cli.command {
+        // The explorer's own flag before its subcommand counts as after it.
+        Some(Command::Explore(mut a)) => {
+            a.no_mouse |= cli.no_mouse;
+            dispatch(Command::Explore(a))
+        }
+        Some(Command::Demo(mut a)) => {
+            a.no_mouse |= cli.no_mouse;
+            dispatch(Command::Demo(a))
+        }
+        Some(_) if cli.no_mouse => Err(Error::Usage(
+            "--no-mouse is the explorer's: give it to `rhoscope`, `rhoscope explore` or `rhoscope demo`"
+                .into(),
+        )),
         Some(command) => dispatch(command),
-        None => explore::explore(None, &crate::cli::PanelOptions::default(), true, None),
+        None => explore::explore(
+            None,
+            &crate::cli::PanelOptions::default(),
+            !cli.no_mouse,
+            None,
+        ),
     }
 }
 

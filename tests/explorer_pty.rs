@@ -114,6 +114,37 @@ fn without_a_terminal_the_explorer_says_so_and_exits_2() {
     assert!(err.contains("no-such-file.csv: no such file"), "{err}");
 }
 
+/// The bare command takes the explorer's `--no-mouse` as `explore` does (with or without a
+/// file); before another subcommand it is refused with the reason.
+#[test]
+fn the_bare_command_takes_no_mouse() {
+    let run = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_rhoscope"))
+            .args(args)
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap()
+    };
+    for args in [
+        &["--no-mouse"][..],
+        &["--no-mouse", "assets/mid.csv"],
+        &["--no-mouse", "explore"],
+        &["--no-mouse", "demo"],
+    ] {
+        let out = run(args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.contains("needs an interactive terminal"),
+            "{args:?}: {err}"
+        );
+    }
+    let out = run(&["--no-mouse", "estimate", "assets/mid.csv"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("--no-mouse is the explorer's"), "{err}");
+}
+
 /// The "done when", end to end at 100×30: open the HANNA-LLM panel from inside the
 /// explorer, assign judges and anchors with Space (families come from families.csv), step
 /// through the walkthrough, leave it with Esc, then give the talk and quit from a frozen

@@ -102,14 +102,20 @@ fn clap_exit(e: &clap::Error, typed: &str) -> i32 {
 /// `rhoscope FILE` is `rhoscope explore FILE`: a first argument that is no subcommand and no
 /// flag but an existing path opens the explorer on it.
 fn with_explore_for_a_file(mut args: Vec<OsString>) -> Vec<OsString> {
-    let opens_a_file = args.get(1).is_some_and(|a| {
+    // The explorer's `--no-mouse` may come first: `rhoscope --no-mouse FILE`.
+    let at = if args.get(1).is_some_and(|a| a == "--no-mouse") {
+        2
+    } else {
+        1
+    };
+    let opens_a_file = args.get(at).is_some_and(|a| {
         let is_sub = a.to_str().is_some_and(|s| {
             s.starts_with('-') || Cli::command().get_subcommands().any(|c| c.get_name() == s)
         });
         !is_sub && std::path::Path::new(a).exists()
     });
     if opens_a_file {
-        args.insert(1, "explore".into());
+        args.insert(at, "explore".into());
     }
     args
 }

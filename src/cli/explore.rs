@@ -17,7 +17,8 @@ Worked example:
 pub(super) const DEMO_HELP: &str = "\
 Scenes: clean recovery; the boundary; a uniform second factor; an asymmetric one;
 non-uniform judge loadings; a shared judge residual; family blocking; a designated clean
-anchor that is not clean; the real HANNA panel (with --hanna PATH or ../shared/data/hanna).
+anchor that is not clean; two worlds Likert anchors cannot tell apart; the real HANNA panel
+(with --hanna PATH or ../shared/data/hanna).
 n / p step, f freezes the screen, q quits. Every scene shows the same numbers every time.
 
 Worked example:

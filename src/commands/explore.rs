@@ -49,7 +49,7 @@ fn check_flags(path: &std::path::Path, request: &crate::data::PanelRequest) -> R
 }
 
 /// A `--hanna PATH` that names neither the HANNA file nor a folder holding it: refused
-/// before the talk starts, rather than scene 9 telling the user to pass `--hanna PATH`.
+/// before the talk starts, rather than the HANNA scene telling the user to pass `--hanna PATH`.
 #[cfg(feature = "tui")]
 fn check_hanna(hanna: Option<&std::path::Path>) -> Result<(), Error> {
     use crate::tui::scenes::{HANNA_FILE, find_hanna};

@@ -64,6 +64,7 @@ impl App {
             load_error: None,
             fallback: None,
             hanna: settings.hanna,
+            worlds: None,
             scenes: scenes::scenes(),
             color: settings.color,
             status: String::new(),
@@ -256,19 +257,7 @@ impl App {
                 Vec::new()
             }
             Action::Worker(msg) => self.receive(msg),
-            Action::Elsewhere { keys, pane } => {
-                let how = if self.hidden(pane) {
-                    "v shows it"
-                } else {
-                    &pane.title()[..1]
-                };
-                self.status = format!(
-                    "{keys} acts in the {} pane: {how}{}",
-                    pane.title()[2..].to_lowercase(),
-                    if self.hidden(pane) { "" } else { " focuses it" }
-                );
-                Vec::new()
-            }
+            Action::Elsewhere { keys, pane } => self.elsewhere(keys, pane),
             // Handled by `transition`.
             Action::Quit
             | Action::Suspend

@@ -365,6 +365,20 @@ pub fn keys(action: &Action) -> &'static str {
         .map_or("?", |b| b.keys)
 }
 
+/// Every pane where the binding of `keys` acts (Enter acts in two), in the table's order:
+/// a key pressed elsewhere names them all.
+#[must_use]
+pub fn panes_of(keys: &str) -> Vec<Pane> {
+    KEYMAP
+        .iter()
+        .filter(|b| b.keys == keys)
+        .filter_map(|b| match b.context {
+            Context::Pane(p) => Some(p),
+            Global => None,
+        })
+        .collect()
+}
+
 /// The help text: one line per binding, `keys — help`, with pane-only keys marked.
 #[must_use]
 pub fn help_lines() -> Vec<(String, String)> {

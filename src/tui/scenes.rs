@@ -14,6 +14,13 @@ pub enum Setup {
         n: usize,
         seed: u64,
     },
+    /// A simulated panel with Likert anchors, with the family of worlds its latent
+    /// correlations allow (the estimates pane shows two of them).
+    Worlds {
+        params: Box<Params>,
+        n: usize,
+        seed: u64,
+    },
     /// The real HANNA coherence panel (three raters as judges), when its file is at hand.
     Hanna,
 }
@@ -51,7 +58,7 @@ fn base() -> Params {
     pm
 }
 
-/// The simulated designs of scenes 2–8, in talk order.
+/// The simulated designs of scenes 2–8, in talk order (scene 9's is [`likert_anchors`]).
 fn designs() -> [Params; 7] {
     let mut boundary = base();
     boundary.rho = vec![0.99, 0.5];
@@ -73,6 +80,16 @@ fn designs() -> [Params; 7] {
     clean.rho = vec![0.6, 0.5];
     clean.sigma_a = vec![0.5, 0.6];
     [boundary, uniform, asym, spread, shared, family, clean]
+}
+
+/// Three five-level anchors, A1 clean, under continuous judges (docs/method.md §7b).
+fn likert_anchors() -> Params {
+    let mut pm = base().with_third_anchor();
+    pm.rho = vec![0.0, 0.5, 0.3];
+    pm.violations.ordinal = (pm.p..pm.p + 3)
+        .map(|k| (k, crate::model::Discretise::equal_probability(5)))
+        .collect();
+    pm
 }
 
 /// A simulated scene's setup at the talks' seed.
@@ -167,6 +184,7 @@ pub fn scenes() -> Vec<Scene> {
             setup: sim(clean, 4000),
             point: Some(crate::estimate::Estimator::DesignatedClean),
         },
+        two_worlds(),
         Scene {
             title: "A real panel: HANNA",
             caption: [
@@ -179,8 +197,25 @@ pub fn scenes() -> Vec<Scene> {
     ]
 }
 
+/// The scene of two worlds Likert anchors cannot tell apart (docs/method.md §7b).
+fn two_worlds() -> Scene {
+    Scene {
+        title: "Two worlds the data cannot tell apart",
+        caption: [
+            "Five-level anchors share no scale with the judges: only their latent correlations are seen, and the worlds below give the same ones.",
+            "In one A1 is clean, in the other A2: the data cannot say which, so ρ is a family, not a point (trusting one anchor, t, picks the world).",
+        ],
+        setup: Setup::Worlds {
+            params: Box::new(likert_anchors()),
+            n: 4000,
+            seed: 2026,
+        },
+        point: None,
+    }
+}
+
 /// The caption shown when the HANNA file is not at hand.
 pub const HANNA_MISSING: [&str; 2] = [
-    "The HANNA panel is not at hand: start the talk with `rhoscope demo --hanna PATH` (PATH holding",
-    "hanna_coherence_panel.csv, from dig-team/hanna-benchmark-asg), or beside ../shared/data/hanna.",
+    "The HANNA panel is not at hand: press o and type the path of hanna_coherence_panel.csv or its folder (from dig-team/hanna-benchmark-asg).",
+    "A talk run from beside ../shared/data/hanna, or as `rhoscope demo --hanna PATH`, finds it itself.",
 ];

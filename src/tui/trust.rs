@@ -101,6 +101,14 @@ pub fn family_lines(app: &App, width: usize) -> Option<Vec<Line<'static>>> {
         Err(why) => {
             let mut lines = wrap("the family of ρ the data allow (Likert anchors):", 2);
             lines.extend(wrap(why, 2));
+            // No world to move along; the trusted anchor is still named here.
+            if let Some(name) = app.designated().and_then(|k| names.get(k)) {
+                let name = crate::error::sanitize(name);
+                lines.extend(wrap(
+                    &format!("{name} trusted: assumed clean, untestable"),
+                    2,
+                ));
+            }
             return Some(lines);
         }
     };
@@ -191,4 +199,56 @@ fn slider_line(label: &str, (lo, hi, at): (f64, f64, f64), width: usize) -> Line
     let left = format!("{label} {bar}");
     let pad = room.saturating_sub(left.chars().count());
     Line::raw(format!("▸ {left}{} {value}", " ".repeat(pad)))
+}
+
+/// The two-worlds talk scene's estimates pane: two worlds of the family its panel allows (the
+/// first two anchors that can be clean, each clean in one), every anchor's ρ in each, and
+/// each anchor's range over the family; all from the family traced when the scene opened.
+#[must_use]
+pub fn worlds_lines(app: &App, width: usize) -> Option<Vec<Line<'static>>> {
+    let crate::tui::app::Mode::Demo(i) = app.mode else {
+        return None;
+    };
+    if !matches!(
+        app.scenes.get(i)?.setup,
+        crate::tui::scenes::Setup::Worlds { .. }
+    ) {
+        return None;
+    }
+    let wrap = |text: &str| -> Vec<Line<'static>> {
+        crate::tui::widgets::wrap_words(text, width.max(8))
+            .into_iter()
+            .map(Line::raw)
+            .collect()
+    };
+    let names: Vec<String> = app
+        .panel
+        .as_deref()?
+        .anchors
+        .iter()
+        .map(|n| crate::error::sanitize(n))
+        .collect();
+    let family = match app.worlds.as_deref()? {
+        Ok((_, family)) => family,
+        Err(why) => return Some(wrap(why)),
+    };
+    let shown = |r: f64| format!("{:.2}", if r.abs() < 0.005 { 0.0 } else { r });
+    let mut lines = wrap("two worlds, the same latent correlations:");
+    let clean = (0..names.len()).filter_map(|k| family.if_clean(k).map(|w| (k, w)));
+    for (n, (k, world)) in clean.take(2).enumerate() {
+        let rho: Vec<String> = world.iter().map(|r| shown(*r)).collect();
+        lines.extend(wrap(&format!(
+            "world {}: {} clean, ρ = ({})",
+            n + 1,
+            names[k],
+            rho.join(", ")
+        )));
+    }
+    lines.extend(wrap("each ρ over every world the data allow:"));
+    for (k, name) in names.iter().enumerate() {
+        if let Some((a, b)) = family.range(k) {
+            lines.extend(wrap(&format!("  {name}: {} to {}", shown(a), shown(b))));
+        }
+    }
+    Some(lines)
 }

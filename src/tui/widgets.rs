@@ -139,6 +139,43 @@ fn cut_at(text: &str, head: usize, room: usize) -> String {
     format!("{start}…{end}")
 }
 
+/// `text` of three or more dot-separated parts (`relevance.beluga_13b.p1`) in `room`
+/// characters as the start of its first part, the start of the middle and its last part
+/// (`rel…belu…p1`): hanna-llm's columns differ by criterion, model and prompt, and a plain cut
+/// loses one of the three. `None` when `text` fits, has fewer parts, or `room` is too small.
+fn cut_parts(text: &str, room: usize) -> Option<String> {
+    let len = text.chars().count();
+    let parts: Vec<&str> = text.split('.').collect();
+    if len <= room || parts.len() < 3 || parts.iter().any(|p| p.is_empty()) {
+        return None;
+    }
+    let count = |s: &str| s.chars().count();
+    let take = |s: &str, n: usize| s.chars().take(n).collect::<String>();
+    let (head, last) = (parts[0], parts[parts.len() - 1]);
+    let middle = parts[1..parts.len() - 1].join(".");
+    // The last part whole (a prompt number is short); what is left goes to the other two,
+    // each at least 3 characters and a separator.
+    let rest = room.checked_sub(count(last) + 1)?;
+    if rest < 8 {
+        return None;
+    }
+    let mut a = count(head).min((rest / 2).saturating_sub(1).max(3));
+    let mut b = rest - a - 1;
+    if b > count(&middle) {
+        a = (a + b - count(&middle)).min(count(head));
+        b = count(&middle);
+    }
+    let sep = |shown: usize, whole: usize| if shown < whole { '…' } else { '.' };
+    let out = format!(
+        "{}{}{}{}{last}",
+        take(head, a),
+        sep(a, count(head)),
+        take(&middle, b),
+        sep(b, count(&middle)),
+    );
+    (count(&out) <= room).then_some(out)
+}
+
 /// `names` less the start they all share (up to a `.`, `_`, `-` or space, marked `…`) when
 /// one of them is longer than `room`: `coherence.orca_13b` and `coherence.llama2_13b` are
 /// told apart by what follows their shared `coherence.`.
@@ -196,7 +233,10 @@ fn elide_apart(names: &[String], room: usize, keep_start: bool) -> Vec<String> {
     } else {
         room / 3
     };
-    let mut out: Vec<String> = names.iter().map(|n| cut_at(n, first, room)).collect();
+    let mut out: Vec<String> = names
+        .iter()
+        .map(|n| cut_parts(n, room).unwrap_or_else(|| cut_at(n, first, room)))
+        .collect();
     if room < 5 {
         return out;
     }
@@ -492,6 +532,36 @@ mod tests {
             ("0.30004".into(), "0.30001".into())
         );
         assert_eq!(sig(f64::NAN, 3), "—");
+    }
+
+    #[test]
+    fn a_dotted_name_keeps_its_criterion_model_and_prompt_at_every_width() {
+        let scores: Vec<String> = [
+            "relevance",
+            "coherence",
+            "complexity",
+            "empathy",
+            "engagement",
+        ]
+        .iter()
+        .flat_map(|a| {
+            ["beluga_13b", "orca_platypus_13b", "llama2_13b_chat"]
+                .iter()
+                .flat_map(move |m| (1..=3).map(move |k| format!("{a}.{m}.p{k}")))
+        })
+        .chain(["id".to_string(), "story".to_string()])
+        .collect();
+        assert_eq!(elide_distinct(&scores, 11)[0], "rel…belu…p1");
+        for room in 11..40 {
+            let shown = elide_distinct(&scores, room);
+            for (name, cut) in scores.iter().zip(&shown).filter(|(n, _)| n.contains('.')) {
+                let parts: Vec<&str> = name.split('.').collect();
+                assert!(cut.chars().count() <= room, "{room}: {cut}");
+                assert!(cut.starts_with(&parts[0][..3]), "{room}: {name} as {cut}");
+                assert!(cut.contains(&parts[1][..3]), "{room}: {name} as {cut}");
+                assert!(cut.ends_with(parts[2]), "{room}: {name} as {cut}");
+            }
+        }
     }
 
     #[test]

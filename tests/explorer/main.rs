@@ -104,8 +104,16 @@ fn caption_names_every_firing_test(app: &App, r: &rhoscope::battery::BatteryRepo
 /// blocked one, as shown in the presentation layout at 100×30, sit on their population
 /// values, and the naive one is visibly off the truth.
 fn scene_7_screen_agrees(app: &App, title: &str, naive: f64, blocked: f64) {
-    let t = screen(app, 100, 30);
-    let a = ui::areas(app, ratatui::layout::Rect::new(0, 0, 100, 30));
+    for (w, h) in [(100, 30), (80, 24)] {
+        scene_7_screen_agrees_at(app, &format!("{title} at {w}×{h}"), naive, blocked, w, h);
+    }
+}
+
+/// Scene 7's estimates pane at one size: the caption cites the closed form's line, so it is
+/// on screen.
+fn scene_7_screen_agrees_at(app: &App, title: &str, naive: f64, blocked: f64, w: u16, h: u16) {
+    let t = screen(app, w, h);
+    let a = ui::areas(app, ratatui::layout::Rect::new(0, 0, w, h));
     let shown = rows_of(&t, a.estimates).join("\n");
     // The pane leads with the blocked estimate the reading names; the closed form's tuple
     // sits below it.

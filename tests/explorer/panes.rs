@@ -270,3 +270,25 @@ fn the_wrapping_panes_scroll_to_their_last_row_and_no_further() {
         }
     }
 }
+
+/// Enter acts in the data pane and the battery pane: pressed in the configuration pane,
+/// the status names both.
+#[test]
+fn enter_elsewhere_names_both_panes_where_it_acts() {
+    use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+    let mut app = started(Start::Default);
+    act(&mut app, Action::Focus(Pane::Config));
+    let enter = KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE);
+    let a = rhoscope::tui::keymap::action_for(&enter, Pane::Config).unwrap();
+    act(&mut app, a);
+    assert!(
+        app.status.contains("the data pane (1 focuses it)"),
+        "{}",
+        app.status
+    );
+    assert!(
+        app.status.contains("the battery pane (4 focuses it)"),
+        "{}",
+        app.status
+    );
+}

@@ -205,7 +205,8 @@ fn every_talk_scene_shows_what_its_caption_claims() {
                 assert!(clean.abs() < 0.1, "{title}: designated clean gives {clean}");
                 assert!((rho(1).unwrap() - 0.5).abs() < 0.1, "{title}");
             }
-            8 => {
+            8 => two_worlds_scene_shows_the_family(&app, title),
+            9 => {
                 assert_eq!(app.scenes[i].setup, Setup::Hanna);
                 assert!(matches!(app.source, Source::File(_)));
                 // The scene reads the 1–5 codes as numbers (the paper's convention), so Test A
@@ -245,6 +246,55 @@ fn without_hanna_the_last_scene_says_where_to_get_it() {
         app.panel.is_none() && app.battery.is_none(),
         "no numbers of the last scene stay under the HANNA title"
     );
+}
+
+/// Without the HANNA file, the scene offers the explorer's own `o`: frozen as the talk is, the
+/// path typed there loads the panel into the scene; a path without it leaves the scene empty.
+#[test]
+fn without_hanna_o_on_the_last_scene_opens_the_panel() {
+    let (mut app, effects) = App::new(Settings {
+        hanna: None,
+        ..settings(Start::Demo)
+    });
+    settle(&mut app, effects);
+    let last = app.scenes.len() - 1;
+    let effects = app.show_scene(last);
+    settle(&mut app, effects);
+    assert!(app.frozen);
+    let (_, lines) = caption::of(&app).unwrap();
+    assert!(lines[0].contains("press o"), "{}", lines[0]);
+    act(&mut app, Action::OpenPrompt);
+    type_text(&mut app, "/nonexistent/h-b");
+    act(&mut app, Action::Prompt(PromptEdit::Submit));
+    assert_eq!(app.mode, Mode::Demo(last));
+    assert!(app.panel.is_none(), "{}", app.status);
+    assert!(
+        app.status.contains("no hanna_coherence_panel.csv"),
+        "{}",
+        app.status
+    );
+    act(&mut app, Action::OpenPrompt);
+    type_text(
+        &mut app,
+        &common::shared().join("hanna").display().to_string(),
+    );
+    act(&mut app, Action::Prompt(PromptEdit::Submit));
+    assert_eq!(app.mode, Mode::Demo(last), "the talk goes on");
+    assert!(app.frozen);
+    assert!(matches!(app.source, Source::File(_)));
+    let r = app.battery.as_ref().expect("the HANNA battery");
+    let a = r.tests[TestId::A].statistic.unwrap();
+    assert!((a - 0.5888).abs() < 1e-4, "{a}");
+}
+
+#[test]
+fn talk_status_says_esc_leaves_frozen_or_not() {
+    let mut app = started(Start::Default);
+    act(&mut app, Action::Next);
+    assert!(matches!(app.mode, Mode::Demo(0)) && app.frozen);
+    assert!(app.status.contains("Esc, frozen or not,"), "{}", app.status);
+    act(&mut app, Action::CloseOverlay);
+    assert_eq!(app.mode, Mode::Explore, "Esc left the frozen talk");
 }
 
 #[test]
@@ -340,7 +390,7 @@ fn a_moved_slider_marks_the_scene_and_n_restores_it() {
     assert_eq!(app.mode, Mode::Demo(3));
     assert_eq!(
         started(Start::Scene(99)).mode,
-        Mode::Demo(8),
+        Mode::Demo(rhoscope::tui::scenes::scenes().len() - 1),
         "clamped to the last"
     );
 }
@@ -584,4 +634,50 @@ fn every_scene_caption_states_numbers_the_screen_shows_at_80x24() {
         }
     }
     assert!(wrong.is_empty(), "{wrong:#?}");
+}
+
+/// The two-worlds scene: the worlds on screen are the core family's, differ in ρ, each lies
+/// inside every anchor's range, and the world where A1 is clean is the simulation's truth.
+fn two_worlds_scene_shows_the_family(app: &App, title: &str) {
+    let panel = app.panel.as_deref().unwrap();
+    let (_, family) = rhoscope::estimate::latent::family::Family::on_panel(panel).unwrap();
+    let first = family.if_clean(0).expect("A1 can be clean");
+    let (k, second) = (1..panel.m())
+        .find_map(|k| family.if_clean(k).map(|w| (k, w)))
+        .expect("a second anchor can be clean");
+    assert_eq!(k, 1, "{title}: the caption names A2's world");
+    for (a, b) in [(0.0, first[0]), (0.5, first[1]), (0.3, first[2])] {
+        assert!((a - b).abs() < 0.1, "{title}: {first:?}");
+    }
+    assert!(
+        first.iter().zip(second).any(|(a, b)| (a - b).abs() > 0.2),
+        "{title}: {first:?} vs {second:?}"
+    );
+    for w in [first, second] {
+        for (j, r) in w.iter().enumerate() {
+            let (lo, hi) = family.range(j).unwrap();
+            assert!(
+                lo - 1e-9 <= *r && *r <= hi + 1e-9,
+                "{title}: {r} in [{lo}, {hi}]"
+            );
+        }
+    }
+    let shown = |w: &[f64]| {
+        let r: Vec<String> = w
+            .iter()
+            .map(|r| format!("{:.2}", if r.abs() < 0.005 { 0.0 } else { *r }))
+            .collect();
+        format!("ρ = ({})", r.join(", "))
+    };
+    for (w, h) in [(80, 24), (100, 30)] {
+        let est = pane_rows(app, Pane::Estimates, w, h).join(" ");
+        assert!(
+            est.contains(&format!("world 1: A1 clean, {}", shown(first))),
+            "{title} {w}×{h}: {est}"
+        );
+        assert!(
+            est.contains(&format!("world 2: A{} clean, {}", k + 1, shown(second))),
+            "{title} {w}×{h}: {est}"
+        );
+    }
 }

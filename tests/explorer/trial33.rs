@@ -555,7 +555,7 @@ fn demo_with_a_wrong_hanna_path_says_the_path_is_wrong() {
 fn a_wrong_hanna_file_gets_a_caption_that_says_so_over_its_empty_panes() {
     let wrong = common::shared().join("hanna-llm/hanna_llm_coherence.csv");
     let (mut app, effects) = App::new(Settings {
-        start: Start::Scene(8),
+        start: Start::Scene(rhoscope::tui::scenes::scenes().len() - 1),
         color: false,
         files: Vec::new(),
         hanna: Some(wrong),

@@ -77,6 +77,9 @@ fn trusting_an_anchor_of_an_all_likert_panel_shows_the_reading() {
     // The simulation's ρ_2 = 0.5 lies in A2's interval.
     let i = r.reading.answer.anchors[1].interval.unwrap();
     assert!(i.lo < 0.5 && 0.5 < i.hi, "{i:?}");
+    // The sliders pane marks the trusted anchor, as docs/explorer.md says.
+    let sliders = text(&app, Pane::Sliders, 80, 24);
+    assert!(sliders.contains("A1 ρ  0.00 trusted"), "{sliders}");
 }
 
 #[test]
@@ -237,6 +240,8 @@ fn on_hanna_llm_the_pane_says_why_no_rho_can_be_read() {
     assert!(est.contains("latent_misfit"), "{est}");
     let sliders = text(&app, Pane::Sliders, 200, 80).replace('\n', " ");
     assert!(sliders.contains("no admissible world"), "{sliders}");
+    // No world to move along, but the trusted anchor is still named as trusted.
+    assert!(sliders.contains("human1 trusted"), "{sliders}");
 }
 
 #[test]
@@ -302,4 +307,21 @@ fn the_status_after_t_says_what_the_pane_shows() {
         "{}",
         likert.status
     );
+}
+
+/// At every size the battery's read row keeps its hint whole or drops it: never a lone "(".
+#[test]
+fn the_read_row_drops_its_hint_rather_than_cut_it() {
+    let app = likert_trusted(1);
+    for (w, h) in [(80, 24), (100, 30), (120, 40)] {
+        let rows = pane_rows(&app, Pane::Battery, w, h);
+        let read = rows
+            .iter()
+            .find(|r| r.contains("read the designated-clean-latent"))
+            .unwrap_or_else(|| panic!("{w}×{h}: {rows:#?}"));
+        assert!(
+            read.trim_end().ends_with("estimate") || read.trim_end().ends_with("(Enter: why)"),
+            "{w}×{h}: {read}"
+        );
+    }
 }

@@ -99,6 +99,36 @@ impl App {
         self.selected = step_index(self.selected, d, self.scenario.sliders.len());
         Vec::new()
     }
+
+    /// A key of another pane: the status names every pane where it acts and how to get there.
+    pub(super) fn elsewhere(&mut self, keys: &'static str, pane: Pane) -> Vec<Effect> {
+        let mut panes = crate::tui::keymap::panes_of(keys);
+        if !panes.contains(&pane) {
+            panes.insert(0, pane);
+        }
+        let how = |p: Pane| {
+            if self.hidden(p) {
+                "v shows it".to_string()
+            } else {
+                format!("{} focuses it", &p.title()[..1])
+            }
+        };
+        let named: Vec<String> = panes
+            .iter()
+            .map(|&p| format!("the {} pane", p.title()[2..].to_lowercase()))
+            .collect();
+        self.status = if let [one] = panes.as_slice() {
+            format!("{keys} acts in {}: {}", named[0], how(*one))
+        } else {
+            let each: Vec<String> = panes
+                .iter()
+                .zip(&named)
+                .map(|(&p, n)| format!("{n} ({})", how(p)))
+                .collect();
+            format!("{keys} acts in {}", each.join(" and "))
+        };
+        Vec::new()
+    }
 }
 
 /// `i` moved by `d` within `0..len`.

@@ -184,6 +184,9 @@ impl App {
                 let (kind, text) = (prompt.kind.clone(), prompt.text.trim().to_string());
                 self.overlay = Overlay::None;
                 return match kind {
+                    PromptKind::Path if self.hanna_missing() => {
+                        self.give_hanna(std::path::Path::new(&text))
+                    }
                     PromptKind::Path => self.open_typed(PathBuf::from(text)),
                     PromptKind::Family(c) => self.set_family(c, &text),
                 };

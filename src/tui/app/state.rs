@@ -137,6 +137,8 @@ pub struct App {
     /// The screen before the last file was opened, until that file loads or is given up.
     pub(super) fallback: Option<Box<Fallback>>,
     pub hanna: Option<PathBuf>,
+    /// The family of worlds of the two-worlds talk scene's panel (or why there is none).
+    pub worlds: Option<Arc<crate::tui::trust::Traced>>,
     pub scenes: Vec<Scene>,
     pub color: bool,
     /// One line for the status bar; cleared by the next user input.

@@ -113,7 +113,7 @@ impl App {
                 Source::Scenario => {
                     let effects = self.start_talk(0);
                     self.status =
-                        "talk mode, frozen: n/p scenes · f unfreezes, then Esc returns to your sliders"
+                        "talk mode, frozen: n/p scenes · Esc, frozen or not, returns to your sliders"
                             .into();
                     effects
                 }
@@ -223,6 +223,10 @@ impl App {
             // "Esc ends the talk" holds frozen or not; an open overlay closes first.
             Action::CloseOverlay => self.mode != Mode::Explore || self.overlay.is_box(),
             Action::Next | Action::Prev => self.mode != Mode::Explore,
+            // The HANNA scene without its file offers `o` to give the path; the prompt's
+            // typing gets through while it is open.
+            Action::OpenPrompt => self.hanna_missing(),
+            Action::Prompt(_) => matches!(self.overlay, super::Overlay::Prompt(_)),
             // Scrolling a reading pane changes nothing shown but how far down it is read: a
             // flag cut at the pane's edge stays readable on stage.
             Action::Up | Action::Down | Action::Top | Action::Bottom => {
@@ -230,6 +234,57 @@ impl App {
             }
             _ => false,
         }
+    }
+
+    /// The two-worlds scene: its Likert-anchor panel, simulated at the scene's seed, and the
+    /// family of worlds its latent correlations allow, traced once here for the view.
+    fn show_worlds(&mut self, params: &crate::model::Params, n: usize, seed: u64) -> Vec<Effect> {
+        self.generation += 1;
+        self.source = Source::Scenario;
+        self.scenario = Scenario::from_params(params, n);
+        self.seed = seed;
+        self.selected = 0;
+        self.focus = Pane::Estimates;
+        self.study = None;
+        match crate::simulate::simulate(params, n, seed) {
+            Ok(panel) => {
+                self.worlds = crate::tui::trust::traced(&panel);
+                self.set_panel(std::sync::Arc::new(panel));
+                self.battery_job().into_iter().collect()
+            }
+            Err(e) => {
+                self.status = format!("invalid design: {e}");
+                self.panel = None;
+                self.fit = None;
+                self.battery = None;
+                Vec::new()
+            }
+        }
+    }
+
+    /// On the HANNA scene with no HANNA file at hand (its caption offers `o`).
+    #[must_use]
+    pub fn hanna_missing(&self) -> bool {
+        matches!(self.mode, Mode::Demo(i) if self.scenes[i].setup == Setup::Hanna)
+            && self.hanna.is_none()
+    }
+
+    /// The path typed on the HANNA scene: the scene loads the panel from it, or the status
+    /// says it holds none.
+    pub(super) fn give_hanna(&mut self, typed: &std::path::Path) -> Vec<Effect> {
+        let Mode::Demo(i) = self.mode else {
+            return Vec::new();
+        };
+        if let Some(found) = crate::tui::scenes::find_hanna(Some(typed)) {
+            self.hanna = Some(found);
+            return self.show_scene(i);
+        }
+        self.status = format!(
+            "no {} at {}: o to try another path",
+            crate::tui::scenes::HANNA_FILE,
+            crate::error::sanitize(&typed.display().to_string())
+        );
+        Vec::new()
     }
 
     /// `f`: hold the sliders and the data for a talk, or let them go. The FROZEN badge says
@@ -267,6 +322,7 @@ impl App {
                 self.focus = Pane::Estimates;
                 self.regenerate()
             }
+            Setup::Worlds { params, n, seed } => self.show_worlds(&params, n, seed),
             Setup::Hanna => {
                 let Some(path) = self.hanna.clone() else {
                     // Nothing of the last scene stays under this scene's title.

@@ -17,7 +17,7 @@ use crate::bootstrap::WEAK_ID_T;
 use crate::tui::action::Pane;
 use crate::tui::app::App;
 use crate::tui::theme::{Theme, pane_block};
-use crate::tui::widgets::{badge, sig, sparkline, versus};
+use crate::tui::widgets::{badge, cells, sig, sparkline, versus};
 
 /// Sparklines of stat/threshold run on [0, 2]: the threshold (1) is the middle bar `▄`.
 pub const SPARK_HI: f64 = 2.0;
@@ -86,7 +86,7 @@ fn verdicts(app: &App, theme: Theme, width: usize) -> Vec<Line<'static>> {
         lines.push(test_line(app, t, width, form, (stale, body, theme)));
     }
     if !idle.is_empty() {
-        lines.push(Line::from(vec![
+        let mut idle_line = vec![
             Span::styled(
                 format!(
                     "Test{} {} ",
@@ -96,8 +96,13 @@ fn verdicts(app: &App, theme: Theme, width: usize) -> Vec<Line<'static>> {
                 body,
             ),
             badge(Verdict::NotApplicable, stale, theme),
+        ];
+        with_hint(
+            &mut idle_line,
             Span::styled("  Enter: why", theme.dim()),
-        ]));
+            width,
+        );
+        lines.push(Line::from(idle_line));
     }
     // The weak-identification screen and the range flags share one line, each the
     // reading's one verdict.
@@ -136,15 +141,27 @@ fn verdicts(app: &App, theme: Theme, width: usize) -> Vec<Line<'static>> {
         .read
         .filter(|e| *e != crate::estimate::Estimator::ClosedForm)
     {
-        lines.push(Line::styled(
-            format!(
-                "read the {} estimate (Enter: why)",
-                e.key().replace('_', "-")
-            ),
+        let mut read = vec![Span::styled(
+            format!("read the {} estimate", e.key().replace('_', "-")),
             theme.highlight(),
-        ));
+        )];
+        with_hint(
+            &mut read,
+            Span::styled(" (Enter: why)", theme.highlight()),
+            width,
+        );
+        lines.push(Line::from(read));
     }
     lines
+}
+
+/// `hint` after `spans` when the row then fits `width`: a key hint is dropped whole, never
+/// cut at the pane's edge.
+fn with_hint(spans: &mut Vec<Span<'static>>, hint: Span<'static>, width: usize) {
+    let used: usize = spans.iter().map(|s| cells(&s.content)).sum();
+    if used + cells(&hint.content) <= width {
+        spans.push(hint);
+    }
 }
 
 /// The range row's verdict and text, from the reading's one range verdict. Without a

@@ -23,13 +23,17 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
     if super::validation::render(frame, area, app, theme) {
         return;
     }
-    // A real panel has no truth to mark.
     let legend = if app.source == crate::tui::app::Source::Scenario {
         "● estimate ═ 95% CI ◆ truth"
     } else {
-        "● estimate ═ 95% CI"
+        "● estimate ═ 95% CI" // a real panel has no truth to mark
     };
     let block = pane_block(Pane::Estimates, app, theme, legend, area);
+    let width = usize::from(area.width.saturating_sub(2));
+    if let Some(lines) = crate::tui::trust::worlds_lines(app, width) {
+        render_text(frame, area, app, Paragraph::new(lines).block(block));
+        return;
+    }
     let Some((fits, e)) = app
         .fit
         .as_ref()
@@ -57,7 +61,6 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
         .panel
         .as_ref()
         .map_or_else(Vec::new, |p| p.judges.clone());
-    let width = usize::from(area.width.saturating_sub(2));
     let truths: Vec<Option<f64>> = (0..e.anchors.len())
         .map(|k| truth.as_ref().and_then(|p| p.rho.get(k).copied()))
         .collect();
@@ -287,7 +290,10 @@ fn comparison_lines(
         } else if (e != Estimator::ClosedForm || led.is_some()) && !hidden {
             lines.push(compare_line(&e.label(&ctx, names), fits.estimate(e)));
         }
-        if point == Some(e) && lines.len() > at {
+        // When the scene's point leads the marker rows, what it is compared with is the
+        // closed form: that line comes up instead, so 80×24 shows both.
+        let lifted = point.is_some() && point == led && e == Estimator::ClosedForm;
+        if (point == Some(e) || lifted) && lines.len() > at {
             pointed = Some(lines.remove(at));
         }
     }
