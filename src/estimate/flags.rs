@@ -243,7 +243,7 @@ impl Flag {
         match self.code {
             // One direction, as the loader's note: the anchors go onto the judges' scale.
             FlagCode::ScaleMismatch => format!(
-                "{}, but Assumption 1 needs judges and anchors on one scale: these ρ̂ are biased by an unknown amount; rescale the anchors to the judges' range{}",
+                "{}, but Assumption 1 needs judges and anchors on one scale: these ρ̂ are biased by an unknown amount{}; no setting in rhoscope rescales a column, so {} the anchors' scores by about {:.1} outside it and load the panel again (the battery then says whether a ρ̂ reads).",
                 if self.value >= 1.0 {
                     format!(
                         "the judges' scores span {:.1} times the range of the anchors' (as 1–10 against 1–5 would)",
@@ -256,10 +256,12 @@ impl Flag {
                     )
                 },
                 if est.anchors.len() < 3 {
-                    " — with two anchors nothing in the data can test a common scale (a rescaling of the judges fits the covariances as well), so this range is the only check there is."
+                    " (with two anchors nothing in the data can test a common scale: a rescaling of the judges fits the covariances as well, so this range is the only check there is)"
                 } else {
-                    "."
-                }
+                    ""
+                },
+                if self.value >= 1.0 { "multiply" } else { "divide" },
+                if self.value >= 1.0 { self.value } else { 1.0 / self.value }
             ),
             FlagCode::Censored => format!(
                 "{} piles {:.0}% of its items on its {} value: read as numbers, a column censored at an end flattens every covariance it enters, so each ρ̂ is biased by an unknown amount (toward 0 where measured) and its interval covers less often than it says; {}",
