@@ -72,7 +72,18 @@ pub(super) fn load_families(
                 .filter(|(name, _, _)| judges.contains(name))
                 .collect();
                 if pairs.is_empty() {
-                    return Ok((None, None, Vec::new()));
+                    // Found and not used: said, so no front end is silent about it.
+                    let note = DataError::data(
+                        panel_path,
+                        Said::new(format!(
+                            "note: {} beside it names none of this panel's judges, so no families are read from it (",
+                            side.display()
+                        ))
+                        .setting(Setting::Families)
+                        .text(" gives them)"),
+                    )
+                    .said();
+                    return Ok((None, None, vec![note]));
                 }
                 (pairs, FamilyOrigin::Sidecar(side))
             }
