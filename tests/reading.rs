@@ -180,6 +180,18 @@ fn hanna_llm_coherence_with_human_anchors_blames_the_ordinal_anchors_not_a_judge
     // Both judge-side alarms are named beside the answer.
     let fired: Vec<TestId> = g.answer.alarms.iter().map(|a| a.test).collect();
     assert_eq!(fired, [TestId::A, TestId::J]);
+    // Trial 43, findings 1 and 5: the row's list is the row's, told apart from what reads
+    // here; a test that cannot run says why in a sentence with its full stop.
+    let text = rhoscope::report::battery::text("coherence", &p, None, &r);
+    assert!(!text.contains("\n  available:"), "{text}");
+    assert!(
+        text.contains("the row offers closed-form ρ̂")
+            && text.contains("on this panel: no ρ̂ reads"),
+        "{text}"
+    );
+    for t in [TestId::B, TestId::O] {
+        assert!(r.tests[t].message.ends_with('.'), "{}", r.tests[t].message);
+    }
 }
 
 #[test]

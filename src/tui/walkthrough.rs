@@ -92,11 +92,15 @@ fn configuration(r: &BatteryReport, panel: &Panel) -> [String; 2] {
         None => "no estimate can be read (step 2)".to_string(),
     };
     let row = r.decision.row.configuration;
+    // The row refuses on its own; a trusted anchor can still identify ρ, and the caption
+    // says which of the two holds here rather than both (trial 43, finding 9).
     if let Some(why) = &r.decision.refusal {
-        return [
-            format!("{this} Row \"{row}\": no ρ can be reported ({why})."),
-            format!("On this panel: {estimate}; {checks}."),
-        ];
+        let first = if r.reading.answer.read.is_some() {
+            format!("{this} Row \"{row}\": the table alone reports no ρ ({why}), but an anchor trusted as clean identifies one.")
+        } else {
+            format!("{this} Row \"{row}\": no ρ can be reported ({why}).")
+        };
+        return [first, format!("On this panel: {estimate}; {checks}.")];
     }
     // A row that needs N ≳ 10⁴ says so when this panel is smaller.
     let short = if row.contains("10⁴") && n < 10_000 {

@@ -140,12 +140,17 @@ fn row_lines(
             .map(|t| Line::from(Span::styled(t, theme.highlight()))),
     );
     // What runs here, as the battery settled it: the list `battery` prints.
-    let available = if d.available.is_empty() {
-        "nothing".to_string()
-    } else {
-        d.available.join("; ")
+    let offer = match (app.battery.as_deref(), app.panel.as_deref()) {
+        (Some(r), Some(p)) => {
+            crate::battery::phrase::row_and_panel(&d.available, &r.reading, &p.anchors)
+        }
+        _ => format!("the row offers {}.", d.available.join("; ")),
     };
-    lines.push(Line::raw(format!("available: {available}")));
+    lines.extend(
+        crate::tui::widgets::flow(&[offer], " ", width)
+            .into_iter()
+            .map(Line::raw),
+    );
     let n = app.panel.as_ref().map_or(0, |p| p.n);
     if d.row.configuration.contains("10⁴") && n < 10_000 {
         lines.push(Line::styled(
