@@ -272,6 +272,11 @@ fn overall(r: &BatteryReport, panel: &Panel, names: &[String]) -> [String; 2] {
         .values()
         .any(|v| *v != Verdict::NotApplicable);
     let first = match reading::alarms(&r.reading) {
+        // The range check fires with the same badge as the tests: counted with them.
+        Some(fired) if r.reading.evidence.range.verdict() == Verdict::Fires => format!(
+            "Overall: {fired}, and the closed form's range check fires ({}).",
+            reading::range_words(&r.reading.evidence.range)
+        ),
         Some(fired) => format!("Overall: {fired}."),
         None if !ran => "Overall: no test can run on this panel, so none vouches for it.".into(),
         // The range flags are the closed form's: said, when the answer reads another.

@@ -67,7 +67,7 @@ fn unguarded(app: &App, d: &crate::battery::decision::Decision) -> Vec<String> {
     let why = |t: TestId, reason: &str| {
         let text = t.spec().unguarded;
         let head = text.split_once(" (no ").map_or(text, |(h, _)| h);
-        format!("{head} (no Test {}: {reason})", t.name())
+        format!("{head} (no Test {}: {})", t.name(), reason.trim_end_matches('.'))
     };
     let mut out: Vec<String> = d
         .unguarded
