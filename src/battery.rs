@@ -17,7 +17,7 @@ mod remedy;
 pub mod types;
 pub mod verdict;
 
-pub use inferred::{Inferred, designated_estimator};
+pub use inferred::{Inferred, RhoInterval, designated_estimator};
 
 // The registered tests, in report order: a new one is its file here plus one line.
 registry! {
