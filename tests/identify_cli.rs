@@ -176,6 +176,12 @@ fn an_all_ordinal_panel_is_shown_not_identified() {
     );
     assert_eq!(doc["all_ordinal"]["identified"], false);
     check_equivalent_pair(&doc);
+    // Trial 43, finding 17: the point was "the estimate `rhoscope estimate` reports", which
+    // refuses this panel; it is worded from what it is.
+    let text = run(dir.path(), &["identify", path.to_str().unwrap()]);
+    let est = run(dir.path(), &["estimate", path.to_str().unwrap()]);
+    assert_ne!(est.code, 0, "{}", est.stdout);
+    assert!(!text.stdout.contains("`rhoscope estimate` reports"), "{}", text.stdout);
 }
 
 #[test]
