@@ -346,7 +346,8 @@ pub fn panel_text(
     panel: &Panel,
     families_source: Option<&Path>,
 ) -> String {
-    let mut out = format!("rhoscope {command} — {}\n", sanitize(source));
+    let source = crate::wording::source_name(Path::new(source));
+    let mut out = format!("rhoscope {command} — {}\n", sanitize(&source));
     let _ = writeln!(
         out,
         "items: {} used, {} dropped for missing values",
