@@ -258,6 +258,10 @@ pub fn run_in(
         ..*opts
     };
     let confirm = |changed: &Panel| {
+        // The point fits first: with none readable no verdict can make one read.
+        if !calibration::some_fit_reads(changed) {
+            return None;
+        }
         let (none, quiet) = (Room::default(), |_: Progress| Flow::Continue);
         let s = NullSpec::Matched;
         run_checked(changed, (&none, &s), &quick, plain, &quiet, None)
