@@ -63,14 +63,18 @@ pub(super) fn load_families(
                 // The folder's file speaks for several panels: only this panel's judges count.
                 // A file that names none of them is another panel's; one that names them but
                 // cannot be read is this panel's error, never silently dropped.
-                let pairs: Vec<_> = match read(&side) {
-                    Ok(pairs) => pairs,
+                let (listed, pairs) = match read(&side) {
+                    Ok(pairs) => (!pairs.is_empty(), pairs),
                     Err(e) if names_a_judge(&side, judges) => return Err(e),
-                    Err(_) => Vec::new(),
+                    Err(_) => (false, Vec::new()),
+                };
+                let pairs: Vec<_> = pairs
+                    .into_iter()
+                    .filter(|(name, _, _)| judges.contains(name))
+                    .collect();
+                if pairs.is_empty() && !listed {
+                    return Ok((None, None, Vec::new()));
                 }
-                .into_iter()
-                .filter(|(name, _, _)| judges.contains(name))
-                .collect();
                 if pairs.is_empty() {
                     // Found and not used: said, so no front end is silent about it.
                     let note = DataError::data(
