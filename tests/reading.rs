@@ -185,8 +185,7 @@ fn hanna_llm_coherence_with_human_anchors_blames_the_ordinal_anchors_not_a_judge
     let text = rhoscope::report::battery::text("coherence", &p, None, &r);
     assert!(!text.contains("\n  available:"), "{text}");
     assert!(
-        text.contains("the row offers closed-form ρ̂")
-            && text.contains("on this panel: no ρ̂ reads"),
+        text.contains("the row offers closed-form ρ̂") && text.contains("on this panel: no ρ̂ reads"),
         "{text}"
     );
     for t in [TestId::B, TestId::O] {
@@ -559,7 +558,10 @@ fn anchors_on_one_scale_are_noted_together_without_a_promise() {
         .iter()
         .find(|n| n.contains("on another scale than the judges"))
         .unwrap_or_else(|| panic!("{notes:?}"));
-    assert!(note.contains("'moverscore'") && note.contains("'bertscore_f1'"), "{note}");
+    assert!(
+        note.contains("'moverscore'") && note.contains("'bertscore_f1'"),
+        "{note}"
+    );
     assert!(!note.contains("can be read"), "{note}");
     assert!(note.contains("outside rhoscope"), "{note}");
     // Finding 10: the folder's families.csv names none of these judges; the loader says so,

@@ -199,9 +199,9 @@ pub fn row_and_panel(available: &[String], r: &Reading, anchors: &[String]) -> S
     };
     let here = match r.answer.read {
         Some(e) => format!("the {} reads", r.label(e, anchors)),
-        None => "no ρ̂ reads (the answer says why)".to_string(),
+        None => "no ρ̂ reads".to_string(),
     };
-    format!("the row offers {row}; on this panel: {here}.")
+    format!("on this panel: {here}; the row offers {row}.")
 }
 
 /// The answer's headline, a sentence naming no front-end control.

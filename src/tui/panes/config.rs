@@ -67,7 +67,11 @@ fn unguarded(app: &App, d: &crate::battery::decision::Decision) -> Vec<String> {
     let why = |t: TestId, reason: &str| {
         let text = t.spec().unguarded;
         let head = text.split_once(" (no ").map_or(text, |(h, _)| h);
-        format!("{head} (no Test {}: {})", t.name(), reason.trim_end_matches('.'))
+        format!(
+            "{head} (no Test {}: {})",
+            t.name(),
+            reason.trim_end_matches('.')
+        )
     };
     let mut out: Vec<String> = d
         .unguarded
@@ -146,11 +150,8 @@ fn row_lines(
         }
         _ => format!("the row offers {}.", d.available.join("; ")),
     };
-    lines.extend(
-        crate::tui::widgets::flow(&[offer], " ", width)
-            .into_iter()
-            .map(Line::raw),
-    );
+    // One line, as the row's list always was: what reads here leads, the list may be cut.
+    lines.push(Line::raw(offer));
     let n = app.panel.as_ref().map_or(0, |p| p.n);
     if d.row.configuration.contains("10⁴") && n < 10_000 {
         lines.push(Line::styled(
