@@ -52,8 +52,7 @@ impl RhoInterval {
                 past_unit: i.lo < -1.0 || i.hi > 1.0,
             },
             (Some(_), None) => RhoInterval::TooFewAdmissible {
-                admissible: boot.resamples
-                    - boot.dropped_per_anchor.get(k).copied().unwrap_or(0),
+                admissible: boot.resamples - boot.dropped_per_anchor.get(k).copied().unwrap_or(0),
                 resamples: boot.resamples,
             },
         }
@@ -99,12 +98,18 @@ mod tests {
         assert_eq!(RhoInterval::of(None, &b, 0), RhoInterval::PointUndefined);
         assert!(matches!(
             RhoInterval::of(Some(0.98), &b, 0),
-            RhoInterval::Shown { past_unit: true, .. }
+            RhoInterval::Shown {
+                past_unit: true,
+                ..
+            }
         ));
         let b = boot(Interval { lo: 0.2, hi: 0.9 });
         assert!(matches!(
             RhoInterval::of(Some(0.5), &b, 0),
-            RhoInterval::Shown { past_unit: false, .. }
+            RhoInterval::Shown {
+                past_unit: false,
+                ..
+            }
         ));
     }
 }

@@ -362,7 +362,12 @@ const OFF_SCALE: f64 = 5.0;
 fn off_scale(median: f64, sds: &[f64]) -> Vec<bool> {
     let far = |s: f64| (s / median).ln().abs();
     let mut named: Vec<bool> = sds.iter().map(|&s| far(s) > OFF_SCALE.ln()).collect();
-    let seeds: Vec<f64> = sds.iter().zip(&named).filter(|x| *x.1).map(|x| *x.0).collect();
+    let seeds: Vec<f64> = sds
+        .iter()
+        .zip(&named)
+        .filter(|x| *x.1)
+        .map(|x| *x.0)
+        .collect();
     for (s, n) in sds.iter().zip(&mut named) {
         if seeds.iter().any(|&t| (s / t).ln().abs() < far(*s)) {
             *n = true;
@@ -410,7 +415,11 @@ pub(super) fn off_scale_note(
             format!(
                 "'{}' (SD {s:.3}; × {} puts it on the judges' scale)",
                 crate::location::sanitize(name),
-                if factor >= 1.0 { format!("{factor:.1}") } else { format!("{factor:.2e}") }
+                if factor >= 1.0 {
+                    format!("{factor:.1}")
+                } else {
+                    format!("{factor:.2e}")
+                }
             )
         })
         .collect();

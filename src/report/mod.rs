@@ -19,8 +19,8 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 
-use crate::bootstrap::{BootstrapResult, Interval};
 use crate::battery::RhoInterval;
+use crate::bootstrap::{BootstrapResult, Interval};
 use crate::estimate::Estimate;
 use crate::location::sanitize;
 use crate::panel::Panel;

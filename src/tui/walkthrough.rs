@@ -96,7 +96,9 @@ fn configuration(r: &BatteryReport, panel: &Panel) -> [String; 2] {
     // says which of the two holds here rather than both (trial 43, finding 9).
     if let Some(why) = &r.decision.refusal {
         let first = if r.reading.answer.read.is_some() {
-            format!("{this} Row \"{row}\": the table alone reports no ρ ({why}), but an anchor trusted as clean identifies one.")
+            format!(
+                "{this} Row \"{row}\": the table alone reports no ρ ({why}), but an anchor trusted as clean identifies one."
+            )
         } else {
             format!("{this} Row \"{row}\": no ρ can be reported ({why}).")
         };

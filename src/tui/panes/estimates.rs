@@ -412,11 +412,15 @@ fn anchor_lines(
     }
     // An interval past ±1 is said, as the command line says it (trial 43, finding 14).
     for ((a, name), k) in e.anchors.iter().zip(&shown).zip(0..) {
-        if let Some(crate::battery::RhoInterval::Shown { past_unit: true, .. }) =
-            boot.map(|b| crate::battery::RhoInterval::of(a.rho, b, k))
+        if let Some(crate::battery::RhoInterval::Shown {
+            past_unit: true, ..
+        }) = boot.map(|b| crate::battery::RhoInterval::of(a.rho, b, k))
         {
             lines.push(Line::styled(
-                format!("note: {name}'s interval {}.", crate::battery::RhoInterval::PAST_UNIT),
+                format!(
+                    "note: {name}'s interval {}.",
+                    crate::battery::RhoInterval::PAST_UNIT
+                ),
                 theme.warn(),
             ));
         }
