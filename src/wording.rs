@@ -483,7 +483,10 @@ mod tests {
     /// Trial 43, finding 22: a panel from standard input was named "-".
     #[test]
     fn standard_input_is_named_in_words() {
-        assert_eq!(super::source_name(std::path::Path::new("-")), "standard input");
+        assert_eq!(
+            super::source_name(std::path::Path::new("-")),
+            "standard input"
+        );
         assert_eq!(super::source_name(std::path::Path::new("a/-")), "a/-");
     }
 
