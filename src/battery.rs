@@ -21,7 +21,7 @@ pub mod verdict;
 
 pub use conventions::Conventions;
 use conventions::codes_as_numbers;
-pub use inferred::{Inferred, designated_estimator};
+pub use inferred::{Inferred, RhoInterval, designated_estimator};
 pub use options::{DEFAULT_NULL_DRAWS, Options};
 
 // The registered tests, in report order: a new one is its file here plus one line.
@@ -190,6 +190,10 @@ pub fn run_in(
         ..*opts
     };
     let confirm = |changed: &Panel| {
+        // The point fits first: with none readable no verdict can make one read.
+        if !calibration::some_fit_reads(changed) {
+            return None;
+        }
         let (none, quiet) = (Room::default(), |_: Progress| Flow::Continue);
         let s = NullSpec::Matched;
         run_checked(changed, (&none, &s), &quick, plain, &quiet, None)

@@ -467,8 +467,29 @@ fn mark_given(key: &str, values: &[String]) -> String {
     s
 }
 
+/// A panel's source as every screen names it: the path, or "standard input" for `-`, which
+/// says nothing to a reader (trial 43, finding 22).
+#[must_use]
+pub fn source_name(path: &std::path::Path) -> String {
+    if path.as_os_str() == "-" {
+        "standard input".into()
+    } else {
+        path.display().to_string()
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    /// Trial 43, finding 22: a panel from standard input was named "-".
+    #[test]
+    fn standard_input_is_named_in_words() {
+        assert_eq!(
+            super::source_name(std::path::Path::new("-")),
+            "standard input"
+        );
+        assert_eq!(super::source_name(std::path::Path::new("a/-")), "a/-");
+    }
+
     use super::*;
 
     struct Flags;

@@ -129,6 +129,35 @@ fn codes_piled_at_their_ends_are_flagged_on_every_estimator() {
 }
 
 #[test]
+fn a_censored_column_that_cannot_be_ordinal_is_not_told_to_be_marked_ordinal() {
+    // Trial 43, finding 15: chatgpt's fractional scores pile at 1, and the flag said "mark the
+    // column ordinal", which the panel refuses. Halved codes (1, 1.5, …) are such a column.
+    let mut panel = draw(2000, 6, &[0.1, 0.5, 0.3], CENSORED, 1);
+    for x in &mut panel.data {
+        *x /= 2.0;
+    }
+    let fits = fit_all(&panel);
+    let text = messages(&panel, &fits);
+    let censored: Vec<&String> = text.iter().filter(|t| t.contains("piles")).collect();
+    assert!(!censored.is_empty(), "{text:?}");
+    for t in &censored {
+        assert!(!t.contains("mark the column ordinal"), "{t}");
+        assert!(t.contains("cannot be read as ordinal"), "{t}");
+        assert!(t.contains("outside rhoscope"), "{t}");
+    }
+    let flag = fits
+        .closed_form()
+        .unwrap()
+        .flags
+        .iter()
+        .find(|f| f.code == FlagCode::Censored);
+    assert_eq!(
+        flag.and_then(|f| f.remedy),
+        Some(rhoscope::estimate::FlagRemedy::Outside)
+    );
+}
+
+#[test]
 fn continuous_judges_on_twice_the_anchors_range_are_flagged_and_two_anchors_said() {
     // Judges as averages around 1–10, anchors around 1–5: continuous, so no code range shows it.
     let look = Look {

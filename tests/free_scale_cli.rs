@@ -116,3 +116,20 @@ fn method_all_json_notes_why_free_scale_did_not_run() {
         "{notes:?}"
     );
 }
+
+/// Trial 43, finding 23: `battery` printed a 95 % interval beside a free-scale ρ̂ it called
+/// undefined (the ridge's A1), where the explorer prints none: one rule, no interval.
+#[test]
+fn an_undefined_free_scale_rho_has_no_interval() {
+    let r = run(&root(), &["battery", "assets/three-anchor.csv"]);
+    let undefined: Vec<&str> = r
+        .stdout
+        .lines()
+        .filter(|l| l.contains("undefined (see flags)"))
+        .collect();
+    assert!(!undefined.is_empty(), "{}", r.stdout);
+    for l in undefined {
+        assert!(!l.contains('['), "{l}");
+        assert!(l.contains("none: ρ̂ undefined"), "{l}");
+    }
+}

@@ -178,6 +178,52 @@ fn an_all_ordinal_panel_is_shown_not_identified() {
     check_equivalent_pair(&doc);
 }
 
+/// Trial 43, finding 17: on a Likert panel whose codes, read as numbers, put Theorem 1 in
+/// range, the point was "the estimate `rhoscope estimate` reports", which refuses the panel
+/// (every column ordinal); it is worded from what it is. Judges t + c + e rounded to 1–10,
+/// anchors t + (β/σ_c²)c + u rounded to 1–5, ρ = (0.6, 0, 0), as the trial's panel.
+#[test]
+fn a_likert_panel_in_range_is_not_called_the_estimate() {
+    use rand::SeedableRng;
+    use rand_distr::{Distribution, StandardNormal};
+    let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(5);
+    let mut z = || -> f64 { StandardNormal.sample(&mut rng) };
+    let mut csv = String::from("J1,J2,J3,J4,J5,A1,A2,A3\n");
+    for _ in 0..600 {
+        let (t, c) = (z(), 0.8f64.sqrt() * z());
+        let mut row: Vec<String> = (0..5)
+            .map(|_| {
+                (5.5 + 1.5 * (t + c + 0.7 * z()))
+                    .round()
+                    .clamp(1.0, 10.0)
+                    .to_string()
+            })
+            .collect();
+        for r in [0.6, 0.0, 0.0] {
+            let beta = r * 0.7 * 0.8f64.sqrt();
+            let u = (0.49 - beta * beta / 0.8).sqrt() * z();
+            row.push(
+                (3.0 + 0.8 * (t + beta / 0.8 * c + u))
+                    .round()
+                    .clamp(1.0, 5.0)
+                    .to_string(),
+            );
+        }
+        csv.push_str(&row.join(","));
+        csv.push('\n');
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(dir.path(), "likert.csv", csv.as_bytes());
+    let path = path.to_str().unwrap();
+    let doc: Value =
+        serde_json::from_str(&run(dir.path(), &["identify", path, "--json"]).stdout).unwrap();
+    assert_eq!(doc["point"]["source"], "panel_fit");
+    assert_ne!(run(dir.path(), &["estimate", path]).code, 0);
+    let text = run(dir.path(), &["identify", path]).stdout;
+    assert!(text.contains("the panel's own"), "{text}");
+    assert!(!text.contains("`rhoscope estimate` reports"), "{text}");
+}
+
 #[test]
 fn bad_input_exits_with_one_line_and_its_code() {
     let dir = tempfile::tempdir().unwrap();

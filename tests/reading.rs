@@ -180,6 +180,17 @@ fn hanna_llm_coherence_with_human_anchors_blames_the_ordinal_anchors_not_a_judge
     // Both judge-side alarms are named beside the answer.
     let fired: Vec<TestId> = g.answer.alarms.iter().map(|a| a.test).collect();
     assert_eq!(fired, [TestId::A, TestId::J]);
+    // Trial 43, findings 1 and 5: the row's list is the row's, told apart from what reads
+    // here; a test that cannot run says why in a sentence with its full stop.
+    let text = rhoscope::report::battery::text("coherence", &p, None, &r);
+    assert!(!text.contains("\n  available:"), "{text}");
+    assert!(
+        text.contains("the row offers closed-form ρ̂") && text.contains("on this panel: no ρ̂ reads"),
+        "{text}"
+    );
+    for t in [TestId::B, TestId::O] {
+        assert!(r.tests[t].message.ends_with('.'), "{}", r.tests[t].message);
+    }
 }
 
 #[test]
@@ -519,6 +530,48 @@ fn families_beside_a_panel_follow_one_rule() {
     common::write(dir.path(), "x.families.csv", b"J1,b\nJ2,c\nJ3,c\n");
     let f = load(&x, &opts).unwrap().panel.families.unwrap();
     assert_eq!(f, ["b", "c", "c"]);
+}
+
+/// Trial 43, finding 11: moverscore (SD 0.144) was named and bertscore_f1 (0.149) beside it
+/// was not, and the note promised "rescaled … they can be read" with no way to rescale. One
+/// rule names anchors on one scale together; the note says the rescaling is done outside.
+#[test]
+fn anchors_on_one_scale_are_noted_together_without_a_promise() {
+    let judges: Vec<String> = LLMS.iter().map(|j| format!("coherence.{j}.p2")).collect();
+    let opts = PanelRequest {
+        judges: Some(judges.into_iter().map(ColumnRef::NameOrPosition).collect()),
+        anchors: Some(
+            ["bertscore_f1", "bartscore_sh", "moverscore", "chrf"]
+                .iter()
+                .map(|a| ColumnRef::NameOrPosition((*a).to_string()))
+                .collect(),
+        ),
+        ..PanelRequest::default()
+    };
+    let loaded = load(
+        &common::shared().join("hanna-llm/hanna_llm_scores.csv"),
+        &opts,
+    )
+    .unwrap();
+    let notes: Vec<String> = loaded.notes.iter().map(ToString::to_string).collect();
+    let note = notes
+        .iter()
+        .find(|n| n.contains("on another scale than the judges"))
+        .unwrap_or_else(|| panic!("{notes:?}"));
+    assert!(
+        note.contains("'moverscore'") && note.contains("'bertscore_f1'"),
+        "{note}"
+    );
+    assert!(!note.contains("can be read"), "{note}");
+    assert!(note.contains("outside rhoscope"), "{note}");
+    // Finding 10: the folder's families.csv names none of these judges; the loader says so,
+    // for every front end, not the explorer alone.
+    assert!(
+        notes
+            .iter()
+            .any(|n| n.contains("families.csv beside it names none of this panel's judges")),
+        "{notes:?}"
+    );
 }
 
 /// Metric anchors on 0–100 or 0–1 scales beside 1–5 judges get a note naming them (trial

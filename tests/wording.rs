@@ -727,6 +727,7 @@ fn the_censored_flag_names_the_column_and_no_step_the_cli_cannot_take() {
         anchor: None,
         pair: Some((4, 4)),
         value: -0.63,
+        remedy: None,
     };
     let judges: Vec<String> = ["a", "b", "c", "d", "chatgpt"].map(String::from).to_vec();
     let text = rhoscope::wording::reword(&flag.message(&est, &[], &judges), &Flags).into_owned();

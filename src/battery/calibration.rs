@@ -321,6 +321,22 @@ pub(super) fn point_fits(panel: &Panel, s: &DMatrix<f64>, ctx: &Context, allowed
     fits
 }
 
+/// Whether some point fit the table allows on `panel` (no anchor trusted) is readable: the
+/// answer reads no other, so where none is, no re-run of the battery on `panel` can read a
+/// ρ̂ and its nulls need not be drawn (a next step's re-check, cheap side first).
+pub(super) fn some_fit_reads(panel: &Panel) -> bool {
+    let layout = Layout::of(panel);
+    let decision = decide(&Configuration::of(panel));
+    let ctx = Context {
+        families: layout.families.clone(),
+        clean: None,
+    };
+    let fits = point_fits(panel, &panel.covariance(), &ctx, decision.refusal.is_none());
+    fits.fits
+        .iter()
+        .any(|f| super::answer::readable(&f.estimate))
+}
+
 /// What a battery run will resample and draw, read from the same point fits and nulls the
 /// run makes, so its cost note ([`crate::cost`]) charges only the work that runs.
 #[derive(Debug, Clone, PartialEq, Eq)]

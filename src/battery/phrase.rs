@@ -188,6 +188,22 @@ fn designated(e: Estimator, name: &str) -> String {
     )
 }
 
+/// The decision table's row list beside what reads on this panel, told apart in one line so
+/// that the row's "closed-form ρ̂" is never read as this panel's (trial 43, findings 1 and 9).
+#[must_use]
+pub fn row_and_panel(available: &[String], r: &Reading, anchors: &[String]) -> String {
+    let row = if available.is_empty() {
+        "nothing".to_string()
+    } else {
+        available.join("; ")
+    };
+    let here = match r.answer.read {
+        Some(e) => format!("the {} reads", r.label(e, anchors)),
+        None => "no ρ̂ reads".to_string(),
+    };
+    format!("on this panel: {here}; the row offers {row}.")
+}
+
 /// The answer's headline, a sentence naming no front-end control.
 #[must_use]
 pub fn headline(a: &Answer, anchors: &[String]) -> String {

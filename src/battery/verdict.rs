@@ -57,9 +57,13 @@ pub struct TestResult {
 }
 
 impl TestResult {
-    /// A test that cannot run here, and why.
+    /// A test that cannot run here, and why: the reason as a sentence, with its full stop,
+    /// so every screen that prints it whole ends it (trial 43, finding 5).
     #[must_use]
-    pub fn not_applicable(test: TestId, message: String) -> TestResult {
+    pub fn not_applicable(test: TestId, mut message: String) -> TestResult {
+        if !message.is_empty() && !message.ends_with(['.', '!', '?']) {
+            message.push('.');
+        }
         TestResult {
             test,
             applicable: false,

@@ -34,7 +34,7 @@ pub struct PanelOptions {
     #[arg(long, value_delimiter = ',', value_name = "LIST")]
     pub set_aside: Option<Vec<String>>,
     /// Judge families: NAME=FAMILY,... or a two-column judge,family file (an existing file
-    /// wins, so a path may hold '='). Default: FILE.families.csv beside the panel, if present.
+    /// wins, so a path may hold '='). Default: FILE.families.csv beside the panel, else a families.csv in its folder naming its judges.
     #[arg(long, value_name = "SPEC")]
     pub families: Option<String>,
     /// An id column, which is never a judge or anchor.

@@ -357,6 +357,26 @@ pub(super) fn found_names(names: &[String]) -> String {
 /// How far (as a ratio of SDs) an anchor may vary from the judges' median SD before the note.
 const OFF_SCALE: f64 = 5.0;
 
+/// Which anchors (by SD) are on another scale than the judges (median SD `median`): one beyond
+/// [`OFF_SCALE`] times off, and then every anchor nearer (as a ratio) to such an anchor than
+/// to the judges, so that two anchors on one scale are named together or not at all.
+fn off_scale(median: f64, sds: &[f64]) -> Vec<bool> {
+    let far = |s: f64| (s / median).ln().abs();
+    let mut named: Vec<bool> = sds.iter().map(|&s| far(s) > OFF_SCALE.ln()).collect();
+    let seeds: Vec<f64> = sds
+        .iter()
+        .zip(&named)
+        .filter(|x| *x.1)
+        .map(|x| *x.0)
+        .collect();
+    for (s, n) in sds.iter().zip(&mut named) {
+        if seeds.iter().any(|&t| (s / t).ln().abs() < far(*s)) {
+            *n = true;
+        }
+    }
+    named
+}
+
 /// A note when continuous anchors vary on another scale than the judges (an SD more than
 /// [`OFF_SCALE`] times theirs, or less than a fifth): the model puts every column on the
 /// quality's one scale (Assumption 1), so flags such as a non-positive σ̂_a² may come from the
@@ -380,13 +400,29 @@ pub(super) fn off_scale_note(
     }
     judge_sd.sort_by(f64::total_cmp);
     let median = judge_sd[judge_sd.len() / 2];
-    let off: Vec<String> = anchors
+    let sds: Vec<(&String, f64)> = anchors
         .iter()
         .enumerate()
         .filter(|(k, _)| !scales[p + k].is_ordinal())
         .map(|(k, name)| (name, sd(p + k)))
-        .filter(|(_, s)| *s > OFF_SCALE * median || *s < median / OFF_SCALE)
-        .map(|(name, s)| format!("'{}' (SD {s:.3})", crate::location::sanitize(name)))
+        .collect();
+    let named = off_scale(median, &sds.iter().map(|x| x.1).collect::<Vec<_>>());
+    let off: Vec<String> = sds
+        .iter()
+        .zip(&named)
+        .filter(|(_, named)| **named)
+        .map(|((name, s), _)| {
+            let factor = median / s;
+            format!(
+                "'{}' (SD {s:.3}; × {} puts it on the judges' scale)",
+                crate::location::sanitize(name),
+                if factor >= 1.0 {
+                    format!("{factor:.1}")
+                } else {
+                    format!("{factor:.2e}")
+                }
+            )
+        })
         .collect();
     if off.is_empty() {
         return None;
@@ -395,7 +431,7 @@ pub(super) fn off_scale_note(
         DataError::data(
             path,
             format!(
-                "note: anchor{} {} on another scale than the judges (median SD {median:.3}): the model reads every column on one scale, so their ρ̂ and flags (a non-positive σ̂_a², say) may come from the scale alone; rescaled to the judges' range they can be read",
+                "note: anchor{} {} on another scale than the judges (median SD {median:.3}): the model reads every column on one scale, so their ρ̂ and flags (a non-positive σ̂_a², say) may come from the scale alone; no setting in rhoscope rescales a column: multiply each by its factor outside rhoscope and load the panel again, and the battery will say whether a ρ̂ then reads",
                 if off.len() == 1 { "" } else { "s" },
                 off.join(", ")
             ),

@@ -63,16 +63,31 @@ pub(super) fn load_families(
                 // The folder's file speaks for several panels: only this panel's judges count.
                 // A file that names none of them is another panel's; one that names them but
                 // cannot be read is this panel's error, never silently dropped.
-                let pairs: Vec<_> = match read(&side) {
-                    Ok(pairs) => pairs,
+                let (listed, pairs) = match read(&side) {
+                    Ok(pairs) => (!pairs.is_empty(), pairs),
                     Err(e) if names_a_judge(&side, judges) => return Err(e),
-                    Err(_) => Vec::new(),
-                }
-                .into_iter()
-                .filter(|(name, _, _)| judges.contains(name))
-                .collect();
-                if pairs.is_empty() {
+                    Err(_) => (false, Vec::new()),
+                };
+                let pairs: Vec<_> = pairs
+                    .into_iter()
+                    .filter(|(name, _, _)| judges.contains(name))
+                    .collect();
+                if pairs.is_empty() && !listed {
                     return Ok((None, None, Vec::new()));
+                }
+                if pairs.is_empty() {
+                    // Found and not used: said, so no front end is silent about it.
+                    let note = DataError::data(
+                        panel_path,
+                        Said::new(format!(
+                            "note: {} beside it names none of this panel's judges, so no families are read from it (",
+                            side.display()
+                        ))
+                        .setting(Setting::Families)
+                        .text(" gives them)"),
+                    )
+                    .said();
+                    return Ok((None, None, vec![note]));
                 }
                 (pairs, FamilyOrigin::Sidecar(side))
             }

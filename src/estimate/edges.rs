@@ -2,8 +2,8 @@
 //! numbers whose values pile at an end (censoring), and judges' errors with heavy tails. Both
 //! hold for every estimator; the common-scale checks live in [`super::scale`].
 
-use super::{Flag, FlagCode};
-use crate::panel::Panel;
+use super::{Flag, FlagCode, FlagRemedy};
+use crate::panel::{Panel, Scale};
 
 /// A column read as numbers with at least this share of its items on its lowest or its
 /// highest value is censored there: a Gaussian column never ties on this many items, and a
@@ -30,7 +30,16 @@ pub fn censored(panel: &Panel) -> Option<Flag> {
         }
     }
     let (c, pile) = worst?;
-    let flag = Flag::new(FlagCode::Censored, pile);
+    // Integer codes read as numbers by choice can go back to ordinal; other values cannot.
+    let remedy = if Scale::detect(panel.col(c)).is_ordinal() {
+        FlagRemedy::MarkOrdinal
+    } else {
+        FlagRemedy::Outside
+    };
+    let flag = Flag {
+        remedy: Some(remedy),
+        ..Flag::new(FlagCode::Censored, pile)
+    };
     Some(if c < p {
         Flag {
             pair: Some((c, c)),

@@ -102,6 +102,20 @@ pub struct Flag {
     pub pair: Option<(usize, usize)>,
     /// The offending value.
     pub value: f64,
+    /// What the panel lets its user do about it, where the flag's sentence names an action.
+    pub remedy: Option<FlagRemedy>,
+}
+
+/// The one action a flag's sentence may advise, as the panel allows it: decided where the flag
+/// is raised (which knows the column), worded by the sentence, never guessed by a front end.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FlagRemedy {
+    /// The column's values are integer codes with ≤ 10 levels read as numbers by choice:
+    /// marking it ordinal reads it on its own thresholds.
+    MarkOrdinal,
+    /// The column cannot be read as ordinal (fractional values or more than 10 levels): no
+    /// setting helps; it must be scored on a wider scale or rounded to codes outside rhoscope.
+    Outside,
 }
 
 impl Flag {
@@ -113,6 +127,7 @@ impl Flag {
             anchor: None,
             pair: None,
             value,
+            remedy: None,
         }
     }
 
@@ -228,7 +243,7 @@ impl Flag {
         match self.code {
             // One direction, as the loader's note: the anchors go onto the judges' scale.
             FlagCode::ScaleMismatch => format!(
-                "{}, but Assumption 1 needs judges and anchors on one scale: these ρ̂ are biased by an unknown amount; rescale the anchors to the judges' range{}",
+                "{}, but Assumption 1 needs judges and anchors on one scale: these ρ̂ are biased by an unknown amount{}; no setting in rhoscope rescales a column, so {} the anchors' scores by about {:.1} outside it (each by its own factor where their ranges differ) and load the panel again (the battery then says whether a ρ̂ reads).",
                 if self.value >= 1.0 {
                     format!(
                         "the judges' scores span {:.1} times the range of the anchors' (as 1–10 against 1–5 would)",
@@ -241,13 +256,23 @@ impl Flag {
                     )
                 },
                 if est.anchors.len() < 3 {
-                    " — with two anchors nothing in the data can test a common scale (a rescaling of the judges fits the covariances as well), so this range is the only check there is."
+                    " (with two anchors nothing in the data can test a common scale: a rescaling of the judges fits the covariances as well, so this range is the only check there is)"
                 } else {
-                    "."
+                    ""
+                },
+                if self.value >= 1.0 {
+                    "multiply"
+                } else {
+                    "divide"
+                },
+                if self.value >= 1.0 {
+                    self.value
+                } else {
+                    1.0 / self.value
                 }
             ),
             FlagCode::Censored => format!(
-                "{} piles {:.0}% of its items on its {} value: read as numbers, a column censored at an end flattens every covariance it enters, so each ρ̂ is biased by an unknown amount (toward 0 where measured) and its interval covers less often than it says; mark the column ordinal ({}) or score it on a wider scale.",
+                "{} piles {:.0}% of its items on its {} value: read as numbers, a column censored at an end flattens every covariance it enters, so each ρ̂ is biased by an unknown amount (toward 0 where measured) and its interval covers less often than it says; {}",
                 match (self.anchor, self.pair) {
                     (Some(a), _) => format!("anchor {}", name(a)),
                     (None, Some((j, _))) => judge(j),
@@ -259,7 +284,16 @@ impl Flag {
                 } else {
                     "highest"
                 },
-                Setting::Ordinal.marked()
+                match self.remedy {
+                    Some(FlagRemedy::MarkOrdinal) => format!(
+                        "its values are integer codes, so mark the column ordinal ({}) to read it on its own thresholds.",
+                        Setting::Ordinal.marked()
+                    ),
+                    _ => format!(
+                        "its values are not integer codes with at most {} levels, so it cannot be read as ordinal and no setting here helps: score it on a wider scale, or round it to integer codes, outside rhoscope.",
+                        crate::panel::MAX_ORDINAL_LEVELS
+                    ),
+                }
             ),
             FlagCode::HeavyTails => format!(
                 "the judges' residuals have heavy tails (excess kurtosis {:.1}, 0 for normal errors): the points stand, but the item bootstrap understates their spread, so every interval is too short (with t(3) errors at N = 5000 a 95 % interval covered 0.89, its bootstrap SD 0.85× the true one); read the intervals as optimistic.",

@@ -162,12 +162,11 @@ pub fn text(
         "\nConfiguration (decision table, Section 6): {}",
         d.row.configuration
     );
-    let available = if d.available.is_empty() {
-        "nothing".to_string()
-    } else {
-        d.available.join("; ")
-    };
-    let _ = writeln!(out, "  available: {available}");
+    let _ = writeln!(
+        out,
+        "  {}",
+        crate::battery::phrase::row_and_panel(&d.available, &r.reading, &panel.anchors)
+    );
     let _ = writeln!(out, "  unguarded: {}", d.unguarded.join("; "));
     if let Some(why) = &d.refusal {
         let _ = writeln!(out, "\nEstimate: {why}.");

@@ -73,7 +73,7 @@ fn point_sentence(id: &Identification) -> String {
     let pm = &id.point;
     match &id.source {
         PointSource::PanelFit => {
-            "the panel's own: Theorem 1's fit to its covariances (the closed-form estimate; judge error variances Var(J_j) − K̂), which is in range and reaches both ρ_1 targets".into()
+            "the panel's own: Theorem 1's fit to its covariances with every column's values read as numbers (judge error variances Var(J_j) − K̂), which is in range and reaches both ρ_1 targets; a point to study identification at, not an estimate of ρ (the battery's answer says whether one reads)".into()
         }
         PointSource::PaperDesign { reason: None } => format!(
             "the paper's base design (Section 4: σ_t² = 1, σ_c² = 0.8, p = {} judges with error variance 1, ρ = ({}), σ_a = ({})), where Section 7 exhibits its two equivalent parameterisations",

@@ -19,6 +19,7 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 
+use crate::battery::RhoInterval;
 use crate::bootstrap::{BootstrapResult, Interval};
 use crate::estimate::Estimate;
 use crate::location::sanitize;
@@ -118,7 +119,8 @@ pub fn estimate_with_ci_json(
     v["sigma_c2_ci"] = interval_json(boot.sigma_c2);
     if let Some(list) = v["anchors"].as_array_mut() {
         for (k, a) in list.iter_mut().enumerate() {
-            a["ci"] = interval_json(boot.rho[k]);
+            let rho = est.anchors.get(k).and_then(|x| x.rho);
+            a["ci"] = interval_json(RhoInterval::of(rho, boot, k).interval());
             a["dropped"] = json!(boot.dropped_per_anchor[k]);
             a["admissible"] = json!(boot.resamples - boot.dropped_per_anchor[k]);
         }
@@ -158,26 +160,32 @@ fn estimate_tables(est: &Estimate, boot: Option<&BootstrapResult>, anchors: &[St
                     .map_or_else(|| "undefined (see flags)".into(), fmt_num),
             ];
             if let Some(b) = boot {
-                row.push(b.rho[k].map_or_else(
-                    || {
-                        format!(
-                            "undefined ({} of {} admissible)",
-                            b.resamples - b.dropped_per_anchor[k],
-                            b.resamples
-                        )
-                    },
-                    |i| fmt_interval(Some(i)),
-                ));
+                row.push(match RhoInterval::of(a.rho, b, k) {
+                    RhoInterval::Shown { interval, .. } => fmt_interval(Some(interval)),
+                    RhoInterval::PointUndefined => "none: ρ̂ undefined".into(),
+                    RhoInterval::TooFewAdmissible {
+                        admissible,
+                        resamples,
+                    } => format!("undefined ({admissible} of {resamples} admissible)"),
+                });
                 row.push(b.dropped_per_anchor[k].to_string());
             }
             row
         })
         .collect();
-    if boot.is_some() {
+    if let Some(b) = boot {
         out.push_str(&table(
             &["anchor", "β", "σ_a²", "ρ", "95% CI", "dropped"],
             &rows,
         ));
+        for (k, (a, name)) in est.anchors.iter().zip(anchors).enumerate() {
+            if let RhoInterval::Shown {
+                past_unit: true, ..
+            } = RhoInterval::of(a.rho, b, k)
+            {
+                let _ = writeln!(out, "  note: {name}'s interval {}.", RhoInterval::PAST_UNIT);
+            }
+        }
     } else {
         out.push_str(&table(&["anchor", "β", "σ_a²", "ρ"], &rows));
     }
@@ -338,7 +346,8 @@ pub fn panel_text(
     panel: &Panel,
     families_source: Option<&Path>,
 ) -> String {
-    let mut out = format!("rhoscope {command} — {}\n", sanitize(source));
+    let source = crate::wording::source_name(Path::new(source));
+    let mut out = format!("rhoscope {command} — {}\n", sanitize(&source));
     let _ = writeln!(
         out,
         "items: {} used, {} dropped for missing values",

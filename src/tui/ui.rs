@@ -324,7 +324,7 @@ fn status_line(app: &App, theme: Theme, width: usize, message: bool) -> Line<'st
         super::app::Source::File(f) => {
             // A long path gives way (keeping its end, the file's name) so that the status
             // message after it, which may carry a number, is shown whole.
-            let path = crate::error::sanitize(&f.path.display().to_string());
+            let path = crate::error::sanitize(&crate::wording::source_name(&f.path));
             let status = if status.is_empty() {
                 0
             } else {

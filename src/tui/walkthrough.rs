@@ -92,11 +92,17 @@ fn configuration(r: &BatteryReport, panel: &Panel) -> [String; 2] {
         None => "no estimate can be read (step 2)".to_string(),
     };
     let row = r.decision.row.configuration;
+    // The row refuses on its own; a trusted anchor can still identify ρ, and the caption
+    // says which of the two holds here rather than both (trial 43, finding 9).
     if let Some(why) = &r.decision.refusal {
-        return [
-            format!("{this} Row \"{row}\": no ρ can be reported ({why})."),
-            format!("On this panel: {estimate}; {checks}."),
-        ];
+        let first = if r.reading.answer.read.is_some() {
+            format!(
+                "{this} Row \"{row}\": the table alone reports no ρ ({why}), but an anchor trusted as clean identifies one."
+            )
+        } else {
+            format!("{this} Row \"{row}\": no ρ can be reported ({why}).")
+        };
+        return [first, format!("On this panel: {estimate}; {checks}.")];
     }
     // A row that needs N ≳ 10⁴ says so when this panel is smaller.
     let short = if row.contains("10⁴") && n < 10_000 {
@@ -268,6 +274,11 @@ fn overall(r: &BatteryReport, panel: &Panel, names: &[String]) -> [String; 2] {
         .values()
         .any(|v| *v != Verdict::NotApplicable);
     let first = match reading::alarms(&r.reading) {
+        // The range check fires with the same badge as the tests: counted with them.
+        Some(fired) if r.reading.evidence.range.verdict() == Verdict::Fires => format!(
+            "Overall: {fired}, and the closed form's range check fires ({}).",
+            reading::range_words(&r.reading.evidence.range)
+        ),
         Some(fired) => format!("Overall: {fired}."),
         None if !ran => "Overall: no test can run on this panel, so none vouches for it.".into(),
         // The range flags are the closed form's: said, when the answer reads another.

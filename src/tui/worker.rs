@@ -312,7 +312,7 @@ pub fn run_load(j: &LoadJob) -> WorkerMsg {
                 // leave nothing for the sidecar to say.
                 .chain(
                     unmatched_families(&family_file, &loaded.header)
-                        .filter(|_| loaded.panel.families.is_none()),
+                        .filter(|_| loaded.panel.families.is_none() && loaded.panel.p() == 0),
                 )
                 .collect(),
             header: raters.clone().unwrap_or(loaded.header),

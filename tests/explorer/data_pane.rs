@@ -371,9 +371,9 @@ fn a_families_file_that_names_no_column_says_so() {
         &["coherence.human1", "coherence.human2"],
     );
     assert!(
-        notes.iter().any(|n| n.starts_with(
-            "note: families.csv beside this file names none of its columns (beluga_13b, orca_platypus_13b, llama2_13b_chat, …)"
-        )),
+        notes
+            .iter()
+            .any(|n| n.contains("families.csv beside it names none of this panel's judges")),
         "{notes:?}"
     );
     let notes = load(

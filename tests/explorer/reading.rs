@@ -44,6 +44,15 @@ fn no_walkthrough_step_contradicts_the_battery_pane() {
     let (_, last) = steps.last().unwrap();
     assert!(last.contains("Test A and Test J fire"), "{last}");
     assert!(!last.contains("Leave the ordinal anchor out"), "{last}");
+    // Trial 43, finding 2: the range check the battery pane shows FIRES is counted too.
+    if r.reading.evidence.range.verdict() == Verdict::Fires {
+        assert!(battery.contains("range FIRES"), "{battery}");
+        assert!(last.contains("range check fires"), "{last}");
+    }
+    // Finding 1: the configuration pane tells the row's list from what reads here.
+    let config = pane_rows(&app, Pane::Config, 100, 30).join(" ");
+    assert!(!config.contains("available:"), "{config}");
+    assert!(config.contains("on this panel"), "{config}");
 }
 
 #[test]

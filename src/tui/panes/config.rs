@@ -67,7 +67,11 @@ fn unguarded(app: &App, d: &crate::battery::decision::Decision) -> Vec<String> {
     let why = |t: TestId, reason: &str| {
         let text = t.spec().unguarded;
         let head = text.split_once(" (no ").map_or(text, |(h, _)| h);
-        format!("{head} (no Test {}: {reason})", t.name())
+        format!(
+            "{head} (no Test {}: {})",
+            t.name(),
+            reason.trim_end_matches('.')
+        )
     };
     let mut out: Vec<String> = d
         .unguarded
@@ -140,12 +144,14 @@ fn row_lines(
             .map(|t| Line::from(Span::styled(t, theme.highlight()))),
     );
     // What runs here, as the battery settled it: the list `battery` prints.
-    let available = if d.available.is_empty() {
-        "nothing".to_string()
-    } else {
-        d.available.join("; ")
+    let offer = match (app.battery.as_deref(), app.panel.as_deref()) {
+        (Some(r), Some(p)) => {
+            crate::battery::phrase::row_and_panel(&d.available, &r.reading, &p.anchors)
+        }
+        _ => format!("the row offers {}.", d.available.join("; ")),
     };
-    lines.push(Line::raw(format!("available: {available}")));
+    // One line, as the row's list always was: what reads here leads, the list may be cut.
+    lines.push(Line::raw(offer));
     let n = app.panel.as_ref().map_or(0, |p| p.n);
     if d.row.configuration.contains("10⁴") && n < 10_000 {
         lines.push(Line::styled(

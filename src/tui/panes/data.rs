@@ -64,7 +64,7 @@ fn list(app: &App, theme: Theme, width: usize) -> List {
     lines.push((Line::raw(""), None));
     // A long path keeps its end, the file's name.
     let suffix = if f.loading { " — loading…" } else { "" };
-    let path = sanitize(&f.path.display().to_string());
+    let path = sanitize(&crate::wording::source_name(&f.path));
     let path = keep_end(&path, width.saturating_sub(suffix.chars().count()).max(8));
     lines.push((Line::styled(format!("{path}{suffix}"), theme.dim()), None));
     // The loader's notes, whole (wrapped, never cut), under the path they are about.

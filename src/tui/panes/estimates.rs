@@ -371,7 +371,7 @@ fn anchor_lines(
         .iter()
         .enumerate()
         .map(|(k, a)| {
-            let ci = boot.and_then(|b| b.rho.get(k).copied().flatten());
+            let ci = boot.and_then(|b| crate::battery::RhoInterval::of(a.rho, b, k).interval());
             let t = truths.get(k).copied().flatten();
             let ci_text = ci.map_or_else(
                 || if stale { "[…]" } else { "[—]" }.to_string(),
@@ -415,6 +415,21 @@ fn anchor_lines(
             spans.push(Span::styled(truth_text, theme.truth()));
         }
         lines.push(Line::from(spans));
+    }
+    // An interval past ±1 is said, as the command line says it (trial 43, finding 14).
+    for ((a, name), k) in e.anchors.iter().zip(&shown).zip(0..) {
+        if let Some(crate::battery::RhoInterval::Shown {
+            past_unit: true, ..
+        }) = boot.map(|b| crate::battery::RhoInterval::of(a.rho, b, k))
+        {
+            lines.push(Line::styled(
+                format!(
+                    "note: {name}'s interval {}.",
+                    crate::battery::RhoInterval::PAST_UNIT
+                ),
+                theme.warn(),
+            ));
+        }
     }
     lines
 }
