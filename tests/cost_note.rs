@@ -96,6 +96,11 @@ fn a_likert_panel_on_the_asymptotic_null_is_charged_its_pilots() {
         let p = rhoscope::simulate::simulate(&pm, n, 1).unwrap();
         let shape = within_2x(&p, (300, 1000), measured);
         assert_eq!(shape.nulls.len(), 2, "{shape:?}");
-        assert!(shape.nulls.iter().all(|n| n.draw == NullDraw::Asymptotic && n.pilot.is_some()));
+        assert!(
+            shape
+                .nulls
+                .iter()
+                .all(|n| n.draw == NullDraw::Asymptotic && n.pilot.is_some())
+        );
     }
 }

@@ -460,9 +460,6 @@ pub(super) fn null_for(
 }
 
 #[cfg(test)]
-mod size;
-
-#[cfg(test)]
 mod tests {
     use super::*;
 

@@ -486,7 +486,12 @@ impl NullModel {
     /// times at the pilot's N₀; docs/method.md §3); else as [`Self::simulated_route`].
     #[must_use]
     pub fn route(&self, n: usize, correlations: bool) -> NullDraw {
-        if !self.wishart_ok(n) && correlations && asymptotic::holds(self, n) {
+        let cuts: Vec<Option<&[f64]>> = self
+            .discrete
+            .iter()
+            .map(|d| d.as_ref().map(|d| &d.cuts[..]))
+            .collect();
+        if !self.wishart_ok(n) && correlations && asymptotic::holds(&self.cov, &cuts, n) {
             NullDraw::Asymptotic
         } else {
             self.simulated_route(n, correlations)
@@ -498,7 +503,7 @@ impl NullModel {
     #[must_use]
     pub fn prepare(&self, n: usize, correlations: bool, streams: Streams) -> Prepared<'_> {
         let asymptotic = (self.route(n, correlations) == NullDraw::Asymptotic)
-            .then(|| Asymptotic::new(self, n, streams))
+            .then(|| self.asymptotic(n, streams))
             .flatten();
         Prepared {
             null: self,
@@ -506,6 +511,31 @@ impl NullModel {
             correlations,
             asymptotic,
         }
+    }
+
+    /// Which columns are ordinal.
+    #[must_use]
+    pub fn ordinal(&self) -> Vec<bool> {
+        self.discrete.iter().map(Option::is_some).collect()
+    }
+
+    /// The asymptotic draws at N = `n` from a pilot of [`PILOT_DRAWS`] simulated draws at
+    /// N₀ = min(N, [`PILOT_MAX_N`]) on `streams`' pilot purpose, in order whatever the thread
+    /// count; `None` when fewer than half the pilot draws are defined.
+    fn asymptotic(&self, n: usize, streams: Streams) -> Option<Asymptotic> {
+        use rayon::prelude::*;
+        let n0 = n.min(PILOT_MAX_N);
+        let ordinal = self.ordinal();
+        let pilot: Vec<Option<Vec<f64>>> = (0..PILOT_DRAWS)
+            .into_par_iter()
+            .map_init(Vec::new, |scratch, r| {
+                let mut rng = streams.rng(crate::rng::Purpose::NullPilot, r as u64);
+                let (cov, corr) = self.draw_simulated(n0, &mut rng, scratch, true);
+                Asymptotic::vector_of(&ordinal, &cov, corr.as_ref()?)
+            })
+            .collect();
+        let pilot: Vec<Vec<f64>> = pilot.into_iter().flatten().collect();
+        Asymptotic::from_pilot((&self.cov, &ordinal), n, n0, &pilot)
     }
 
     /// How [`Self::draw_simulated`] makes a draw at N = `n`: a Wishart whenever every column

@@ -10,10 +10,6 @@
 use nalgebra::DMatrix;
 use rand::Rng;
 use rand_distr::{Distribution, StandardNormal};
-use rayon::prelude::*;
-
-use super::NullModel;
-use crate::rng::{Purpose, Streams};
 
 /// Simulated draws that estimate Γ (more than the 42 coordinates of nine columns).
 pub const PILOT_DRAWS: usize = 200;
@@ -45,11 +41,11 @@ pub struct Asymptotic {
     model_cov: DMatrix<f64>,
 }
 
-/// The coordinates a null of these columns draws: correlations of pairs with an ordinal
-/// column, covariances of continuous pairs.
-fn entries(null: &NullModel) -> Vec<Entry> {
-    let q = null.q();
-    let ord = |c: usize| null.discrete[c].is_some();
+/// The coordinates a null of these columns (`ordinal[c]`: column c is ordinal) draws:
+/// correlations of pairs with an ordinal column, covariances of continuous pairs.
+fn entries(ordinal: &[bool]) -> Vec<Entry> {
+    let q = ordinal.len();
+    let ord = |c: usize| ordinal[c];
     let mut e = Vec::new();
     for a in 0..q {
         for b in a..q {
@@ -65,15 +61,16 @@ fn entries(null: &NullModel) -> Vec<Entry> {
     e
 }
 
-/// The expected count of the rarest level of any ordinal column at N = `n` (∞ when none).
-pub(super) fn rarest_level_count(null: &NullModel, n: usize) -> f64 {
+/// The expected count of the rarest level of any ordinal column (`cuts[c]`, on the scale of
+/// `cov`'s column c) at N = `n` (∞ when none).
+pub(super) fn rarest_level_count(cov: &DMatrix<f64>, cuts: &[Option<&[f64]>], n: usize) -> f64 {
     let z = |x: f64| crate::stats::normal::norm_cdf(x);
     let mut rarest = f64::INFINITY;
-    for (c, d) in null.discrete.iter().enumerate() {
+    for (c, d) in cuts.iter().enumerate() {
         let Some(d) = d else { continue };
-        let sd = null.cov[(c, c)].sqrt();
+        let sd = cov[(c, c)].sqrt();
         let mut below = 0.0;
-        for cut in &d.cuts {
+        for cut in *d {
             let at = z(cut / sd);
             rarest = rarest.min(at - below);
             below = at;
@@ -86,40 +83,24 @@ pub(super) fn rarest_level_count(null: &NullModel, n: usize) -> f64 {
 /// Whether the asymptotic draw is accurate enough for a null at N = `n` whose correlations are
 /// read: some column ordinal, N ≥ [`MIN_N`], and every level expected [`MIN_LEVEL_COUNT`] times
 /// at the pilot's N₀.
-pub(super) fn holds(null: &NullModel, n: usize) -> bool {
-    null.discrete.iter().any(Option::is_some)
+pub(super) fn holds(cov: &DMatrix<f64>, cuts: &[Option<&[f64]>], n: usize) -> bool {
+    cuts.iter().any(Option::is_some)
         && n >= MIN_N
-        && rarest_level_count(null, n.min(PILOT_MAX_N)) >= MIN_LEVEL_COUNT
+        && rarest_level_count(cov, cuts, n.min(PILOT_MAX_N)) >= MIN_LEVEL_COUNT
 }
 
 impl Asymptotic {
-    /// The asymptotic draws of `null` at N = `n` from a pilot of [`PILOT_DRAWS`] simulated
-    /// draws on `streams`' pilot purpose; `None` when fewer than half the pilot draws are
-    /// defined.
+    /// The asymptotic draws at N = `n` of a null of latent covariance `cov` (`ordinal[c]`:
+    /// column c is ordinal) from pilot vectors ([`Asymptotic::vector_of`]) drawn at N₀ = `n0`;
+    /// `None` under [`PILOT_DRAWS`]/2 of them.
     #[must_use]
-    pub fn new(null: &NullModel, n: usize, streams: Streams) -> Option<Asymptotic> {
-        let n0 = n.min(PILOT_MAX_N);
-        let pilot: Vec<Option<Vec<f64>>> = (0..PILOT_DRAWS)
-            .into_par_iter()
-            .map_init(Vec::new, |scratch, r| {
-                let mut rng = streams.rng(Purpose::NullPilot, r as u64);
-                let (cov, corr) = null.draw_simulated(n0, &mut rng, scratch, true);
-                Asymptotic::vector_of(null, &cov, corr.as_ref()?)
-            })
-            .collect();
-        Asymptotic::from_pilot(
-            null,
-            n,
-            n0,
-            &pilot.into_iter().flatten().collect::<Vec<_>>(),
-        )
-    }
-
-    /// The asymptotic draws at N = `n` from pilot vectors ([`Asymptotic::vector_of`]) drawn
-    /// at N₀ = `n0`; `None` under [`PILOT_DRAWS`]/2 of them.
-    #[must_use]
-    pub fn from_pilot(null: &NullModel, n: usize, n0: usize, pilot: &[Vec<f64>]) -> Option<Self> {
-        let entries = entries(null);
+    pub fn from_pilot(
+        (cov, ordinal): (&DMatrix<f64>, &[bool]),
+        n: usize,
+        n0: usize,
+        pilot: &[Vec<f64>],
+    ) -> Option<Self> {
+        let entries = entries(ordinal);
         let (r, d) = (pilot.len(), entries.len());
         if 2 * r < PILOT_DRAWS {
             return None;
@@ -132,16 +113,16 @@ impl Asymptotic {
             .iter()
             .flat_map(|v| v.iter().zip(&centre).map(|(x, c)| (x - c) * scale))
             .collect();
-        let sd: Vec<f64> = (0..null.q()).map(|c| null.cov[(c, c)].sqrt()).collect();
-        let model_corr = DMatrix::from_fn(null.q(), null.q(), |a, b| {
-            null.cov[(a, b)] / (sd[a] * sd[b])
+        let sd: Vec<f64> = (0..cov.nrows()).map(|c| cov[(c, c)].sqrt()).collect();
+        let model_corr = DMatrix::from_fn(cov.nrows(), cov.nrows(), |a, b| {
+            cov[(a, b)] / (sd[a] * sd[b])
         });
-        let mean = vector(&entries, &null.cov, &model_corr);
+        let mean = vector(&entries, &cov, &model_corr);
         Some(Asymptotic {
             entries,
             mean,
             dev,
-            model_cov: null.cov.clone(),
+            model_cov: cov.clone(),
         })
     }
 
@@ -210,27 +191,27 @@ fn vector(entries: &[Entry], cov: &DMatrix<f64>, corr: &DMatrix<f64>) -> Vec<f64
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::estimate::null::Discrete;
+    use crate::rng::Purpose;
+
+    const ORDINAL: [bool; 4] = [true, true, false, false];
+    /// Cut points of five equally likely levels on a unit scale.
+    const CUTS: [f64; 4] = [
+        -0.841_621_233_572_914_3,
+        -0.253_347_103_135_799_7,
+        0.253_347_103_135_799_7,
+        0.841_621_233_572_914_3,
+    ];
 
     /// Two ordinal columns and two continuous ones, one factor.
-    fn null() -> NullModel {
-        let cov = DMatrix::from_fn(4, 4, |i, j| if i == j { 1.0 } else { 0.5 });
-        let five = || {
-            Some(Discrete::from_probs(
-                1.0,
-                &[0.2, 0.4, 0.6, 0.8],
-                vec![1.0, 2.0, 3.0, 4.0, 5.0],
-            ))
-        };
-        NullModel::new(cov, vec![five(), five(), None, None]).unwrap()
+    fn cov() -> DMatrix<f64> {
+        DMatrix::from_fn(4, 4, |i, j| if i == j { 1.0 } else { 0.5 })
     }
 
     #[test]
     fn draws_centre_on_the_model_with_the_pilots_covariance_scaled_to_n() {
-        let null = null();
         let mut rng = crate::rng::stream_rng(1, Purpose::Null, 0);
         // A pilot of 200 vectors with known spread: coordinate k is 0.1·(k + 1)·z_k.
-        let d = entries(&null).len();
+        let d = entries(&ORDINAL).len();
         let pilot: Vec<Vec<f64>> = (0..PILOT_DRAWS)
             .map(|_| {
                 (0..d)
@@ -238,22 +219,24 @@ mod tests {
                         let z: f64 = StandardNormal.sample(&mut rng);
                         0.1 * (k + 1) as f64 * z
                     })
-                    .collect::<Vec<f64>>()
+                    .collect()
             })
             .collect();
         let var = |k: usize| {
             let m = pilot.iter().map(|v| v[k]).sum::<f64>() / pilot.len() as f64;
             pilot.iter().map(|v| (v[k] - m).powi(2)).sum::<f64>() / (pilot.len() - 1) as f64
         };
-        let a = Asymptotic::from_pilot(&null, 4000, 1000, &pilot).unwrap();
+        let cov = cov();
+        let a = Asymptotic::from_pilot((&cov, &ORDINAL), 4000, 1000, &pilot).unwrap();
         let draws: Vec<(DMatrix<f64>, DMatrix<f64>)> =
             (0..20_000).map(|_| a.draw(&mut rng)).collect();
         // Entries: (0,1) corr, (0,2) corr, (0,3) corr, (1,2), (1,3), then the continuous
         // covariances (2,2), (2,3), (3,3).
-        let coord = |k: usize, (cov, corr): &(DMatrix<f64>, DMatrix<f64>)| match entries(&null)[k] {
-            Entry::Corr(i, j) => corr[(i, j)],
-            Entry::Cov(i, j) => cov[(i, j)],
-        };
+        let coord =
+            |k: usize, (cov, corr): &(DMatrix<f64>, DMatrix<f64>)| match entries(&ORDINAL)[k] {
+                Entry::Corr(i, j) => corr[(i, j)],
+                Entry::Cov(i, j) => cov[(i, j)],
+            };
         for k in 0..d {
             let xs: Vec<f64> = draws.iter().map(|s| coord(k, s)).collect();
             let mean = xs.iter().sum::<f64>() / xs.len() as f64;
@@ -270,15 +253,17 @@ mod tests {
 
     #[test]
     fn a_pilot_with_most_draws_undefined_gives_no_asymptotic_null() {
-        let few = vec![vec![0.0; entries(&null()).len()]; PILOT_DRAWS / 2 - 1];
-        assert!(Asymptotic::from_pilot(&null(), 2000, 2000, &few).is_none());
+        let few = vec![vec![0.0; entries(&ORDINAL).len()]; PILOT_DRAWS / 2 - 1];
+        assert!(Asymptotic::from_pilot((&cov(), &ORDINAL), 2000, 2000, &few).is_none());
     }
 
     #[test]
     fn the_rarest_level_is_counted_from_the_cuts() {
         // Levels at 20 % each: the rarest is expected 0.2·N times.
-        assert!((rarest_level_count(&null(), 1000) - 200.0).abs() < 1e-6);
-        assert!(holds(&null(), 2000));
-        assert!(!holds(&null(), MIN_N - 1));
+        let cuts = [Some(&CUTS[..]), Some(&CUTS[..]), None, None];
+        assert!((rarest_level_count(&cov(), &cuts, 1000) - 200.0).abs() < 1e-6);
+        assert!(holds(&cov(), &cuts, 2000));
+        assert!(!holds(&cov(), &cuts, MIN_N - 1));
+        assert!(!holds(&cov(), &[None, None, None, None], 2000));
     }
 }

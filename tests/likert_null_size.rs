@@ -1,15 +1,14 @@
 //! Size of Tests J and O on the asymptotic null against the simulated one (docs/method.md §3),
 //! on panels simulated from the model itself with Likert judges: `#[ignore]`d, run with
-//! `cargo test --release --lib size -- --ignored --nocapture`.
+//! `SIZE_REPS=100 SIZE_NS=2000 cargo test --test likert_null_size -- --ignored --nocapture`.
 
 use nalgebra::DMatrix;
 use rayon::prelude::*;
 
-use crate::battery::null::{Asymptotic, NullModel, PILOT_DRAWS, PILOT_MAX_N};
-use crate::battery::registry::TestId;
-use crate::battery::types::{Layout, Sample};
-use crate::model::{Discretise, Params};
-use crate::rng::{Purpose, Streams};
+use rhoscope::battery::null::{Asymptotic, NullDraw, NullModel, PILOT_DRAWS, PILOT_MAX_N};
+use rhoscope::battery::{Layout, Sample, TestId};
+use rhoscope::model::{Discretise, Params};
+use rhoscope::rng::{Purpose, Streams};
 
 /// Whether each path rejects at 5 %, and whether the route rule takes the asymptotic one.
 #[derive(Debug, Clone, Copy, Default)]
@@ -33,7 +32,7 @@ fn statistic(t: TestId, layout: &Layout, cov: &DMatrix<f64>, corr: &DMatrix<f64>
 fn rejects(observed: f64, mut draws: Vec<f64>) -> bool {
     draws.retain(|x| x.is_finite());
     draws.sort_by(f64::total_cmp);
-    !draws.is_empty() && observed > crate::stats::percentile(&draws, 0.95)
+    !draws.is_empty() && observed > rhoscope::stats::percentile(&draws, 0.95)
 }
 
 /// Both nulls of `t` at N = `n` for one panel: the simulated draws (the pilot's own when
@@ -60,7 +59,7 @@ fn both(
     let pilot = simulate(Purpose::NullPilot, n0);
     let vectors: Vec<Vec<f64>> = pilot
         .iter()
-        .filter_map(|(c, r)| Asymptotic::vector_of(null, c, r))
+        .filter_map(|(c, r)| Asymptotic::vector_of(&null.ordinal(), c, r))
         .collect();
     let sim = if n == n0 {
         pilot
@@ -73,32 +72,33 @@ fn both(
             .map(|(c, r)| statistic(t, layout, c, r))
             .collect(),
     );
-    let asymptotic = Asymptotic::from_pilot(null, n, n0, &vectors).is_some_and(|a| {
-        let draws = (0..PILOT_DRAWS)
-            .map(|d| {
-                let (c, r) = a.draw(&mut streams.rng(Purpose::Null, (1 << 20) + d as u64));
-                statistic(t, layout, &c, &r)
-            })
-            .collect();
-        rejects(observed, draws)
-    });
+    let asymptotic = Asymptotic::from_pilot((&null.cov, &null.ordinal()), n, n0, &vectors)
+        .is_some_and(|a| {
+            let draws = (0..PILOT_DRAWS)
+                .map(|d| {
+                    let (c, r) = a.draw(&mut streams.rng(Purpose::Null, (1 << 20) + d as u64));
+                    statistic(t, layout, &c, &r)
+                })
+                .collect();
+            rejects(observed, draws)
+        });
     Rejects {
         simulated,
         asymptotic,
-        holds: null.route(n, true) == crate::battery::null::NullDraw::Asymptotic,
+        holds: null.route(n, true) == NullDraw::Asymptotic,
     }
 }
 
 /// Tests J and O on one simulated panel, each on its matched null, both paths.
 fn replicate(params: &Params, n: usize, seed: u64) -> Option<[Rejects; 2]> {
-    let panel = crate::simulate::simulate(params, n, seed).ok()?;
+    let panel = rhoscope::simulate::simulate(params, n, seed).ok()?;
     let layout = Layout::of(&panel);
     let p = panel.p();
     let s = panel.covariance();
-    let (fit, corr) = crate::estimate::free_scale::fit_panel(&panel).ok()?;
+    let (fit, corr) = rhoscope::estimate::free_scale::fit_panel(&panel).ok()?;
     let obs = |t: TestId| statistic(t, &layout, &s, &corr.r);
     let judges = corr.r.view((0, 0), (p, p)).into_owned();
-    let (lambda, _, _) = crate::estimate::free_scale::one_factor_uls(&judges).ok()?;
+    let (lambda, _, _) = rhoscope::estimate::free_scale::one_factor_uls(&judges).ok()?;
     let own = NullModel::free_scale_judges(&panel, &lambda).ok()?;
     let free = NullModel::free_scale(&panel, &fit).ok()?;
     let own_layout = Layout {
@@ -139,10 +139,10 @@ fn likert_null_sizes_asymptotic_against_simulated() {
         ("3 levels, 80 % top", &[0.05, 0.2]),
         ("5 levels, 1 % bottom", &[0.01, 0.03, 0.1, 0.38]),
     ];
-    let ns: Vec<usize> = std::env::var("SIZE_NS")
-        .ok()
-        .map(|v| v.split(',').filter_map(|x| x.parse().ok()).collect())
-        .unwrap_or_else(|| vec![2000]);
+    let ns: Vec<usize> = std::env::var("SIZE_NS").ok().map_or_else(
+        || vec![2000],
+        |v| v.split(',').filter_map(|x| x.parse().ok()).collect(),
+    );
     println!(
         "design | N | panels | route | J simulated | J asymptotic | O simulated | O asymptotic"
     );
