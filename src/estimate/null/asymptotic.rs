@@ -117,7 +117,7 @@ impl Asymptotic {
         let model_corr = DMatrix::from_fn(cov.nrows(), cov.nrows(), |a, b| {
             cov[(a, b)] / (sd[a] * sd[b])
         });
-        let mean = vector(&entries, &cov, &model_corr);
+        let mean = vector(&entries, cov, &model_corr);
         Some(Asymptotic {
             entries,
             mean,
@@ -126,14 +126,15 @@ impl Asymptotic {
         })
     }
 
-    /// The coordinates of one simulated draw of `null` (`None` when one is not finite).
+    /// The coordinates of one simulated draw of a null whose `ordinal` columns are ordinal
+    /// (`None` when one is not finite).
     #[must_use]
     pub fn vector_of(
-        null: &NullModel,
+        ordinal: &[bool],
         cov: &DMatrix<f64>,
         corr: &DMatrix<f64>,
     ) -> Option<Vec<f64>> {
-        let v = vector(&entries(null), cov, corr);
+        let v = vector(&entries(ordinal), cov, corr);
         v.iter().all(|x| x.is_finite()).then_some(v)
     }
 
