@@ -21,6 +21,8 @@ pub enum Purpose {
     Validate = 4,
     /// Panels simulated from a fitted free-scale model for its bias correction (Section 7).
     BiasCorrect = 5,
+    /// The pilot draws that estimate an asymptotic null's covariance (docs/method.md §3).
+    NullPilot = 6,
 }
 
 /// Stream indices live below this bound within each purpose.

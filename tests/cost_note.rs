@@ -83,3 +83,24 @@ fn a_ten_item_all_ordinal_panel_is_not_charged_rows() {
     // `battery … --null-draws 5000 --bootstrap 1000`: 0.11 CPU s (release; the note said 8.3 s).
     within_2x(&p, (1000, 5000), 0.11);
 }
+
+#[test]
+fn a_likert_panel_on_the_asymptotic_null_is_charged_its_pilots() {
+    let mut pm = rhoscope::model::Params::three_anchor();
+    pm.violations.ordinal = (0..6)
+        .map(|j| (j, rhoscope::model::Discretise::equal_probability(5)))
+        .collect();
+    // Six 5-level judges, three continuous anchors: `battery --seed 1` takes 0.72 CPU s at
+    // N = 2000 and 4.27 at N = 100 000 (release, 2 cores, load about 15, whole process).
+    for (n, measured) in [(2000, 0.72), (100_000, 4.27)] {
+        let p = rhoscope::simulate::simulate(&pm, n, 1).unwrap();
+        let shape = within_2x(&p, (300, 1000), measured);
+        assert_eq!(shape.nulls.len(), 2, "{shape:?}");
+        assert!(
+            shape
+                .nulls
+                .iter()
+                .all(|n| n.draw == NullDraw::Asymptotic && n.pilot.is_some())
+        );
+    }
+}

@@ -85,6 +85,7 @@ pub fn calibrate(
         .iter()
         .any(|t| t.null_kind(layout) == NullKind::FreeScale);
     let shared_judge_fit = shares_judge_fit(|t| tests.contains(&t), layout);
+    let prepared = null.prepare(n, correlations, streams);
     let rows: Vec<Option<PerTest<f64>>> = (0..count)
         .into_par_iter()
         .map_init(Vec::new, |scratch, d| {
@@ -92,7 +93,7 @@ pub fn calibrate(
                 return None;
             }
             let mut rng = streams.rng(Purpose::Null, d as u64);
-            let (cov, corr) = null.draw_sample(n, &mut rng, scratch, correlations);
+            let (cov, corr) = prepared.draw_sample(&mut rng, scratch);
             let sample = Sample {
                 cov: &cov,
                 corr: corr.as_ref(),

@@ -12,10 +12,15 @@ use rand::Rng;
 use rand_distr::{ChiSquared, Distribution, StandardNormal};
 use statrs::distribution::{ContinuousCDF, Normal};
 
+mod asymptotic;
+
+pub use asymptotic::{Asymptotic, MIN_LEVEL_COUNT, MIN_N, PILOT_DRAWS, PILOT_MAX_N};
+
 use super::EstimateError;
 use crate::model::{Params, Violations};
 use crate::moments::covariance;
 use crate::panel::{Panel, Scale};
+use crate::rng::Streams;
 
 /// Ordinal observation of one null column: absolute cut points and the value of each level.
 #[derive(Debug, Clone, PartialEq)]
@@ -53,6 +58,18 @@ pub enum NullDraw {
     Patterns,
     /// N simulated rows: q normals, their Cholesky product and the row's tally.
     Rows,
+    /// The latent correlations drawn from their asymptotic normal law ([`Asymptotic`]), whose
+    /// covariance a pilot of [`PILOT_DRAWS`] simulated draws at N₀ = min(N, [`PILOT_MAX_N`])
+    /// estimates once.
+    Asymptotic,
+}
+
+/// The simulated draws an asymptotic null makes once: how many, at which N, and how.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Pilot {
+    pub draws: usize,
+    pub n: usize,
+    pub draw: NullDraw,
 }
 
 /// One null's draws: how each is made, its columns and the polychorics it fits.
@@ -61,8 +78,40 @@ pub struct NullShape {
     pub draw: NullDraw,
     /// Columns of the null (q).
     pub columns: usize,
-    /// Polychoric correlations fitted per draw (0 when the draw's correlations are not read).
+    /// Polychoric correlations fitted per draw (0 when the draw's correlations are not read;
+    /// per pilot draw on the asymptotic route, whose own draws fit none).
     pub polychorics: usize,
+    /// The pilot of an asymptotic null.
+    pub pilot: Option<Pilot>,
+}
+
+/// A null ready for one calibration's draws at one N: the asymptotic law when its route
+/// says so, else the simulated draws.
+#[derive(Debug, Clone)]
+pub struct Prepared<'a> {
+    null: &'a NullModel,
+    n: usize,
+    correlations: bool,
+    asymptotic: Option<Asymptotic>,
+}
+
+impl Prepared<'_> {
+    /// One null sample (as [`NullModel::draw_simulated`] returns it).
+    pub fn draw_sample<R: Rng + ?Sized>(
+        &self,
+        rng: &mut R,
+        scratch: &mut Vec<f64>,
+    ) -> (DMatrix<f64>, Option<DMatrix<f64>>) {
+        match &self.asymptotic {
+            Some(a) => {
+                let (cov, corr) = a.draw(rng);
+                (cov, Some(corr))
+            }
+            None => self
+                .null
+                .draw_simulated(self.n, rng, scratch, self.correlations),
+        }
+    }
 }
 
 /// A correctly specified null: the covariance of the latent Gaussian model, its Cholesky
@@ -403,14 +452,14 @@ impl NullModel {
     /// Wishart shortcut, whose Pearson correlations are the ones. A draw whose correlations are
     /// undefined (a level that never occurs leaves a column with one level) gives matrices of
     /// NaN, which the statistics turn into a dropped draw.
-    pub fn draw_sample<R: Rng + ?Sized>(
+    pub fn draw_simulated<R: Rng + ?Sized>(
         &self,
         n: usize,
         rng: &mut R,
         scratch: &mut Vec<f64>,
         correlations: bool,
     ) -> (DMatrix<f64>, Option<DMatrix<f64>>) {
-        let drawn = match (self.route(n, correlations), &self.patterns) {
+        let drawn = match (self.simulated_route(n, correlations), &self.patterns) {
             (NullDraw::Patterns, Some(pn)) => pn.draw(n, rng).correlations(&pn.layout),
             (NullDraw::Rows, _) if correlations && self.discrete.iter().any(Option::is_some) => {
                 let l = self.tally_layout();
@@ -431,10 +480,69 @@ impl NullModel {
         )
     }
 
-    /// How [`Self::draw_sample`] makes a draw at N = `n` (what it costs): a Wishart whenever every column is continuous and N − 1 ≥ q, code
-    /// patterns for an all-ordinal one-factor null whose correlations are read, rows otherwise.
+    /// How a calibration's draw at N = `n` is made (what it costs): a Wishart whenever every
+    /// column is continuous and N − 1 ≥ q; the asymptotic law of the latent correlations when
+    /// they are read and it holds (N ≥ [`MIN_N`], every level expected [`MIN_LEVEL_COUNT`]
+    /// times at the pilot's N₀; docs/method.md §3); else as [`Self::simulated_route`].
     #[must_use]
     pub fn route(&self, n: usize, correlations: bool) -> NullDraw {
+        let cuts: Vec<Option<&[f64]>> = self
+            .discrete
+            .iter()
+            .map(|d| d.as_ref().map(|d| &d.cuts[..]))
+            .collect();
+        if !self.wishart_ok(n) && correlations && asymptotic::holds(&self.cov, &cuts, n) {
+            NullDraw::Asymptotic
+        } else {
+            self.simulated_route(n, correlations)
+        }
+    }
+
+    /// The null ready for one calibration at N = `n`: on the asymptotic route its pilot is
+    /// drawn here, on `streams`' pilot purpose (simulated draws when the pilot fails).
+    #[must_use]
+    pub fn prepare(&self, n: usize, correlations: bool, streams: Streams) -> Prepared<'_> {
+        let asymptotic = (self.route(n, correlations) == NullDraw::Asymptotic)
+            .then(|| self.asymptotic(n, streams))
+            .flatten();
+        Prepared {
+            null: self,
+            n,
+            correlations,
+            asymptotic,
+        }
+    }
+
+    /// Which columns are ordinal.
+    #[must_use]
+    pub fn ordinal(&self) -> Vec<bool> {
+        self.discrete.iter().map(Option::is_some).collect()
+    }
+
+    /// The asymptotic draws at N = `n` from a pilot of [`PILOT_DRAWS`] simulated draws at
+    /// N₀ = min(N, [`PILOT_MAX_N`]) on `streams`' pilot purpose, in order whatever the thread
+    /// count; `None` when fewer than half the pilot draws are defined.
+    fn asymptotic(&self, n: usize, streams: Streams) -> Option<Asymptotic> {
+        use rayon::prelude::*;
+        let n0 = n.min(PILOT_MAX_N);
+        let ordinal = self.ordinal();
+        let pilot: Vec<Option<Vec<f64>>> = (0..PILOT_DRAWS)
+            .into_par_iter()
+            .map_init(Vec::new, |scratch, r| {
+                let mut rng = streams.rng(crate::rng::Purpose::NullPilot, r as u64);
+                let (cov, corr) = self.draw_simulated(n0, &mut rng, scratch, true);
+                Asymptotic::vector_of(&ordinal, &cov, corr.as_ref()?)
+            })
+            .collect();
+        let pilot: Vec<Vec<f64>> = pilot.into_iter().flatten().collect();
+        Asymptotic::from_pilot((&self.cov, &ordinal), n, n0, &pilot)
+    }
+
+    /// How [`Self::draw_simulated`] makes a draw at N = `n`: a Wishart whenever every column
+    /// is continuous and N − 1 ≥ q, code patterns for an all-ordinal one-factor null whose
+    /// correlations are read, rows otherwise.
+    #[must_use]
+    pub fn simulated_route(&self, n: usize, correlations: bool) -> NullDraw {
         if self.wishart_ok(n) {
             NullDraw::Wishart
         } else if correlations && self.patterns.is_some() {
@@ -449,14 +557,24 @@ impl NullModel {
     #[must_use]
     pub fn shape(&self, n: usize, correlations: bool) -> NullShape {
         let o = self.discrete.iter().filter(|d| d.is_some()).count();
+        let draw = self.route(n, correlations);
+        let pilot = (draw == NullDraw::Asymptotic).then(|| {
+            let n0 = n.min(PILOT_MAX_N);
+            Pilot {
+                draws: PILOT_DRAWS,
+                n: n0,
+                draw: self.simulated_route(n0, correlations),
+            }
+        });
         NullShape {
-            draw: self.route(n, correlations),
+            draw,
             columns: self.q(),
             polychorics: if correlations {
                 o * o.saturating_sub(1) / 2
             } else {
                 0
             },
+            pilot,
         }
     }
 

@@ -1,6 +1,17 @@
 //! A tally built row by row, as a simulated null draws its rows.
 
+use std::cell::RefCell;
+
 use super::tally::{Layout, Tally};
+
+/// Dense weights, continuous sums and touched list, zeroed.
+type Dense = (Vec<u64>, Vec<f64>, Vec<u32>);
+
+thread_local! {
+    /// The last finished accumulator's dense buffers, zeroed, so a thread's next null draw of
+    /// the same layout reuses them instead of allocating and zeroing L^p patterns again.
+    static SPARE: RefCell<Option<Dense>> = const { RefCell::new(None) };
+}
 
 /// Builds a tally row by row (a simulated sample): dense over the code patterns when they
 /// fit `tally::DENSE_PATTERNS`, one pattern per row otherwise.
@@ -8,7 +19,7 @@ use super::tally::{Layout, Tally};
 pub struct Accumulator<'a> {
     layout: &'a Layout,
     /// Dense weights and continuous sums, and the patterns touched in order of first touch.
-    dense: Option<(Vec<u64>, Vec<f64>, Vec<u32>)>,
+    dense: Option<Dense>,
     rows: Tally,
 }
 
@@ -17,9 +28,12 @@ impl<'a> Accumulator<'a> {
     #[must_use]
     pub fn new(layout: &'a Layout) -> Accumulator<'a> {
         let nc = layout.cont.len();
-        let dense = layout
-            .dense_patterns()
-            .map(|k| (vec![0; k], vec![0.0; k * nc], Vec::new()));
+        let dense = layout.dense_patterns().map(|k| {
+            let spare = SPARE.with(|s| s.borrow_mut().take());
+            spare
+                .filter(|(w, sums, _)| w.len() == k && sums.len() == k * nc)
+                .unwrap_or_else(|| (vec![0; k], vec![0.0; k * nc], Vec::new()))
+        });
         Accumulator {
             layout,
             dense,
@@ -60,7 +74,7 @@ impl<'a> Accumulator<'a> {
     /// The tally of the rows pushed.
     #[must_use]
     pub fn finish(self) -> Tally {
-        let Some((weight, sums, touched)) = self.dense else {
+        let Some((mut weight, mut sums, mut touched)) = self.dense else {
             return self.rows;
         };
         let (no, nc) = self.layout.widths();
@@ -78,6 +92,13 @@ impl<'a> Accumulator<'a> {
                 t.levels[j * no + o] = level;
             }
         }
+        for &k in &touched {
+            let k = k as usize;
+            weight[k] = 0;
+            sums[k * nc..(k + 1) * nc].fill(0.0);
+        }
+        touched.clear();
+        SPARE.with(|s| *s.borrow_mut() = Some((weight, sums, touched)));
         t
     }
 }
