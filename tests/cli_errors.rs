@@ -100,6 +100,85 @@ fn the_designated_clean_anchor_reads_as_assumed_and_its_contradiction_is_said() 
 }
 
 #[test]
+fn long_ids_that_are_numbers_compare_as_numbers() {
+    // pandas writes item 1 as `1.0` once its column holds a missing value: one item, not two.
+    let dir = tempfile::tempdir().unwrap();
+    let mut text = String::from("item,rater,score\n");
+    let mut state = 3u64;
+    for i in 0..20 {
+        for r in ["J1", "J2", "J3", "A1", "A2"] {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1);
+            let item = if i == 1 && r == "J1" {
+                "1.0".to_string()
+            } else {
+                i.to_string()
+            };
+            let _ = writeln!(text, "{item},{r},{}", (state >> 40) % 100);
+        }
+    }
+    write(dir.path(), "l.csv", text.as_bytes());
+    let r = run(
+        dir.path(),
+        &["estimate", "l.csv", "--long", "item,rater,score"],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout.contains("items: 20 used, 0 dropped"),
+        "{}",
+        r.stdout
+    );
+    assert!(!r.stderr.contains("dropped"), "{}", r.stderr);
+}
+
+#[test]
+fn role_count_refusals_say_what_is_needed_and_no_advice_already_taken() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "p.csv", GOOD.as_bytes());
+    let r = run(dir.path(), &["estimate", "p.csv", "--anchors", "A1"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("fewer than 2 anchors (1 found: A1)"),
+        "{}",
+        r.stderr
+    );
+    assert!(!r.stderr.contains("name them with"), "{}", r.stderr);
+    let judges_only = map_rows(|l| l.rsplitn(3, ',').nth(2).unwrap().to_string()).replacen(
+        "J1,J2,J3,A1,A2",
+        "J1,J2,J3",
+        1,
+    );
+    write(dir.path(), "j.csv", judges_only.as_bytes());
+    let r = run(dir.path(), &["identify", "j.csv"]);
+    assert_eq!(r.code, 65, "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("j.csv: needs at least 1 anchor (0 found)"),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn a_delimiter_ending_every_line_and_a_row_of_another_delimiter_are_named() {
+    let trailing = map_rows(|l| format!("{l},")).replacen("A2\n", "A2,\n", 1);
+    expect_error(
+        trailing.as_bytes(),
+        &[],
+        65,
+        &["'#6'", "a delimiter at the end of every line"],
+    );
+    let mixed = GOOD.replacen("1.0,2.0,1.5,0.3,0.1", "1.0;2.0;1.5;0.3;0.1", 1);
+    expect_error(
+        mixed.as_bytes(),
+        &[],
+        65,
+        &["1 field where", "another delimiter"],
+    );
+}
+
+#[test]
 fn ragged_row() {
     let bad = GOOD.replacen("2.0,2.5,2.0,0.9,0.4", "2.0,2.5,2.0,0.9", 1);
     expect_error(

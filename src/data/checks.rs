@@ -288,9 +288,12 @@ pub(super) fn check_role_counts(
             DataError::data(path, msg)
         }
     };
-    // The way out is offered only when the file has the columns it asks for.
-    let way_out = |said: Said, needed: usize, setting: Setting| {
-        if raw.width >= needed {
+    // The way out is offered only when the file has the columns it asks for, and "name them"
+    // only to a user who has not just named them.
+    let way_out = |said: Said, needed: usize, setting: Setting, given: bool| {
+        if given {
+            said
+        } else if raw.width >= needed {
             said.text("; name them with ").setting(setting)
         } else {
             said.text(format!(
@@ -307,19 +310,28 @@ pub(super) fn check_role_counts(
         ));
         return Err(count_error(
             raw.judges_given,
-            way_out(said, 2, Setting::Judges),
+            way_out(said, 2, Setting::Judges, raw.judges_given),
         ));
     }
     if raw.anchors.len() < opts.min_anchors {
+        let needs = if opts.min_anchors == 1 {
+            "needs at least 1 anchor".to_string()
+        } else {
+            format!("fewer than {} anchors", opts.min_anchors)
+        };
         let said = Said::new(format!(
-            "fewer than {} anchors ({} found{})",
-            opts.min_anchors,
+            "{needs} ({} found{})",
             raw.anchors.len(),
             found_names(&raw.anchors)
         ));
         return Err(count_error(
             raw.anchors_given,
-            way_out(said, raw.judges.len() + opts.min_anchors, Setting::Anchors),
+            way_out(
+                said,
+                raw.judges.len() + opts.min_anchors,
+                Setting::Anchors,
+                raw.anchors_given,
+            ),
         ));
     }
     Ok(())
