@@ -57,6 +57,128 @@ fn header_only() {
 }
 
 #[test]
+fn a_nonzero_number_that_underflows_is_refused_where_it_stands() {
+    // `1e-400` would read as 0, as `1e400` would read as ∞: refused, naming row and column,
+    // in the fast reader and in the general one (a quoted cell); a written zero loads.
+    let bad = GOOD.replace("2.0,2.5,2.0,0.9", "2.0,1e-400,2.0,0.9");
+    expect_error(
+        bad.as_bytes(),
+        &[],
+        65,
+        &["p.csv", "row 3", "'J2'", "too small"],
+    );
+    let quoted = GOOD.replace("2.0,2.5,2.0,0.9", "2.0,\"-1.5E-999\",2.0,0.9");
+    expect_error(quoted.as_bytes(), &[], 65, &["row 3", "'J2'", "too small"]);
+    let dir = tempfile::tempdir().unwrap();
+    let zero = GOOD.replace("2.0,2.5,2.0,0.9", "2.0,0.0e-400,2.0,0.9");
+    write(dir.path(), "z.csv", zero.as_bytes());
+    assert_eq!(run(dir.path(), &["estimate", "z.csv"]).code, 0);
+}
+
+#[test]
+fn the_designated_clean_anchor_reads_as_assumed_and_its_contradiction_is_said() {
+    // On GOOD, A1 trusted as clean is left σ̂_a² = −0.1161: its ρ is 0 by assumption, not
+    // an estimate, and the data contradict that assumption.
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "p.csv", GOOD.as_bytes());
+    let r = run(
+        dir.path(),
+        &["estimate", "p.csv", "--designated-clean", "A1"],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let block = r.stdout.split("Designated clean").nth(1).unwrap();
+    let row = block.lines().find(|l| l.starts_with("  A1 ")).unwrap();
+    assert!(row.ends_with("0 (assumed)"), "{row}");
+    assert!(
+        block.contains("FLAG clean_anchor_contradicted: σ̂_a² = -0.1161 ≤ 0 for anchor A1, the anchor designated as clean"),
+        "{block}"
+    );
+    assert!(
+        !block.contains("for anchor A1: its error variance"),
+        "{block}"
+    );
+}
+
+#[test]
+fn long_ids_that_are_numbers_compare_as_numbers() {
+    // pandas writes item 1 as `1.0` once its column holds a missing value: one item, not two.
+    let dir = tempfile::tempdir().unwrap();
+    let mut text = String::from("item,rater,score\n");
+    let mut state = 3u64;
+    for i in 0..20 {
+        for r in ["J1", "J2", "J3", "A1", "A2"] {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1);
+            let item = if i == 1 && r == "J1" {
+                "1.0".to_string()
+            } else {
+                i.to_string()
+            };
+            let _ = writeln!(text, "{item},{r},{}", (state >> 40) % 100);
+        }
+    }
+    write(dir.path(), "l.csv", text.as_bytes());
+    let r = run(
+        dir.path(),
+        &["estimate", "l.csv", "--long", "item,rater,score"],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout.contains("items: 20 used, 0 dropped"),
+        "{}",
+        r.stdout
+    );
+    assert!(!r.stderr.contains("dropped"), "{}", r.stderr);
+}
+
+#[test]
+fn role_count_refusals_say_what_is_needed_and_no_advice_already_taken() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "p.csv", GOOD.as_bytes());
+    let r = run(dir.path(), &["estimate", "p.csv", "--anchors", "A1"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("fewer than 2 anchors (1 found: A1)"),
+        "{}",
+        r.stderr
+    );
+    assert!(!r.stderr.contains("name them with"), "{}", r.stderr);
+    let judges_only = map_rows(|l| l.rsplitn(3, ',').nth(2).unwrap().to_string()).replacen(
+        "J1,J2,J3,A1,A2",
+        "J1,J2,J3",
+        1,
+    );
+    write(dir.path(), "j.csv", judges_only.as_bytes());
+    let r = run(dir.path(), &["identify", "j.csv"]);
+    assert_eq!(r.code, 65, "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("j.csv: needs at least 1 anchor (0 found)"),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn a_delimiter_ending_every_line_and_a_row_of_another_delimiter_are_named() {
+    let trailing = map_rows(|l| format!("{l},")).replacen("A2\n", "A2,\n", 1);
+    expect_error(
+        trailing.as_bytes(),
+        &[],
+        65,
+        &["'#6'", "a delimiter at the end of every line"],
+    );
+    let mixed = GOOD.replacen("1.0,2.0,1.5,0.3,0.1", "1.0;2.0;1.5;0.3;0.1", 1);
+    expect_error(
+        mixed.as_bytes(),
+        &[],
+        65,
+        &["1 field where", "another delimiter"],
+    );
+}
+
+#[test]
 fn ragged_row() {
     let bad = GOOD.replacen("2.0,2.5,2.0,0.9,0.4", "2.0,2.5,2.0,0.9", 1);
     expect_error(
@@ -467,6 +589,70 @@ fn identical_judges_are_warned_in_one_line() {
     write(dir.path(), "q.csv", GOOD.as_bytes());
     let r = run(dir.path(), &["estimate", "q.csv"]);
     assert!(r.stderr.is_empty(), "{}", r.stderr);
+}
+
+#[test]
+fn affine_copies_of_a_judge_are_warned_like_identical_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    // J3 = 2·J2 + 1, and J3 = −J2: a rescaled re-export of one judge has no error of its own.
+    for (name, f, said) in [
+        (
+            "a.csv",
+            (|x: f64| 2.0 * x + 1.0) as fn(f64) -> f64,
+            "'J3' = 2·'J2' + 1",
+        ),
+        ("b.csv", |x: f64| -x, "'J3' = -1·'J2'"),
+    ] {
+        let copy = map_rows(|l| {
+            let v: Vec<&str> = l.split(',').collect();
+            let j2: f64 = v[1].parse().unwrap();
+            format!("{},{},{},{},{}", v[0], v[1], f(j2), v[3], v[4])
+        });
+        write(dir.path(), name, copy.as_bytes());
+        let r = run(dir.path(), &["estimate", name]);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        let err = r.stderr.trim_end();
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(
+            err.contains("warning: judge columns that are exact affine copies"),
+            "{err}"
+        );
+        assert!(err.contains(said), "{err}");
+    }
+}
+
+#[test]
+fn blank_lines_after_the_data_are_no_rows_in_a_file_as_on_stdin() {
+    // 40 columns × 12 items, then 1.7 million blank lines: counted as rows they would make
+    // 68 million cells, over the limit; they are none, on standard input or in a file.
+    let dir = tempfile::tempdir().unwrap();
+    let names: Vec<String> = (1..=38)
+        .map(|j| format!("J{j}"))
+        .chain(["A1".into(), "A2".into()])
+        .collect();
+    let mut text = names.join(",") + "\n";
+    let mut state = 7u64;
+    for _ in 0..12 {
+        let row: Vec<String> = (0..names.len())
+            .map(|_| {
+                state = state
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1);
+                format!("{}", (state >> 40) % 1000)
+            })
+            .collect();
+        text += &(row.join(",") + "\n");
+    }
+    text += &"\n".repeat(1_700_000);
+    write(dir.path(), "blanks.csv", text.as_bytes());
+    let file = run(dir.path(), &["estimate", "blanks.csv"]);
+    let stdin = common::run_redirected(dir.path(), &["estimate", "-"], "<blanks.csv");
+    assert!(!file.stderr.contains("over the limit"), "{}", file.stderr);
+    assert_eq!(file.code, stdin.code, "{}\n{}", file.stderr, stdin.stderr);
+    assert_eq!(
+        file.stdout.replace("blanks.csv", "-"),
+        stdin.stdout.replace("<stdin>", "-")
+    );
 }
 
 /// `simulate -o x.csv` with x.csv itself removed first: these runs test the sidecar rule

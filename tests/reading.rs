@@ -356,6 +356,7 @@ fn estimate(rho: Option<f64>, flags: Vec<Flag>) -> Estimate {
             beta: 0.1,
             sigma_a2: 0.5,
             rho,
+            assumed: false,
         }],
         flags,
     }

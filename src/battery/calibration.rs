@@ -347,6 +347,10 @@ pub struct Plan {
     pub resample_polychorics: usize,
     /// Each null that has a test to calibrate, and how its draws are made.
     pub nulls: Vec<NullShape>,
+    /// Columns of each latent fit (free-scale, one-factor) refitted per resample and per null
+    /// draw: on a continuous panel these iterative fits, not the draws, are the run's cost.
+    pub resample_fits: Vec<usize>,
+    pub draw_fits: Vec<usize>,
 }
 
 /// The [`Plan`] of the battery on `panel` (`clean`: the anchor trusted as clean, if any).
@@ -369,7 +373,7 @@ pub fn plan(panel: &Panel, spec: &NullSpec, clean: Option<usize>) -> Plan {
         (Slot::Free, free),
         (Slot::Judges, own),
     ];
-    let nulls = slots
+    let (nulls, draw_fits): (Vec<NullShape>, Vec<usize>) = slots
         .iter()
         .filter_map(|(slot, model)| {
             let m = model.as_ref().ok()?;
@@ -377,9 +381,11 @@ pub fn plan(panel: &Panel, spec: &NullSpec, clean: Option<usize>) -> Plan {
             let correlations = tests
                 .iter()
                 .any(|t| t.null_kind(&layout) == NullKind::FreeScale);
-            (!tests.is_empty()).then(|| m.shape(panel.n, correlations))
+            (!tests.is_empty())
+                .then(|| (m.shape(panel.n, correlations), correlations.then(|| m.q())))
         })
-        .collect();
+        .map(|(shape, fit)| (shape, fit.unwrap_or(0)))
+        .unzip();
     let ordinal = panel.scales.iter().filter(|s| s.is_ordinal()).count();
     let tallied = fits.fits.iter().any(|f| {
         matches!(
@@ -394,6 +400,12 @@ pub fn plan(panel: &Panel, spec: &NullSpec, clean: Option<usize>) -> Plan {
             0
         },
         nulls,
+        resample_fits: if tallied {
+            vec![panel.p() + panel.m()]
+        } else {
+            Vec::new()
+        },
+        draw_fits: draw_fits.into_iter().filter(|&q| q > 0).collect(),
     }
 }
 

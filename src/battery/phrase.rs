@@ -331,6 +331,7 @@ pub fn flags_in_words(codes: &[FlagCode]) -> String {
                 FlagCode::SigmaC2Nonpositive => "σ̂_c² ≤ 0".to_string(),
                 FlagCode::SigmaT2Outside0K => "σ̂_t² outside (0, K)".into(),
                 FlagCode::SigmaA2Nonpositive => "σ̂_a² ≤ 0".into(),
+                FlagCode::CleanContradicted => "the clean anchor contradicted (σ̂_a² ≤ 0)".into(),
                 FlagCode::ZeroDenominator => "a zero denominator".into(),
                 FlagCode::RhoOutsideUnit => "|ρ̂| > 1".into(),
                 FlagCode::OrdinalAnchor => "Likert codes read as numbers on an anchor".into(),

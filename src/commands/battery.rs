@@ -41,6 +41,8 @@ pub(super) fn report(
         null_draws: opts.null_draws,
         resample_polychorics: plan.resample_polychorics,
         nulls: plan.nulls,
+        resample_fits: plan.resample_fits,
+        draw_fits: plan.draw_fits,
     };
     let what = format!(
         "the battery (N = {}, {} judges, {} anchors, B = {}, {} null draws)",

@@ -47,11 +47,24 @@ pub(super) fn parse_cell(
                 "an integer beyond 2^53 that a double cannot hold: it would read as {x:.0}; an id or a timestamp is not a score (leave its column out of the roles), and a score this large can be rescaled (ρ does not depend on its units)"
             ),
         )),
+        Ok(x) if x == 0.0 && !zero_literal(s.as_bytes()) => Err(DataError::data_at(
+            path,
+            at(),
+            "a nonzero number too small for a double: it would read as 0; rescale the column (ρ does not depend on its units)",
+        )),
         Ok(x) if x.is_finite() => Ok(Some(x)),
         Ok(x) if x.is_nan() => Ok(None),
         Ok(_) => Err(DataError::data_at(path, at(), "infinite value")),
         Err(_) => Err(DataError::data_at(path, at(), "not a number")),
     }
+}
+
+/// Whether a number's digits before its exponent are all zeros: a zero it reads as is the
+/// number written, not an underflow of `1e-400` (refused, never rounded to 0).
+fn zero_literal(s: &[u8]) -> bool {
+    s.iter()
+        .take_while(|b| !matches!(b, b'e' | b'E'))
+        .all(|b| matches!(b, b'0' | b'.' | b'+' | b'-'))
 }
 
 /// 2^53: beyond it not every integer is a double, so an integer written there (an id, a
@@ -90,7 +103,7 @@ pub(super) fn cell_value(
 ) -> Result<f64, DataError> {
     match fast_number(field) {
         // Beyond 2^53 an integer is checked for what a double can hold.
-        Some(x) if x.abs() <= EXACT_INTEGERS => Ok(x),
+        Some(x) if x.abs() <= EXACT_INTEGERS && (x != 0.0 || zero_literal(field)) => Ok(x),
         _ => Ok(parse_cell(path, field, row, column)?.unwrap_or(f64::NAN)),
     }
 }

@@ -55,14 +55,17 @@ fn fill(file: &mut File, buf: &mut [u8]) -> std::io::Result<usize> {
     Ok(got)
 }
 
-/// Pass 1: the number of lines of the body, or `None` when it holds a quote or a carriage
-/// return that does not end a line (the `csv` reader handles both).
+/// Pass 1: the number of rows of the body (blank lines are no rows, as on standard input), or
+/// `None` when it holds a quote or a carriage return that does not end a line (the `csv`
+/// reader handles both).
 fn count_lines(w: &Wide, file: &mut File, buf: &mut [u8]) -> Result<Option<usize>, DataError> {
     let io = |e: std::io::Error| DataError::NoInput {
         path: w.path.to_path_buf(),
         reason: super::io_reason(&e),
     };
     let (mut lines, mut last, mut prev_cr, mut since) = (0usize, b'\n', false, 0usize);
+    // Rows so far, and whether the current line is blank so far.
+    let (mut rows, mut blank) = (0usize, true);
     loop {
         let k = fill(file, buf).map_err(io)?;
         if k == 0 {
@@ -83,15 +86,29 @@ fn count_lines(w: &Wide, file: &mut File, buf: &mut [u8]) -> Result<Option<usize
         since = memchr::memrchr(b'\n', b).map_or(since + k, |i| k - i - 1);
         prev_cr = b[k - 1] == b'\r';
         last = b[k - 1];
-        lines += memchr::memchr_iter(b'\n', b).count();
+        let mut start = 0;
+        for i in memchr::memchr_iter(b'\n', b) {
+            if !(blank && is_blank(w, &b[start..i])) {
+                rows += 1;
+            }
+            (blank, start, lines) = (true, i + 1, lines + 1);
+        }
+        blank = blank && is_blank(w, &b[start..]);
     }
     if prev_cr {
         return Ok(None);
     }
-    if last != b'\n' {
-        lines += 1;
+    if last != b'\n' && !blank {
+        rows += 1;
     }
-    Ok(Some(lines))
+    Ok(Some(rows))
+}
+
+/// A line (or its part) that holds only whitespace and no delimiter: no row, as the `csv`
+/// reader skips it.
+fn is_blank(w: &Wide, line: &[u8]) -> bool {
+    line.iter()
+        .all(|&b| b.is_ascii_whitespace() && b != w.delimiter)
 }
 
 fn too_long(w: &Wide, row: u64) -> DataError {
@@ -105,19 +122,21 @@ fn too_long(w: &Wide, row: u64) -> DataError {
     )
 }
 
-/// One parallel task: a run of whole lines, where its rows start, and how many.
+/// One parallel task: a run of whole lines, where its lines start, and how many rows (blank
+/// lines are none) and lines it holds.
 struct Chunk {
     start: usize,
     end: usize,
-    row0: usize,
     rows: usize,
+    line0: usize,
+    lines: usize,
 }
 
 /// Splits `text` (whole lines; the last may lack its newline only at the end of the file)
 /// into chunks of about [`CHUNK`] bytes at line ends.
-fn chunks(text: &[u8], at_eof: bool) -> Vec<Chunk> {
+fn chunks(w: &Wide, text: &[u8], at_eof: bool) -> Vec<Chunk> {
     let mut out = Vec::new();
-    let (mut start, mut row0) = (0, 0);
+    let (mut start, mut line0) = (0, 0);
     while start < text.len() {
         let target = (start + CHUNK).min(text.len());
         let end = if target == text.len() {
@@ -126,17 +145,23 @@ fn chunks(text: &[u8], at_eof: bool) -> Vec<Chunk> {
             memchr::memchr(b'\n', &text[target..]).map_or(text.len(), |i| target + i + 1)
         };
         let piece = &text[start..end];
-        let mut rows = memchr::memchr_iter(b'\n', piece).count();
-        if end == text.len() && at_eof && !piece.ends_with(b"\n") {
-            rows += 1;
+        let (mut rows, mut lines, mut from) = (0, 0, 0);
+        for i in memchr::memchr_iter(b'\n', piece) {
+            rows += usize::from(!is_blank(w, &piece[from..i]));
+            (lines, from) = (lines + 1, i + 1);
+        }
+        if end == text.len() && at_eof && from < piece.len() {
+            lines += 1;
+            rows += usize::from(!is_blank(w, &piece[from..]));
         }
         out.push(Chunk {
             start,
             end,
-            row0,
             rows,
+            line0,
+            lines,
         });
-        row0 += rows;
+        line0 += lines;
         start = end;
     }
     out
@@ -181,8 +206,9 @@ fn parse_body(
             carry = len;
             continue;
         };
-        let parts = chunks(&buf[..end], at_eof);
+        let parts = chunks(w, &buf[..end], at_eof);
         let rows: usize = parts.iter().map(|c| c.rows).sum();
+        let block_lines: usize = parts.iter().map(|c| c.lines).sum();
         if row0 + rows > stride {
             return Err(changed());
         }
@@ -199,7 +225,7 @@ fn parse_body(
             )?;
         }
         row0 += rows;
-        first_line += rows as u64;
+        first_line += block_lines as u64;
         buf.copy_within(end..len, 0);
         carry = len - end;
         if at_eof {
@@ -247,7 +273,7 @@ fn parse_block(
             parse_chunk(
                 w,
                 &text[c.start..c.end],
-                first_line + c.row0 as u64,
+                first_line + c.line0 as u64,
                 &mut cols,
                 lines,
             )
@@ -257,7 +283,7 @@ fn parse_block(
 }
 
 /// Parses the rows of one chunk in a single scan for delimiters and line ends. A blank
-/// (or all-whitespace) line is no item: its line stays 0, as the `csv` reader skips it.
+/// (or all-whitespace) line is no row and takes no slot, as the `csv` reader skips it.
 fn parse_chunk(
     w: &Wide,
     text: &[u8],
@@ -266,38 +292,38 @@ fn parse_chunk(
     lines: &mut [u64],
 ) -> Result<(), DataError> {
     let mut seps: Vec<usize> = Vec::with_capacity(w.names.len());
-    let (mut start, mut r) = (0, 0);
+    let (mut start, mut r, mut line) = (0, 0, first_line);
     for i in memchr::memchr2_iter(w.delimiter, b'\n', text) {
         if text[i] == b'\n' {
-            parse_row(w, &text[start..i], &seps, first_line, r, cols, lines)?;
+            r += usize::from(parse_row(w, &text[start..i], &seps, line, r, cols, lines)?);
             seps.clear();
             start = i + 1;
-            r += 1;
+            line += 1;
         } else {
             seps.push(i - start);
         }
     }
-    if r < lines.len() {
-        parse_row(w, &text[start..], &seps, first_line, r, cols, lines)?;
+    if start < text.len() {
+        parse_row(w, &text[start..], &seps, line, r, cols, lines)?;
     }
     Ok(())
 }
 
-/// One row: `seps` are the delimiter offsets within `line` (which has no newline).
+/// One row into slot `r`, whether it was one (a blank line is not): `seps` are the delimiter
+/// offsets within `line` (which has no newline), `line_no` its line in the file.
 fn parse_row(
     w: &Wide,
     line: &[u8],
     seps: &[usize],
-    first_line: u64,
+    line_no: u64,
     r: usize,
     cols: &mut [&mut [f64]],
     lines: &mut [u64],
-) -> Result<(), DataError> {
+) -> Result<bool, DataError> {
     let line = line.strip_suffix(b"\r").unwrap_or(line);
     if seps.is_empty() && line.trim_ascii().is_empty() {
-        return Ok(());
+        return Ok(false);
     }
-    let line_no = first_line + r as u64;
     let width = w.names.len();
     if seps.len() + 1 != width {
         return Err(ragged(
@@ -314,5 +340,5 @@ fn parse_row(
         cols[slot][r] = cell_value(w.path, field, line_no, &w.names[c])?;
     }
     lines[r] = line_no;
-    Ok(())
+    Ok(true)
 }

@@ -96,6 +96,7 @@ impl RaterColumns {
 
     /// The slot of `rater`, deciding its role on first sight; `None` if not selected.
     fn slot(&mut self, rater: &[u8]) -> Option<(Role, usize)> {
+        let rater = &*id_key(rater);
         if let Some(s) = self.slot_of.get(rater) {
             return *s;
         }
@@ -161,7 +162,9 @@ fn rater_ids(list: Option<&[ColumnRef]>, setting: Setting) -> Result<Vec<String>
     list.unwrap_or_default()
         .iter()
         .map(|c| match c {
-            ColumnRef::Name(n) | ColumnRef::NameOrPosition(n) => Ok(n.trim().to_string()),
+            ColumnRef::Name(n) | ColumnRef::NameOrPosition(n) => {
+                Ok(String::from_utf8_lossy(&id_key(n.trim().as_bytes())).into_owned())
+            }
             ColumnRef::Position(p) => Err(DataError::Usage(Said::new("").setting(setting).text(
                 format!(
                     " gives position {p}, but raters of the long layout are named by their ids"
@@ -292,7 +295,10 @@ impl<'a> LongReader<'a> {
             ));
         }
         let next_item = self.items.len();
-        let item = *self.items.entry(item_id.to_vec()).or_insert(next_item);
+        let item = *self
+            .items
+            .entry(id_key(item_id).into_owned())
+            .or_insert(next_item);
         if item == self.lines.len() {
             self.lines.push(line);
         }
@@ -342,6 +348,25 @@ impl<'a> LongReader<'a> {
             notes: self.note.into_iter().collect(),
             width: usize::MAX,
         })
+    }
+}
+
+/// An item or rater id as it is compared: a number by its value (`1`, `1.0` and `01` are one
+/// id, as pandas writes `1.0` once a column holds a missing value), other text as written.
+/// A number with more than 15 significant digits stays text, so no two ids merge by rounding.
+pub(super) fn id_key(id: &[u8]) -> std::borrow::Cow<'_, [u8]> {
+    let text = std::str::from_utf8(id).unwrap_or("").trim();
+    let digits = text
+        .bytes()
+        .take_while(|b| !matches!(b, b'e' | b'E'))
+        .filter(u8::is_ascii_digit)
+        .skip_while(|&b| b == b'0')
+        .count();
+    match text.parse::<f64>() {
+        Ok(x) if x.is_finite() && digits <= 15 && text.bytes().any(|b| b.is_ascii_digit()) => {
+            std::borrow::Cow::Owned(format!("{}", x + 0.0).into_bytes())
+        }
+        _ => std::borrow::Cow::Borrowed(id),
     }
 }
 

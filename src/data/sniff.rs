@@ -434,7 +434,11 @@ pub(super) fn check_header(path: &Path, header: &[String]) -> Result<(), DataErr
                     column: Some(format!("#{}", i + 1)),
                     value: None,
                 },
-                "the header has an empty column name",
+                if i + 1 == header.len() {
+                    "the header has an empty last column name: likely a delimiter at the end of every line (as some exports write); remove it"
+                } else {
+                    "the header has an empty column name"
+                },
             ));
         }
         if let Some(j) = first_seen.insert(name, i) {

@@ -173,6 +173,13 @@ pub(super) fn ragged(
         b';' => "semicolon",
         _ => "comma",
     };
+    // One field where many were expected: the row is likely split by another delimiter.
+    let hint = if fields == 1 && width > 1 {
+        "; this row may use another delimiter than the header"
+    } else {
+        ""
+    };
+    let noun = if fields == 1 { "field" } else { "fields" };
     DataError::data_at(
         path,
         Location {
@@ -180,7 +187,7 @@ pub(super) fn ragged(
             ..Location::default()
         },
         format!(
-            "ragged row: {fields} fields where the header has {width} (read as {read_as}-separated)"
+            "ragged row: {fields} {noun} where the header has {width} (read as {read_as}-separated{hint})"
         ),
     )
 }

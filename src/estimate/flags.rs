@@ -13,6 +13,8 @@ pub enum FlagCode {
     SigmaT2Outside0K,
     /// σ̂_ak² ≤ 0 for one anchor.
     SigmaA2Nonpositive,
+    /// σ̂_ak² ≤ 0 for the anchor designated as clean: the data contradict the assumption.
+    CleanContradicted,
     /// A pair's denominator is zero: both anchors at the boundary β = σ_c².
     ZeroDenominator,
     /// |ρ̂_k| > 1.
@@ -62,6 +64,7 @@ impl FlagCode {
             FlagCode::SigmaC2Nonpositive => "sigma_c2_nonpositive",
             FlagCode::SigmaT2Outside0K => "sigma_t2_outside_0_K",
             FlagCode::SigmaA2Nonpositive => "sigma_a2_nonpositive",
+            FlagCode::CleanContradicted => "clean_anchor_contradicted",
             FlagCode::ZeroDenominator => "zero_denominator",
             FlagCode::RhoOutsideUnit => "rho_outside_unit",
             FlagCode::NotIdentified => "not_identified",
@@ -162,6 +165,11 @@ impl Flag {
             }
             FlagCode::SigmaA2Nonpositive => format!(
                 "σ̂_a² = {} ≤ 0 for anchor {}: its error variance came out non-positive, so its ρ̂ is undefined; the anchor may be nearly error-free, on a scale other than the judges' (the closed form reads every column on one scale, Assumption 1), or the model misspecified.",
+                shown(self.value),
+                name(self.anchor.unwrap_or(0))
+            ),
+            FlagCode::CleanContradicted => format!(
+                "σ̂_a² = {} ≤ 0 for anchor {}, the anchor designated as clean: trusted as clean (σ_t² = its covariance with the judges), it is left no error of its own, so the data contradict the assumption; its ρ = 0 is assumed, not estimated, and the other anchors' ρ̂ rest on it: designate another anchor, or read another estimate.",
                 shown(self.value),
                 name(self.anchor.unwrap_or(0))
             ),

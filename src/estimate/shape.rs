@@ -48,6 +48,8 @@ pub struct AnchorEstimate {
     pub sigma_a2: f64,
     /// ρ̂_k = β̂_k / (σ̂_ak σ̂_c); `None` when σ̂_c² ≤ 0, σ̂_ak² ≤ 0 or σ̂_t² is undefined.
     pub rho: Option<f64>,
+    /// ρ_k is 0 by assumption (the anchor designated as clean), not an estimate: shown so.
+    pub assumed: bool,
 }
 
 /// The raw parameters of a fit, before the range rules of docs/method.md §1 are applied. Every
@@ -104,9 +106,16 @@ impl Estimate {
             .map(|(a, (&beta, &sigma_a2))| {
                 let a_positive = sigma_a2 > RELATIVE_ZERO * (sigma_t2.abs() + sigma_a2.abs());
                 if defined && !a_positive {
+                    // The anchor trusted as clean left with no error variance: the data
+                    // contradict the assumption itself, not an estimate of its ρ.
+                    let code = if clean == Some(a) {
+                        FlagCode::CleanContradicted
+                    } else {
+                        FlagCode::SigmaA2Nonpositive
+                    };
                     flags.push(Flag {
                         anchor: Some(a),
-                        ..Flag::new(FlagCode::SigmaA2Nonpositive, sigma_a2)
+                        ..Flag::new(code, sigma_a2)
                     });
                 }
                 // The designated-clean anchor's ρ is 0 by assumption (docs/method.md §1), whatever σ̂_a².
@@ -127,6 +136,7 @@ impl Estimate {
                     beta,
                     sigma_a2,
                     rho,
+                    assumed: clean == Some(a),
                 }
             })
             .collect();

@@ -156,8 +156,11 @@ fn estimate_tables(est: &Estimate, boot: Option<&BootstrapResult>, anchors: &[St
                 name.clone(),
                 fmt_num(a.beta),
                 fmt_num(a.sigma_a2),
-                a.rho
-                    .map_or_else(|| "undefined (see flags)".into(), fmt_num),
+                match a.rho {
+                    _ if a.assumed => "0 (assumed)".into(),
+                    Some(r) => fmt_num(r),
+                    None => "undefined (see flags)".into(),
+                },
             ];
             if let Some(b) = boot {
                 row.push(match RhoInterval::of(a.rho, b, k) {
