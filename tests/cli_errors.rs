@@ -650,8 +650,8 @@ fn blank_lines_after_the_data_are_no_rows_in_a_file_as_on_stdin() {
     assert!(!file.stderr.contains("over the limit"), "{}", file.stderr);
     assert_eq!(file.code, stdin.code, "{}\n{}", file.stderr, stdin.stderr);
     assert_eq!(
-        file.stdout.replace("blanks.csv", "-"),
-        stdin.stdout.replace("<stdin>", "-")
+        file.stdout.replace("blanks.csv", "standard input"),
+        stdin.stdout
     );
 }
 
