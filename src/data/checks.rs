@@ -291,24 +291,27 @@ pub(super) fn check_role_counts(
     };
     // The way out is offered only when the file has the columns it asks for, and "name them"
     // only to a user who has not just named them.
-    let way_out = |said: Said, needed: usize, setting: Setting, given: bool| {
+    let way_out = |said: String, needed: usize, setting: Setting, given: bool| {
+        let said_ = Said::new(said.clone());
         if given {
-            said
+            // Named by the setting the user typed, which gave too few.
+            let joint = if said.starts_with("fewer") { " gives " } else { ": " };
+            Said::new("").setting(setting).text(format!("{joint}{said}"))
         } else if raw.width >= needed {
-            said.text("; name them with ").setting(setting)
+            said_.text("; name them with ").setting(setting)
         } else {
-            said.text(format!(
+            said_.text(format!(
                 "; the file has {} column(s) that could take a role",
                 raw.width
             ))
         }
     };
     if raw.judges.len() < 2 {
-        let said = Said::new(format!(
+        let said = format!(
             "fewer than 2 judges ({} found{})",
             raw.judges.len(),
             found_names(&raw.judges)
-        ));
+        );
         return Err(count_error(
             raw.judges_given,
             way_out(said, 2, Setting::Judges, raw.judges_given),
@@ -320,11 +323,11 @@ pub(super) fn check_role_counts(
         } else {
             format!("fewer than {} anchors", opts.min_anchors)
         };
-        let said = Said::new(format!(
+        let said = format!(
             "{needs} ({} found{})",
             raw.anchors.len(),
             found_names(&raw.anchors)
-        ));
+        );
         return Err(count_error(
             raw.anchors_given,
             way_out(

@@ -374,7 +374,8 @@ fn the_last_step_never_points_at_a_planner_the_screen_lacks() {
 fn the_configuration_pane_gives_the_batterys_own_reason_for_test_b() {
     let app = llm_assigned();
     assert_eq!(app.panel.as_ref().unwrap().m(), 3);
-    let text = pane_rows(&app, Pane::Config, 120, 40).join(" ");
+    // Tall enough for the whole pane: at 120×40 the reason is one `j` below, under "↓ more".
+    let text = pane_rows(&app, Pane::Config, 120, 56).join(" ");
     let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
     assert!(!text.contains("< 3 anchors"), "{text}");
     assert!(text.contains("no Test B:"), "{text}");

@@ -165,10 +165,13 @@ fn row_lines(
     {
         lines.push(Line::styled(format!("this panel: {why}"), theme.warn()));
     }
-    lines.push(Line::raw(format!(
-        "unguarded: {}",
-        unguarded(app, d).join("; ")
-    )));
+    // Wrapped, so that each gap's reason is read whole at every size.
+    let gaps = format!("unguarded: {}", unguarded(app, d).join("; "));
+    lines.extend(
+        crate::tui::widgets::flow(&[gaps], " ", width)
+            .into_iter()
+            .map(Line::raw),
+    );
     lines
 }
 
