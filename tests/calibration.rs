@@ -343,6 +343,49 @@ fn battery_holds_its_size_on_null_panels() {
     assert!(failures.is_empty(), "{failures:#?}");
 }
 
+/// Test O's statistic is Browne's residual statistic per N − 1 (docs/method.md §7): on null
+/// panels its N − 1 multiple averages the χ² degrees of freedom m(m − 1)/2 − 2 (1 at three
+/// anchors, 4 at four) within 4 SE; the unweighted misfit it replaced averaged about 1 at four.
+#[test]
+fn test_o_statistic_is_chi_square_on_null_panels() {
+    let (panels, n) = (150, 1000);
+    for (rho, df) in [
+        (&[0.3, 0.7, 0.5][..], 1.0),
+        (&[0.3, 0.7, 0.5, 0.2][..], 4.0),
+    ] {
+        let design = Design {
+            judges: Judges::Continuous,
+            families: true,
+            n,
+            violation: Violation::None,
+            rho: Box::leak(rho.to_vec().into_boxed_slice()),
+        };
+        let stats: Vec<f64> = (0..panels as u64)
+            .into_par_iter()
+            .filter_map(|i| {
+                let opts = Options {
+                    resamples: 0,
+                    null_draws: 10,
+                    seed: 31 + i,
+                };
+                let r = run(&design.panel(4242, i), &NullSpec::Matched, &opts, &silent)
+                    .expect("never stopped");
+                r.tests[TestId::O].statistic
+            })
+            .map(|t| t * (n - 1) as f64)
+            .collect();
+        assert!(stats.len() * 10 >= panels * 9, "Test O ran on most panels");
+        let mean = stats.iter().sum::<f64>() / stats.len() as f64;
+        let se = (2.0 * df / stats.len() as f64).sqrt();
+        eprintln!("m = {}: mean {mean:.3}, df {df}, SE {se:.3}", rho.len());
+        assert!(
+            (mean - df).abs() < 4.0 * se,
+            "m = {}: mean {mean} against {df}",
+            rho.len()
+        );
+    }
+}
+
 /// Every design of the size table, from `CAL_PANELS` panels (default 200) and `CAL_DRAWS` null
 /// draws per panel (default 200). Prints the table and the cells outside nominal ± 2 MC SE
 /// (among ~100 cells a few are, by chance), and fails on any cell outside ± 3 MC SE.

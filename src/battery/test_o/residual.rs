@@ -9,7 +9,7 @@ use crate::estimate::free_scale::FreeScaleFit;
 
 /// Browne's T_B / N at the fit: rᵀ(Γ⁻¹ − Γ⁻¹Δ(ΔᵀΓ⁻¹Δ)⁻¹ΔᵀΓ⁻¹)r with r the moments' residuals,
 /// Γ their normal-theory covariance by the delta method through the judges' one-factor fit,
-/// and Δ the model's Jacobian; `None` when Γ or ΔᵀΓ⁻¹Δ is singular.
+/// and Δ the model's Jacobian; `None` when Γ is singular or an entry is not finite.
 #[must_use]
 pub fn browne(r: &DMatrix<f64>, anchor_cov: &DMatrix<f64>, p: usize, fit: &FreeScaleFit) -> Option<f64> {
     let s = standardised(r, anchor_cov, p);
@@ -21,10 +21,16 @@ pub fn browne(r: &DMatrix<f64>, anchor_cov: &DMatrix<f64>, p: usize, fit: &FreeS
     let chol = gamma.cholesky()?;
     let resid = chol.l().solve_lower_triangular(&(g - model))?;
     let d = chol.l().solve_lower_triangular(&delta)?;
-    let dtd = (d.transpose() * &d).cholesky()?;
-    let coef = dtd.solve(&(d.transpose() * &resid));
-    let left = resid - d * coef;
-    let t = left.norm_squared();
+    // Project out the model's tangent space by its singular vectors: near equal β̂ (the ridge,
+    // §9) Δ is nearly rank-deficient and its normal equations would square that.
+    let svd = d.svd(true, false);
+    let u = svd.u?;
+    let top = svd.singular_values.max();
+    let fitted: f64 = (0..svd.singular_values.len())
+        .filter(|&i| svd.singular_values[i] > 1e-10 * top)
+        .map(|i| u.column(i).dot(&resid).powi(2))
+        .sum();
+    let t = (resid.norm_squared() - fitted).max(0.0);
     t.is_finite().then_some(t)
 }
 
