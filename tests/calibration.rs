@@ -717,7 +717,8 @@ fn test_o_plug_in_null_against_the_true_null() {
 /// Test O's size at m = 3, 4 and 6 anchors
 /// and N = 1000 and 5000: continuous judges, families, distinct ρ (off the equal-β ridge where
 /// Test O is conservative). `CAL_PANELS` (default 400) null panels per cell, `CAL_DRAWS`
-/// (default 200) null draws, `CAL_ONLY` parts of the design's name separated by `|`. Fails
+/// (default 200) null draws, `CAL_ONLY` parts of the design's name separated by `|`,
+/// `CAL_SEED` (default 7100) the first cell's panel seed (fresh panels for a second run). Fails
 /// on a cell outside nominal ± 3 MC SE.
 #[test]
 #[ignore = "long: Test O's size at 3, 4 and 6 anchors (about an hour of CPU at 400 panels)"]
@@ -725,6 +726,7 @@ fn test_o_size_by_anchor_count() {
     let panels = env_usize("CAL_PANELS", 400);
     let draws = env_usize("CAL_DRAWS", 200);
     let only = std::env::var("CAL_ONLY").unwrap_or_default();
+    let seed = env_usize("CAL_SEED", 7100) as u64;
     let rhos: [&'static [f64]; 3] = [
         &[0.3, 0.7, 0.5],
         &[0.3, 0.7, 0.5, 0.2],
@@ -750,7 +752,7 @@ fn test_o_size_by_anchor_count() {
         if !only.split('|').any(|part| name.contains(part)) {
             continue;
         }
-        let r = rejections(&design, panels, draws, 7100 + i as u64);
+        let r = rejections(&design, panels, draws, seed + i as u64);
         let (k, ran) = r[TestId::O];
         let rate = k as f64 / ran as f64;
         let pi = nominal(draws);

@@ -15,6 +15,12 @@ factor loading (h, h/2, 0, ...) on the anchors (power).
 
     python tests/python/o_size_harness.py 0.3,0.7,0.5,0.2 1000 400 200 plug
     python tests/python/o_size_harness.py 0.3,0.7,0.5,0.2 1000 1000 0 chi
+    python tests/python/o_size_harness.py fixture tests/fixtures/o_null_panel_m4.csv
+
+`fixture` fits one covariance matrix (CSV, six judges first) in the crate's units (anchors
+divided by their mean variance, as the crate's anchor-block fit is) and prints sigma_t^2,
+sigma_c^2, beta (back in the data's units) and Browne's statistic per unit N: the expected
+values of the crate's cross-check test.
 
 prints the rate at which the statistic exceeds its panel's threshold, the thresholds' spread
 over panels (log SD), their correlation with the statistic, the statistic's own 95 % point
@@ -236,8 +242,27 @@ def browne(S, th, p):
 CHI95 = {3: 3.841459, 4: 9.487729, 5: 18.307038, 6: 22.362032}
 
 
+def fixture(path):
+    """The fit and Browne's statistic of one covariance matrix, in the crate's anchor units."""
+    S = np.loadtxt(path, delimiter=",")[None]
+    d = np.ones(S.shape[1])
+    u = np.mean(np.diagonal(S[0])[P:])
+    d[P:] = 1 / np.sqrt(u)
+    Su = S * d[None, :, None] * d[None, None, :]
+    th, f, _, _ = fit(Su, P, grid_starts(Su, P))
+    t = browne(Su, th, P)[0]
+    print(
+        f"sigma_t2 {float(np.exp(th[0, 0]) * u)!r}, sigma_c2 {float(np.exp(th[0, 1]) * u)!r}"
+    )
+    print("beta", ", ".join(repr(float(b * u)) for b in th[0, 2:]))
+    print(f"misfit (unit-scaled) {float(f[0])!r}, browne per unit N {float(t)!r}")
+
+
 def main():
     """argv: rho (comma-separated), N, panels, null draws, null (plug | mix | fdb), seed."""
+    if sys.argv[1] == "fixture":
+        fixture(sys.argv[2])
+        return
     rho = [float(x) for x in sys.argv[1].split(",")]
     n, panels, D = int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
     mode = sys.argv[5] if len(sys.argv) > 5 else "plug"
