@@ -8,10 +8,7 @@
 use nalgebra::DMatrix;
 
 use crate::estimate::closed_form;
-use crate::estimate::latent::{
-    Frame,
-    family::{Family, ridge},
-};
+use crate::estimate::latent::{Frame, family::Family, ridge};
 use crate::model::Params;
 use crate::moments::{JudgePairs, Moments};
 use crate::ordinal::{

@@ -9,8 +9,6 @@ use std::f64::consts::FRAC_PI_2;
 
 use super::frame::Frame;
 
-pub mod ridge;
-
 /// Grid points per arc on which the anchors' order is checked.
 const GRID: usize = 400;
 
@@ -20,7 +18,7 @@ pub struct Arc {
     /// +1: the frame as fitted (on the ridge, b > 0); −1: its mirror (b < 0).
     pub branch: f64,
     /// The open interval of the family's parameter it spans: the judges' angle φ
-    /// (tan φ = σ_c/σ_t) on a latent frame, σ_t² on the free-scale ridge ([`ridge`]).
+    /// (tan φ = σ_c/σ_t) on a latent frame, σ_t² on the free-scale ridge ([`super::ridge`]).
     pub phi: (f64, f64),
     /// Per anchor: ρ at the arc's two ends (ρ rises along the arc).
     pub rho: Vec<(f64, f64)>,

@@ -5,7 +5,7 @@
 //! anchor's ρ keeps one sign, the anchor with the smaller V_k is the farther from 0, and all
 //! cross 0 together at s = P (b = 0: every anchor clean).
 
-use super::{Arc, Family};
+use super::family::{Arc, Family};
 use crate::estimate::identified::AnchorMoments;
 
 /// Grid points over (0, min(P, V_k)) on which each branch's worlds are sought.
