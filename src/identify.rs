@@ -8,7 +8,7 @@
 use nalgebra::DMatrix;
 
 use crate::estimate::closed_form;
-use crate::estimate::latent::{Frame, family::Family};
+use crate::estimate::latent::{Frame, family::Family, ridge};
 use crate::model::Params;
 use crate::moments::{JudgePairs, Moments};
 use crate::ordinal::{
@@ -108,6 +108,9 @@ pub struct Identification {
     /// set, by the rule the estimator uses (a Jacobian of full rank at a point does not make
     /// the data identify it: on the equal-β ridge they do not).
     pub data: Option<crate::estimate::identified::IdentifiedSet>,
+    /// Where that set is not a point (flag `ridge`): the equal-β ridge traced as a family at
+    /// the anchors' pooled moments (docs/method.md §9); `None` off the ridge.
+    pub ridge: Option<Family>,
     /// The family of ρ the latent correlations allow (docs/method.md §7b).
     pub family: FamilyCheck,
 }
@@ -236,10 +239,12 @@ pub fn at_panel(panel: &Panel) -> Result<Identification, IdentifyError> {
                 .map(|id| (pm, id))
                 .map_err(|e| format!("the panel's point does not reach both targets: {e}"))
         });
-    let data = on_data(panel);
+    let (data, ridge) = on_data(panel).unzip();
+    let ridge = ridge.flatten();
     let with_data = |id: Result<Identification, IdentifyError>| {
         id.map(|mut id| {
             id.data.clone_from(&data);
+            id.ridge.clone_from(&ridge);
             id.family = family.clone();
             id
         })
@@ -260,11 +265,24 @@ pub fn at_panel(panel: &Panel) -> Result<Identification, IdentifyError> {
     })
 }
 
-/// The panel's free-scale identified set, where the estimator runs.
-fn on_data(panel: &Panel) -> Option<crate::estimate::identified::IdentifiedSet> {
-    crate::estimate::free_scale::fit_panel_identified(panel)
-        .ok()
-        .and_then(|(f, _)| f.identified)
+/// The panel's free-scale identified set, where the estimator runs, and the ridge family
+/// where that set is not a point.
+fn on_data(panel: &Panel) -> Option<(crate::estimate::identified::IdentifiedSet, Option<Family>)> {
+    let (fit, _) = crate::estimate::free_scale::fit_panel_identified(panel).ok()?;
+    let set = fit.identified.clone()?;
+    let ridge = on_ridge(&set).then(|| {
+        let p = panel.p();
+        let cov = panel.covariance();
+        let anchors = cov.view((p, p), (panel.m(), panel.m())).into_owned();
+        ridge::of_moments(&crate::estimate::identified::moments_of(&fit, &anchors))
+    });
+    Some((set, ridge))
+}
+
+/// Whether a free-scale identified set says the fit is on the ridge: non-empty, not a point.
+#[must_use]
+pub fn on_ridge(set: &crate::estimate::identified::IdentifiedSet) -> bool {
+    !set.is_empty() && !set.is_point()
 }
 
 fn finish(
@@ -287,6 +305,7 @@ fn finish(
             rank,
         },
         data: None,
+        ridge: None,
         family: family_at(&point),
         point,
     })
@@ -382,5 +401,38 @@ mod tests {
                 .to_string()
                 .contains("out of range")
         );
+    }
+}
+
+#[cfg(test)]
+mod ridge_tests {
+    use super::*;
+
+    fn panel(rho: Vec<f64>, seed: u64) -> Panel {
+        let mut pm = crate::scenario::preset("three-anchor").unwrap();
+        pm.p = 5;
+        pm.rho = rho;
+        crate::simulate::simulate(&pm, 3000, seed).unwrap()
+    }
+
+    #[test]
+    fn clean_anchors_report_the_ridge_family_around_the_truth() {
+        let id = at_panel(&panel(vec![0.0; 3], 3)).unwrap();
+        let set = id.data.as_ref().expect("the free-scale set");
+        assert!(on_ridge(set), "{set:?}");
+        let fam = id.ridge.as_ref().expect("a ridge family");
+        assert!(!fam.is_empty());
+        for k in 0..3 {
+            let (lo, hi) = fam.range(k).unwrap();
+            assert!(lo < 0.0 && 0.0 < hi, "anchor {k}: {lo}..{hi}");
+        }
+    }
+
+    #[test]
+    fn a_panel_off_the_ridge_reports_no_ridge_family() {
+        let id = at_panel(&panel(vec![0.3, 0.7, 0.5], 3)).unwrap();
+        let set = id.data.as_ref().expect("the free-scale set");
+        assert!(set.is_point(), "{set:?}");
+        assert!(id.ridge.is_none());
     }
 }

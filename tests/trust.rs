@@ -68,6 +68,19 @@ fn clean_anchors_give_an_identified_set_not_a_free_scale_point() {
     let id = run(dir.path(), &["identify", "clean.csv"]);
     assert_eq!(id.code, 0, "{}", id.stderr);
     assert!(id.stdout.contains("NOT point-identified"), "{}", id.stdout);
+    // The ridge is traced as a family, each range with its identified set.
+    assert!(
+        id.stdout.contains("the free-scale equal-β ridge")
+            && id.stdout.contains("95 % identified set"),
+        "{}",
+        id.stdout
+    );
+    let idj = json(dir.path(), &["identify", "clean.csv", "--json"]);
+    assert_eq!(
+        idj["ridge_family"]["traced"], true,
+        "{}",
+        idj["ridge_family"]
+    );
     let bias = run(
         dir.path(),
         &[

@@ -18,6 +18,7 @@ use nalgebra::DMatrix;
 
 pub mod family;
 pub mod frame;
+pub mod ridge;
 
 pub use frame::{Frame, MIN_ANCHORS, MIN_JUDGES, rho_of};
 

@@ -7,6 +7,8 @@ use std::fmt::Write as _;
 use serde_json::{Value, json};
 
 use super::{interval_json, num};
+use crate::estimate::identified::IdentifiedSet;
+use crate::estimate::latent::family::Family;
 use crate::identify::{FAMILY_RESAMPLES, FAMILY_SEED, FamilyCheck};
 use crate::stats::Interval;
 
@@ -65,29 +67,8 @@ pub fn text(f: &FamilyCheck, anchors: &[String]) -> String {
         "  {} arc(s) of worlds; along each, every anchor's ρ rises together",
         family.arcs.len()
     );
-    lines(&mut out, f, frame, family, anchors);
-    out
-}
-
-/// Each anchor's range, the world each designation picks and the order no world reverses.
-fn lines(
-    out: &mut String,
-    f: &FamilyCheck,
-    frame: &crate::estimate::latent::Frame,
-    family: &crate::estimate::latent::family::Family,
-    anchors: &[String],
-) {
-    let name = |k: usize| {
-        anchors
-            .get(k)
-            .map_or_else(|| format!("A{}", k + 1), Clone::clone)
-    };
-    for k in 0..frame.m() {
-        let Some((lo, hi)) = family.range(k) else {
-            continue;
-        };
-        let ends = f
-            .ends
+    let ends = |k: usize| {
+        f.ends
             .get(k)
             .map(|(a, b)| {
                 format!(
@@ -96,7 +77,30 @@ fn lines(
                     ci(*b)
                 )
             })
-            .unwrap_or_default();
+            .unwrap_or_default()
+    };
+    lines(&mut out, frame.m(), family, anchors, &ends);
+    out
+}
+
+/// Each anchor's range, the world each designation picks and the order no world reverses.
+fn lines(
+    out: &mut String,
+    m: usize,
+    family: &Family,
+    anchors: &[String],
+    uncertainty: &dyn Fn(usize) -> String,
+) {
+    let name = |k: usize| {
+        anchors
+            .get(k)
+            .map_or_else(|| format!("A{}", k + 1), Clone::clone)
+    };
+    for k in 0..m {
+        let Some((lo, hi)) = family.range(k) else {
+            continue;
+        };
+        let ends = uncertainty(k);
         let arcs: Vec<String> = family
             .arcs
             .iter()
@@ -113,7 +117,7 @@ fn lines(
             name(k)
         );
     }
-    for k in 0..frame.m() {
+    for k in 0..m {
         match family.if_clean(k) {
             Some(rho) => {
                 let others: Vec<String> = (0..rho.len())
@@ -171,5 +175,58 @@ pub fn json(f: &FamilyCheck, anchors: &[String]) -> Value {
         })).collect::<Vec<_>>(),
         "above": family.above.iter().map(|(k, l)| json!([anchors.get(*k), anchors.get(*l)])).collect::<Vec<_>>(),
         "bootstrap": if f.on_panel { json!({"resamples": FAMILY_RESAMPLES, "seed": FAMILY_SEED}) } else { Value::Null },
+    })
+}
+
+/// The free-scale ridge's family block of `identify`'s text (docs/method.md §9), worded as
+/// the ordinal family; each range carries the anchor's 95 % identified set as its sampling
+/// uncertainty.
+#[must_use]
+pub fn ridge_text(family: &Family, set: &IdentifiedSet, anchors: &[String]) -> String {
+    let mut out = String::from(
+        "\nThe family the data allow (the free-scale equal-β ridge; docs/method.md §9): every σ_t² whose equal-β world reproduces the anchors' moments with each variance positive and |ρ| < 1\n",
+    );
+    let _ = writeln!(
+        out,
+        "  traced at the anchors' pooled moments (mean q, mean covariance); along each arc (one sign of the common β) every anchor's ρ keeps its sign, the anchor with the smaller variance is farther from 0, and all cross 0 together (β = 0)"
+    );
+    if family.is_empty() {
+        let _ = writeln!(
+            out,
+            "  no admissible world: the pooled moments leave no equal-β world (an anchor's variance at or below the anchors' mean covariance, or no σ_c² > 0 fits)"
+        );
+        return out;
+    }
+    let _ = writeln!(out, "  {} arc(s) of worlds", family.arcs.len());
+    let ends = |k: usize| {
+        set.rho
+            .get(k)
+            .copied()
+            .flatten()
+            .map(|(lo, hi)| format!("   (95 % identified set: [{lo:.2}, {hi:.2}])"))
+            .unwrap_or_default()
+    };
+    lines(&mut out, set.rho.len(), family, anchors, &ends);
+    out
+}
+
+/// The ridge's family as JSON (`identify --json` key `ridge_family`): each arc's σ_t² range.
+#[must_use]
+pub fn ridge_json(family: &Family, set: &IdentifiedSet, anchors: &[String]) -> Value {
+    let m = set.rho.len();
+    json!({
+        "traced": !family.is_empty(),
+        "arcs": family.arcs.iter().map(|a| json!({
+            "branch": a.branch,
+            "sigma_t2": [num(a.phi.0), num(a.phi.1)],
+            "rho": a.rho.iter().map(|r| json!([num(r.0), num(r.1)])).collect::<Vec<_>>(),
+        })).collect::<Vec<_>>(),
+        "anchors": (0..m).map(|k| json!({
+            "name": anchors.get(k),
+            "range": family.range(k).map_or(Value::Null, |(lo, hi)| json!([num(lo), num(hi)])),
+            "identified_set": set.rho[k].map_or(Value::Null, |(lo, hi)| json!([num(lo), num(hi)])),
+            "if_clean": family.if_clean(k).map_or(Value::Null, |r| json!(r.iter().map(|x| num(*x)).collect::<Vec<_>>())),
+        })).collect::<Vec<_>>(),
+        "above": family.above.iter().map(|(k, l)| json!([anchors.get(*k), anchors.get(*l)])).collect::<Vec<_>>(),
     })
 }

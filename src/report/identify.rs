@@ -160,6 +160,10 @@ pub fn json(r: &IdentifyReport<'_>) -> Value {
     mixed["params"] = params_json(&id.mixed.point);
     doc["mixed_scale"] = mixed;
     doc["family"] = super::family::json(&id.family, &r.names().1);
+    doc["ridge_family"] = match (&id.ridge, &id.data) {
+        (Some(fam), Some(set)) => super::family::ridge_json(fam, set, &r.names().1),
+        _ => Value::Null,
+    };
     doc
 }
 
@@ -305,6 +309,9 @@ pub fn text(r: &IdentifyReport<'_>) -> String {
     if let Some(set) = &id.data {
         let _ = writeln!(out, "  on this panel's data: {}", data_sentence(set));
     }
+    if let (Some(fam), Some(set)) = (&id.ridge, &id.data) {
+        out.push_str(&super::family::ridge_text(fam, set, &anchors));
+    }
     out.push_str(&super::family::text(&id.family, &r.names().1));
     out
 }
@@ -326,7 +333,7 @@ fn data_sentence(set: &crate::estimate::identified::IdentifiedSet) -> String {
             .map(|(lo, hi)| hi - lo)
             .fold(0.0, f64::max);
         format!(
-            "NOT point-identified: the anchors' β look equal (or N is too small to tell them apart), so the fit slides along a ridge; the identified sets of ρ are up to {widest:.2} wide{} ({} lists them)",
+            "NOT point-identified: the anchors' β look equal (or N is too small to tell them apart), so the fit slides along a ridge; the identified sets of ρ are up to {widest:.2} wide{} (the ridge's family below; {} lists the sets)",
             if set.unbounded {
                 " and reach the edge of the parameter space"
             } else {

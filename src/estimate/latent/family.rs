@@ -15,9 +15,10 @@ const GRID: usize = 400;
 /// One arc of admissible worlds.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Arc {
-    /// +1: the frame as fitted; −1: its mirror.
+    /// +1: the frame as fitted (on the ridge, b > 0); −1: its mirror (b < 0).
     pub branch: f64,
-    /// The open interval of judge angles φ (tan φ = σ_c/σ_t) it spans.
+    /// The open interval of the family's parameter it spans: the judges' angle φ
+    /// (tan φ = σ_c/σ_t) on a latent frame, σ_t² on the free-scale ridge ([`super::ridge`]).
     pub phi: (f64, f64),
     /// Per anchor: ρ at the arc's two ends (ρ rises along the arc).
     pub rho: Vec<(f64, f64)>,
