@@ -478,6 +478,36 @@ fn numbers_in_column_lists_follow_one_rule_said_in_every_refusal() {
     assert!(r.stdout.contains("digits alone"), "{}", r.stdout);
 }
 
+/// Wide with `--id`: an item id on a second row (a merge gone wrong) is refused as the long
+/// layout refuses a second score, naming both rows; distinct ids load.
+#[test]
+fn a_repeated_item_id_in_the_wide_layout_is_refused_naming_both_rows() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut dup = String::from("id,J1,J2,J3,A1,A2\n");
+    let mut clean = dup.clone();
+    for (i, r) in ROWS.iter().enumerate() {
+        let cells: Vec<String> = r.iter().map(f64::to_string).collect();
+        writeln!(dup, "s{},{}", i / 2, cells.join(",")).unwrap();
+        writeln!(clean, "s{i},{}", cells.join(",")).unwrap();
+    }
+    write(dir.path(), "dupid.csv", dup.as_bytes());
+    write(dir.path(), "clean.csv", clean.as_bytes());
+    let r = run(dir.path(), &["estimate", "dupid.csv", "--id", "id"]);
+    assert_eq!(r.code, 65, "{}", r.stderr);
+    assert_eq!(r.stderr.lines().count(), 1, "{}", r.stderr);
+    for part in [
+        "dupid.csv",
+        "row 3",
+        "column 'id'",
+        "a second row for item 's0'",
+        "row 2",
+    ] {
+        assert!(r.stderr.contains(part), "no {part}: {}", r.stderr);
+    }
+    let r = run(dir.path(), &["estimate", "clean.csv", "--id", "id"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+}
+
 /// `validate` on judges that agree exactly (identical integer columns, or identical decimals
 /// whose item means round) has no residual spread to read a shape from: it says so, never
 /// "-inf" or a kurtosis of rounding noise.
