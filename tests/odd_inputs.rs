@@ -369,6 +369,145 @@ fn numeric_headers_pick_by_name_and_note_what_positions_would_pick() {
     assert!(r.stderr.is_empty(), "{}", r.stderr);
 }
 
+/// One rule for numbers in a column list: a token that is a column's name is that name, else
+/// digits alone are a 1-based position. A signed number is neither; a padded header (`01`)
+/// picked by position gets a note; with --long a number is a rater id, and refusals name the
+/// token as typed.
+#[test]
+fn numbers_in_column_lists_follow_one_rule_said_in_every_refusal() {
+    let dir = tempfile::tempdir().unwrap();
+    let table = |header: &str| {
+        let mut csv = format!("{header}\n");
+        for r in ROWS {
+            let cells: Vec<String> = r.iter().map(f64::to_string).collect();
+            csv.push_str(&cells.join(","));
+            csv.push('\n');
+        }
+        csv
+    };
+    write(dir.path(), "ids.csv", table("3,4,5,1,2").as_bytes());
+    write(dir.path(), "padded.csv", table("03,04,05,01,02").as_bytes());
+    // '+1' is no column's name and not digits alone: refused, named as typed.
+    let r = run(
+        dir.path(),
+        &[
+            "estimate",
+            "ids.csv",
+            "--judges",
+            "+1,2,3",
+            "--anchors",
+            "4,5",
+        ],
+    );
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("'+1'"), "{}", r.stderr);
+    assert!(!r.stderr.contains("twice"), "{}", r.stderr);
+    // A position and a name reaching one column: both tokens named.
+    let r = run(
+        dir.path(),
+        &[
+            "estimate",
+            "ids.csv",
+            "--judges",
+            "4,1,3",
+            "--anchors",
+            "2,5",
+        ],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let r = run(
+        dir.path(),
+        &[
+            "estimate",
+            "padded.csv",
+            "--judges",
+            "1,03,2",
+            "--anchors",
+            "4,5",
+        ],
+    );
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("'1' and '03'"), "{}", r.stderr);
+    // Padded names picked by position: a note names both columns.
+    let r = run(
+        dir.path(),
+        &[
+            "estimate",
+            "padded.csv",
+            "--judges",
+            "1,2,3",
+            "--anchors",
+            "4,5",
+        ],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let line = r
+        .stderr
+        .lines()
+        .find(|l| l.contains("--judges"))
+        .unwrap_or_else(|| panic!("no note: {}", r.stderr));
+    assert!(line.contains("padded.csv"), "{line}");
+    assert!(line.contains("named 03 by position"), "{line}");
+    assert!(line.contains("named 01"), "{line}");
+    // With --long a number is a rater id; the refusal says positions do not apply.
+    let mut long = String::from("item,rater,score\n");
+    for (i, r) in ROWS.iter().enumerate() {
+        for (j, v) in r.iter().enumerate() {
+            writeln!(long, "{i},{},{v}", j + 10).unwrap();
+        }
+    }
+    write(dir.path(), "long.csv", long.as_bytes());
+    let r = run(
+        dir.path(),
+        &[
+            "estimate",
+            "long.csv",
+            "--long",
+            "item,rater,score",
+            "--judges",
+            "1,2,3",
+            "--anchors",
+            "13,14",
+        ],
+    );
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("'1'"), "{}", r.stderr);
+    assert!(r.stderr.contains("not a position"), "{}", r.stderr);
+    // --help says the rule.
+    let r = run(dir.path(), &["estimate", "--help"]);
+    assert!(r.stdout.contains("digits alone"), "{}", r.stdout);
+}
+
+/// Wide with `--id`: an item id on a second row (a merge gone wrong) is refused as the long
+/// layout refuses a second score, naming both rows; distinct ids load.
+#[test]
+fn a_repeated_item_id_in_the_wide_layout_is_refused_naming_both_rows() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut dup = String::from("id,J1,J2,J3,A1,A2\n");
+    let mut clean = dup.clone();
+    for (i, r) in ROWS.iter().enumerate() {
+        let cells: Vec<String> = r.iter().map(f64::to_string).collect();
+        writeln!(dup, "s{},{}", i / 2, cells.join(",")).unwrap();
+        writeln!(clean, "s{i},{}", cells.join(",")).unwrap();
+    }
+    write(dir.path(), "dupid.csv", dup.as_bytes());
+    write(dir.path(), "clean.csv", clean.as_bytes());
+    let r = run(dir.path(), &["estimate", "dupid.csv", "--id", "id"]);
+    assert_eq!(r.code, 65, "{}", r.stderr);
+    assert_eq!(r.stderr.lines().count(), 1, "{}", r.stderr);
+    for part in [
+        "dupid.csv",
+        "row 3",
+        "column 'id'",
+        "a second row for item 's0'",
+        "row 2",
+    ] {
+        assert!(r.stderr.contains(part), "no {part}: {}", r.stderr);
+    }
+    let r = run(dir.path(), &["estimate", "clean.csv", "--id", "id"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+}
+
 /// `validate` on judges that agree exactly (identical integer columns, or identical decimals
 /// whose item means round) has no residual spread to read a shape from: it says so, never
 /// "-inf" or a kurtosis of rounding noise.

@@ -22,12 +22,12 @@ pub struct PanelArgs {
 /// The options shared by every command that reads a panel.
 #[derive(Debug, Args, Clone, Default)]
 pub struct PanelOptions {
-    /// Judge columns (or rater ids with --long): comma-separated names or 1-based indices
-    /// (a number that is a column's name is that name, with a note if positions differ).
+    /// Judge columns: comma-separated names or 1-based positions (digits alone; a number that
+    /// is a column's name is that name, with a note if positions differ). With --long: rater ids.
     #[arg(long, value_delimiter = ',', value_name = "LIST")]
     pub judges: Option<Vec<String>>,
-    /// Anchor columns (or rater ids with --long): comma-separated names or 1-based indices
-    /// (a number that is a column's name is that name, with a note if positions differ).
+    /// Anchor columns: comma-separated names or 1-based positions (digits alone; a number that
+    /// is a column's name is that name, with a note if positions differ). With --long: rater ids.
     #[arg(long, value_delimiter = ',', value_name = "LIST")]
     pub anchors: Option<Vec<String>>,
     /// Columns (or rater ids with --long) that take no role, whatever their names say.

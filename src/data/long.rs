@@ -12,7 +12,7 @@ use super::{
     ColumnRef, LongColumns, MAX_COLUMNS, PanelRequest, Role, Source, cell_value, check_cells,
     check_width, default_role, is_blank, position_note, preview, resolve_list,
 };
-use crate::location::{Location, sanitize};
+use crate::location::{Location, escape, sanitize};
 use crate::wording::{Said, Setting};
 
 /// Long layout: which raters are selected, and their scores, kept sparse (one entry per
@@ -144,11 +144,18 @@ impl RaterColumns {
             (&self.anchors, self.listed_anchors, Setting::Anchors),
         ] {
             if let Some(unknown) = list.iter().find(|r| listed && !self.seen_set.contains(*r)) {
+                // A number here is a rater id: positions pick columns of the wide layout only.
+                let digits = unknown.bytes().all(|b| b.is_ascii_digit());
                 return Err(DataError::Usage(Said::new("").setting(setting).text(
                     format!(
-                        " names no rater '{}' in column '{rater_column}' (raters: {})",
-                        sanitize(unknown),
-                        preview(&self.seen)
+                        " names no rater '{}' in column '{rater_column}' (raters: {}){}",
+                        escape(unknown),
+                        preview(&self.seen),
+                        if digits {
+                            "; with the long layout a number is a rater id, not a position"
+                        } else {
+                            ""
+                        }
                     ),
                 )));
             }

@@ -12,7 +12,10 @@ use super::DataError;
 use super::assemble::assemble;
 use super::raw::{Loaded, Raw};
 use super::sniff::check_header;
-use super::{LongColumns, PanelRequest, cell_value, check_cells, long::LongReader, wide_layout};
+use super::{
+    LongColumns, PanelRequest, cell_value, check_cells, long::LongReader, wide::ItemIds,
+    wide_layout,
+};
 use crate::location::{Location, clip, sanitize};
 
 /// One column of a table in memory.
@@ -265,8 +268,15 @@ fn read_wide(
     rows: usize,
     opts: &PanelRequest,
 ) -> Result<Raw, DataError> {
-    let (mut raw, selected) = wide_layout(path, names, table.names, opts)?;
+    let (mut raw, selected, id) = wide_layout(path, names, table.names, opts)?;
     check_cells(path, rows, selected.len(), "rows")?;
+    if let Some(c) = id {
+        let mut ids = ItemIds::default();
+        let mut buf = String::new();
+        for i in 0..rows {
+            ids.add(path, table.columns[c].id(i, &mut buf), line(i), &names[c])?;
+        }
+    }
     // The first bad cell in row order (then column order within a row), as a file reports it.
     let mut first: Option<(usize, usize, DataError)> = None;
     let mut data = Vec::with_capacity(rows * selected.len());

@@ -87,7 +87,7 @@ pub(super) fn resolve_list(
             ColumnRef::NameOrPosition(t) => exact
                 .get(t.trim())
                 .copied()
-                .or_else(|| t.trim().parse::<usize>().ok().and_then(position))
+                .or_else(|| as_position(t).and_then(position))
                 .or_else(|| by_name(t)),
         };
         let Some(i) = found else {
@@ -107,20 +107,33 @@ pub(super) fn resolve_list(
             };
             return Err(DataError::Usage(Said::new("").setting(setting).text(why)));
         };
-        if out.contains(&i) {
-            return Err(DataError::Usage(
-                Said::new("")
-                    .setting(setting)
-                    .text(format!(" names column '{}' twice", names[i])),
-            ));
+        if let Some(first) = out.iter().position(|&j| j == i) {
+            // Both tokens as typed: a position and a name can reach the same column.
+            return Err(DataError::Usage(Said::new("").setting(setting).text(
+                format!(
+                    " names column '{}' twice (as {} and {})",
+                    escape(&names[i]),
+                    shown(&cols[first]),
+                    shown(col)
+                ),
+            )));
         }
         out.push(i);
     }
     Ok(out)
 }
 
+/// The 1-based position a typed token gives: ASCII digits alone (no sign, no space inside).
+fn as_position(token: &str) -> Option<usize> {
+    let t = token.trim();
+    (!t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()))
+        .then(|| t.parse().ok())
+        .flatten()
+}
+
 /// A note when a number in `tokens` names a column (so picks it by name) but as a 1-based
-/// position would pick another: frames pivoted from integer rater ids have such headers.
+/// position would pick another, or picks by position while columns are named with that number
+/// written otherwise (`01`): frames pivoted from integer rater ids have such headers.
 pub(super) fn position_note(
     path: &std::path::Path,
     refs: &[super::request::ColumnRef],
@@ -129,33 +142,48 @@ pub(super) fn position_note(
 ) -> Option<String> {
     let mut by_name = Vec::new();
     let mut by_position = Vec::new();
+    let mut padded = Vec::new();
     let typed = refs.iter().filter_map(|r| match r {
         super::request::ColumnRef::NameOrPosition(t) => Some(t.trim()),
         _ => None,
     });
     for tok in typed {
-        let Some(pos) = tok
-            .parse::<usize>()
-            .ok()
-            .filter(|i| (1..=names.len()).contains(i))
-        else {
+        let Some(pos) = as_position(tok).filter(|i| (1..=names.len()).contains(i)) else {
             continue;
         };
-        if names.iter().any(|n| n == tok) && names[pos - 1] != tok {
-            by_name.push(sanitize(tok));
-            by_position.push(sanitize(&names[pos - 1]));
+        if names.iter().any(|n| n == tok) {
+            if names[pos - 1] != tok {
+                by_name.push(sanitize(tok));
+                by_position.push(sanitize(&names[pos - 1]));
+            }
+        } else if let Some(n) = names
+            .iter()
+            .find(|n| as_position(n) == Some(pos) && n.trim() != names[pos - 1].trim())
+        {
+            padded.push(format!(
+                "{tok} picks the column named {} by position, not the column named {}",
+                sanitize(&names[pos - 1]),
+                sanitize(n)
+            ));
         }
     }
-    if by_name.is_empty() {
+    let message = if !by_name.is_empty() {
+        format!(
+            "note: {} {} picks the columns named {} by name; by position it would pick the columns named {} (a number that is a column's name is read as the name)",
+            setting.marked(),
+            by_name.join(","),
+            by_name.join(", "),
+            by_position.join(", ")
+        )
+    } else if !padded.is_empty() {
+        format!(
+            "note: {}: {} (a number that is no column's name is a 1-based position)",
+            setting.marked(),
+            padded.join("; ")
+        )
+    } else {
         return None;
-    }
-    let message = format!(
-        "note: {} {} picks the columns named {} by name; by position it would pick the columns named {} (a number that is a column's name is read as the name)",
-        setting.marked(),
-        by_name.join(","),
-        by_name.join(", "),
-        by_position.join(", ")
-    );
+    };
     // Kept marked, not displayed: each front end words the setting when it prints the note.
     Some(format!(
         "{}: {message}",

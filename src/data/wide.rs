@@ -1,6 +1,8 @@
 //! The wide layout: one row an item, one column a rater; the `csv` crate's reader, and the
 //! checks of a row's width.
 
+use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 use std::path::Path;
 
 use csv::ByteRecord;
@@ -9,9 +11,9 @@ use super::DataError;
 use super::raw::{Raw, Strategy};
 use super::{
     PanelRequest, Source, assign_roles, cell_value, check_cells, check_cells_so_far,
-    check_column_count, fast, position_note, resolve_list,
+    check_column_count, fast, long::id_key, position_note, resolve_list,
 };
-use crate::location::Location;
+use crate::location::{Location, escape_bytes};
 use crate::wording::Setting;
 
 /// The columns of a wide file that a row is parsed for.
@@ -19,18 +21,20 @@ pub(super) struct Wide<'a> {
     pub(super) path: &'a Path,
     pub(super) names: &'a [String],
     pub(super) selected: &'a [usize],
+    /// The id column, whose values are checked for repeats.
+    pub(super) id: Option<usize>,
     pub(super) delimiter: u8,
 }
 
 /// The wide layout's columns: the id, the judge and anchor roles and the raw columns they
 /// fill, decided from the header alone (a file's or a table's in memory); the selected
-/// columns' indices into `names`, judges then anchors.
+/// columns' indices into `names`, judges then anchors; the id column's index.
 pub(super) fn wide_layout(
     path: &Path,
     names: &[String],
     raw_header: &[String],
     opts: &PanelRequest,
-) -> Result<(Raw, Vec<usize>), DataError> {
+) -> Result<(Raw, Vec<usize>, Option<usize>), DataError> {
     let id = match &opts.id {
         Some(tok) => resolve_list(std::slice::from_ref(tok), names, true, Setting::Id)?,
         None => Vec::new(),
@@ -62,7 +66,7 @@ pub(super) fn wide_layout(
     // Role counts are checked after the rows (as before: a bad row is reported first); the
     // column limit before them, since it guards the allocation.
     check_column_count(path, selected.len(), "judge and anchor columns")?;
-    Ok((raw, selected))
+    Ok((raw, selected, id.first().copied()))
 }
 
 pub(super) fn read_wide(
@@ -71,15 +75,17 @@ pub(super) fn read_wide(
     strategy: Strategy,
 ) -> Result<Raw, DataError> {
     let names = src.header.clone();
-    let (mut raw, selected) = wide_layout(&src.path, &names, &src.raw_header, opts)?;
+    let (mut raw, selected, id) = wide_layout(&src.path, &names, &src.raw_header, opts)?;
     let path = src.path.clone();
     let wide = Wide {
         path: &path,
         names: &names,
         selected: &selected,
+        id,
         delimiter: src.delimiter,
     };
-    if let (Strategy::Auto, Some(offset)) = (strategy, src.body_offset)
+    // The fast reader parses numbers only; ids go through the `csv` reader.
+    if let (Strategy::Auto, Some(offset), None) = (strategy, src.body_offset, id)
         && let Some((data, stride, lines)) = fast::read(&wide, offset)?
     {
         raw.data = data;
@@ -100,7 +106,10 @@ pub(super) fn read_wide_csv(src: &mut Source, w: &Wide) -> Result<(Vec<f64>, Vec
     let mut cols: Vec<Vec<f64>> = vec![Vec::new(); w.selected.len()];
     let mut lines = Vec::new();
     let mut rec = ByteRecord::new();
-    let kept = src.keep(w.selected);
+    let mut wanted = w.selected.to_vec();
+    wanted.extend(w.id);
+    let kept = src.keep(&wanted);
+    let mut ids = ItemIds::default();
     if let Some(rows) = src.rows_stated() {
         // A count the file states (Parquet's footer): refused before a row is decoded.
         check_cells(w.path, rows, w.selected.len(), "rows")?;
@@ -116,6 +125,9 @@ pub(super) fn read_wide_csv(src: &mut Source, w: &Wide) -> Result<(Vec<f64>, Vec
         for (slot, (&c, &at)) in w.selected.iter().zip(&kept.at).enumerate() {
             cols[slot].push(cell_value(w.path, &rec[at], line, &w.names[c])?);
         }
+        if let Some(c) = w.id {
+            ids.add(w.path, &rec[kept.at[w.selected.len()]], line, &w.names[c])?;
+        }
         lines.push(line);
     }
     let mut data = Vec::with_capacity(lines.len() * cols.len());
@@ -123,6 +135,46 @@ pub(super) fn read_wide_csv(src: &mut Source, w: &Wide) -> Result<(Vec<f64>, Vec
         data.extend_from_slice(&c);
     }
     Ok((data, lines))
+}
+
+/// Item ids seen so far in an id column: a second row for one item is refused, as the long
+/// layout refuses a second score (a merge gone wrong would count the item twice).
+#[derive(Default)]
+pub(super) struct ItemIds(HashMap<Vec<u8>, u64>);
+
+impl ItemIds {
+    /// Records `id` at `line`; fails naming both rows when the item was seen before. A blank
+    /// id names no item.
+    pub(super) fn add(
+        &mut self,
+        path: &Path,
+        id: &[u8],
+        line: u64,
+        column: &str,
+    ) -> Result<(), DataError> {
+        if id.trim_ascii().is_empty() {
+            return Ok(());
+        }
+        match self.0.entry(id_key(id).into_owned()) {
+            Entry::Vacant(v) => {
+                v.insert(line);
+                Ok(())
+            }
+            Entry::Occupied(first) => Err(DataError::data_at(
+                path,
+                Location {
+                    row: Some(line),
+                    column: Some(column.to_string()),
+                    value: None,
+                },
+                format!(
+                    "a second row for item '{}' (the first is row {})",
+                    escape_bytes(id.trim_ascii()),
+                    first.get()
+                ),
+            )),
+        }
+    }
 }
 
 pub(super) fn is_blank(rec: &ByteRecord) -> bool {
