@@ -225,7 +225,27 @@ pub fn apply_set(pm: &mut Params, assignment: &str) -> Result<(), ScenarioError>
 pub fn apply_sets(pm: &mut Params, assignments: &[String]) -> Result<(), ScenarioError> {
     let mut seen: Vec<(&str, &str)> = Vec::new();
     let mut ordinal_columns: Vec<(usize, &str)> = Vec::new();
-    for a in assignments {
+    // `dist` first, so that `lognormal_sd` refines it whatever the order they were given in.
+    let value_of = |key: &str| {
+        assignments.iter().find_map(|a| {
+            a.split_once('=')
+                .filter(|(k, _)| k.trim() == key)
+                .map(|(_, v)| v.trim())
+        })
+    };
+    if let (Some(dist), Some(sd)) = (value_of("dist"), value_of("lognormal_sd"))
+        && dist != "lognormal"
+    {
+        return Err(ScenarioError::Invalid(format!(
+            "lognormal_sd={sd} applies to dist=lognormal only, and dist={dist} is given: drop one"
+        )));
+    }
+    let is_dist = |a: &&String| a.split_once('=').is_some_and(|(k, _)| k.trim() == "dist");
+    let ordered = assignments
+        .iter()
+        .filter(is_dist)
+        .chain(assignments.iter().filter(|a| !is_dist(a)));
+    for a in ordered {
         let (key, value) = a
             .split_once('=')
             .map(|(k, v)| (k.trim(), v.trim()))
@@ -479,6 +499,25 @@ fn list(key: &str, s: &str) -> Result<Vec<f64>, ScenarioError> {
 
 #[cfg(test)]
 mod tests {
+    /// `dist` and `lognormal_sd` give one distribution in any order, or a refusal: never the
+    /// silent override where the later one wins.
+    #[test]
+    fn dist_and_lognormal_sd_agree_in_any_order_or_are_refused() {
+        use super::*;
+        let run = |sets: &[&str]| {
+            let mut pm = Params::three_anchor();
+            apply_sets(&mut pm, &sets.iter().map(|s| (*s).to_string()).collect::<Vec<_>>())
+                .map(|()| pm.violations.dist)
+        };
+        let want = Dist::Lognormal { sigma: 2.0 };
+        assert_eq!(run(&["lognormal_sd=2", "dist=lognormal"]).unwrap(), want);
+        assert_eq!(run(&["dist=lognormal", "lognormal_sd=2"]).unwrap(), want);
+        for sets in [["dist=gaussian", "lognormal_sd=2"], ["lognormal_sd=1", "dist=t4"]] {
+            let e = run(&sets).unwrap_err().to_string();
+            assert!(e.contains("applies to dist=lognormal only"), "{e}");
+        }
+    }
+
     use super::*;
 
     #[test]
