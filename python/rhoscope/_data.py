@@ -231,7 +231,26 @@ def _columns(data: Any, kind: str, names: Sequence[str] | None, hints: dict[str,
             return names, [_floats(data[:, j]) for j in range(data.shape[1])]
         return names, [_text(data[:, j].tolist()) for j in range(data.shape[1])]
     keys = [str(k) for k in data.keys()]
+    _same_index(keys, list(data.values()))
     return keys, [_mapped(k, v, hints) for k, v in zip(keys, data.values())]
+
+
+def _same_index(keys: list[str], values: list[Any]) -> None:
+    """A mapping is read row by row by position: pandas Series whose indexes differ would be
+    paired by place, not by label, so they are refused with the way to align them."""
+    first: Any = None
+    for k, v in zip(keys, values):
+        if type(v).__module__.split(".")[0] != "pandas" or type(v).__name__ != "Series":
+            continue
+        if first is None:
+            first = (k, v.index)
+        elif not v.index.equals(first[1]):
+            raise UsageError(
+                f"data=: the Series {first[0]!r} and {k!r} have different indexes, and a mapping "
+                "is read by position, which would pair other rows: align them first, e.g. "
+                "pd.DataFrame(data) or s.reindex(...)",
+                2,
+            )
 
 
 def _mapped(name: str, v: Any, hints: dict[str, str]) -> Any:

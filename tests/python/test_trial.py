@@ -232,3 +232,14 @@ def test_mypy_sees_a_misspelt_attribute(tmp_path):
     out, _, code = mypy.run([str(script), "--no-incremental", "--cache-dir", str(tmp_path / "cache")])
     assert code == 1, out
     assert 'has no attribute "weak_idd"' in out and out.count("error:") == 1, out
+
+
+def test_a_mapping_of_series_with_other_indexes_is_refused_not_paired_by_place() -> None:
+    """A Series in another row order would be paired by position: a silent wrong ρ̂."""
+    df = pd.read_csv(ASSETS / "mid.csv")
+    cols = {c: df[c] for c in df.columns}
+    cols["A2"] = df["A2"].sample(frac=1, random_state=1)
+    with pytest.raises(rhoscope.UsageError, match="different indexes"):
+        rhoscope.estimate(cols)
+    same = {c: df[c] for c in df.columns}
+    assert rhos(rhoscope.estimate(same).to_dict()) == rhos(rhoscope.estimate(df).to_dict())
