@@ -226,7 +226,11 @@ impl Flag {
 
     /// The sentences of the maximum-likelihood fit's flags (no convergence, no solution, weak
     /// identification, a variance at or below zero).
-    fn ml_message(&self, name: &dyn Fn(usize) -> String, judge: &dyn Fn(usize) -> String) -> String {
+    fn ml_message(
+        &self,
+        name: &dyn Fn(usize) -> String,
+        judge: &dyn Fn(usize) -> String,
+    ) -> String {
         match self.code {
             FlagCode::NotConverged => format!(
                 "the fit did not converge{}: its values are where the optimiser stopped, not an estimate, so every ρ̂ is undefined; report none (the battery's answer says which estimate, if any, can be read).",
