@@ -3,7 +3,7 @@
 
 use nalgebra::DMatrix;
 
-use super::{Discrete, NullModel};
+use super::model::{Discrete, NullModel};
 use crate::estimate::EstimateError;
 use crate::model::{Params, Violations};
 use crate::panel::{Panel, Scale};
