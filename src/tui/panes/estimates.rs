@@ -16,12 +16,7 @@ use crate::tui::widgets::marker_line;
 
 mod comparisons;
 
-use comparisons::comparison_lines;
-
-fn num(x: Option<f64>) -> String {
-    x.filter(|v| v.is_finite())
-        .map_or_else(|| "undef".into(), |v| format!("{v:.3}"))
-}
+use comparisons::{comparison_lines, num};
 
 pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
     if super::validation::render(frame, area, app, theme) {

@@ -3,11 +3,15 @@
 
 use ratatui::text::Line;
 
-use super::num;
 use crate::estimate::{Context, Estimate, Estimator};
 use crate::tui::app::App;
 use crate::tui::text::Keys;
 use crate::wording::reword;
+
+pub(super) fn num(x: Option<f64>) -> String {
+    x.filter(|v| v.is_finite())
+        .map_or_else(|| "undef".into(), |v| format!("{v:.3}"))
+}
 
 /// Every comparison the explorer fits, in its order (the closed form among them when the
 /// marker rows show `led`), and apart from them the line a talk scene is about (shown
