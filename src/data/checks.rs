@@ -12,6 +12,10 @@ use crate::location::Location;
 use crate::panel::{Panel, Scale};
 use crate::wording::{Said, Setting};
 
+mod copies;
+
+use copies::identical_judges_note;
+
 /// Role counts, complete-case filtering, constant columns, scales and families.
 pub(super) fn finish(path: &Path, raw: &mut Raw, opts: &PanelRequest) -> Result<Loaded, DataError> {
     check_role_counts(path, raw, opts)?;
@@ -152,128 +156,6 @@ pub(super) fn compact(data: &mut Vec<f64>, stride: usize, keep: &[bool], q: usiz
     }
     data.truncate(n * q);
     data.shrink_to_fit();
-}
-
-/// docs/method.md §6: a judge column identical to another (every complete item, same value), or
-/// an exact affine copy of it (J₂ = a·J₁ + b, |r| = 1 to rounding: a rescaled re-export), is a
-/// duplicated column or a judge with no independent error; either way Test A cannot see it.
-/// One line naming the pairs, or `None`. Equal columns are found by a hash, then in full.
-pub(super) fn identical_judges_note(
-    path: &Path,
-    judges: &[String],
-    data: &[f64],
-    n: usize,
-) -> Option<Said> {
-    let p = judges.len();
-    let col = |c: usize| &data[c * n..(c + 1) * n];
-    let hashes: Vec<u64> = (0..p)
-        .into_par_iter()
-        .map(|c| {
-            col(c).iter().fold(0xcbf2_9ce4_8422_2325_u64, |h, x| {
-                // `+ 0.0` makes -0 and +0 hash alike, as they compare equal.
-                (h ^ (x + 0.0).to_bits()).wrapping_mul(0x0100_0000_01b3)
-            })
-        })
-        .collect();
-    let moments: Vec<(f64, f64)> = (0..p).into_par_iter().map(|c| moments(col(c))).collect();
-    let (mut equal, mut affine) = (Vec::new(), Vec::new());
-    for a in 0..p {
-        for b in a + 1..p {
-            if hashes[a] == hashes[b] && col(a) == col(b) {
-                equal.push(format!("'{}' = '{}'", judges[a], judges[b]));
-            } else if let Some((slope, shift)) =
-                affine_copy((col(a), moments[a]), (col(b), moments[b]))
-            {
-                let shift = match short(shift.abs()) {
-                    s if s == "0" => String::new(),
-                    s => format!(" {} {s}", if shift < 0.0 { '−' } else { '+' }),
-                };
-                affine.push(format!(
-                    "'{}' = {}·'{}'{shift}",
-                    judges[b],
-                    short(slope),
-                    judges[a]
-                ));
-            }
-        }
-    }
-    let text = match (equal.is_empty(), affine.is_empty()) {
-        (true, true) => return None,
-        (false, true) => format!("identical judge columns {}", listed(equal)),
-        (true, false) => format!(
-            "judge columns that are exact affine copies of one another ({}, correlation ±1)",
-            listed(affine)
-        ),
-        (false, false) => format!(
-            "identical judge columns {}, and exact affine copies {} (correlation ±1)",
-            listed(equal),
-            listed(affine)
-        ),
-    };
-    Some(
-        DataError::data(
-            path,
-            format!(
-                "warning: {text}: a duplicated or rescaled column, or judges without an error of their own, which the model rules out; keep one of each pair"
-            ),
-        )
-        .said(),
-    )
-}
-
-/// The first three pairs, and how many more.
-fn listed(mut pairs: Vec<String>) -> String {
-    let more = pairs.len().saturating_sub(3);
-    pairs.truncate(3);
-    if more > 0 {
-        format!("{} and {more} more pairs", pairs.join(", "))
-    } else {
-        pairs.join(", ")
-    }
-}
-
-/// A column's mean and standard deviation, to compare columns standardised.
-fn moments(x: &[f64]) -> (f64, f64) {
-    let n = x.len() as f64;
-    let mean = x.iter().sum::<f64>() / n;
-    let var = x.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / n;
-    (mean, var.sqrt())
-}
-
-/// (a, b) when `y` = a·`x` + b on every item to rounding (standardised values within 1e-6 of
-/// each other, up to sign); the first item that differs ends the comparison, so unrelated
-/// columns cost a few items.
-fn affine_copy(
-    (x, (mx, sx)): (&[f64], (f64, f64)),
-    (y, (my, sy)): (&[f64], (f64, f64)),
-) -> Option<(f64, f64)> {
-    if !(sx > 0.0 && sy > 0.0 && sx.is_finite() && sy.is_finite()) {
-        return None;
-    }
-    let z = |v: f64, m: f64, s: f64| (v - m) / s;
-    let first = x.iter().position(|&v| z(v, mx, sx).abs() > 0.5)?;
-    let sign = (z(x[first], mx, sx) * z(y[first], my, sy)).signum();
-    let close = x
-        .iter()
-        .zip(y)
-        .all(|(&u, &v)| (z(u, mx, sx) - sign * z(v, my, sy)).abs() <= 1e-6);
-    close.then(|| {
-        let slope = sign * sy / sx;
-        (slope, my - slope * mx)
-    })
-}
-
-/// A coefficient as a person would write it: an integer bare, otherwise 4 decimals or
-/// e-notation.
-fn short(x: f64) -> String {
-    if (x - x.round()).abs() < 1e-9 * x.abs().max(1.0) {
-        format!("{}", x.round() + 0.0)
-    } else if x.abs() < 1e-3 || x.abs() >= 1e6 {
-        format!("{x:.3e}")
-    } else {
-        let s = format!("{x:.4}");
-        s.trim_end_matches('0').trim_end_matches('.').to_string()
-    }
 }
 
 /// At least 2 judges and `min_anchors` anchors; a usage error when the user named them.

@@ -39,22 +39,7 @@ pub(super) fn load_families(
         })
     };
     let (pairs, origin) = match &opts.families {
-        Some(Asked::Pairs(given)) => {
-            if given.len() > MAX_COLUMNS {
-                return Err(DataError::Usage(
-                    Said::new("").setting(Setting::Families).text(format!(
-                        " gives {} families; at most {MAX_COLUMNS}",
-                        given.len()
-                    )),
-                ));
-            }
-            let pairs: Vec<(String, String, u64)> = given
-                .iter()
-                .map(|(k, v)| (k.trim().to_string(), v.trim().to_string(), 0))
-                .collect();
-            check_inline_families(&pairs)?;
-            (pairs, FamilyOrigin::Inline)
-        }
+        Some(Asked::Pairs(given)) => (inline_pairs(given)?, FamilyOrigin::Inline),
         Some(Asked::File(p)) => (read(p)?, FamilyOrigin::File(p.clone())),
         None => match families_beside(panel_path) {
             None => return Ok((None, None, Vec::new())),
@@ -130,6 +115,24 @@ pub(super) fn load_families(
     };
     notes.extend(header_note);
     Ok((Some(labels), source, notes))
+}
+
+/// The judge → family pairs given with the request, trimmed and checked.
+fn inline_pairs(given: &[(String, String)]) -> Result<Vec<(String, String, u64)>, DataError> {
+    if given.len() > MAX_COLUMNS {
+        return Err(DataError::Usage(
+            Said::new("").setting(Setting::Families).text(format!(
+                " gives {} families; at most {MAX_COLUMNS}",
+                given.len()
+            )),
+        ));
+    }
+    let pairs: Vec<(String, String, u64)> = given
+        .iter()
+        .map(|(k, v)| (k.trim().to_string(), v.trim().to_string(), 0))
+        .collect();
+    check_inline_families(&pairs)?;
+    Ok(pairs)
 }
 
 /// Whether the file at `path` has a `judge,family` row naming one of `judges` (read

@@ -217,6 +217,21 @@ impl Flag {
                 self.edge_message(est, &name, &judge)
             }
             FlagCode::AnchorsMisfit => "no free-scale parameters fit the anchors' covariances within sampling error: the model is rejected here (Test O asks the same), so every ρ̂ is undefined.".to_string(),
+            FlagCode::NotConverged
+            | FlagCode::NoMlSolution
+            | FlagCode::WeakIdentification
+            | FlagCode::HeywoodVariance => self.ml_message(&name, &judge),
+        }
+    }
+
+    /// The sentences of the maximum-likelihood fit's flags (no convergence, no solution, weak
+    /// identification, a variance at or below zero).
+    fn ml_message(
+        &self,
+        name: &dyn Fn(usize) -> String,
+        judge: &dyn Fn(usize) -> String,
+    ) -> String {
+        match self.code {
             FlagCode::NotConverged => format!(
                 "the fit did not converge{}: its values are where the optimiser stopped, not an estimate, so every ρ̂ is undefined; report none (the battery's answer says which estimate, if any, can be read).",
                 if self.value.is_finite() { format!(" (largest gradient entry {:.1e})", self.value) } else { String::new() }
@@ -238,8 +253,10 @@ impl Flag {
                 },
                 shown(self.value)
             ),
+            _ => String::new(),
         }
     }
+
     /// The sentences of the flags on the model's edges (a range apart, a censored column,
     /// heavy tails), none of which names another estimate to read.
     fn edge_message(
