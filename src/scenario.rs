@@ -506,13 +506,19 @@ mod tests {
         use super::*;
         let run = |sets: &[&str]| {
             let mut pm = Params::three_anchor();
-            apply_sets(&mut pm, &sets.iter().map(|s| (*s).to_string()).collect::<Vec<_>>())
-                .map(|()| pm.violations.dist)
+            apply_sets(
+                &mut pm,
+                &sets.iter().map(|s| (*s).to_string()).collect::<Vec<_>>(),
+            )
+            .map(|()| pm.violations.dist)
         };
         let want = Dist::Lognormal { sigma: 2.0 };
         assert_eq!(run(&["lognormal_sd=2", "dist=lognormal"]).unwrap(), want);
         assert_eq!(run(&["dist=lognormal", "lognormal_sd=2"]).unwrap(), want);
-        for sets in [["dist=gaussian", "lognormal_sd=2"], ["lognormal_sd=1", "dist=t4"]] {
+        for sets in [
+            ["dist=gaussian", "lognormal_sd=2"],
+            ["lognormal_sd=1", "dist=t4"],
+        ] {
             let e = run(&sets).unwrap_err().to_string();
             assert!(e.contains("applies to dist=lognormal only"), "{e}");
         }

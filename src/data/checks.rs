@@ -177,8 +177,14 @@ pub(super) fn check_role_counts(
         let said_ = Said::new(said.clone());
         if given {
             // Named by the setting the user typed, which gave too few.
-            let joint = if said.starts_with("fewer") { " gives " } else { ": " };
-            Said::new("").setting(setting).text(format!("{joint}{said}"))
+            let joint = if said.starts_with("fewer") {
+                " gives "
+            } else {
+                ": "
+            };
+            Said::new("")
+                .setting(setting)
+                .text(format!("{joint}{said}"))
         } else if raw.width >= needed {
             said_.text("; name them with ").setting(setting)
         } else {
