@@ -109,7 +109,7 @@ pub fn scenes() -> Vec<Scene> {
         Scene {
             title: "Clean recovery",
             caption: [
-                "Six judges, two anchors, neither trusted: the closed form recovers both ρ (true values ◆).",
+                "Six judges, two anchors: the closed form, which trusts no anchor, recovers both ρ (true values ◆).",
                 "Intervals cover the truth, the denominator is far from zero, and no test fires.",
             ],
             setup: sim(base(), 2000),
@@ -203,7 +203,7 @@ fn two_worlds() -> Scene {
         title: "Two worlds the data cannot tell apart",
         caption: [
             "Five-level anchors share no scale with the judges: only their latent correlations are seen, and the worlds below give the same ones.",
-            "In one A1 is clean, in the other A2: the data cannot say which, so ρ is a family, not a point (trusting one anchor, t, picks the world).",
+            "In one A1 is clean, in the other A2: the data cannot say which, so ρ is a family, not a point; only an assumption (one anchor trusted as clean) picks the world.",
         ],
         setup: Setup::Worlds {
             params: Box::new(likert_anchors()),

@@ -604,16 +604,17 @@ fn a_freeze_freezes_every_key_but_unfreeze_quit_and_talk_steps() {
     assert_ne!(app.present, before.0);
 }
 
-/// Every talk scene at 80×24: each decimal its caption states is a number on the screen
-/// (the same digits, perhaps with more after them), so the caption speaks of what is shown.
+/// Every talk scene at 80×24 and 100×30: each decimal its caption states is a number on the
+/// screen (the same digits, perhaps with more after them), so the caption speaks of what is
+/// shown; a caption that says no anchor is trusted sits over no designated-clean fit.
 #[test]
 fn every_scene_caption_states_numbers_the_screen_shows_at_80x24() {
     let scenes = rhoscope::tui::scenes::scenes();
     let mut wrong = Vec::new();
-    for i in 0..scenes.len() {
+    for (i, (w, h)) in (0..scenes.len()).flat_map(|i| [(i, (80, 24)), (i, (100, 30))]) {
         let app = started(Start::Scene(i));
-        let t = screen(&app, 80, 24);
-        let rows = rows_of(&t, ratatui::layout::Rect::new(0, 0, 80, 24));
+        let t = screen(&app, w, h);
+        let rows = rows_of(&t, ratatui::layout::Rect::new(0, 0, w, h));
         let (caption, panes): (Vec<&String>, Vec<&String>) = {
             let at = rows
                 .iter()
@@ -629,11 +630,40 @@ fn every_scene_caption_states_numbers_the_screen_shows_at_80x24() {
         let shown: Vec<String> = panes.iter().flat_map(|r| decimals(r)).collect();
         for n in decimals(&caption) {
             if !shown.iter().any(|s| s.starts_with(&n)) {
-                wrong.push(format!("scene {}: {n} not on screen", i + 1));
+                wrong.push(format!("scene {} {w}×{h}: {n} not on screen", i + 1));
             }
+        }
+        let trusting = panes.iter().any(|r| r.contains("designated clean"));
+        if trusting && caption.contains("neither trusted") {
+            wrong.push(format!(
+                "scene {} {w}×{h}: \"neither trusted\" over a designated-clean fit",
+                i + 1
+            ));
         }
     }
     assert!(wrong.is_empty(), "{wrong:#?}");
+}
+
+/// A caption that names `t` ("trusting one anchor, t, picks the world") names a key that acts
+/// in its scene: pressed there, unfrozen and with every pane tried, `t` is not refused.
+#[test]
+fn no_caption_invites_a_key_its_scene_refuses() {
+    let scenes = rhoscope::tui::scenes::scenes();
+    for (i, scene) in scenes.iter().enumerate() {
+        let caption = scene.caption.join(" ");
+        if !(caption.contains(", t,") || caption.contains("(t)") || caption.contains("`t`")) {
+            continue;
+        }
+        let mut app = started(Start::Scene(i));
+        act(&mut app, Action::Freeze);
+        let acts = [Pane::Data, Pane::Sliders, Pane::Estimates].iter().any(|p| {
+            let mut tried = app.clone();
+            act(&mut tried, Action::Focus(*p));
+            act(&mut tried, Action::TrustAnchor);
+            tried.generation != app.generation
+        });
+        assert!(acts, "scene {}: {caption:?} invites t, which cannot act", i + 1);
+    }
 }
 
 /// The two-worlds scene: the worlds on screen are the core family's, differ in ρ, each lies
