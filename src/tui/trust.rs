@@ -129,11 +129,14 @@ pub fn family_lines(app: &App, width: usize) -> Option<Vec<Line<'static>>> {
         .map(|n| crate::tui::widgets::cells(n))
         .max()
         .unwrap_or(0);
+    // Off 0 the slider's world is a what-if beside the trusted reading, where the anchor is
+    // clean: the row says so, and a line under the rows says which world the estimates read.
+    let what_if = app.designated().is_some() && world[k].abs() >= 0.005;
     for (i, name) in elided.iter().enumerate() {
-        let trusted = if app.designated() == Some(i) {
-            " trusted"
-        } else {
-            ""
+        let trusted = match (app.designated() == Some(i), what_if) {
+            (false, _) => "",
+            (true, false) => " trusted",
+            (true, true) => " what-if",
         };
         let name = crate::tui::widgets::fit_cells(name, longest);
         // No "-0.00": the trusted anchor's ρ is 0 up to the bisection's last digit.
@@ -143,6 +146,15 @@ pub fn family_lines(app: &App, width: usize) -> Option<Vec<Line<'static>>> {
             world[i]
         };
         lines.push(Line::raw(format!("  {name} ρ {rho:>5.2}{trusted}")));
+    }
+    if what_if {
+        let name = shown.get(k).map_or("?", String::as_str);
+        lines.extend(wrap(
+            &format!(
+                "what-if: {name} trusted as clean (ρ 0) is the world the estimates pane reads; 0 goes back to it"
+            ),
+            2,
+        ));
     }
     let arcs = family.arcs.len();
     lines.extend(wrap(

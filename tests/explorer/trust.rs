@@ -325,3 +325,31 @@ fn the_read_row_drops_its_hint_rather_than_cut_it() {
         );
     }
 }
+
+/// Trial 44, finding 14: moved off 0, the slider's world is a what-if: the trusted anchor's row
+/// does not say "trusted" beside a ρ other than the estimates pane's 0, and the pane says
+/// which world the estimates read.
+#[test]
+fn the_trusted_anchor_off_zero_is_a_what_if_not_trusted() {
+    let mut app = likert_trusted(0);
+    act(&mut app, Action::Focus(Pane::Sliders));
+    let at0 = text(&app, Pane::Sliders, 80, 24);
+    assert!(at0.contains("A1 ρ  0.00 trusted"), "{at0}");
+    for _ in 0..2 {
+        act(&mut app, Action::Coarse(1));
+    }
+    let moved = text(&app, Pane::Sliders, 120, 40);
+    let row = moved
+        .lines()
+        .find(|l| l.contains("A1 ρ "))
+        .unwrap_or_else(|| panic!("{moved}"));
+    assert!(row.contains("0.20"), "{moved}");
+    assert!(!row.contains("trusted"), "{row}");
+    assert!(row.trim_end().ends_with("what-if"), "{row}");
+    assert!(
+        moved.contains("trusted as clean (ρ 0) is the world the estimates pane reads"),
+        "{moved}"
+    );
+    let est = text(&app, Pane::Estimates, 120, 40);
+    assert!(est.contains("0.000"), "the estimates pane keeps the trusted reading: {est}");
+}
