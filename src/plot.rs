@@ -125,7 +125,11 @@ pub fn rho_figure(
     report: &BatteryReport,
     truth: Option<Vec<f64>>,
 ) -> RhoFigure {
-    let ctx = Context::default();
+    // The designated-clean series names the anchor the run trusted, not the first.
+    let ctx = Context {
+        clean: report.designated,
+        ..Context::default()
+    };
     RhoFigure {
         title: title.to_string(),
         anchors: anchors

@@ -54,7 +54,10 @@ fn the_battery_figure_shows_the_reports_numbers() {
         let end = svg[at..].find('<').map_or(svg.len(), |e| at + e);
         let caption = &svg[at..end];
         assert!(
-            caption.contains(&format!("p = {p:.3}")),
+            caption.contains(&format!(
+                "p = {}",
+                rhoscope::battery::phrase::p_value(p)
+            )),
             "{caption} vs report p = {p}"
         );
         seen += 1;

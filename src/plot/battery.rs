@@ -80,7 +80,10 @@ fn draw_test<DB: DrawingBackend>(
         }
     }
     let top = h.iter().copied().max().unwrap_or(1).max(1) as f64 * 1.15;
-    let p = t.p_value.map_or(String::new(), |p| format!(", p = {p:.3}"));
+    // The battery's one p-value format, as its table and the explorer's pane print it.
+    let p = t.p_value.map_or(String::new(), |p| {
+        format!(", p = {}", crate::battery::phrase::p_value(p))
+    });
     let caption = format!("{}: {}{p}", t.name, t.verdict);
     let (caption, desc) = caption.split_once(" — ").map_or(
         (caption.clone(), "statistic".to_string()),

@@ -45,10 +45,14 @@ pub fn of_view(view: &View<'_>, want: Want) -> Result<(Figure, String), String> 
             Some(truth.clone()),
         ),
         Source::File(path) => {
-            let name = path.file_name().map_or_else(
-                || path.display().to_string(),
-                |n| n.to_string_lossy().into_owned(),
-            );
+            // A piped panel is "standard input", as the status line and data pane say.
+            let name = path
+                .file_name()
+                .filter(|_| path.as_os_str() != "-")
+                .map_or_else(
+                    || crate::wording::source_name(path),
+                    |n| n.to_string_lossy().into_owned(),
+                );
             (crate::error::sanitize(&name), None)
         }
     };

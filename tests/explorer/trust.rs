@@ -353,3 +353,46 @@ fn the_trusted_anchor_off_zero_is_a_what_if_not_trusted() {
     let est = text(&app, Pane::Estimates, 120, 40);
     assert!(est.contains("0.000"), "the estimates pane keeps the trusted reading: {est}");
 }
+
+/// Trial 44, findings 13, 15 and 16: the `w` figures of a piped panel with A2 trusted name the
+/// trusted anchor (not "A1"), call the source "standard input" (not "-"), and print each
+/// p-value as the battery pane does.
+#[test]
+fn figures_name_the_trusted_anchor_the_source_and_the_panes_p_values() {
+    use rhoscope::plot::Figure;
+    use rhoscope::tui::figure::{Source as FigSource, View, Want, of_view};
+    let app = likert_trusted(1);
+    assert_eq!(app.designated(), Some(1));
+    let view = |focus| View {
+        report: app.battery.as_deref(),
+        panel: app.panel.as_deref(),
+        source: FigSource::File(PathBuf::from("-")),
+        focus,
+    };
+    let (Figure::Rho(rho), _) = of_view(&view(Pane::Estimates), Want::View).unwrap() else {
+        panic!("the estimates' figure is the ρ̂ figure");
+    };
+    assert!(rho.title.ends_with(": standard input"), "{}", rho.title);
+    let labels: Vec<&str> = rho.series.iter().map(|s| s.label.as_str()).collect();
+    assert!(
+        labels.iter().any(|l| l.contains("designated clean A2")),
+        "{labels:?}"
+    );
+    assert!(!labels.iter().any(|l| l.contains("clean A1")), "{labels:?}");
+    let (fig, _) = of_view(&view(Pane::Battery), Want::View).unwrap();
+    let Figure::Battery(b) = &fig else {
+        panic!("the battery's figure");
+    };
+    assert!(b.title.ends_with(": standard input"), "{}", b.title);
+    let svg = fig.svg().unwrap();
+    let pane = text(&app, Pane::Battery, 120, 40);
+    let mut seen = 0;
+    for t in &b.tests {
+        let Some(p) = t.p_value else { continue };
+        let shown = rhoscope::tui::panes::battery::p_text(p);
+        assert!(pane.contains(&format!("p {shown}")), "{shown}: {pane}");
+        assert!(svg.contains(&format!("p = {shown}")), "p = {shown} not in the figure");
+        seen += 1;
+    }
+    assert!(seen > 0, "a test with a p-value");
+}
