@@ -303,9 +303,21 @@ fn message_fits(app: &App, width: usize) -> bool {
     let message = app.status.chars().count() + 2;
     let source = match &app.source {
         super::app::Source::Scenario => scenario_text(app).chars().count(),
-        super::app::Source::File(_) => 14,
+        super::app::Source::File(f) => name_room(&f.path) + 2,
     };
     10 + source + busy_cells(app) + message <= width
+}
+
+/// The cells the status line keeps for a file's source: its name whole (and the "…" before
+/// it when the path is longer), as [`crate::wording::source_name`] words it.
+fn name_room(path: &std::path::Path) -> usize {
+    let shown = crate::error::sanitize(&crate::wording::source_name(path));
+    let name = path
+        .file_name()
+        .filter(|_| path.as_os_str() != "-")
+        .map_or_else(|| shown.clone(), |n| crate::error::sanitize(&n.to_string_lossy()));
+    let len = name.chars().count();
+    if len < shown.chars().count() { len + 1 } else { len }
 }
 
 fn scenario_text(app: &App) -> String {
@@ -339,9 +351,10 @@ fn status_line(app: &App, theme: Theme, width: usize, message: bool) -> Line<'st
                     .map(|p| p.chars().count() + 3)
                     .sum(),
             };
+            // The file's own name stays whole: a stub such as "…e_panel.csv" names nothing.
             let room = width
                 .saturating_sub(10 + 2 + status + busy_cells(app) + keys)
-                .max(12);
+                .max(name_room(&f.path));
             format!(" {} ", super::widgets::keep_end(&path, room))
         }
     };

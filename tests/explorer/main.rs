@@ -15,6 +15,7 @@ mod reading;
 mod suspend;
 mod talk;
 mod trial33;
+mod trial44;
 mod trust;
 mod usability;
 

@@ -711,3 +711,25 @@ fn two_worlds_scene_shows_the_family(app: &App, title: &str) {
         );
     }
 }
+
+/// Trial 44, finding 2: at 80×24 on the talk's last scene, `n` once more says "last scene: Esc
+/// ends the talk" and the status line still names the HANNA file whole, not "…e_panel.csv".
+#[test]
+fn the_status_line_keeps_the_file_name_whole_on_the_last_scene() {
+    let mut app = started(Start::Demo);
+    let last = app.scenes.len() - 1;
+    for _ in 0..=last {
+        act(&mut app, Action::Next);
+    }
+    assert_eq!(app.mode, Mode::Demo(last));
+    assert!(matches!(app.source, Source::File(_)), "HANNA at hand");
+    for (w, h) in [(80, 24), (100, 30)] {
+        let t = screen(&app, w, h);
+        let rows = rows_of(&t, ratatui::layout::Rect::new(0, 0, w, h)).join("\n");
+        assert!(rows.contains("last scene"), "{rows}");
+        assert!(
+            rows.contains(rhoscope::tui::scenes::HANNA_FILE),
+            "{w}×{h}: {rows}"
+        );
+    }
+}

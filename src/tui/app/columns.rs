@@ -259,15 +259,29 @@ impl FileState {
             return;
         }
         let mut labels: Vec<Option<String>> = vec![None];
+        // The other judges' labels (and those of `families.csv`), not this judge's own: its
+        // own new label counted as "in use" made the fresh one flip between F1 and F2.
+        let others = self
+            .families
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| i != c)
+            .filter_map(|(_, l)| l.clone());
         let used = self
             .family_file
             .iter()
             .map(|(_, f)| f.clone())
-            .chain(self.families.iter().flatten().cloned());
+            .chain(others);
         for l in used {
             if !labels.contains(&Some(l.clone())) {
                 labels.push(Some(l));
             }
+        }
+        // A label of its own not used elsewhere (typed with F) keeps its place in the cycle.
+        if let Some(own) = self.families[c].clone().filter(|l| !labels.contains(&Some(l.clone())))
+            && !(own.starts_with('F') && own[1..].parse::<usize>().is_ok())
+        {
+            labels.push(Some(own));
         }
         // One more label than are in use: some F1…F(n+1) is free.
         let fresh = (1..=labels.len() + 1)
@@ -279,7 +293,9 @@ impl FileState {
             .iter()
             .position(|l| *l == self.families[c])
             .unwrap_or(0);
-        let next = super::step_index(cur, d, labels.len());
-        self.families[c].clone_from(&labels[next]);
+        // A cycle: past the new label `+` comes back to none.
+        let len = i64::try_from(labels.len()).unwrap_or(1);
+        let next = (i64::try_from(cur).unwrap_or(0) + i64::from(d)).rem_euclid(len);
+        self.families[c].clone_from(&labels[usize::try_from(next).unwrap_or(0)]);
     }
 }

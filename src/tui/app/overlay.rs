@@ -205,12 +205,23 @@ impl App {
         };
         let label = crate::error::sanitize(label);
         let new = (!label.is_empty()).then_some(label);
+        // Said as `+`/`-` say it, changed or not, so Enter is never silent.
+        let name = crate::error::sanitize(&f.header[c]);
+        let said = match &new {
+            Some(l) => format!("'{name}' in family {l}"),
+            None => format!("'{name}' in no family"),
+        };
         if *slot == new {
+            self.status = format!("{said} (as it was)");
             return Vec::new();
         }
         *slot = new;
         let (path, options) = (f.path.clone(), super::columns::reload_options(f));
-        self.request_load(path, options)
+        let effects = self.request_load(path, options);
+        if self.status.is_empty() {
+            self.status = said;
+        }
+        effects
     }
 
     /// A path typed at the `o` prompt: opened, and listed among the data pane's entries.

@@ -40,11 +40,14 @@ impl App {
             .min(self.scenario.sliders.len().saturating_sub(1));
         let s = &self.scenario.sliders[i];
         let (knob, delta) = (s.knob, steps * if coarse { s.coarse } else { s.fine });
+        // A key that cannot move the slider says why, with the range it lives in.
+        let bound = format!("{} at its bound ({} … {})", s.label, s.min, s.max);
         if self.scenario.nudge(i, delta) {
             self.follow(knob);
             self.touched();
             self.regenerate()
         } else {
+            self.status = bound;
             Vec::new()
         }
     }

@@ -102,7 +102,11 @@ impl App {
             return false;
         };
         let step = if coarse { 0.1 } else { 0.01 };
-        f.assumed = Some((at + steps * step).clamp(lo, hi));
+        let next = (at + steps * step).clamp(lo, hi);
+        if next == at {
+            self.status = format!("assumed ρ at its bound ({lo:.2} … {hi:.2})");
+        }
+        f.assumed = Some(next);
         true
     }
 }

@@ -1,0 +1,85 @@
+//! Trial 44's explorer findings: family keys that cycle and confirm, slider keys that say
+//! when they are at a bound, and every data row's missing count.
+
+use super::*;
+use rhoscope::tui::sliders::Knob;
+
+fn mid_file() -> App {
+    started(Start::File(
+        PathBuf::from("assets/mid.csv"),
+        rhoscope::data::PanelRequest::default(),
+    ))
+}
+
+fn on_column(app: &mut App, name: &str) {
+    let c = file_state(app)
+        .header
+        .iter()
+        .position(|h| h == name)
+        .expect("the column");
+    app.cursor = app.entries.len() + c;
+}
+
+fn family_of(app: &App, name: &str) -> Option<String> {
+    let f = file_state(app);
+    let c = f.header.iter().position(|h| h == name).unwrap();
+    f.families[c].clone()
+}
+
+/// Finding 9: `+` steps a judge through none, the other judges' families and one new label,
+/// and comes back to none; it never flips between two fresh names.
+#[test]
+fn plus_cycles_through_existing_families_a_new_one_and_none() {
+    let mut app = mid_file();
+    act(&mut app, Action::Focus(Pane::Data));
+    on_column(&mut app, "J1");
+    act(&mut app, Action::Family(1));
+    let j1 = family_of(&app, "J1").expect("J1 in a family");
+    on_column(&mut app, "J2");
+    let mut seen = Vec::new();
+    for _ in 0..3 {
+        act(&mut app, Action::Family(1));
+        seen.push(family_of(&app, "J2"));
+    }
+    assert_eq!(seen[0].as_deref(), Some(j1.as_str()), "{seen:?}");
+    assert!(seen[1].is_some() && seen[1] != seen[0], "a new family: {seen:?}");
+    assert_eq!(seen[2], None, "back to no family: {seen:?}");
+    // From none the cycle starts again at J1's family.
+    act(&mut app, Action::Family(1));
+    assert_eq!(family_of(&app, "J2").as_deref(), Some(j1.as_str()));
+}
+
+/// Finding 10: `F`, a name and Enter say on the status line what `+` says.
+#[test]
+fn typing_a_family_confirms_it_on_the_status_line() {
+    let mut app = mid_file();
+    act(&mut app, Action::Focus(Pane::Data));
+    on_column(&mut app, "J3");
+    act(&mut app, Action::TypeFamily);
+    type_text(&mut app, "llama");
+    act(&mut app, Action::Prompt(PromptEdit::Submit));
+    assert_eq!(family_of(&app, "J3").as_deref(), Some("llama"));
+    assert!(app.status.contains("'J3' in family llama"), "{}", app.status);
+}
+
+/// Finding 18: a slider key at a bound says so, with the range, on the status line.
+#[test]
+fn a_slider_key_at_its_bound_says_so() {
+    let mut app = started(Start::Default);
+    act(&mut app, Action::Focus(Pane::Sliders));
+    let m = app
+        .scenario
+        .sliders
+        .iter()
+        .position(|s| s.knob == Knob::M)
+        .unwrap();
+    app.selected = m;
+    act(&mut app, Action::Fine(-1));
+    assert_eq!(app.scenario.get(Knob::M), 2.0);
+    assert!(app.status.contains("at its bound"), "{}", app.status);
+    assert!(app.status.contains("2 … "), "{}", app.status);
+    app.selected = 0;
+    app.scenario.sliders[0].value = 0.99;
+    act(&mut app, Action::Coarse(1));
+    assert!(app.status.contains("ρ_1 at its bound"), "{}", app.status);
+}
