@@ -83,6 +83,10 @@ pub(super) fn check_cells_so_far(
     cells_within(path, (rows, cols), &count, what)
 }
 
+/// The words of the cell-limit refusal that tell it from a refusal of roles (the explorer
+/// heads it "too large", not "roles needed").
+pub const OVER_LIMIT: &str = "is over the limit of";
+
 /// The one cell-limit check and refusal; `count` words the rows as the caller knows them.
 fn cells_within(
     path: &Path,
@@ -96,7 +100,7 @@ fn cells_within(
     Err(DataError::data(
         path,
         format!(
-            "{count} {what} × {cols} judge and anchor columns is over the limit of {MAX_CELLS} cells ({MAX_CELLS_MEMORY}): split the file or select fewer columns"
+            "{count} {what} × {cols} judge and anchor columns {OVER_LIMIT} {MAX_CELLS} cells ({MAX_CELLS_MEMORY}): split the file or select fewer columns"
         ),
     ))
 }

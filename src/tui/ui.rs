@@ -290,9 +290,14 @@ pub fn status_lines(app: &App, theme: Theme, width: usize) -> Vec<Line<'static>>
 /// The most rows the status line and its message take.
 const STATUS_ROWS: usize = 3;
 
+/// Whether a file is being read (at start, a large panel takes seconds): the status line says so.
+fn loading(app: &App) -> bool {
+    matches!(&app.source, super::app::Source::File(f) if f.loading)
+}
+
 /// What the status line shows besides the source and the message: the busy and frozen badges.
 fn busy_cells(app: &App) -> usize {
-    let computing = if app.computing() { 14 } else { 0 };
+    let computing = if app.computing() { 14 } else { 0 } + if loading(app) { 10 } else { 0 };
     let frozen = if app.frozen { 8 } else { 0 };
     computing + frozen + validating_text(app).map_or(0, |v| v.chars().count())
 }
@@ -359,6 +364,9 @@ fn status_line(app: &App, theme: Theme, width: usize, message: bool) -> Line<'st
         }
     };
     spans.push(Span::raw(source));
+    if loading(app) {
+        spans.push(Span::styled(" loading… ", theme.warn()));
+    }
     if app.computing() {
         spans.push(Span::styled(" recomputing… ", theme.warn()));
     }

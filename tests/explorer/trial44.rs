@@ -83,3 +83,49 @@ fn a_slider_key_at_its_bound_says_so() {
     act(&mut app, Action::Coarse(1));
     assert!(app.status.contains("ρ_1 at its bound"), "{}", app.status);
 }
+
+/// Hostile 44, finding 15: while a file is read at start, the status line says "loading…" and
+/// the estimates pane makes no claim about judges; a size refusal is headed "too large", not
+/// "roles needed".
+#[test]
+fn a_file_being_read_says_loading_and_a_size_refusal_is_not_about_roles() {
+    let (mut app, effects) = App::new(settings(Start::File(
+        PathBuf::from("assets/mid.csv"),
+        rhoscope::data::PanelRequest::default(),
+    )));
+    let generation = effects
+        .iter()
+        .find_map(|e| match e {
+            Effect::Load(j) => Some(j.generation),
+            _ => None,
+        })
+        .expect("the file is read in the background");
+    for (w, h) in [(80, 24), (100, 30)] {
+        let t = screen(&app, w, h);
+        let rows = rows_of(&t, ratatui::layout::Rect::new(0, 0, w, h));
+        let status = rows.last().unwrap();
+        assert!(status.contains("loading…"), "{w}×{h}: {status}");
+        let est = pane_rows(&app, Pane::Estimates, w, h).join(" ");
+        assert!(!est.contains("needs ≥ 2 judges"), "{w}×{h}: {est}");
+    }
+    let message = format!(
+        "big.csv: more than 8388608 rows × 8 judge and anchor columns {} 67108864 cells",
+        rhoscope::data::limits::OVER_LIMIT
+    );
+    act(
+        &mut app,
+        Action::Worker(WorkerMsg::Loaded {
+            generation,
+            result: Err(rhoscope::tui::action::LoadFailure {
+                message,
+                header: (1..=8).map(|i| format!("c{i}")).collect(),
+                family_file: Vec::new(),
+                fixable_by_roles: true,
+                column: None,
+            }),
+        }),
+    );
+    let said = app.load_error.clone().unwrap_or_default();
+    assert!(said.starts_with("too large: "), "{said}");
+    assert!(!said.contains("roles needed"), "{said}");
+}

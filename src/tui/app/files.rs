@@ -273,7 +273,11 @@ impl App {
                 // Not an error: the usual first step with a file whose roles are not guessed.
                 // The key that sets roles, unless the message already names it.
                 let roles_key = Keys.setting(Setting::Judges);
-                self.load_error = Some(if message.contains(&*roles_key) {
+                self.load_error = Some(if message.contains(crate::data::limits::OVER_LIMIT) {
+                    // A size refusal: fewer judge and anchor columns may fit, but no role is
+                    // missing.
+                    format!("too large: {message}")
+                } else if message.contains(&*roles_key) {
                     format!("roles needed: {message}")
                 } else {
                     format!("roles needed: {message} — Space on a column sets judge, anchor or —")

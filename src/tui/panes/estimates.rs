@@ -163,6 +163,10 @@ fn no_estimate(app: &App) -> String {
             crate::tui::app::Mode::Demo(_) if app.panel.is_none() => {
                 "no panel in this scene (the caption says why)".into()
             }
+            // A large file takes seconds to read: no claim about its roles meanwhile.
+            _ if matches!(&app.source, crate::tui::app::Source::File(f) if f.loading) => {
+                "reading the panel…".into()
+            }
             _ => "no estimate yet (ρ needs ≥ 2 judges and ≥ 2 anchors)".into(),
         })
 }
