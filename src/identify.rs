@@ -270,13 +270,32 @@ pub fn at_panel(panel: &Panel) -> Result<Identification, IdentifyError> {
 fn on_data(panel: &Panel) -> Option<(crate::estimate::identified::IdentifiedSet, Option<Family>)> {
     let (fit, _) = crate::estimate::free_scale::fit_panel_identified(panel).ok()?;
     let set = fit.identified.clone()?;
-    let ridge = on_ridge(&set).then(|| {
-        let p = panel.p();
-        let cov = panel.covariance();
-        let anchors = cov.view((p, p), (panel.m(), panel.m())).into_owned();
-        ridge::of_moments(&crate::estimate::identified::moments_of(&fit, &anchors))
-    });
+    let ridge = on_ridge(&set).then(|| ridge::of_moments(&ridge_moments(panel, &fit)));
     Some((set, ridge))
+}
+
+/// The anchor moments the ridge family is traced at, from the panel's free-scale fit.
+fn ridge_moments(
+    panel: &Panel,
+    fit: &crate::estimate::free_scale::FreeScaleFit,
+) -> crate::estimate::identified::AnchorMoments {
+    let p = panel.p();
+    let cov = panel.covariance();
+    let anchors = cov.view((p, p), (panel.m(), panel.m())).into_owned();
+    crate::estimate::identified::moments_of(fit, &anchors)
+}
+
+/// The free-scale equal-β ridge of `panel` with the moments it is traced at, when the
+/// panel's free-scale fit slides along one (the explorer's slider moves along it).
+#[must_use]
+pub fn ridge_of(panel: &Panel) -> Option<(crate::estimate::identified::AnchorMoments, Family)> {
+    let (fit, _) = crate::estimate::free_scale::fit_panel_identified(panel).ok()?;
+    if !on_ridge(fit.identified.as_ref()?) {
+        return None;
+    }
+    let mom = ridge_moments(panel, &fit);
+    let family = ridge::of_moments(&mom);
+    (!family.is_empty()).then_some((mom, family))
 }
 
 /// Whether a free-scale identified set says the fit is on the ridge: non-empty, not a point.

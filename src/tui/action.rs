@@ -230,6 +230,9 @@ pub struct LoadedFile {
     /// The loader's one-line notes (sanitised, without the file name): items dropped for
     /// missing values, a families sidecar adopted, identical judge columns.
     pub notes: Vec<String>,
+    /// The family of ρ the panel allows (where ρ is not point-identified), traced in the
+    /// worker with the load, so no key waits for it.
+    pub family: Option<Arc<crate::tui::trust::Traced>>,
 }
 
 /// A file that did not load as a panel: the loader's message, and its header when it could

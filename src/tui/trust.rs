@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use ratatui::text::Line;
 
+use crate::estimate::identified::AnchorMoments;
 use crate::estimate::latent::{Frame, family::Family};
 use crate::estimate::{Context, Estimator};
 use crate::panel::Panel;
@@ -63,18 +64,51 @@ pub fn unread_line(app: &App, names: &[String], theme: Theme) -> Option<Line<'st
     ))
 }
 
-/// The family of ρ on a panel's latent correlations, or why there is none.
-pub type Traced = Result<(Frame, Family), String>;
+/// What a family of worlds is traced on: a panel's latent frame (ordinal anchors), or the
+/// anchor moments of the free-scale equal-β ridge.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Basis {
+    Latent(Frame),
+    Ridge(AnchorMoments),
+}
 
-/// The family the sliders pane draws, on a panel whose anchors are ordinal (where ρ is not
-/// point-identified); `None` elsewhere.
+impl Basis {
+    /// Every anchor's ρ in the world of `arc` where anchor `k`'s ρ is `assumed`, as the core
+    /// computes it for this kind of family.
+    #[must_use]
+    pub fn world(&self, arc: &crate::estimate::latent::family::Arc, k: usize, at: f64) -> Vec<f64> {
+        match self {
+            Basis::Latent(frame) => arc.at_assumed(frame, k, at),
+            Basis::Ridge(mom) => crate::estimate::latent::ridge::at_assumed(mom, arc, k, at),
+        }
+    }
+
+    /// Which family it is, where the ranges are given (the latent one is the pane's usual).
+    fn kind(&self) -> &'static str {
+        match self {
+            Basis::Latent(_) => "",
+            Basis::Ridge(_) => " (the free-scale equal-β ridge)",
+        }
+    }
+}
+
+/// The family of ρ on a panel (latent correlations or the ridge), or why there is none.
+pub type Traced = Result<(Basis, Family), String>;
+
+/// The family the sliders pane draws, on a panel where ρ is not point-identified: ordinal
+/// anchors (the latent family), or a free-scale fit on its equal-β ridge; `None` elsewhere.
 #[must_use]
 pub fn traced(panel: &Panel) -> Option<Arc<Traced>> {
     let p = panel.p();
     let ordinal = panel.scales[p..]
         .iter()
         .any(crate::panel::Scale::is_ordinal);
-    ordinal.then(|| Arc::new(Family::on_panel(panel)))
+    if ordinal {
+        let latent = Family::on_panel(panel).map(|(f, fam)| (Basis::Latent(f), fam));
+        return Some(Arc::new(latent));
+    }
+    let (mom, family) = crate::identify::ridge_of(panel)?;
+    Some(Arc::new(Ok((Basis::Ridge(mom), family))))
 }
 
 /// The sliders pane on a file with a family: the "assumed ρ of NAME" slider (NAME the trusted
@@ -96,7 +130,7 @@ pub fn family_lines(app: &App, width: usize) -> Option<Vec<Line<'static>>> {
             .map(|(i, l)| Line::raw(if i == 0 { l } else { format!("{pad}{l}") }))
             .collect()
     };
-    let (frame, family) = match traced {
+    let (basis, family) = match traced {
         Ok(t) => t,
         Err(why) => {
             let mut lines = wrap("the family of ρ the data allow (Likert anchors):", 2);
@@ -114,7 +148,7 @@ pub fn family_lines(app: &App, width: usize) -> Option<Vec<Line<'static>>> {
     };
     let k = app.designated().unwrap_or(0);
     let (arc, (lo, hi), at) = family.slider(k, f.assumed)?;
-    let world = arc.at_assumed(frame, k, at);
+    let world = basis.world(arc, k, at);
     let shown: Vec<String> = names.iter().map(|n| crate::error::sanitize(n)).collect();
     let mut lines = vec![slider_line(
         &format!("assumed ρ of {}", shown.get(k).map_or("?", String::as_str)),
@@ -157,11 +191,12 @@ pub fn family_lines(app: &App, width: usize) -> Option<Vec<Line<'static>>> {
         ));
     }
     let arcs = family.arcs.len();
+    let kind = basis.kind();
     lines.extend(wrap(
         &if arcs > 1 {
-            format!("each ρ's range over the {arcs} arcs of worlds (h/l moves along one):")
+            format!("each ρ's range over the {arcs} arcs of worlds{kind} (h/l moves along one):")
         } else {
-            "each ρ's range over the worlds the data allow:".to_string()
+            format!("each ρ's range over the worlds the data allow{kind}:")
         },
         2,
     ));

@@ -316,6 +316,7 @@ pub fn run_load(j: &LoadJob) -> WorkerMsg {
                 )
                 .collect(),
             header: raters.clone().unwrap_or(loaded.header),
+            family: crate::tui::trust::traced(&loaded.panel),
             panel: Arc::new(loaded.panel),
             family_file: family_file.clone(),
         })

@@ -338,7 +338,11 @@ fn the_trusted_anchor_off_zero_is_a_what_if_not_trusted() {
     for _ in 0..2 {
         act(&mut app, Action::Coarse(1));
     }
-    let moved = text(&app, Pane::Sliders, 120, 40);
+    let moved: String = rhoscope::tui::trust::family_lines(&app, 60)
+        .unwrap()
+        .iter()
+        .map(|l| l.to_string() + "\n")
+        .collect();
     let row = moved
         .lines()
         .find(|l| l.contains("A1 ρ "))
@@ -346,12 +350,16 @@ fn the_trusted_anchor_off_zero_is_a_what_if_not_trusted() {
     assert!(row.contains("0.20"), "{moved}");
     assert!(!row.contains("trusted"), "{row}");
     assert!(row.trim_end().ends_with("what-if"), "{row}");
+    let said = moved.split_whitespace().collect::<Vec<_>>().join(" ");
     assert!(
-        moved.contains("trusted as clean (ρ 0) is the world the estimates pane reads"),
+        said.contains("trusted as clean (ρ 0) is the world the estimates pane reads"),
         "{moved}"
     );
     let est = text(&app, Pane::Estimates, 120, 40);
-    assert!(est.contains("0.000"), "the estimates pane keeps the trusted reading: {est}");
+    assert!(
+        est.contains("0.000"),
+        "the estimates pane keeps the trusted reading: {est}"
+    );
 }
 
 /// Trial 44, findings 13, 15 and 16: the `w` figures of a piped panel with A2 trusted name the
@@ -391,8 +399,58 @@ fn figures_name_the_trusted_anchor_the_source_and_the_panes_p_values() {
         let Some(p) = t.p_value else { continue };
         let shown = rhoscope::tui::panes::battery::p_text(p);
         assert!(pane.contains(&format!("p {shown}")), "{shown}: {pane}");
-        assert!(svg.contains(&format!("p = {shown}")), "p = {shown} not in the figure");
+        assert!(
+            svg.contains(&format!("p = {shown}")),
+            "p = {shown} not in the figure"
+        );
         seen += 1;
     }
     assert!(seen > 0, "a test with a p-value");
+}
+
+/// Issue 38: where the free-scale fit slides along its equal-β ridge (Likert judges,
+/// continuous anchors: `tests/fixtures/likert_judges_ridge.csv` is `rhoscope simulate
+/// --preset three-anchor --set ordinal=judges:5 --n 800 --seed 3`), the sliders pane moves
+/// along the core's ridge family: "assumed ρ of A1" at the value the keys set, and every
+/// anchor's ρ of that world, all 0 together at 0.
+#[test]
+fn the_slider_moves_along_the_free_scale_ridge() {
+    let mut app = started(Start::File(
+        PathBuf::from("tests/fixtures/likert_judges_ridge.csv"),
+        rhoscope::data::PanelRequest::default(),
+    ));
+    let panel = app.panel.clone().unwrap();
+    let (mom, family) = rhoscope::identify::ridge_of(&panel).expect("the fit is on its ridge");
+    let lines = |app: &App| -> String {
+        rhoscope::tui::trust::family_lines(app, 200)
+            .unwrap()
+            .iter()
+            .map(|l| l.to_string() + "\n")
+            .collect()
+    };
+    let at0 = lines(&app);
+    assert!(at0.contains("assumed ρ of A1"), "{at0}");
+    assert!(at0.contains("equal-β ridge"), "{at0}");
+    // The pane on screen has the slider and every anchor's ρ.
+    let shown = text(&app, Pane::Sliders, 80, 24);
+    assert!(
+        shown.contains("assumed ρ of A1") && shown.contains("A3 ρ"),
+        "{shown}"
+    );
+    for name in ["A1", "A2", "A3"] {
+        assert!(at0.contains(&format!("{name} ρ  0.00")), "{at0}");
+    }
+    act(&mut app, Action::Focus(Pane::Sliders));
+    for _ in 0..3 {
+        act(&mut app, Action::Coarse(1));
+    }
+    let moved = lines(&app);
+    assert!(moved.contains("A1 ρ  0.30"), "{moved}");
+    let (arc, _, at) = family.slider(0, Some(0.3)).unwrap();
+    let world = rhoscope::estimate::latent::ridge::at_assumed(&mom, arc, 0, at);
+    for (k, name) in ["A2", "A3"].iter().enumerate() {
+        let want = format!("{name} ρ {:>5.2}", world[k + 1]);
+        assert!(moved.contains(&want), "{want}\n{moved}");
+        assert!(world[k + 1].abs() > 0.05, "{world:?}");
+    }
 }

@@ -49,6 +49,19 @@ pub fn of_moments(mom: &AnchorMoments) -> Family {
     Family { arcs, above }
 }
 
+/// Every anchor's ρ in the world of ridge `arc` where anchor `k`'s ρ is `assumed` (held in
+/// the arc's range): ρ_k² = (P̄ − s)/(V_k − s) gives s = (P̄ − ρ_k² V_k)/(1 − ρ_k²), at the
+/// pooled P̄ [`of_moments`] traced. What the explorer's "assumed ρ of NAME" slider draws.
+#[must_use]
+pub fn at_assumed(mom: &AnchorMoments, arc: &Arc, k: usize, assumed: f64) -> Vec<f64> {
+    let p = mom.p.iter().sum::<f64>() / mom.p.len().max(1) as f64;
+    let (lo, hi) = arc.rho.get(k).copied().unwrap_or((0.0, 0.0));
+    let r2 = assumed.clamp(lo, hi).powi(2).min(1.0 - 1e-12);
+    let v = mom.v.get(k).copied().unwrap_or(f64::NAN);
+    let s = ((p - r2 * v) / (1.0 - r2)).clamp(arc.phi.0, arc.phi.1);
+    mom.v.iter().map(|&vl| rho(p, vl, s, arc.branch)).collect()
+}
+
 /// ρ_k at σ_t² = s on branch `sign` (the sign of b).
 fn rho(p: f64, v: f64, s: f64, sign: f64) -> f64 {
     sign * ((p - s) / (v - s)).max(0.0).sqrt()
@@ -114,6 +127,21 @@ fn arc(q: f64, p: f64, v: &[f64], sign: f64) -> Option<Arc> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The slider's world has the assumed ρ for its anchor, and at ρ = 0 every anchor is
+    /// clean (the ridge's worlds all cross 0 together).
+    #[test]
+    fn at_assumed_puts_the_anchor_at_the_assumed_rho() {
+        let mom = world(1.0, 0.8, &[0.4, 0.4, 0.4], &[0.3, 0.5, 0.7]);
+        let fam = of_moments(&mom);
+        let arc = fam.arcs.iter().find(|a| a.branch > 0.0).expect("a positive arc");
+        let w = at_assumed(&mom, arc, 1, 0.3);
+        assert!((w[1] - 0.3).abs() < 1e-9, "{w:?}");
+        // The smaller V_k, the farther from 0 (A1 has the smallest error variance).
+        assert!(w[0] > w[1] && w[1] > w[2], "{w:?}");
+        let clean = at_assumed(&mom, arc, 1, 0.0);
+        assert!(clean.iter().all(|r| r.abs() < 1e-6), "{clean:?}");
+    }
 
     /// Anchor moments of the free-scale model at (σ_t², σ_c², β, σ_a²), written out here.
     fn world(s: f64, c: f64, beta: &[f64], sa2: &[f64]) -> AnchorMoments {

@@ -133,7 +133,7 @@ impl App {
         };
         let state = FileState {
             trusted,
-            family: crate::tui::trust::traced(&panel),
+            family: file.family,
             assumed: None,
             path: file.path,
             header: file.header,
