@@ -54,10 +54,7 @@ fn the_battery_figure_shows_the_reports_numbers() {
         let end = svg[at..].find('<').map_or(svg.len(), |e| at + e);
         let caption = &svg[at..end];
         assert!(
-            caption.contains(&format!(
-                "p = {}",
-                rhoscope::battery::phrase::p_value(p)
-            )),
+            caption.contains(&format!("p = {}", rhoscope::battery::phrase::p_value(p))),
             "{caption} vs report p = {p}"
         );
         seen += 1;

@@ -320,9 +320,16 @@ fn name_room(path: &std::path::Path) -> usize {
     let name = path
         .file_name()
         .filter(|_| path.as_os_str() != "-")
-        .map_or_else(|| shown.clone(), |n| crate::error::sanitize(&n.to_string_lossy()));
+        .map_or_else(
+            || shown.clone(),
+            |n| crate::error::sanitize(&n.to_string_lossy()),
+        );
     let len = name.chars().count();
-    if len < shown.chars().count() { len + 1 } else { len }
+    if len < shown.chars().count() {
+        len + 1
+    } else {
+        len
+    }
 }
 
 fn scenario_text(app: &App) -> String {

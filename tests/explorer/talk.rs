@@ -656,13 +656,19 @@ fn no_caption_invites_a_key_its_scene_refuses() {
         }
         let mut app = started(Start::Scene(i));
         act(&mut app, Action::Freeze);
-        let acts = [Pane::Data, Pane::Sliders, Pane::Estimates].iter().any(|p| {
-            let mut tried = app.clone();
-            act(&mut tried, Action::Focus(*p));
-            act(&mut tried, Action::TrustAnchor);
-            tried.generation != app.generation
-        });
-        assert!(acts, "scene {}: {caption:?} invites t, which cannot act", i + 1);
+        let acts = [Pane::Data, Pane::Sliders, Pane::Estimates]
+            .iter()
+            .any(|p| {
+                let mut tried = app.clone();
+                act(&mut tried, Action::Focus(*p));
+                act(&mut tried, Action::TrustAnchor);
+                tried.generation != app.generation
+            });
+        assert!(
+            acts,
+            "scene {}: {caption:?} invites t, which cannot act",
+            i + 1
+        );
     }
 }
 

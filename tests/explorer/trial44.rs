@@ -42,7 +42,10 @@ fn plus_cycles_through_existing_families_a_new_one_and_none() {
         seen.push(family_of(&app, "J2"));
     }
     assert_eq!(seen[0].as_deref(), Some(j1.as_str()), "{seen:?}");
-    assert!(seen[1].is_some() && seen[1] != seen[0], "a new family: {seen:?}");
+    assert!(
+        seen[1].is_some() && seen[1] != seen[0],
+        "a new family: {seen:?}"
+    );
     assert_eq!(seen[2], None, "back to no family: {seen:?}");
     // From none the cycle starts again at J1's family.
     act(&mut app, Action::Family(1));
@@ -59,7 +62,11 @@ fn typing_a_family_confirms_it_on_the_status_line() {
     type_text(&mut app, "llama");
     act(&mut app, Action::Prompt(PromptEdit::Submit));
     assert_eq!(family_of(&app, "J3").as_deref(), Some("llama"));
-    assert!(app.status.contains("'J3' in family llama"), "{}", app.status);
+    assert!(
+        app.status.contains("'J3' in family llama"),
+        "{}",
+        app.status
+    );
 }
 
 /// Finding 18: a slider key at a bound says so, with the range, on the status line.

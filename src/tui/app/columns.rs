@@ -278,7 +278,9 @@ impl FileState {
             }
         }
         // A label of its own not used elsewhere (typed with F) keeps its place in the cycle.
-        if let Some(own) = self.families[c].clone().filter(|l| !labels.contains(&Some(l.clone())))
+        if let Some(own) = self.families[c]
+            .clone()
+            .filter(|l| !labels.contains(&Some(l.clone())))
             && !(own.starts_with('F') && own[1..].parse::<usize>().is_ok())
         {
             labels.push(Some(own));
