@@ -155,32 +155,17 @@ pub fn family_lines(app: &App, width: usize) -> Option<Vec<Line<'static>>> {
         (lo, hi, at),
         width,
     )];
-    // Every anchor's ρ first, so the contaminated one is in view at 80×24.
-    let name_w = width.saturating_sub(2 + 9).max(4);
-    let elided = crate::tui::widgets::elide_distinct(&shown, name_w);
-    let longest = elided
-        .iter()
-        .map(|n| crate::tui::widgets::cells(n))
-        .max()
-        .unwrap_or(0);
     // Off 0 the slider's world is a what-if beside the trusted reading, where the anchor is
     // clean: the row says so, and a line under the rows says which world the estimates read.
     let what_if = app.designated().is_some() && world[k].abs() >= 0.005;
-    for (i, name) in elided.iter().enumerate() {
-        let trusted = match (app.designated() == Some(i), what_if) {
-            (false, _) => "",
-            (true, false) => " trusted",
-            (true, true) => " what-if",
-        };
-        let name = crate::tui::widgets::fit_cells(name, longest);
-        // No "-0.00": the trusted anchor's ρ is 0 up to the bisection's last digit.
-        let rho = if world[i].abs() < 0.005 {
-            0.0
-        } else {
-            world[i]
-        };
-        lines.push(Line::raw(format!("  {name} ρ {rho:>5.2}{trusted}")));
-    }
+    // Every anchor's ρ first, so the contaminated one is in view at 80×24.
+    lines.extend(anchor_rows(
+        &shown,
+        &world,
+        app.designated(),
+        what_if,
+        width,
+    ));
     if what_if {
         let name = shown.get(k).map_or("?", String::as_str);
         lines.extend(wrap(
@@ -221,6 +206,43 @@ pub fn family_lines(app: &App, width: usize) -> Option<Vec<Line<'static>>> {
         2,
     ));
     Some(lines)
+}
+
+/// One row per anchor: its name (elided alike), its ρ in the slider's world, and the trusted
+/// anchor's mark ("trusted" at 0, "what-if" off it).
+fn anchor_rows(
+    shown: &[String],
+    world: &[f64],
+    designated: Option<usize>,
+    what_if: bool,
+    width: usize,
+) -> Vec<Line<'static>> {
+    let name_w = width.saturating_sub(2 + 9).max(4);
+    let elided = crate::tui::widgets::elide_distinct(shown, name_w);
+    let longest = elided
+        .iter()
+        .map(|n| crate::tui::widgets::cells(n))
+        .max()
+        .unwrap_or(0);
+    elided
+        .iter()
+        .enumerate()
+        .map(|(i, name)| {
+            let trusted = match (designated == Some(i), what_if) {
+                (false, _) => "",
+                (true, false) => " trusted",
+                (true, true) => " what-if",
+            };
+            let name = crate::tui::widgets::fit_cells(name, longest);
+            // No "-0.00": the trusted anchor's ρ is 0 up to the bisection's last digit.
+            let rho = if world[i].abs() < 0.005 {
+                0.0
+            } else {
+                world[i]
+            };
+            Line::raw(format!("  {name} ρ {rho:>5.2}{trusted}"))
+        })
+        .collect()
 }
 
 /// The one slider's line: label, a bar when there is room, and the value at the right edge,
