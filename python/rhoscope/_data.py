@@ -10,13 +10,13 @@ from __future__ import annotations
 import math
 import os
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 import numpy as np
 
 from . import _rhoscope
-from ._errors import UsageError
+from ._errors import InputError, UsageError
 
 #: How an in-memory panel is named in results and messages.
 IN_MEMORY = {"pandas": "<DataFrame>", "polars": "<DataFrame>", "numpy": "<array>", "mapping": "<columns>"}
@@ -58,6 +58,7 @@ class Prepared:
         bad = re.search(r"column '((?:[^']|'')*)': not a number", text)
         if bad and bad.group(1) in self.hints:
             return self.hints[bad.group(1)]
+        text = text.replace(_UNDECLARED, "")
         if self.shown:
             text = text.replace(self.path, self.shown)
             # An in-memory panel is no file.
@@ -78,10 +79,10 @@ def _kind(data: Any) -> str:
     mod = type(data).__module__.split(".")[0]
     if mod == "pandas" and hasattr(data, "columns"):
         if getattr(data.columns, "nlevels", 1) > 1:
-            raise UsageError(
+            raise InputError(
                 "data= has MultiIndex columns: give one name per column "
                 "(e.g. df.columns = ['_'.join(map(str, c)) for c in df.columns])",
-                2,
+                65,
             )
         return "pandas"
     if mod == "polars" and hasattr(data, "columns"):
@@ -99,15 +100,32 @@ def _kind(data: Any) -> str:
     )
 
 
-def _unordered(name: str, how: str) -> str:
-    """The refusal of a column whose order the user never declared, with its fix."""
-    fix = (
-        f"pd.Categorical(df[{name!r}], categories=[...], ordered=True)"
-        if how == "pandas"
-        else f"df.with_columns(pl.col({name!r}).cast(pl.Enum([...])))"
-    )
-    what = "an unordered pandas categorical" if how == "pandas" else "a polars Categorical (ordered by first appearance)"
-    return f"data=: column {name!r} is {what}, whose order rhoscope cannot know; declare it, lowest first: {fix}"
+#: Marks each cell of a column whose order was never declared, so the loader cannot parse a
+#: numeric-looking label ("10") as a number: the column is refused when a role uses it, and
+#: read as it is (an id) otherwise. Not whitespace, so the loader's trim keeps it.
+_UNDECLARED = "\u200b"
+
+
+def _undeclared(name: str, labels: list, how: str, hints: dict[str, str]) -> list:
+    """A categorical whose order was never declared: its cells, marked so the loader refuses
+    them where a role uses the column, with the refusal that names the fix."""
+    cells = _text(labels)
+    numeric = all(c is None or _is_number(c) for c in cells)
+    if how == "pandas":
+        what, declare = "an unordered pandas categorical", f"pd.Categorical(df[{name!r}], categories=[...], ordered=True)"
+        numbers = f"df[{name!r}].astype(float)"
+    else:
+        what, declare = "a polars Categorical (ordered by first appearance)", f"df.with_columns(pl.col({name!r}).cast(pl.Enum([...])))"
+        numbers = f"df.with_columns(pl.col({name!r}).cast(pl.Utf8).cast(pl.Float64))"
+    if numeric:
+        hints[name] = (
+            f"data=: column {name!r} is {what} of numeric labels, which rhoscope could read as their "
+            f"numbers or as ranks in some order; say which: the numbers, {numbers}, or the order, lowest "
+            f"first, {declare}"
+        )
+    else:
+        hints[name] = f"data=: column {name!r} is {what}, whose order rhoscope cannot know; declare it, lowest first: {declare}"
+    return [None if c is None else c + _UNDECLARED for c in cells]
 
 
 def _words(name: str, cells: list, how: str, hints: dict[str, str]) -> list:
@@ -148,6 +166,36 @@ def _floats(values: Any) -> np.ndarray:
     return np.ascontiguousarray(values, dtype=np.float64)
 
 
+#: The largest magnitude every integer up to which a double holds exactly.
+_EXACT = 2**53
+
+
+def _whole(values: Any, low: Any, high: Any) -> Any:
+    """An integer column as float64 when its extremes fit a double exactly; otherwise its
+    values as text, so the loader refuses an integer beyond 2^53 with the command line's
+    own check (row, column, value), not rounded in silence. `values` is a thunk."""
+    if low is not None and high is not None and -_EXACT <= int(low) and int(high) <= _EXACT:
+        return None
+    return _text(values())
+
+
+def _unmasked(arr: Any) -> np.ndarray:
+    """A numpy masked array as a plain one whose masked cells are missing (NaN, or None in
+    an object array: integers stay exact), as `pd.DataFrame(masked)` reads it."""
+    if arr.dtype.kind in "fb":
+        return np.ma.filled(arr.astype(np.float64), np.nan)
+    return np.ma.filled(arr.astype(object), None)
+
+
+def _numbers(arr: np.ndarray) -> Any:
+    """A 1-D numeric numpy column as float64, or as text when its integers exceed 2^53."""
+    if arr.dtype.kind in "iu" and arr.size:
+        big = _whole(arr.tolist, arr.min(), arr.max())
+        if big is not None:
+            return big
+    return _floats(arr)
+
+
 def _text(values: Sequence[Any]) -> list:
     out: list[str | None] = []
     for v in values:
@@ -165,22 +213,27 @@ def _pandas_column(s: Any, hints: dict[str, str]) -> Any:
 
     dtype = s.dtype
     if isinstance(dtype, pd.CategoricalDtype):
-        cats = dtype.categories
-        if pd.api.types.is_numeric_dtype(cats.dtype):
-            return _floats(s.astype("float64").to_numpy())
+        # One rule for every label type: a declared order is read as codes in that order
+        # (numeric categories too: [5, 4, 3, 2, 1] reverses), an undeclared one is refused.
         if not dtype.ordered:
-            hints[str(s.name)] = _unordered(str(s.name), "pandas")
-            return _text(s.astype(object).tolist())
+            return _undeclared(str(s.name), s.astype(object).tolist(), "pandas", hints)
         codes = s.cat.codes.to_numpy()
         return np.where(codes < 0, np.nan, codes + 1.0)
     if dtype == np.float64:
         return _floats(s.to_numpy())
+    if isinstance(dtype, (pd.PeriodDtype, pd.IntervalDtype)):
+        what = "periods (spans of time)" if isinstance(dtype, pd.PeriodDtype) else "intervals"
+        raise InputError(f"data=: column {str(s.name)!r} holds {what}, not scores: give numbers", 65)
     if dtype.kind in "mM":
         what = "durations" if dtype.kind == "m" else "dates"
-        raise UsageError(f"data=: column {str(s.name)!r} holds {what}, not scores: give numbers", 2)
+        raise InputError(f"data=: column {str(s.name)!r} holds {what}, not scores: give numbers", 65)
     if pd.api.types.is_complex_dtype(dtype):
         # Cast to float64, numpy would drop the imaginary parts in silence.
-        raise UsageError(f"data=: column {str(s.name)!r} holds complex numbers: give real scores", 2)
+        raise InputError(f"data=: column {str(s.name)!r} holds complex numbers: give real scores", 65)
+    if dtype.kind in "iu" and s.notna().any():
+        big = _whole(s.tolist, s.min(), s.max())
+        if big is not None:
+            return big
     if pd.api.types.is_bool_dtype(dtype) or pd.api.types.is_numeric_dtype(dtype):
         return _floats(s.to_numpy(dtype=np.float64, na_value=np.nan))
     cells = s.tolist()
@@ -199,13 +252,16 @@ def _polars_column(s: Any, hints: dict[str, str]) -> Any:
     if isinstance(dtype, pl.Enum) or dtype == pl.Enum:
         return _floats(s.to_physical().cast(pl.Float64).fill_null(float("nan")).to_numpy() + 1.0)
     if dtype == pl.Categorical:
-        hints[s.name] = _unordered(s.name, "polars")
-        return _text(s.cast(pl.Utf8).to_list())
+        return _undeclared(s.name, s.cast(pl.Utf8).to_list(), "polars", hints)
     if dtype.is_temporal():
         what = "durations" if dtype == pl.Duration else "dates or times"
-        raise UsageError(f"data=: column {s.name!r} holds {what}, not scores: give numbers", 2)
+        raise InputError(f"data=: column {s.name!r} holds {what}, not scores: give numbers", 65)
     if dtype == pl.Float64 and s.null_count() == 0:
         return _floats(s.to_numpy())
+    if dtype.is_integer() and s.null_count() < len(s):
+        big = _whole(s.to_list, s.min(), s.max())
+        if big is not None:
+            return big
     if dtype.is_numeric() or dtype == pl.Boolean:
         return _floats(s.cast(pl.Float64).fill_null(float("nan")).to_numpy())
     if dtype.is_nested() or dtype == pl.Object:
@@ -221,14 +277,14 @@ def _columns(data: Any, kind: str, names: Sequence[str] | None, hints: dict[str,
         return list(data.columns), [_polars_column(data.get_column(c), hints) for c in data.columns]
     if kind == "numpy":
         if data.ndim != 2:
-            raise UsageError(f"data= is a {data.ndim}-D array: give a 2-D array (items × columns) with names=", 2)
+            raise UsageError(f"data= is a {data.ndim}-D array: give a 2-D array (items × columns) with names=", 65)
         if names is None or len(names) != data.shape[1]:
             given = "none" if names is None else str(len(names))
             raise UsageError(
                 f"names=: a 2-D array of {data.shape[1]} columns needs {data.shape[1]} column names ({given} given)", 2
             )
         if data.dtype.kind in "fiub":
-            return names, [_floats(data[:, j]) for j in range(data.shape[1])]
+            return names, [_numbers(data[:, j]) for j in range(data.shape[1])]
         return names, [_text(data[:, j].tolist()) for j in range(data.shape[1])]
     keys = [str(k) for k in data.keys()]
     _same_index(keys, list(data.values()))
@@ -245,11 +301,11 @@ def _same_index(keys: list[str], values: list[Any]) -> None:
         if first is None:
             first = (k, v.index)
         elif not v.index.equals(first[1]):
-            raise UsageError(
+            raise InputError(
                 f"data=: the Series {first[0]!r} and {k!r} have different indexes, and a mapping "
                 "is read by position, which would pair other rows: align them first, e.g. "
                 "pd.DataFrame(data) or s.reindex(...)",
-                2,
+                65,
             )
 
 
@@ -257,6 +313,11 @@ def _mapped(name: str, v: Any, hints: dict[str, str]) -> Any:
     """One column of a mapping: a pandas or polars Series read as in a frame (a categorical
     in its declared order), anything else as a 1-D sequence of values."""
     v = collected("data", v)
+    if isinstance(v, Iterator):
+        # A generator (or any one-pass iterator) is its values, read once.
+        v = list(v)
+    if np.ma.isMaskedArray(v):
+        v = _unmasked(v)
     mod = type(v).__module__.split(".")[0]
     if mod == "pandas" and type(v).__name__ in ("Series", "Categorical", "Index", "CategoricalIndex"):
         import pandas as pd
@@ -270,11 +331,11 @@ def _mapped(name: str, v: Any, hints: dict[str, str]) -> Any:
         arr = np.asarray(list(v), dtype=object)
     if arr.ndim != 1:
         what = "one value" if arr.ndim == 0 else f"a {arr.ndim}-D array"
-        raise UsageError(f"data=: column {name!r} is {what}: give each column as a 1-D sequence of scores", 2)
+        raise InputError(f"data=: column {name!r} is {what}: give each column as a 1-D sequence of scores", 65)
     if arr.dtype.kind in "fiub":
-        return _floats(arr)
+        return _numbers(arr)
     if arr.dtype.kind in "mM":
-        raise UsageError(f"data=: column {name!r} holds dates or durations, not scores: give numbers", 2)
+        raise InputError(f"data=: column {name!r} holds dates or durations, not scores: give numbers", 65)
     return _words(name, _text(arr.tolist()), "pandas", hints)
 
 
@@ -284,7 +345,7 @@ def _long_frame(data: Any, kind: str, long: Sequence[str], hints: dict[str, str]
         have = [str(c) for c in (data.keys() if kind == "mapping" else data.columns)]
         for c in (item, rater, score):
             if c not in have:
-                raise UsageError(f"long=: no column {c!r} (columns: {', '.join(have)})", 2)
+                raise UsageError(f"long=: no column {c!r} (columns: {', '.join(have)})", 65)
     if kind == "pandas":
         items, raters = _text(data[item].tolist()), _text(data[rater].tolist())
         scores = _pandas_column(data[score], hints)
@@ -294,18 +355,21 @@ def _long_frame(data: Any, kind: str, long: Sequence[str], hints: dict[str, str]
         scores = _polars_column(data.get_column(score), hints)
     elif kind == "mapping":
         items, raters = _text(list(data[item])), _text(list(data[rater]))
-        scores = np.asarray(data[score])
+        # Read as a wide column is: a Series (a categorical in its declared order) or values.
+        scores = _mapped(score, data[score], hints)
     else:
         raise UsageError("long= reads a DataFrame or a mapping of columns (item, rater, score)", 2)
-    if not isinstance(scores, np.ndarray) and score not in hints:
-        # Text numbers ("0.25") read as the wide layout reads them; other text is refused.
-        try:
-            scores = np.array([np.nan if _missing_text(v) else float(v) for v in scores])
-        except ValueError:
-            pass
-    if not isinstance(scores, np.ndarray) or scores.dtype.kind not in "fiub":
-        raise UsageError(hints.get(score, f"long=: the score column {score!r} is not numeric"), 2)
-    return _rhoscope.long_panel((item, rater, score), items, raters, _floats(scores))
+    if isinstance(scores, np.ndarray):
+        if scores.dtype.kind not in "fiub":
+            raise InputError(f"long=: the score column {score!r} is not numeric", 65)
+        return _rhoscope.long_panel((item, rater, score), items, raters, _floats(scores))
+    if score not in hints and not all(_missing_text(v) or _is_number(v) for v in scores):
+        hints[score] = f"long=: the score column {score!r} is not numeric"
+    if score in hints:
+        raise InputError(hints[score], 65)
+    # Text numbers ("0.25", or integers beyond 2^53) go to the loader as text, which reads
+    # them as a file's cells are read, with the same checks.
+    return _rhoscope.long_panel((item, rater, score), items, raters, scores)
 
 
 def _labels(data: Any, kind: str) -> list | None:
@@ -341,6 +405,8 @@ def prepare(data: Any, names: Sequence[str] | None = None, long: Sequence[str] |
     """The panel for ``data``: an in-memory panel, or a path used as it is. A polars
     LazyFrame is collected first."""
     data = collected("data", data)
+    if np.ma.isMaskedArray(data):
+        data = _unmasked(data)
     kind = _kind(data)
     if names is not None and kind != "numpy":
         raise UsageError("names= names a 2-D numpy array's columns; this data= has its own", 2)
@@ -363,10 +429,10 @@ def prepare(data: Any, names: Sequence[str] | None = None, long: Sequence[str] |
     else:
         col_names, cols = _columns(data, kind, names, hints)
         if not cols:
-            raise UsageError("data= has no columns", 2)
+            raise InputError("data= has no columns", 65)
         lengths = {len(c) for c in cols}
         if len(lengths) > 1:
             shown = ", ".join(f"{n!r}: {len(c)}" for n, c in zip(col_names, cols))
-            raise UsageError(f"data=: the columns differ in length ({shown})", 2)
+            raise InputError(f"data=: the columns differ in length ({shown})", 65)
         temp = _rhoscope.wide_panel(col_names, cols)
     return Prepared(temp.path, IN_MEMORY[kind], keep=temp, long=long_flag, hints=hints, labels=_labels(data, kind))

@@ -404,19 +404,27 @@ fn wide_panel(names: Vec<String>, columns: Vec<Bound<'_, PyAny>>) -> PyResult<Pa
     Ok(register(names, held))
 }
 
-/// A long panel (item, rater, score rows): ids as text, scores as float64 copied once.
+/// A long panel (item, rater, score rows): ids as text, scores as float64 copied once or
+/// as text cells (read with a file's checks, e.g. an integer beyond 2^53).
 #[pyfunction]
 fn long_panel(
     header: (String, String, String),
     items: Vec<Option<String>>,
     raters: Vec<Option<String>>,
-    scores: Bound<'_, PyArray1<f64>>,
+    scores: Bound<'_, PyAny>,
 ) -> PyResult<Panel> {
-    let scores = copied(&scores)?;
+    let scores = hold(&scores)?;
     Ok(register(
         vec![header.0, header.1, header.2],
-        vec![Held::Text(items), Held::Text(raters), Held::Numbers(scores)],
+        vec![Held::Text(items), Held::Text(raters), scores],
     ))
+}
+
+/// The scenario's parameter keys, from the core's own list: the package tells a misplaced
+/// scenario parameter from a keyword no function takes.
+#[pyfunction]
+fn scenario_keys() -> Vec<&'static str> {
+    rhoscope::scenario::KEYS.iter().map(|(k, _)| *k).collect()
 }
 
 #[pymodule]
@@ -428,6 +436,7 @@ fn _rhoscope(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run_cli, m)?)?;
     m.add_function(wrap_pyfunction!(wide_panel, m)?)?;
     m.add_function(wrap_pyfunction!(long_panel, m)?)?;
+    m.add_function(wrap_pyfunction!(scenario_keys, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }
