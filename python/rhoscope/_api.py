@@ -57,9 +57,12 @@ def _no_panel_options(given: Mapping[str, Any], what: str) -> None:
 def _failure(f: Exception, prepared: Any, families: Any = None, scenario: Any = ()) -> Exception:
     code, message = f.args
     for key in scenario:
-        if message.startswith(f"{key}: '"):
-            # A scenario parameter as the keyword typed: `rho= 'abc' …`, not `rho: 'abc' …`.
-            message = f"{key}= {message[len(key) + 2 :]}"
+        # A scenario parameter as the keyword typed: `rho= 'abc' …`, not `rho: 'abc' …` or
+        # `dist 't': …`.
+        for said in (f"{key}: '", f"{key} '"):
+            if message.startswith(said):
+                message = f"{key}= {message[len(said) - 1 :]}"
+                break
     if isinstance(families, (str, os.PathLike)) and message.startswith(os.fspath(families) + ":"):
         # A families file's error, named by the keyword that gave its path.
         return from_failure(code, f"families=: {message}")
@@ -258,8 +261,9 @@ def power(
     return _report("power", Power, None, locals(), options)
 
 
-#: Keywords of the panel functions that a scenario function does not take.
-_NOT_SCENARIO = ("data", "judges", "anchors", "set_aside", "families", "id", "long", "continuous", "names")
+#: Keywords of the panel functions that a scenario function does not take (`families` is
+#: also a scenario parameter, the number of judge families, as `--set families=3` is).
+_NOT_SCENARIO = ("data", "judges", "anchors", "set_aside", "id", "long", "continuous", "names")
 
 
 def _overrides(set: Mapping[str, Any], what: str) -> list:
@@ -316,7 +320,9 @@ def plan(
     return _report("plan", Plan, None, {"threads": threads, "scenario": list(set)}, options)
 
 
-def _write(command: str, prepared: Any, request: Any, options: dict, threads: Any, scenario: Any = ()) -> list:
+def _write(
+    command: str, prepared: Any, request: Any, options: dict, threads: Any, scenario: Any = (), families: Any = None
+) -> list:
     """Runs a file-writing command; returns the notes it wrote on stderr (the panel's path
     replaced by its shown name, the "wrote FILE" line left out)."""
     import sys
@@ -345,7 +351,7 @@ def _write(command: str, prepared: Any, request: Any, options: dict, threads: An
         if line and not line.startswith("wrote "):
             notes.append(prepared.message(line) if prepared is not None else line)
     if failure is not None:
-        raise _failure(failure, prepared, scenario=scenario)
+        raise _failure(failure, prepared, families, scenario=scenario)
     return notes
 
 
@@ -412,12 +418,12 @@ def export(
     prepared = Prepared(os.fspath(data), None)
     options = {"syntax": c.text("syntax", syntax), "force": c.flag("force", force)}
     if output is not None:
-        _write("export", prepared, request, {**options, "output": os.fspath(output)}, None)
+        _write("export", prepared, request, {**options, "output": os.fspath(output)}, None, families=families)
         with open(os.fspath(output), encoding="utf-8") as f:
             return f.read()
     with tempfile.TemporaryDirectory(prefix="rhoscope-") as d:
         out = os.path.join(d, "model.txt")
-        _write("export", prepared, request, {**options, "output": out}, None)
+        _write("export", prepared, request, {**options, "output": out}, None, families=families)
         if os.path.exists(os.path.join(d, "model.data.csv")):
             raise c.refuse(
                 f"{os.fspath(data)}: the script cannot read this file's format: give output='refit.R' "
@@ -425,6 +431,12 @@ def export(
             )
         with open(out, encoding="utf-8") as f:
             return f.read()
+
+
+def _family_count(v: Any) -> bool:
+    """Whether `families=` is a number (the scenario parameter), not a panel's families."""
+    v = c._scalar(v)
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
 def plot(
@@ -454,16 +466,23 @@ def plot(
     scenario; ``power`` and ``boundary`` on a scenario). Further keyword arguments override
     the scenario's parameters (the keys of `simulate`), so they need no data."""
     prepared = request = None
+    if data is None and _family_count(families):
+        # Without data, a number of families is the scenario's parameter, not a panel's map.
+        set = {**set, "families": families}
+        families = None
     if data is not None:
         from ._data import prepare
 
         if kind in ("power", "boundary"):
             raise c.refuse(f'plot("{kind}") draws a scenario (preset= and its parameters), not a panel: leave data out')
         if set:
-            raise c.refuse(
-                f"plot() got an unexpected keyword argument {next(iter(set))!r} "
-                "(scenario parameters need no data; see help(rhoscope.plot))"
+            key = next(iter(set))
+            why = (
+                "scenario parameters describe a simulated panel: leave data out to use them"
+                if key in _rhoscope.scenario_keys()
+                else "see help(rhoscope.plot)"
             )
+            raise c.refuse(f"plot() got an unexpected keyword argument {key!r} ({why})")
         request = _request(locals())
         prepared = prepare(data, names=names, long=long)
         request["long"] = prepared.long
@@ -485,7 +504,7 @@ def plot(
     }
     with tempfile.TemporaryDirectory(prefix="rhoscope-") as d:
         out = os.path.join(d, "figure.svg")
-        _write("plot", prepared, request, {**options, "output": out}, threads, scenario=list(set))
+        _write("plot", prepared, request, {**options, "output": out}, threads, list(set), families)
         with open(out, encoding="utf-8") as f:
             svg = f.read()
     if prepared is not None and prepared.shown:
