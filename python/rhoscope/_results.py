@@ -40,6 +40,17 @@ WEAK_ID = {
 }
 
 
+#: An anchor's verdict (the reading's ``anchors[].status``, and ``undefined_because`` when
+#: undefined) in the command's words.
+STATUS = {
+    "contaminated": "contaminated (the interval excludes 0)",
+    "not_distinguishable": "not distinguishable from clean (the interval covers 0)",
+    "no_estimate": "no estimate to read",
+    "rho": "undefined (see the flags)",
+    "interval": "no interval: too few resamples gave it a value",
+}
+
+
 def _said(note: str) -> str:
     """A library note without its place and "note:" (``<DataFrame>: note: X`` is X), to
     find the document's own notes said again on the way out."""
@@ -71,8 +82,9 @@ def _num(v: Any, decimals: int = 3) -> str:
 
 
 class Result:
-    """One command's result: ``to_dict()`` is exactly the command line's ``--json``; the
-    document's fields are also attributes (``result.n_items``)."""
+    """One command's result: ``to_dict()`` is the command line's ``--json``, its notes and next
+    steps naming keyword arguments where the command names flags, and an in-memory panel's
+    source ``<DataFrame>``; the document's fields are also attributes (``result.n_items``)."""
 
     command: str = ""
     #: The document's fields, typed for checkers; each is read from the document on access.
@@ -87,11 +99,12 @@ class Result:
         self.notes: list[str] = list(own) + [_said(n) for n in (notes or []) if _said(n) not in own]
 
     def to_dict(self) -> dict[str, Any]:
-        """The command line's ``--json`` document, as a fresh dict."""
+        """The command line's ``--json`` document (notes worded for Python), as a fresh dict."""
         return json.loads(self._text)
 
     def to_json(self) -> str:
-        """The command line's ``--json`` text, byte for byte."""
+        """The command line's ``--json`` text: byte for byte on a path, but for notes and next
+        steps that name a setting, worded here as the keyword argument."""
         return self._text
 
     def __eq__(self, other: object) -> bool:
@@ -303,16 +316,19 @@ class Battery(_Fits):
         if answers is None:
             fit = self._doc.get(key or "estimate") or {}
             answers = [{"anchor": a["name"], "rho": a.get("rho"), "ci": a.get("ci")} for a in fit.get("anchors") or []]
-        for a in answers:
-            ci = a.get("ci") or [None, None]
-            status = f" — {a['status'].replace('_', ' ')}" if a.get("status") else ""
-            lines.append(f"  {a['anchor']}: ρ̂ = {_num(a.get('rho'))} [{_num(ci[0])}, {_num(ci[1])}]{status}")
+        trusted = self._doc.get("designated_clean")
+        # As the command: each anchor's line under an estimate read, none under "No ρ̂ to read".
+        for a in answers if key else []:
+            lines.append(f"  {_answer(a, trusted)}")
         for alarm in reading.get("alarms") or []:
             if not alarm.get("answered"):
                 lines.append(
                     f"  Test {alarm.get('test')} fires ({_num(alarm.get('statistic'), 4)} against a threshold of "
                     f"{_num(alarm.get('threshold'), 4)}): {alarm.get('text')}"
                 )
+        refused = (self._doc.get("free_scale") or {}).get("refused") if isinstance(self._doc.get("free_scale"), dict) else None
+        if refused and (self._doc.get("read") or {}).get("refused") is None:
+            lines.append(f"  free-scale estimate not available: {refused}")
         weak = (reading.get("evidence") or {}).get("weak_id")
         if weak:
             verdict = WEAK_ID.get(weak.get("verdict"), weak.get("verdict"))
@@ -326,6 +342,22 @@ class Battery(_Fits):
         if reading.get("no_next_step"):
             lines.append(f"next steps: {reading['no_next_step']}")
         return lines + ["tests:"] + ["  " + line for line in _table(self.verdicts()[VERDICT_COLUMNS[:-1]])]
+
+
+def _answer(a: dict[str, Any], trusted: Any) -> str:
+    """One anchor's line under the reading, in the command's words: ρ̂, its interval, the
+    verdict. The anchor the user trusted (``designated_clean=``) is not estimated: its 0 is
+    the assumption, so it shows no interval as if the data had given one."""
+    status = a.get("status")
+    if status == "assumed" or (isinstance(trusted, str) and a.get("anchor") == trusted):
+        return f"{a['anchor']}: ρ̂ = 0 by assumption (designated_clean=), not estimated"
+    if a.get("rho") is None:
+        value = "ρ̂ undefined"
+    else:
+        ci = a.get("ci")
+        value = f"ρ̂ = {_num(a['rho'], 4)} " + (f"[{_num(ci[0], 4)}, {_num(ci[1], 4)}]" if ci else "[—]")
+    said = STATUS.get(a.get("undefined_because") or status or "", str(status or "").replace("_", " "))
+    return f"{a['anchor']}: {value} — {said}" if said else f"{a['anchor']}: {value}"
 
 
 class Identify(_Panel):
