@@ -184,7 +184,8 @@ def _unmasked(arr: Any) -> np.ndarray:
     an object array: integers stay exact), as `pd.DataFrame(masked)` reads it."""
     if arr.dtype.kind in "fb":
         return np.ma.filled(arr.astype(np.float64), np.nan)
-    return np.ma.filled(arr.astype(object), None)
+    # Not `filled(…, None)`: None there means the array's own fill value ('?' for objects).
+    return np.where(np.ma.getmaskarray(arr), None, np.ma.getdata(arr).astype(object))
 
 
 def _numbers(arr: np.ndarray) -> Any:
@@ -319,7 +320,8 @@ def _mapped(name: str, v: Any, hints: dict[str, str]) -> Any:
     if np.ma.isMaskedArray(v):
         v = _unmasked(v)
     mod = type(v).__module__.split(".")[0]
-    if mod == "pandas" and type(v).__name__ in ("Series", "Categorical", "Index", "CategoricalIndex"):
+    if mod == "pandas" and hasattr(v, "dtype"):
+        # A Series, an Index or an array of any dtype (categorical, period, …): read as in a frame.
         import pandas as pd
 
         return _pandas_column(pd.Series(v, name=name).reset_index(drop=True), hints)

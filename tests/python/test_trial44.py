@@ -238,3 +238,16 @@ def test_usage_and_input_errors_are_distinct_classes_of_one_base():
         with pytest.raises(rhoscope.InputError) as data:
             rhoscope.estimate(bad)
         assert data.value.exit_code == 65
+
+
+def test_a_masked_object_array_and_a_period_index_in_a_mapping():
+    """An object array's mask is missing too (numpy's fill value for objects is '?'), and a
+    pandas Index in a mapping is read as a frame's column is (periods named as such)."""
+    s = rhoscope.simulate("families", n=300, seed=1)
+    names = list(s.columns)
+    as_float = np.ma.masked_greater(s.to_numpy(), 2.5)
+    as_object = np.ma.masked_greater(s.to_numpy(dtype=object), 2.5)
+    assert rhoscope.estimate(as_object, names=names) == rhoscope.estimate(as_float, names=names)
+    mapping = {**{c: s[c] for c in names}, "J1": pd.period_range("2020-01", periods=300, freq="M")}
+    with pytest.raises(rhoscope.InputError, match="holds periods"):
+        rhoscope.estimate(mapping)
