@@ -302,6 +302,24 @@ class Battery(_Fits):
         """Each test's verdict, statistic, threshold (with its Monte-Carlo SD), p-value and message."""
         return dict(self._doc.get("tests") or {})
 
+    def tidy(self) -> Any:
+        """As an estimate's, plus the designated-clean fit the reading reads (the battery's
+        document holds it in the reading only): the trusted anchor's 0 is the assumption,
+        so it has no interval and says so in ``reason``."""
+        frame = super().tidy()
+        reading = self.reading
+        key = reading.get("read")
+        if key not in ("designated_clean", "designated_clean_latent") or isinstance(self._doc.get(key), dict):
+            return frame
+        trusted = self._doc.get("designated_clean")
+        rows = []
+        for a in reading.get("anchors") or []:
+            if a.get("anchor") == trusted or a.get("status") == "assumed":
+                rows.append(_row(key, a["anchor"], 0.0, None, None, [], "assumed clean (designated_clean=), not estimated"))
+            else:
+                rows.append(_row(key, a["anchor"], a.get("rho"), None, a.get("ci"), [], None))
+        return _frame(frame.to_dict("records") + rows, TIDY_COLUMNS)
+
     def verdicts(self) -> Any:
         """One row per test."""
         rows = [{"test": name, **{c: t.get(c) for c in VERDICT_COLUMNS[1:]}} for name, t in self.tests.items()]

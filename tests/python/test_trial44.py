@@ -212,6 +212,19 @@ def test_summary_says_the_commands_verdicts(tmp_path_factory):
     assert "[0.0000, 0.0000]" not in a1 and "by assumption" in a1
 
 
+def test_a_batterys_tidy_has_the_designated_clean_fit_it_reads():
+    """The reading reads the designated-clean fit; tidy() had no row of it. The trusted
+    anchor's row is the assumption: ρ̂ 0, no interval, the reason said."""
+    s = rhoscope.simulate("three-anchor", n=1000, seed=7)
+    bat = rhoscope.battery(s, designated_clean="A1", bootstrap=100, null_draws=100)
+    assert bat.reading["read"] == "designated_clean"
+    rows = bat.tidy().set_index(["estimator", "anchor"])
+    a1, a2 = rows.loc[("designated_clean", "A1")], rows.loc[("designated_clean", "A2")]
+    assert a1.estimate == 0 and np.isnan(a1.ci_low) and "assumed" in a1.reason
+    want = next(a for a in bat.reading["anchors"] if a["anchor"] == "A2")
+    assert [a2.estimate, a2.ci_low, a2.ci_high] == [want["rho"], *want["ci"]]
+
+
 def test_summary_keeps_the_free_scale_line(tmp_path_factory):
     text, summary = _trusted(tmp_path_factory, "families")
     free = next(line.strip() for line in text.splitlines() if "free-scale estimate not available" in line)
