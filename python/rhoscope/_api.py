@@ -261,36 +261,6 @@ def power(
     return _report("power", Power, None, locals(), options)
 
 
-#: Keywords of the panel functions that a scenario function does not take (`families` is
-#: also a scenario parameter, the number of judge families, as `--set families=3` is).
-_NOT_SCENARIO = ("data", "judges", "anchors", "set_aside", "id", "long", "continuous", "names")
-
-
-def _overrides(set: Mapping[str, Any], what: str) -> list:
-    """Scenario overrides as (key, value) pairs: a number, a list of numbers, or the
-    scenario's own text; None is a parameter left out."""
-    out = []
-    for key, v in set.items():
-        if key in _NOT_SCENARIO:
-            hint = "; for a panel's fitted design, rhoscope.battery(data) gives the plan() call" if what == "plan" else ""
-            raise c.refuse(f"{what}() takes no {key}=: it works on a scenario (preset= and its parameters), not a panel{hint}")
-        if v is None:
-            continue
-        if isinstance(v, str):
-            out.append((key, v))  # the scenario's own text ("0.2,0.5")
-        else:
-            out.append((key, ",".join(_setting(x) for x in c.numbers_(key, v) or [])))
-    return out
-
-
-def _setting(x: float) -> str:
-    """A setting's number as the scenario reads it: a whole number without ".0" (p=6, not
-    "6.0", which a whole-number key refuses), any other exactly (repr round-trips)."""
-    if x.is_integer() and abs(x) < 2**53:
-        return str(int(x))
-    return repr(x)
-
-
 def plan(
     *,
     target: str,
@@ -310,7 +280,7 @@ def plan(
     options = {
         "target": c.text("target", target),
         "preset": c.text("preset", preset),
-        "set": _overrides(set, "plan"),
+        "set": c.overrides(set, "plan"),
         "reps": c.count("reps", reps),
         "null_draws": c.count("null_draws", null_draws),
         "bootstrap": c.count("bootstrap", bootstrap),
@@ -376,7 +346,7 @@ def simulate(
         raise c.refuse("simulate needs n= and seed=")
     with tempfile.TemporaryDirectory(prefix="rhoscope-") as d:
         out = os.path.join(d, "panel.csv")
-        options = {"preset": c.text("preset", preset), "set": _overrides(set, "simulate"), "n": n_, "seed": seed_, "output": out}
+        options = {"preset": c.text("preset", preset), "set": c.overrides(set, "simulate"), "n": n_, "seed": seed_, "output": out}
         _write("simulate", None, None, options, threads, scenario=list(set))
         # pandas 3 parses floats exactly by default; earlier versions only when asked.
         exact: dict = {} if int(pd.__version__.split(".")[0]) >= 3 else {"float_precision": "round_trip"}
@@ -433,12 +403,6 @@ def export(
             return f.read()
 
 
-def _family_count(v: Any) -> bool:
-    """Whether `families=` is a number (the scenario parameter), not a panel's families."""
-    v = c._scalar(v)
-    return isinstance(v, (int, float)) and not isinstance(v, bool)
-
-
 def plot(
     kind: str,
     data: PanelData | None = None,
@@ -466,7 +430,7 @@ def plot(
     scenario; ``power`` and ``boundary`` on a scenario). Further keyword arguments override
     the scenario's parameters (the keys of `simulate`), so they need no data."""
     prepared = request = None
-    if data is None and _family_count(families):
+    if data is None and c.family_count(families):
         # Without data, a number of families is the scenario's parameter, not a panel's map.
         set = {**set, "families": families}
         families = None
@@ -493,7 +457,7 @@ def plot(
     options = {
         "kind": c.text("kind", kind),
         "preset": c.text("preset", preset),
-        "set": _overrides(set, "plot"),
+        "set": c.overrides(set, "plot"),
         "n": c.count("n", n),
         "ns": c.counts("ns", ns),
         "strength": c.number("strength", strength),

@@ -185,7 +185,9 @@ def _unmasked(arr: Any) -> np.ndarray:
     if arr.dtype.kind in "fb":
         return np.ma.filled(arr.astype(np.float64), np.nan)
     # Not `filled(…, None)`: None there means the array's own fill value ('?' for objects).
-    return np.where(np.ma.getmaskarray(arr), None, np.ma.getdata(arr).astype(object))
+    out = np.ma.getdata(arr).astype(object)
+    out[np.ma.getmaskarray(arr)] = None
+    return out
 
 
 def _numbers(arr: np.ndarray) -> Any:
