@@ -447,6 +447,11 @@ def plot(
                 else "see help(rhoscope.plot)"
             )
             raise c.refuse(f"plot() got an unexpected keyword argument {key!r} ({why})")
+        if c.family_count(families):
+            raise c.refuse(
+                f"families={families!r} is a scenario's number of families, which a panel does not take: "
+                "leave data out to draw a scenario, or give the panel's judge → family pairs"
+            )
         request = _request(locals())
         prepared = prepare(data, names=names, long=long)
         request["long"] = prepared.long

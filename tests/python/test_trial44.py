@@ -85,6 +85,8 @@ def test_families_is_a_scenario_parameter_of_simulate_plan_and_plot():
     assert svg.lstrip().startswith("<")
     plan = rhoscope.plan(target="ci-width=0.3", preset="mid", families=3, reps=2, max_n=100)
     assert plan.scenario is not None
+    with pytest.raises(rhoscope.UsageError, match="scenario's number of families"):
+        rhoscope.plot("rho", df, families=3)
 
 
 @pytest.mark.parametrize(
