@@ -190,6 +190,11 @@ def _unmasked(arr: Any) -> np.ndarray:
     return out
 
 
+def _inexact(x: Any) -> bool:
+    """A Python or numpy integer a double cannot hold."""
+    return isinstance(x, (int, np.integer)) and not isinstance(x, bool) and abs(int(x)) > _EXACT
+
+
 def _numbers(arr: np.ndarray) -> Any:
     """A 1-D numeric numpy column as float64, or as text when its integers exceed 2^53."""
     if arr.dtype.kind in "iu" and arr.size:
@@ -336,6 +341,10 @@ def _mapped(name: str, v: Any, hints: dict[str, str]) -> Any:
     if arr.ndim != 1:
         what = "one value" if arr.ndim == 0 else f"a {arr.ndim}-D array"
         raise InputError(f"data=: column {name!r} is {what}: give each column as a 1-D sequence of scores", 65)
+    if arr.dtype.kind == "f" and not isinstance(v, np.ndarray) and any(_inexact(x) for x in v):
+        # A list of ints and floats becomes float64 in numpy, its large ints rounded: as text,
+        # the loader checks each as a file's cell.
+        return _text(list(v))
     if arr.dtype.kind in "fiub":
         return _numbers(arr)
     if arr.dtype.kind in "mM":

@@ -45,6 +45,10 @@ def test_integers_beyond_2_53_are_refused_in_every_container(likert):
     _refused_beyond_2_53(lambda: rhoscope.estimate(big.to_numpy(dtype=object), names=list(big.columns)))
     _refused_beyond_2_53(lambda: rhoscope.estimate({c: big[c].tolist() for c in big.columns}))
     _refused_beyond_2_53(lambda: rhoscope.estimate({c: big[c].to_numpy() for c in big.columns}))
+    # A list of ints with a float among them, which numpy would make float64.
+    mixed = {c: big[c].tolist() for c in big.columns}
+    mixed["A1"] = [*mixed["A1"][:-1], 3.0]
+    _refused_beyond_2_53(lambda: rhoscope.estimate(mixed))
 
 
 def test_a_uint64_beyond_2_63_is_refused_not_called_constant(likert):
