@@ -243,6 +243,10 @@ class _Fits(_Panel):
             se = (fit.get("se") or {}).get("rho") or []
             for i, a in enumerate(fit["anchors"]):
                 mine = [f for f in flags if f.get("anchor") in (None, a["name"])]
+                if a["name"] == fit.get("clean_anchor"):
+                    # As the command shows it, "0 (assumed)": the trusted anchor is not estimated.
+                    rows.append(_row(key, a["name"], 0.0, None, a.get("ci"), [f["code"] for f in mine], ASSUMED))
+                    continue
                 why = "; ".join(f.get("message") or f["code"] for f in mine) if a.get("rho") is None else None
                 own = [f["code"] for f in mine]
                 rows.append(_row(key, a["name"], a.get("rho"), se[i] if i < len(se) else None, a.get("ci"), own, why))
@@ -255,6 +259,8 @@ class _Fits(_Panel):
                 out.append(f"{ESTIMATORS[key]}: {f.get('message') or f.get('code')}")
         return out
 
+
+ASSUMED = "assumed clean (designated_clean=), not estimated"  # its 0 is the assumption
 
 def _row(key: str, anchor: str, rho: Any, se: Any, ci: Any, flags: list[str], why: Any) -> dict[str, Any]:
     ci = ci or [None, None]
@@ -315,7 +321,7 @@ class Battery(_Fits):
         rows = []
         for a in reading.get("anchors") or []:
             if a.get("anchor") == trusted or a.get("status") == "assumed":
-                rows.append(_row(key, a["anchor"], 0.0, None, None, [], "assumed clean (designated_clean=), not estimated"))
+                rows.append(_row(key, a["anchor"], 0.0, None, None, [], ASSUMED))
             else:
                 rows.append(_row(key, a["anchor"], a.get("rho"), None, a.get("ci"), [], None))
         return _frame(frame.to_dict("records") + rows, TIDY_COLUMNS)
@@ -344,9 +350,6 @@ class Battery(_Fits):
                     f"  Test {alarm.get('test')} fires ({_num(alarm.get('statistic'), 4)} against a threshold of "
                     f"{_num(alarm.get('threshold'), 4)}): {alarm.get('text')}"
                 )
-        refused = (self._doc.get("free_scale") or {}).get("refused") if isinstance(self._doc.get("free_scale"), dict) else None
-        if refused and (self._doc.get("read") or {}).get("refused") is None:
-            lines.append(f"  free-scale estimate not available: {refused}")
         weak = (reading.get("evidence") or {}).get("weak_id")
         if weak:
             verdict = WEAK_ID.get(weak.get("verdict"), weak.get("verdict"))
@@ -359,6 +362,10 @@ class Battery(_Fits):
             lines.append(f"next: {step.get('text')}{how}" + (f" ({then})" if then else ""))
         if reading.get("no_next_step"):
             lines.append(f"next steps: {reading['no_next_step']}")
+        free = self._doc.get("free_scale")
+        # As the command: under the next steps, why the free-scale estimate is not among them.
+        if (refused := free.get("refused") if isinstance(free, dict) else None) and (read.get("refused") is None):
+            lines.append(f"  free-scale estimate not available: {refused}")
         return lines + ["tests:"] + ["  " + line for line in _table(self.verdicts()[VERDICT_COLUMNS[:-1]])]
 
 
