@@ -33,7 +33,7 @@ class Prepared:
         shown: str | None,
         keep: Any = None,
         long: tuple | None = None,
-        hints: dict[str, str] | None = None,
+        hints: dict[str, Any] | None = None,
         labels: Sequence[Any] | None = None,
     ):
         self.path = path
@@ -56,9 +56,18 @@ class Prepared:
             text,
         )
         bad = re.search(r"column '((?:[^']|'')*)': not a number", text)
-        if bad and bad.group(1) in self.hints:
+        if bad and isinstance(self.hints.get(bad.group(1)), str):
             return self.hints[bad.group(1)]
-        text = text.replace(_UNDECLARED, "")
+        # The library's refusal of an undeclared order, in the frame library's own terms.
+        order = re.search(
+            r"column '((?:[^']|'')*)' is a categorical whose order was never declared(, and .* takes it(?: by default)?): "
+            r"declare its order \(an ordered categorical, lowest first\) or give its labels as numbers",
+            text,
+        )
+        if order and isinstance(self.hints.get(order.group(1)), tuple):
+            what, fix = self.hints[order.group(1)]
+            name = order.group(1)
+            text = text[: order.start()] + f"column {name!r} is {what}{order.group(2)}: {fix}" + text[order.end() :]
         if self.shown:
             text = text.replace(self.path, self.shown)
             # An in-memory panel is no file.
@@ -100,35 +109,31 @@ def _kind(data: Any) -> str:
     )
 
 
-#: Marks each cell of a column whose order was never declared, so the loader cannot parse a
-#: numeric-looking label ("10") as a number: the column is refused when a role uses it, and
-#: read as it is (an id) otherwise. Not whitespace, so the loader's trim keeps it.
-_UNDECLARED = "\u200b"
+class _Unordered(list):
+    """A categorical's labels whose order was never declared: handed to the library as such
+    (typed, no mark in its cells), which refuses the column where a role reads its scores
+    and reads it as it is (an id) otherwise."""
 
 
-def _undeclared(name: str, labels: list, how: str, hints: dict[str, str]) -> list:
-    """A categorical whose order was never declared: its cells, marked so the loader refuses
-    them where a role uses the column, with the refusal that names the fix."""
+def _undeclared(name: str, labels: list, how: str, hints: dict[str, Any]) -> _Unordered:
+    """A categorical whose order was never declared: its cells, typed so the library refuses
+    them where a role uses the column; `hints` gets what it is and its two fixes, in the
+    frame library's own code."""
     cells = _text(labels)
     numeric = all(c is None or _is_number(c) for c in cells)
     if how == "pandas":
         what, declare = "an unordered pandas categorical", f"pd.Categorical(df[{name!r}], categories=[...], ordered=True)"
-        numbers = f"df[{name!r}].astype(float)"
+        numbers = f"df[{name!r}].astype(float)" if numeric else "map its labels to numbers"
     else:
         what, declare = "a polars Categorical (ordered by first appearance)", f"df.with_columns(pl.col({name!r}).cast(pl.Enum([...])))"
-        numbers = f"df.with_columns(pl.col({name!r}).cast(pl.Utf8).cast(pl.Float64))"
-    if numeric:
-        hints[name] = (
-            f"data=: column {name!r} is {what} of numeric labels, which rhoscope could read as their "
-            f"numbers or as ranks in some order; say which: the numbers, {numbers}, or the order, lowest "
-            f"first, {declare}"
+        numbers = (
+            f"df.with_columns(pl.col({name!r}).cast(pl.Utf8).cast(pl.Float64))" if numeric else "map its labels to numbers"
         )
-    else:
-        hints[name] = f"data=: column {name!r} is {what}, whose order rhoscope cannot know; declare it, lowest first: {declare}"
-    return [None if c is None else c + _UNDECLARED for c in cells]
+    hints[name] = (what, f"declare its order, lowest first, {declare}, or read it as numbers, {numbers}")
+    return _Unordered(cells)
 
 
-def _words(name: str, cells: list, how: str, hints: dict[str, str]) -> list:
+def _words(name: str, cells: list, how: str, hints: dict[str, Any]) -> list:
     """Text cells; a column with no number among them gets the refusal that names the fix."""
     if not any(c is not None and _is_number(c) for c in cells):
         fix = (
@@ -214,7 +219,7 @@ def _text(values: Sequence[Any]) -> list:
     return out
 
 
-def _pandas_column(s: Any, hints: dict[str, str]) -> Any:
+def _pandas_column(s: Any, hints: dict[str, Any]) -> Any:
     """A pandas column as float64 or text cells; a categorical is its values (numeric
     categories) or its declared order (an ordered one), never an order of its labels."""
     import pandas as pd
@@ -251,7 +256,7 @@ def _pandas_column(s: Any, hints: dict[str, str]) -> Any:
     return _words(str(s.name), _text(cells), "pandas", hints)
 
 
-def _polars_column(s: Any, hints: dict[str, str]) -> Any:
+def _polars_column(s: Any, hints: dict[str, Any]) -> Any:
     """A polars column as float64 or text cells; an `Enum` is its declared order, a
     `Categorical` (ordered by first appearance) is refused."""
     import polars as pl
@@ -278,7 +283,7 @@ def _polars_column(s: Any, hints: dict[str, str]) -> Any:
     return _words(s.name, _text(s.cast(pl.Utf8).to_list()), "polars", hints)
 
 
-def _columns(data: Any, kind: str, names: Sequence[str] | None, hints: dict[str, str]) -> tuple:
+def _columns(data: Any, kind: str, names: Sequence[str] | None, hints: dict[str, Any]) -> tuple:
     if kind == "pandas":
         return [str(c) for c in data.columns], [_pandas_column(data.iloc[:, j], hints) for j in range(data.shape[1])]
     if kind == "polars":
@@ -317,7 +322,7 @@ def _same_index(keys: list[str], values: list[Any]) -> None:
             )
 
 
-def _mapped(name: str, v: Any, hints: dict[str, str]) -> Any:
+def _mapped(name: str, v: Any, hints: dict[str, Any]) -> Any:
     """One column of a mapping: a pandas or polars Series read as in a frame (a categorical
     in its declared order), anything else as a 1-D sequence of values."""
     v = collected("data", v)
@@ -352,7 +357,7 @@ def _mapped(name: str, v: Any, hints: dict[str, str]) -> Any:
     return _words(name, _text(arr.tolist()), "pandas", hints)
 
 
-def _long_frame(data: Any, kind: str, long: Sequence[str], hints: dict[str, str]) -> Any:
+def _long_frame(data: Any, kind: str, long: Sequence[str], hints: dict[str, Any]) -> Any:
     item, rater, score = (str(c) for c in long)
     if kind in ("pandas", "polars", "mapping"):
         have = [str(c) for c in (data.keys() if kind == "mapping" else data.columns)]
@@ -376,6 +381,8 @@ def _long_frame(data: Any, kind: str, long: Sequence[str], hints: dict[str, str]
         if scores.dtype.kind not in "fiub":
             raise InputError(f"long=: the score column {score!r} is not numeric", 65)
         return _rhoscope.long_panel((item, rater, score), items, raters, _floats(scores))
+    if isinstance(scores, _Unordered):
+        return _rhoscope.long_panel((item, rater, score), items, raters, scores, True)
     if score not in hints and not all(_missing_text(v) or _is_number(v) for v in scores):
         hints[score] = f"long=: the score column {score!r} is not numeric"
     if score in hints:
@@ -436,7 +443,7 @@ def prepare(data: Any, names: Sequence[str] | None = None, long: Sequence[str] |
         long_flag = tuple(long)
     if kind == "path":
         return Prepared(os.fspath(data), None, long=long_flag)
-    hints: dict[str, str] = {}
+    hints: dict[str, Any] = {}
     if long is not None:
         temp = _long_frame(data, kind, long, hints)
     else:
@@ -447,5 +454,6 @@ def prepare(data: Any, names: Sequence[str] | None = None, long: Sequence[str] |
         if len(lengths) > 1:
             shown = ", ".join(f"{n!r}: {len(c)}" for n, c in zip(col_names, cols))
             raise InputError(f"data=: the columns differ in length ({shown})", 65)
-        temp = _rhoscope.wide_panel(col_names, cols)
+        unordered = [j for j, c in enumerate(cols) if isinstance(c, _Unordered)]
+        temp = _rhoscope.wide_panel(col_names, cols, unordered)
     return Prepared(temp.path, IN_MEMORY[kind], keep=temp, long=long_flag, hints=hints, labels=_labels(data, kind))
