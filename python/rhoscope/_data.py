@@ -184,6 +184,34 @@ def _whole(values: Any, low: Any, high: Any) -> Any:
     return _text(values())
 
 
+def _decimals(name: str, values: list) -> Any:
+    """Exact decimals as float64 when a double holds each one (its shortest form is the
+    decimal); a whole number beyond 2^53 goes as text, refused where it is used as an integer
+    is; any other decimal a double would round is refused, never rounded in silence."""
+    import decimal
+
+    out = np.full(len(values), np.nan)
+    text = False
+    for i, d in enumerate(values):
+        if d is None or d.is_nan():
+            continue
+        x = float(d)
+        if decimal.Decimal(repr(x)) == d:
+            out[i] = x
+        elif d == d.to_integral_value():
+            text = True
+        else:
+            raise InputError(
+                f"data=: row index {i}, column {name!r}: {d} has more digits than a double holds "
+                f"(it would read as {x!r}); round the column to fewer digits, or rescale it "
+                "(ρ does not depend on its units)",
+                65,
+            )
+    if text:
+        return [None if d is None or d.is_nan() else (str(int(d)) if d == d.to_integral_value() else repr(float(d))) for d in values]
+    return out
+
+
 def _unmasked(arr: Any) -> np.ndarray:
     """A numpy masked array as a plain one whose masked cells are missing (NaN, or None in
     an object array: integers stay exact), as `pd.DataFrame(masked)` reads it."""
@@ -275,6 +303,8 @@ def _polars_column(s: Any, hints: dict[str, Any]) -> Any:
         big = _whole(s.to_list, s.min(), s.max())
         if big is not None:
             return big
+    if dtype == pl.Decimal:
+        return _decimals(s.name, s.to_list())
     if dtype.is_numeric() or dtype == pl.Boolean:
         return _floats(s.cast(pl.Float64).fill_null(float("nan")).to_numpy())
     if dtype.is_nested() or dtype == pl.Object:
