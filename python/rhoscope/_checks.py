@@ -60,6 +60,18 @@ def flag(key: str, v: Any) -> bool:
     return v
 
 
+def collected(key: str, data: Any) -> Any:
+    """A polars LazyFrame collected (its query's failure as one line naming `key`); any
+    other value as it is."""
+    if type(data).__module__.split(".")[0] != "polars" or type(data).__name__ != "LazyFrame":
+        return data
+    try:
+        return data.collect()
+    except Exception as e:
+        first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+        raise UsageError(f"{key}= is a LazyFrame whose query fails: {first}", 2) from None
+
+
 def text(key: str, v: Any) -> str | None:
     """A string, or None."""
     if v is None:
@@ -132,8 +144,6 @@ def families(v: Any) -> dict:
     """`families=` as the request's judge → family pairs or a file path."""
     if isinstance(v, (str, os.PathLike)):
         return {"families_file": os.fspath(v)}
-    from ._data import collected
-
     v = collected("families", v)
     mod = type(v).__module__.split(".")[0]
     if mod in ("pandas", "polars") and hasattr(v, "columns"):

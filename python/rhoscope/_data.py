@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from . import _rhoscope
+from ._checks import collected, items
 from ._errors import InputError, UsageError
 
 #: How an in-memory panel is named in results and messages.
@@ -432,18 +433,6 @@ def _labels(data: Any, kind: str) -> list | None:
     return list(index)
 
 
-def collected(key: str, data: Any) -> Any:
-    """A polars LazyFrame collected (its query's failure as one line naming `key`); any
-    other value as it is."""
-    if type(data).__module__.split(".")[0] != "polars" or type(data).__name__ != "LazyFrame":
-        return data
-    try:
-        return data.collect()
-    except Exception as e:
-        first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
-        raise UsageError(f"{key}= is a LazyFrame whose query fails: {first}", 2) from None
-
-
 def _name(n: Any) -> str:
     """One of `names=`: a column name, or a whole number written as one."""
     if isinstance(n, bool) or not isinstance(n, (str, int, np.integer)):
@@ -461,8 +450,6 @@ def prepare(data: Any, names: Sequence[str] | None = None, long: Sequence[str] |
     if names is not None and kind != "numpy":
         raise UsageError("names= names a 2-D numpy array's columns; this data= has its own", 2)
     if names is not None:
-        from ._checks import items
-
         # Read once: a generator gives its names a single time.
         names = [_name(n) for n in items("names", names)]
     long_flag = None
