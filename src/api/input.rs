@@ -136,7 +136,7 @@ mod tests {
     #[test]
     fn an_undeclared_order_is_refused_in_a_role_and_read_as_it_is_elsewhere() {
         use crate::data::ColumnRef;
-        let names: Vec<String> = ["J1", "J2", "J3", "A1", "A2", "model"]
+        let names: Vec<String> = ["J1", "J2", "J3", "A1", "A2", "J4"]
             .map(String::from)
             .to_vec();
         let numbers: Vec<Vec<f64>> = (0..5)
@@ -149,23 +149,24 @@ mod tests {
         let pick = |v: &[&str]| Some(v.iter().map(|n| ColumnRef::Name((*n).into())).collect());
         let used = PanelRequest {
             judges: pick(&["J1", "J2", "J3"]),
-            anchors: pick(&["A1", "model"]),
+            anchors: pick(&["A1", "J4"]),
             ..PanelRequest::default()
         };
         let e = load(reg.path(), &used).unwrap_err().to_string();
         assert!(
-            e.contains("column 'model' is a categorical whose order was never declared, and the anchor selection takes it:"),
+            e.contains("column 'J4' is a categorical whose order was never declared, and the anchor selection takes it:"),
             "{e}"
         );
         let by_default = load(reg.path(), &PanelRequest::default())
             .unwrap_err()
             .to_string();
         assert!(
-            by_default.contains("takes it by default") && by_default.contains("set it aside"),
+            by_default.contains("the judge selection takes it by default")
+                && by_default.contains("set it aside"),
             "{by_default}"
         );
         let aside = PanelRequest {
-            set_aside: vec![ColumnRef::Name("model".into())],
+            set_aside: vec![ColumnRef::Name("J4".into())],
             ..PanelRequest::default()
         };
         assert_eq!(
