@@ -57,9 +57,12 @@ def _no_panel_options(given: Mapping[str, Any], what: str) -> None:
 def _failure(f: Exception, prepared: Any, families: Any = None, scenario: Any = ()) -> Exception:
     code, message = f.args
     for key in scenario:
-        if message.startswith(f"{key}: '"):
-            # A scenario parameter as the keyword typed: `rho= 'abc' …`, not `rho: 'abc' …`.
-            message = f"{key}= {message[len(key) + 2 :]}"
+        # A scenario parameter as the keyword typed: `rho= 'abc' …`, not `rho: 'abc' …` or
+        # `dist 't': …`.
+        for said in (f"{key}: '", f"{key} '"):
+            if message.startswith(said):
+                message = f"{key}= {message[len(said) - 1 :]}"
+                break
     if isinstance(families, (str, os.PathLike)) and message.startswith(os.fspath(families) + ":"):
         # A families file's error, named by the keyword that gave its path.
         return from_failure(code, f"families=: {message}")
@@ -258,35 +261,6 @@ def power(
     return _report("power", Power, None, locals(), options)
 
 
-#: Keywords of the panel functions that a scenario function does not take.
-_NOT_SCENARIO = ("data", "judges", "anchors", "set_aside", "families", "id", "long", "continuous", "names")
-
-
-def _overrides(set: Mapping[str, Any], what: str) -> list:
-    """Scenario overrides as (key, value) pairs: a number, a list of numbers, or the
-    scenario's own text; None is a parameter left out."""
-    out = []
-    for key, v in set.items():
-        if key in _NOT_SCENARIO:
-            hint = "; for a panel's fitted design, rhoscope.battery(data) gives the plan() call" if what == "plan" else ""
-            raise c.refuse(f"{what}() takes no {key}=: it works on a scenario (preset= and its parameters), not a panel{hint}")
-        if v is None:
-            continue
-        if isinstance(v, str):
-            out.append((key, v))  # the scenario's own text ("0.2,0.5")
-        else:
-            out.append((key, ",".join(_setting(x) for x in c.numbers_(key, v) or [])))
-    return out
-
-
-def _setting(x: float) -> str:
-    """A setting's number as the scenario reads it: a whole number without ".0" (p=6, not
-    "6.0", which a whole-number key refuses), any other exactly (repr round-trips)."""
-    if x.is_integer() and abs(x) < 2**53:
-        return str(int(x))
-    return repr(x)
-
-
 def plan(
     *,
     target: str,
@@ -306,7 +280,7 @@ def plan(
     options = {
         "target": c.text("target", target),
         "preset": c.text("preset", preset),
-        "set": _overrides(set, "plan"),
+        "set": c.overrides(set, "plan"),
         "reps": c.count("reps", reps),
         "null_draws": c.count("null_draws", null_draws),
         "bootstrap": c.count("bootstrap", bootstrap),
@@ -316,7 +290,9 @@ def plan(
     return _report("plan", Plan, None, {"threads": threads, "scenario": list(set)}, options)
 
 
-def _write(command: str, prepared: Any, request: Any, options: dict, threads: Any, scenario: Any = ()) -> list:
+def _write(
+    command: str, prepared: Any, request: Any, options: dict, threads: Any, scenario: Any = (), families: Any = None
+) -> list:
     """Runs a file-writing command; returns the notes it wrote on stderr (the panel's path
     replaced by its shown name, the "wrote FILE" line left out)."""
     import sys
@@ -345,7 +321,7 @@ def _write(command: str, prepared: Any, request: Any, options: dict, threads: An
         if line and not line.startswith("wrote "):
             notes.append(prepared.message(line) if prepared is not None else line)
     if failure is not None:
-        raise _failure(failure, prepared, scenario=scenario)
+        raise _failure(failure, prepared, families, scenario=scenario)
     return notes
 
 
@@ -370,7 +346,7 @@ def simulate(
         raise c.refuse("simulate needs n= and seed=")
     with tempfile.TemporaryDirectory(prefix="rhoscope-") as d:
         out = os.path.join(d, "panel.csv")
-        options = {"preset": c.text("preset", preset), "set": _overrides(set, "simulate"), "n": n_, "seed": seed_, "output": out}
+        options = {"preset": c.text("preset", preset), "set": c.overrides(set, "simulate"), "n": n_, "seed": seed_, "output": out}
         _write("simulate", None, None, options, threads, scenario=list(set))
         # pandas 3 parses floats exactly by default; earlier versions only when asked.
         exact: dict = {} if int(pd.__version__.split(".")[0]) >= 3 else {"float_precision": "round_trip"}
@@ -412,12 +388,12 @@ def export(
     prepared = Prepared(os.fspath(data), None)
     options = {"syntax": c.text("syntax", syntax), "force": c.flag("force", force)}
     if output is not None:
-        _write("export", prepared, request, {**options, "output": os.fspath(output)}, None)
+        _write("export", prepared, request, {**options, "output": os.fspath(output)}, None, families=families)
         with open(os.fspath(output), encoding="utf-8") as f:
             return f.read()
     with tempfile.TemporaryDirectory(prefix="rhoscope-") as d:
         out = os.path.join(d, "model.txt")
-        _write("export", prepared, request, {**options, "output": out}, None)
+        _write("export", prepared, request, {**options, "output": out}, None, families=families)
         if os.path.exists(os.path.join(d, "model.data.csv")):
             raise c.refuse(
                 f"{os.fspath(data)}: the script cannot read this file's format: give output='refit.R' "
@@ -454,15 +430,27 @@ def plot(
     scenario; ``power`` and ``boundary`` on a scenario). Further keyword arguments override
     the scenario's parameters (the keys of `simulate`), so they need no data."""
     prepared = request = None
+    if data is None and c.family_count(families):
+        # Without data, a number of families is the scenario's parameter, not a panel's map.
+        set = {**set, "families": families}
+        families = None
     if data is not None:
         from ._data import prepare
 
         if kind in ("power", "boundary"):
             raise c.refuse(f'plot("{kind}") draws a scenario (preset= and its parameters), not a panel: leave data out')
         if set:
+            key = next(iter(set))
+            why = (
+                "scenario parameters describe a simulated panel: leave data out to use them"
+                if key in _rhoscope.scenario_keys()
+                else "see help(rhoscope.plot)"
+            )
+            raise c.refuse(f"plot() got an unexpected keyword argument {key!r} ({why})")
+        if c.family_count(families):
             raise c.refuse(
-                f"plot() got an unexpected keyword argument {next(iter(set))!r} "
-                "(scenario parameters need no data; see help(rhoscope.plot))"
+                f"families={families!r} is a scenario's number of families, which a panel does not take: "
+                "leave data out to draw a scenario, or give the panel's judge → family pairs"
             )
         request = _request(locals())
         prepared = prepare(data, names=names, long=long)
@@ -474,7 +462,7 @@ def plot(
     options = {
         "kind": c.text("kind", kind),
         "preset": c.text("preset", preset),
-        "set": _overrides(set, "plot"),
+        "set": c.overrides(set, "plot"),
         "n": c.count("n", n),
         "ns": c.counts("ns", ns),
         "strength": c.number("strength", strength),
@@ -485,7 +473,7 @@ def plot(
     }
     with tempfile.TemporaryDirectory(prefix="rhoscope-") as d:
         out = os.path.join(d, "figure.svg")
-        _write("plot", prepared, request, {**options, "output": out}, threads, scenario=list(set))
+        _write("plot", prepared, request, {**options, "output": out}, threads, list(set), families)
         with open(out, encoding="utf-8") as f:
             svg = f.read()
     if prepared is not None and prepared.shown:

@@ -60,6 +60,18 @@ def flag(key: str, v: Any) -> bool:
     return v
 
 
+def collected(key: str, data: Any) -> Any:
+    """A polars LazyFrame collected (its query's failure as one line naming `key`); any
+    other value as it is."""
+    if type(data).__module__.split(".")[0] != "polars" or type(data).__name__ != "LazyFrame":
+        return data
+    try:
+        return data.collect()
+    except Exception as e:
+        first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+        raise UsageError(f"{key}= is a LazyFrame whose query fails: {first}", 2) from None
+
+
 def text(key: str, v: Any) -> str | None:
     """A string, or None."""
     if v is None:
@@ -132,8 +144,6 @@ def families(v: Any) -> dict:
     """`families=` as the request's judge → family pairs or a file path."""
     if isinstance(v, (str, os.PathLike)):
         return {"families_file": os.fspath(v)}
-    from ._data import collected
-
     v = collected("families", v)
     mod = type(v).__module__.split(".")[0]
     if mod in ("pandas", "polars") and hasattr(v, "columns"):
@@ -161,3 +171,39 @@ def families(v: Any) -> dict:
                 raise refuse(f"families= pairs a judge with a family name, not ({j!r}, {f!r})")
         out.append((str(_scalar(j)), str(_scalar(f))))
     return {"families": out}
+
+
+#: Keywords of the panel functions that a scenario function does not take (`families` is
+#: also a scenario parameter, the number of judge families, as `--set families=3` is).
+_NOT_SCENARIO = ("data", "judges", "anchors", "set_aside", "id", "long", "continuous", "names")
+
+
+def overrides(set: Mapping[str, Any], what: str) -> list:
+    """Scenario overrides as (key, value) pairs: a number, a list of numbers, or the
+    scenario's own text; None is a parameter left out."""
+    out = []
+    for key, v in set.items():
+        if key in _NOT_SCENARIO:
+            hint = "; for a panel's fitted design, rhoscope.battery(data) gives the plan() call" if what == "plan" else ""
+            raise refuse(f"{what}() takes no {key}=: it works on a scenario (preset= and its parameters), not a panel{hint}")
+        if v is None:
+            continue
+        if isinstance(v, str):
+            out.append((key, v))  # the scenario's own text ("0.2,0.5")
+        else:
+            out.append((key, ",".join(setting(x) for x in numbers_(key, v) or [])))
+    return out
+
+
+def setting(x: float) -> str:
+    """A setting's number as the scenario reads it: a whole number without ".0" (p=6, not
+    "6.0", which a whole-number key refuses), any other exactly (repr round-trips)."""
+    if x.is_integer() and abs(x) < 2**53:
+        return str(int(x))
+    return repr(x)
+
+
+def family_count(v: Any) -> bool:
+    """Whether `families=` is a number (the scenario parameter), not a panel's families."""
+    v = _scalar(v)
+    return isinstance(v, (int, float)) and not isinstance(v, bool)

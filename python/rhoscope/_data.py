@@ -10,13 +10,14 @@ from __future__ import annotations
 import math
 import os
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 import numpy as np
 
 from . import _rhoscope
-from ._errors import UsageError
+from ._checks import collected, items
+from ._errors import InputError, UsageError
 
 #: How an in-memory panel is named in results and messages.
 IN_MEMORY = {"pandas": "<DataFrame>", "polars": "<DataFrame>", "numpy": "<array>", "mapping": "<columns>"}
@@ -33,7 +34,7 @@ class Prepared:
         shown: str | None,
         keep: Any = None,
         long: tuple | None = None,
-        hints: dict[str, str] | None = None,
+        hints: dict[str, Any] | None = None,
         labels: Sequence[Any] | None = None,
     ):
         self.path = path
@@ -56,8 +57,18 @@ class Prepared:
             text,
         )
         bad = re.search(r"column '((?:[^']|'')*)': not a number", text)
-        if bad and bad.group(1) in self.hints:
+        if bad and isinstance(self.hints.get(bad.group(1)), str):
             return self.hints[bad.group(1)]
+        # The library's refusal of an undeclared order, in the frame library's own terms.
+        order = re.search(
+            r"column '((?:[^']|'')*)' is a categorical whose order was never declared(, and .* takes it(?: by default)?): "
+            r"declare its order \(an ordered categorical, lowest first\) or give its labels as numbers",
+            text,
+        )
+        if order and isinstance(self.hints.get(order.group(1)), tuple):
+            what, fix = self.hints[order.group(1)]
+            name = order.group(1)
+            text = text[: order.start()] + f"column {name!r} is {what}{order.group(2)}: {fix}" + text[order.end() :]
         if self.shown:
             text = text.replace(self.path, self.shown)
             # An in-memory panel is no file.
@@ -78,10 +89,10 @@ def _kind(data: Any) -> str:
     mod = type(data).__module__.split(".")[0]
     if mod == "pandas" and hasattr(data, "columns"):
         if getattr(data.columns, "nlevels", 1) > 1:
-            raise UsageError(
+            raise InputError(
                 "data= has MultiIndex columns: give one name per column "
                 "(e.g. df.columns = ['_'.join(map(str, c)) for c in df.columns])",
-                2,
+                65,
             )
         return "pandas"
     if mod == "polars" and hasattr(data, "columns"):
@@ -99,18 +110,31 @@ def _kind(data: Any) -> str:
     )
 
 
-def _unordered(name: str, how: str) -> str:
-    """The refusal of a column whose order the user never declared, with its fix."""
-    fix = (
-        f"pd.Categorical(df[{name!r}], categories=[...], ordered=True)"
-        if how == "pandas"
-        else f"df.with_columns(pl.col({name!r}).cast(pl.Enum([...])))"
-    )
-    what = "an unordered pandas categorical" if how == "pandas" else "a polars Categorical (ordered by first appearance)"
-    return f"data=: column {name!r} is {what}, whose order rhoscope cannot know; declare it, lowest first: {fix}"
+class _Unordered(list):
+    """A categorical's labels whose order was never declared: handed to the library as such
+    (typed, no mark in its cells), which refuses the column where a role reads its scores
+    and reads it as it is (an id) otherwise."""
 
 
-def _words(name: str, cells: list, how: str, hints: dict[str, str]) -> list:
+def _undeclared(name: str, labels: list, how: str, hints: dict[str, Any]) -> _Unordered:
+    """A categorical whose order was never declared: its cells, typed so the library refuses
+    them where a role uses the column; `hints` gets what it is and its two fixes, in the
+    frame library's own code."""
+    cells = _text(labels)
+    numeric = all(c is None or _is_number(c) for c in cells)
+    if how == "pandas":
+        what, declare = "an unordered pandas categorical", f"pd.Categorical(df[{name!r}], categories=[...], ordered=True)"
+        numbers = f"df[{name!r}].astype(float)" if numeric else "map its labels to numbers"
+    else:
+        what, declare = "a polars Categorical (ordered by first appearance)", f"df.with_columns(pl.col({name!r}).cast(pl.Enum([...])))"
+        numbers = (
+            f"df.with_columns(pl.col({name!r}).cast(pl.Utf8).cast(pl.Float64))" if numeric else "map its labels to numbers"
+        )
+    hints[name] = (what, f"declare its order, lowest first, {declare}, or read it as numbers, {numbers}")
+    return _Unordered(cells)
+
+
+def _words(name: str, cells: list, how: str, hints: dict[str, Any]) -> list:
     """Text cells; a column with no number among them gets the refusal that names the fix."""
     if not any(c is not None and _is_number(c) for c in cells):
         fix = (
@@ -148,6 +172,72 @@ def _floats(values: Any) -> np.ndarray:
     return np.ascontiguousarray(values, dtype=np.float64)
 
 
+#: The largest magnitude every integer up to which a double holds exactly.
+_EXACT = 2**53
+
+
+def _whole(values: Any, low: Any, high: Any) -> Any:
+    """An integer column as float64 when its extremes fit a double exactly; otherwise its
+    values as text, so the loader refuses an integer beyond 2^53 with the command line's
+    own check (row, column, value), not rounded in silence. `values` is a thunk."""
+    if low is not None and high is not None and -_EXACT <= int(low) and int(high) <= _EXACT:
+        return None
+    return _text(values())
+
+
+def _decimals(name: str, values: list) -> Any:
+    """Exact decimals as float64 when a double holds each one (its shortest form is the
+    decimal); a whole number beyond 2^53 goes as text, refused where it is used as an integer
+    is; any other decimal a double would round is refused, never rounded in silence."""
+    import decimal
+
+    out = np.full(len(values), np.nan)
+    text = False
+    for i, d in enumerate(values):
+        if d is None or d.is_nan():
+            continue
+        x = float(d)
+        if decimal.Decimal(repr(x)) == d:
+            out[i] = x
+        elif d == d.to_integral_value():
+            text = True
+        else:
+            raise InputError(
+                f"data=: row index {i}, column {name!r}: {d} has more digits than a double holds "
+                f"(it would read as {x!r}); round the column to fewer digits, or rescale it "
+                "(ρ does not depend on its units)",
+                65,
+            )
+    if text:
+        return [None if d is None or d.is_nan() else (str(int(d)) if d == d.to_integral_value() else repr(float(d))) for d in values]
+    return out
+
+
+def _unmasked(arr: Any) -> np.ndarray:
+    """A numpy masked array as a plain one whose masked cells are missing (NaN, or None in
+    an object array: integers stay exact), as `pd.DataFrame(masked)` reads it."""
+    if arr.dtype.kind in "fb":
+        return np.ma.filled(arr.astype(np.float64), np.nan)
+    # Not `filled(…, None)`: None there means the array's own fill value ('?' for objects).
+    out = np.ma.getdata(arr).astype(object)
+    out[np.ma.getmaskarray(arr)] = None
+    return out
+
+
+def _inexact(x: Any) -> bool:
+    """A Python or numpy integer a double cannot hold."""
+    return isinstance(x, (int, np.integer)) and not isinstance(x, bool) and abs(int(x)) > _EXACT
+
+
+def _numbers(arr: np.ndarray) -> Any:
+    """A 1-D numeric numpy column as float64, or as text when its integers exceed 2^53."""
+    if arr.dtype.kind in "iu" and arr.size:
+        big = _whole(arr.tolist, arr.min(), arr.max())
+        if big is not None:
+            return big
+    return _floats(arr)
+
+
 def _text(values: Sequence[Any]) -> list:
     out: list[str | None] = []
     for v in values:
@@ -158,29 +248,34 @@ def _text(values: Sequence[Any]) -> list:
     return out
 
 
-def _pandas_column(s: Any, hints: dict[str, str]) -> Any:
+def _pandas_column(s: Any, hints: dict[str, Any]) -> Any:
     """A pandas column as float64 or text cells; a categorical is its values (numeric
     categories) or its declared order (an ordered one), never an order of its labels."""
     import pandas as pd
 
     dtype = s.dtype
     if isinstance(dtype, pd.CategoricalDtype):
-        cats = dtype.categories
-        if pd.api.types.is_numeric_dtype(cats.dtype):
-            return _floats(s.astype("float64").to_numpy())
+        # One rule for every label type: a declared order is read as codes in that order
+        # (numeric categories too: [5, 4, 3, 2, 1] reverses), an undeclared one is refused.
         if not dtype.ordered:
-            hints[str(s.name)] = _unordered(str(s.name), "pandas")
-            return _text(s.astype(object).tolist())
+            return _undeclared(str(s.name), s.astype(object).tolist(), "pandas", hints)
         codes = s.cat.codes.to_numpy()
         return np.where(codes < 0, np.nan, codes + 1.0)
     if dtype == np.float64:
         return _floats(s.to_numpy())
+    if isinstance(dtype, (pd.PeriodDtype, pd.IntervalDtype)):
+        what = "periods (spans of time)" if isinstance(dtype, pd.PeriodDtype) else "intervals"
+        raise InputError(f"data=: column {str(s.name)!r} holds {what}, not scores: give numbers", 65)
     if dtype.kind in "mM":
         what = "durations" if dtype.kind == "m" else "dates"
-        raise UsageError(f"data=: column {str(s.name)!r} holds {what}, not scores: give numbers", 2)
+        raise InputError(f"data=: column {str(s.name)!r} holds {what}, not scores: give numbers", 65)
     if pd.api.types.is_complex_dtype(dtype):
         # Cast to float64, numpy would drop the imaginary parts in silence.
-        raise UsageError(f"data=: column {str(s.name)!r} holds complex numbers: give real scores", 2)
+        raise InputError(f"data=: column {str(s.name)!r} holds complex numbers: give real scores", 65)
+    if dtype.kind in "iu" and s.notna().any():
+        big = _whole(s.tolist, s.min(), s.max())
+        if big is not None:
+            return big
     if pd.api.types.is_bool_dtype(dtype) or pd.api.types.is_numeric_dtype(dtype):
         return _floats(s.to_numpy(dtype=np.float64, na_value=np.nan))
     cells = s.tolist()
@@ -190,7 +285,7 @@ def _pandas_column(s: Any, hints: dict[str, str]) -> Any:
     return _words(str(s.name), _text(cells), "pandas", hints)
 
 
-def _polars_column(s: Any, hints: dict[str, str]) -> Any:
+def _polars_column(s: Any, hints: dict[str, Any]) -> Any:
     """A polars column as float64 or text cells; an `Enum` is its declared order, a
     `Categorical` (ordered by first appearance) is refused."""
     import polars as pl
@@ -199,13 +294,18 @@ def _polars_column(s: Any, hints: dict[str, str]) -> Any:
     if isinstance(dtype, pl.Enum) or dtype == pl.Enum:
         return _floats(s.to_physical().cast(pl.Float64).fill_null(float("nan")).to_numpy() + 1.0)
     if dtype == pl.Categorical:
-        hints[s.name] = _unordered(s.name, "polars")
-        return _text(s.cast(pl.Utf8).to_list())
+        return _undeclared(s.name, s.cast(pl.Utf8).to_list(), "polars", hints)
     if dtype.is_temporal():
         what = "durations" if dtype == pl.Duration else "dates or times"
-        raise UsageError(f"data=: column {s.name!r} holds {what}, not scores: give numbers", 2)
+        raise InputError(f"data=: column {s.name!r} holds {what}, not scores: give numbers", 65)
     if dtype == pl.Float64 and s.null_count() == 0:
         return _floats(s.to_numpy())
+    if dtype.is_integer() and s.null_count() < len(s):
+        big = _whole(s.to_list, s.min(), s.max())
+        if big is not None:
+            return big
+    if dtype == pl.Decimal:
+        return _decimals(s.name, s.to_list())
     if dtype.is_numeric() or dtype == pl.Boolean:
         return _floats(s.cast(pl.Float64).fill_null(float("nan")).to_numpy())
     if dtype.is_nested() or dtype == pl.Object:
@@ -214,21 +314,21 @@ def _polars_column(s: Any, hints: dict[str, str]) -> Any:
     return _words(s.name, _text(s.cast(pl.Utf8).to_list()), "polars", hints)
 
 
-def _columns(data: Any, kind: str, names: Sequence[str] | None, hints: dict[str, str]) -> tuple:
+def _columns(data: Any, kind: str, names: Sequence[str] | None, hints: dict[str, Any]) -> tuple:
     if kind == "pandas":
         return [str(c) for c in data.columns], [_pandas_column(data.iloc[:, j], hints) for j in range(data.shape[1])]
     if kind == "polars":
         return list(data.columns), [_polars_column(data.get_column(c), hints) for c in data.columns]
     if kind == "numpy":
         if data.ndim != 2:
-            raise UsageError(f"data= is a {data.ndim}-D array: give a 2-D array (items × columns) with names=", 2)
+            raise UsageError(f"data= is a {data.ndim}-D array: give a 2-D array (items × columns) with names=", 65)
         if names is None or len(names) != data.shape[1]:
             given = "none" if names is None else str(len(names))
             raise UsageError(
                 f"names=: a 2-D array of {data.shape[1]} columns needs {data.shape[1]} column names ({given} given)", 2
             )
         if data.dtype.kind in "fiub":
-            return names, [_floats(data[:, j]) for j in range(data.shape[1])]
+            return names, [_numbers(data[:, j]) for j in range(data.shape[1])]
         return names, [_text(data[:, j].tolist()) for j in range(data.shape[1])]
     keys = [str(k) for k in data.keys()]
     _same_index(keys, list(data.values()))
@@ -245,20 +345,26 @@ def _same_index(keys: list[str], values: list[Any]) -> None:
         if first is None:
             first = (k, v.index)
         elif not v.index.equals(first[1]):
-            raise UsageError(
+            raise InputError(
                 f"data=: the Series {first[0]!r} and {k!r} have different indexes, and a mapping "
                 "is read by position, which would pair other rows: align them first, e.g. "
                 "pd.DataFrame(data) or s.reindex(...)",
-                2,
+                65,
             )
 
 
-def _mapped(name: str, v: Any, hints: dict[str, str]) -> Any:
+def _mapped(name: str, v: Any, hints: dict[str, Any]) -> Any:
     """One column of a mapping: a pandas or polars Series read as in a frame (a categorical
     in its declared order), anything else as a 1-D sequence of values."""
     v = collected("data", v)
+    if isinstance(v, Iterator):
+        # A generator (or any one-pass iterator) is its values, read once.
+        v = list(v)
+    if np.ma.isMaskedArray(v):
+        v = _unmasked(v)
     mod = type(v).__module__.split(".")[0]
-    if mod == "pandas" and type(v).__name__ in ("Series", "Categorical", "Index", "CategoricalIndex"):
+    if mod == "pandas" and hasattr(v, "dtype"):
+        # A Series, an Index or an array of any dtype (categorical, period, …): read as in a frame.
         import pandas as pd
 
         return _pandas_column(pd.Series(v, name=name).reset_index(drop=True), hints)
@@ -270,21 +376,25 @@ def _mapped(name: str, v: Any, hints: dict[str, str]) -> Any:
         arr = np.asarray(list(v), dtype=object)
     if arr.ndim != 1:
         what = "one value" if arr.ndim == 0 else f"a {arr.ndim}-D array"
-        raise UsageError(f"data=: column {name!r} is {what}: give each column as a 1-D sequence of scores", 2)
+        raise InputError(f"data=: column {name!r} is {what}: give each column as a 1-D sequence of scores", 65)
+    if arr.dtype.kind == "f" and not isinstance(v, np.ndarray) and any(_inexact(x) for x in v):
+        # A list of ints and floats becomes float64 in numpy, its large ints rounded: as text,
+        # the loader checks each as a file's cell.
+        return _text(list(v))
     if arr.dtype.kind in "fiub":
-        return _floats(arr)
+        return _numbers(arr)
     if arr.dtype.kind in "mM":
-        raise UsageError(f"data=: column {name!r} holds dates or durations, not scores: give numbers", 2)
+        raise InputError(f"data=: column {name!r} holds dates or durations, not scores: give numbers", 65)
     return _words(name, _text(arr.tolist()), "pandas", hints)
 
 
-def _long_frame(data: Any, kind: str, long: Sequence[str], hints: dict[str, str]) -> Any:
+def _long_frame(data: Any, kind: str, long: Sequence[str], hints: dict[str, Any]) -> Any:
     item, rater, score = (str(c) for c in long)
     if kind in ("pandas", "polars", "mapping"):
         have = [str(c) for c in (data.keys() if kind == "mapping" else data.columns)]
         for c in (item, rater, score):
             if c not in have:
-                raise UsageError(f"long=: no column {c!r} (columns: {', '.join(have)})", 2)
+                raise UsageError(f"long=: no column {c!r} (columns: {', '.join(have)})", 65)
     if kind == "pandas":
         items, raters = _text(data[item].tolist()), _text(data[rater].tolist())
         scores = _pandas_column(data[score], hints)
@@ -294,18 +404,23 @@ def _long_frame(data: Any, kind: str, long: Sequence[str], hints: dict[str, str]
         scores = _polars_column(data.get_column(score), hints)
     elif kind == "mapping":
         items, raters = _text(list(data[item])), _text(list(data[rater]))
-        scores = np.asarray(data[score])
+        # Read as a wide column is: a Series (a categorical in its declared order) or values.
+        scores = _mapped(score, data[score], hints)
     else:
         raise UsageError("long= reads a DataFrame or a mapping of columns (item, rater, score)", 2)
-    if not isinstance(scores, np.ndarray) and score not in hints:
-        # Text numbers ("0.25") read as the wide layout reads them; other text is refused.
-        try:
-            scores = np.array([np.nan if _missing_text(v) else float(v) for v in scores])
-        except ValueError:
-            pass
-    if not isinstance(scores, np.ndarray) or scores.dtype.kind not in "fiub":
-        raise UsageError(hints.get(score, f"long=: the score column {score!r} is not numeric"), 2)
-    return _rhoscope.long_panel((item, rater, score), items, raters, _floats(scores))
+    if isinstance(scores, np.ndarray):
+        if scores.dtype.kind not in "fiub":
+            raise InputError(f"long=: the score column {score!r} is not numeric", 65)
+        return _rhoscope.long_panel((item, rater, score), items, raters, _floats(scores))
+    if isinstance(scores, _Unordered):
+        return _rhoscope.long_panel((item, rater, score), items, raters, scores, True)
+    if score not in hints and not all(_missing_text(v) or _is_number(v) for v in scores):
+        hints[score] = f"long=: the score column {score!r} is not numeric"
+    if score in hints:
+        raise InputError(hints[score], 65)
+    # Text numbers ("0.25", or integers beyond 2^53) go to the loader as text, which reads
+    # them as a file's cells are read, with the same checks.
+    return _rhoscope.long_panel((item, rater, score), items, raters, scores)
 
 
 def _labels(data: Any, kind: str) -> list | None:
@@ -316,18 +431,6 @@ def _labels(data: Any, kind: str) -> list | None:
     if type(index).__name__ == "RangeIndex" and index.start == 0 and index.step == 1:
         return None
     return list(index)
-
-
-def collected(key: str, data: Any) -> Any:
-    """A polars LazyFrame collected (its query's failure as one line naming `key`); any
-    other value as it is."""
-    if type(data).__module__.split(".")[0] != "polars" or type(data).__name__ != "LazyFrame":
-        return data
-    try:
-        return data.collect()
-    except Exception as e:
-        first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
-        raise UsageError(f"{key}= is a LazyFrame whose query fails: {first}", 2) from None
 
 
 def _name(n: Any) -> str:
@@ -341,12 +444,12 @@ def prepare(data: Any, names: Sequence[str] | None = None, long: Sequence[str] |
     """The panel for ``data``: an in-memory panel, or a path used as it is. A polars
     LazyFrame is collected first."""
     data = collected("data", data)
+    if np.ma.isMaskedArray(data):
+        data = _unmasked(data)
     kind = _kind(data)
     if names is not None and kind != "numpy":
         raise UsageError("names= names a 2-D numpy array's columns; this data= has its own", 2)
     if names is not None:
-        from ._checks import items
-
         # Read once: a generator gives its names a single time.
         names = [_name(n) for n in items("names", names)]
     long_flag = None
@@ -357,16 +460,17 @@ def prepare(data: Any, names: Sequence[str] | None = None, long: Sequence[str] |
         long_flag = tuple(long)
     if kind == "path":
         return Prepared(os.fspath(data), None, long=long_flag)
-    hints: dict[str, str] = {}
+    hints: dict[str, Any] = {}
     if long is not None:
         temp = _long_frame(data, kind, long, hints)
     else:
         col_names, cols = _columns(data, kind, names, hints)
         if not cols:
-            raise UsageError("data= has no columns", 2)
+            raise InputError("data= has no columns", 65)
         lengths = {len(c) for c in cols}
         if len(lengths) > 1:
             shown = ", ".join(f"{n!r}: {len(c)}" for n, c in zip(col_names, cols))
-            raise UsageError(f"data=: the columns differ in length ({shown})", 2)
-        temp = _rhoscope.wide_panel(col_names, cols)
+            raise InputError(f"data=: the columns differ in length ({shown})", 65)
+        unordered = [j for j, c in enumerate(cols) if isinstance(c, _Unordered)]
+        temp = _rhoscope.wide_panel(col_names, cols, unordered)
     return Prepared(temp.path, IN_MEMORY[kind], keep=temp, long=long_flag, hints=hints, labels=_labels(data, kind))

@@ -40,6 +40,17 @@ WEAK_ID = {
 }
 
 
+#: An anchor's verdict (the reading's ``anchors[].status``, and ``undefined_because`` when
+#: undefined) in the command's words.
+STATUS = {
+    "contaminated": "contaminated (the interval excludes 0)",
+    "not_distinguishable": "not distinguishable from clean (the interval covers 0)",
+    "no_estimate": "no estimate to read",
+    "rho": "undefined (see the flags)",
+    "interval": "no interval: too few resamples gave it a value",
+}
+
+
 def _said(note: str) -> str:
     """A library note without its place and "note:" (``<DataFrame>: note: X`` is X), to
     find the document's own notes said again on the way out."""
@@ -71,8 +82,9 @@ def _num(v: Any, decimals: int = 3) -> str:
 
 
 class Result:
-    """One command's result: ``to_dict()`` is exactly the command line's ``--json``; the
-    document's fields are also attributes (``result.n_items``)."""
+    """One command's result: ``to_dict()`` is the command line's ``--json``, its notes and next
+    steps naming keyword arguments where the command names flags, and an in-memory panel's
+    source ``<DataFrame>``; the document's fields are also attributes (``result.n_items``)."""
 
     command: str = ""
     #: The document's fields, typed for checkers; each is read from the document on access.
@@ -87,11 +99,12 @@ class Result:
         self.notes: list[str] = list(own) + [_said(n) for n in (notes or []) if _said(n) not in own]
 
     def to_dict(self) -> dict[str, Any]:
-        """The command line's ``--json`` document, as a fresh dict."""
+        """The command line's ``--json`` document (notes worded for Python), as a fresh dict."""
         return json.loads(self._text)
 
     def to_json(self) -> str:
-        """The command line's ``--json`` text, byte for byte."""
+        """The command line's ``--json`` text: byte for byte on a path, but for notes and next
+        steps that name a setting, worded here as the keyword argument."""
         return self._text
 
     def __eq__(self, other: object) -> bool:
@@ -230,6 +243,10 @@ class _Fits(_Panel):
             se = (fit.get("se") or {}).get("rho") or []
             for i, a in enumerate(fit["anchors"]):
                 mine = [f for f in flags if f.get("anchor") in (None, a["name"])]
+                if a["name"] == fit.get("clean_anchor"):
+                    # As the command shows it, "0 (assumed)": the trusted anchor is not estimated.
+                    rows.append(_row(key, a["name"], 0.0, None, a.get("ci"), [f["code"] for f in mine], ASSUMED))
+                    continue
                 why = "; ".join(f.get("message") or f["code"] for f in mine) if a.get("rho") is None else None
                 own = [f["code"] for f in mine]
                 rows.append(_row(key, a["name"], a.get("rho"), se[i] if i < len(se) else None, a.get("ci"), own, why))
@@ -242,6 +259,8 @@ class _Fits(_Panel):
                 out.append(f"{ESTIMATORS[key]}: {f.get('message') or f.get('code')}")
         return out
 
+
+ASSUMED = "assumed clean (designated_clean=), not estimated"  # its 0 is the assumption
 
 def _row(key: str, anchor: str, rho: Any, se: Any, ci: Any, flags: list[str], why: Any) -> dict[str, Any]:
     ci = ci or [None, None]
@@ -289,6 +308,24 @@ class Battery(_Fits):
         """Each test's verdict, statistic, threshold (with its Monte-Carlo SD), p-value and message."""
         return dict(self._doc.get("tests") or {})
 
+    def tidy(self) -> Any:
+        """As an estimate's, plus the designated-clean fit the reading reads (the battery's
+        document holds it in the reading only): the trusted anchor's 0 is the assumption,
+        so it has no interval and says so in ``reason``."""
+        frame = super().tidy()
+        reading = self.reading
+        key = reading.get("read")
+        if key not in ("designated_clean", "designated_clean_latent") or isinstance(self._doc.get(key), dict):
+            return frame
+        trusted = self._doc.get("designated_clean")
+        rows = []
+        for a in reading.get("anchors") or []:
+            if a.get("anchor") == trusted or a.get("status") == "assumed":
+                rows.append(_row(key, a["anchor"], 0.0, None, None, [], ASSUMED))
+            else:
+                rows.append(_row(key, a["anchor"], a.get("rho"), None, a.get("ci"), [], None))
+        return _frame(frame.to_dict("records") + rows, TIDY_COLUMNS)
+
     def verdicts(self) -> Any:
         """One row per test."""
         rows = [{"test": name, **{c: t.get(c) for c in VERDICT_COLUMNS[1:]}} for name, t in self.tests.items()]
@@ -303,10 +340,10 @@ class Battery(_Fits):
         if answers is None:
             fit = self._doc.get(key or "estimate") or {}
             answers = [{"anchor": a["name"], "rho": a.get("rho"), "ci": a.get("ci")} for a in fit.get("anchors") or []]
-        for a in answers:
-            ci = a.get("ci") or [None, None]
-            status = f" — {a['status'].replace('_', ' ')}" if a.get("status") else ""
-            lines.append(f"  {a['anchor']}: ρ̂ = {_num(a.get('rho'))} [{_num(ci[0])}, {_num(ci[1])}]{status}")
+        trusted = self._doc.get("designated_clean")
+        # As the command: each anchor's line under an estimate read, none under "No ρ̂ to read".
+        for a in answers if key else []:
+            lines.append(f"  {_answer(a, trusted)}")
         for alarm in reading.get("alarms") or []:
             if not alarm.get("answered"):
                 lines.append(
@@ -325,7 +362,27 @@ class Battery(_Fits):
             lines.append(f"next: {step.get('text')}{how}" + (f" ({then})" if then else ""))
         if reading.get("no_next_step"):
             lines.append(f"next steps: {reading['no_next_step']}")
+        free = self._doc.get("free_scale")
+        # As the command: under the next steps, why the free-scale estimate is not among them.
+        if (refused := free.get("refused") if isinstance(free, dict) else None) and (read.get("refused") is None):
+            lines.append(f"  free-scale estimate not available: {refused}")
         return lines + ["tests:"] + ["  " + line for line in _table(self.verdicts()[VERDICT_COLUMNS[:-1]])]
+
+
+def _answer(a: dict[str, Any], trusted: Any) -> str:
+    """One anchor's line under the reading, in the command's words: ρ̂, its interval, the
+    verdict. The anchor the user trusted (``designated_clean=``) is not estimated: its 0 is
+    the assumption, so it shows no interval as if the data had given one."""
+    status = a.get("status")
+    if status == "assumed" or (isinstance(trusted, str) and a.get("anchor") == trusted):
+        return f"{a['anchor']}: ρ̂ = 0 by assumption (designated_clean=), not estimated"
+    if a.get("rho") is None:
+        value = "ρ̂ undefined"
+    else:
+        ci = a.get("ci")
+        value = f"ρ̂ = {_num(a['rho'], 4)} " + (f"[{_num(ci[0], 4)}, {_num(ci[1], 4)}]" if ci else "[—]")
+    said = STATUS.get(a.get("undefined_because") or status or "", str(status or "").replace("_", " "))
+    return f"{a['anchor']}: {value} — {said}" if said else f"{a['anchor']}: {value}"
 
 
 class Identify(_Panel):

@@ -38,5 +38,6 @@ def long_panel(
     header: tuple[str, str, str],
     items: list[str | None],
     raters: list[str | None],
-    scores: npt.NDArray[np.float64],
+    scores: npt.NDArray[np.float64] | list[str | None],
 ) -> Panel: ...
+def scenario_keys() -> list[str]: ...

@@ -354,10 +354,12 @@ fn copied(array: &Bound<'_, PyArray1<f64>>) -> PyResult<Vec<f64>> {
     })
 }
 
-/// A column as the extension holds it: a float64 array's values or text cells.
+/// A column as the extension holds it: a float64 array's values, text cells, or the labels
+/// of a categorical whose order was never declared.
 enum Held {
     Numbers(Vec<f64>),
     Text(Vec<Option<String>>),
+    Unordered(Vec<Option<String>>),
 }
 
 /// A data frame's columns, as the library's loader reads them.
@@ -376,6 +378,7 @@ impl api::input::TableSource for Frame {
                 .map(|c| match c {
                     Held::Numbers(v) => api::Column::Numbers(v),
                     Held::Text(t) => api::Column::Text(t),
+                    Held::Unordered(t) => api::Column::Unordered(t),
                 })
                 .collect(),
         }
@@ -395,28 +398,56 @@ fn register(names: Vec<String>, columns: Vec<Held>) -> Panel {
     }
 }
 
+/// Text cells held as an undeclared-order categorical's labels, when `unordered` says so.
+fn labels(held: Held, unordered: bool) -> Held {
+    match held {
+        Held::Text(t) if unordered => Held::Unordered(t),
+        h => h,
+    }
+}
+
 /// A panel from named columns: float64 arrays (NaN missing), copied once as the GIL is held,
-/// or lists of text cells (None missing). The long layout is the same three columns read
-/// with `--long`.
+/// or lists of text cells (None missing); the columns at positions `unordered` are
+/// categoricals whose order was never declared, refused where a role reads their scores.
 #[pyfunction]
-fn wide_panel(names: Vec<String>, columns: Vec<Bound<'_, PyAny>>) -> PyResult<Panel> {
-    let held = columns.iter().map(hold).collect::<PyResult<Vec<_>>>()?;
+#[pyo3(signature = (names, columns, unordered=Vec::new()))]
+fn wide_panel(
+    names: Vec<String>,
+    columns: Vec<Bound<'_, PyAny>>,
+    unordered: Vec<usize>,
+) -> PyResult<Panel> {
+    let held = columns
+        .iter()
+        .enumerate()
+        .map(|(j, c)| Ok(labels(hold(c)?, unordered.contains(&j))))
+        .collect::<PyResult<Vec<_>>>()?;
     Ok(register(names, held))
 }
 
-/// A long panel (item, rater, score rows): ids as text, scores as float64 copied once.
+/// A long panel (item, rater, score rows): ids as text, scores as float64 copied once or
+/// as text cells (read with a file's checks, e.g. an integer beyond 2^53), or an
+/// undeclared-order categorical's labels (`unordered`), refused as scores.
 #[pyfunction]
+#[pyo3(signature = (header, items, raters, scores, unordered=false))]
 fn long_panel(
     header: (String, String, String),
     items: Vec<Option<String>>,
     raters: Vec<Option<String>>,
-    scores: Bound<'_, PyArray1<f64>>,
+    scores: Bound<'_, PyAny>,
+    unordered: bool,
 ) -> PyResult<Panel> {
-    let scores = copied(&scores)?;
+    let scores = labels(hold(&scores)?, unordered);
     Ok(register(
         vec![header.0, header.1, header.2],
-        vec![Held::Text(items), Held::Text(raters), Held::Numbers(scores)],
+        vec![Held::Text(items), Held::Text(raters), scores],
     ))
+}
+
+/// The scenario's parameter keys, from the core's own list: the package tells a misplaced
+/// scenario parameter from a keyword no function takes.
+#[pyfunction]
+fn scenario_keys() -> Vec<&'static str> {
+    rhoscope::scenario::KEYS.iter().map(|(k, _)| *k).collect()
 }
 
 #[pymodule]
@@ -428,6 +459,7 @@ fn _rhoscope(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run_cli, m)?)?;
     m.add_function(wrap_pyfunction!(wide_panel, m)?)?;
     m.add_function(wrap_pyfunction!(long_panel, m)?)?;
+    m.add_function(wrap_pyfunction!(scenario_keys, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

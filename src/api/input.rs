@@ -16,6 +16,7 @@ pub type TempPanel = Registered;
 enum Owned {
     Numbers(Vec<f64>),
     Text(Vec<Option<String>>),
+    Unordered(Vec<Option<String>>),
 }
 
 /// A table the library owns, for callers whose columns do not outlive the registration.
@@ -34,6 +35,7 @@ impl TableSource for OwnedTable {
                 .map(|c| match c {
                     Owned::Numbers(x) => Column::Numbers(x),
                     Owned::Text(t) => Column::Text(t),
+                    Owned::Unordered(t) => Column::Unordered(t),
                 })
                 .collect(),
         }
@@ -60,6 +62,7 @@ pub fn wide_panel(names: &[String], columns: &[Column<'_>]) -> Result<Registered
         .map(|c| match c {
             Column::Numbers(x) => Owned::Numbers(x.to_vec()),
             Column::Text(t) => Owned::Text(t.to_vec()),
+            Column::Unordered(t) => Owned::Unordered(t.to_vec()),
         })
         .collect();
     Ok(register(Arc::new(OwnedTable {
@@ -128,5 +131,47 @@ mod tests {
         let p = reg.path().to_path_buf();
         drop(reg);
         assert!(load(&p, &PanelRequest::default()).is_err());
+    }
+
+    #[test]
+    fn an_undeclared_order_is_refused_in_a_role_and_read_as_it_is_elsewhere() {
+        use crate::data::ColumnRef;
+        let names: Vec<String> = ["J1", "J2", "J3", "A1", "A2", "J4"]
+            .map(String::from)
+            .to_vec();
+        let numbers: Vec<Vec<f64>> = (0..5)
+            .map(|c| (0..40).map(|i| f64::from(i * (c + 2)).sin()).collect())
+            .collect();
+        let labels: Vec<Option<String>> = (0..40).map(|i| Some(format!("{}", i % 4))).collect();
+        let mut columns: Vec<Column<'_>> = numbers.iter().map(|c| Column::Numbers(c)).collect();
+        columns.push(Column::Unordered(&labels));
+        let reg = wide_panel(&names, &columns).unwrap();
+        let pick = |v: &[&str]| Some(v.iter().map(|n| ColumnRef::Name((*n).into())).collect());
+        let used = PanelRequest {
+            judges: pick(&["J1", "J2", "J3"]),
+            anchors: pick(&["A1", "J4"]),
+            ..PanelRequest::default()
+        };
+        let e = load(reg.path(), &used).unwrap_err().to_string();
+        assert!(
+            e.contains("column 'J4' is a categorical whose order was never declared, and the anchor selection takes it:"),
+            "{e}"
+        );
+        let by_default = load(reg.path(), &PanelRequest::default())
+            .unwrap_err()
+            .to_string();
+        assert!(
+            by_default.contains("the judge selection takes it by default")
+                && by_default.contains("set it aside"),
+            "{by_default}"
+        );
+        let aside = PanelRequest {
+            set_aside: vec![ColumnRef::Name("J4".into())],
+            ..PanelRequest::default()
+        };
+        assert_eq!(
+            load(reg.path(), &aside).unwrap().panel.data,
+            numbers.concat()
+        );
     }
 }

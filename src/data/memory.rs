@@ -17,6 +17,7 @@ use super::{
     wide_layout,
 };
 use crate::location::{Location, clip, sanitize};
+use crate::wording::{Said, Setting};
 
 /// One column of a table in memory.
 #[derive(Debug, Clone, Copy)]
@@ -25,6 +26,9 @@ pub enum Column<'a> {
     Numbers(&'a [f64]),
     /// Text cells, read as a file's cells are (`None` missing).
     Text(&'a [Option<String>]),
+    /// A categorical's labels whose order was never declared: an id as it is, refused as
+    /// scores, since ranking its labels in any order would be a guess.
+    Unordered(&'a [Option<String>]),
 }
 
 impl Column<'_> {
@@ -33,7 +37,7 @@ impl Column<'_> {
     pub fn len(&self) -> usize {
         match self {
             Column::Numbers(x) => x.len(),
-            Column::Text(x) => x.len(),
+            Column::Text(x) | Column::Unordered(x) => x.len(),
         }
     }
 
@@ -48,6 +52,8 @@ impl Column<'_> {
         match self {
             Column::Numbers(x) => number(path, x[i], line, name),
             Column::Text(t) => cell_value(path, cell_bytes(t[i].as_deref()), line, name),
+            // Refused before any row is read (`read_wide`, `read_long`); kept whole here.
+            Column::Unordered(_) => Err(unordered(path, name, Setting::Long, false)),
         }
     }
 
@@ -55,7 +61,7 @@ impl Column<'_> {
     /// missing as empty.
     fn id<'b>(&'b self, i: usize, buf: &'b mut String) -> &'b [u8] {
         match self {
-            Column::Text(t) => cell_bytes(t[i].as_deref()),
+            Column::Text(t) | Column::Unordered(t) => cell_bytes(t[i].as_deref()),
             Column::Numbers(x) => {
                 buf.clear();
                 if !x[i].is_nan() {
@@ -65,6 +71,32 @@ impl Column<'_> {
             }
         }
     }
+}
+
+/// The refusal of an undeclared-order categorical that `role` reads as scores, with both
+/// fixes: declare the order, or give the labels as numbers (or, when the role came by
+/// default, set the column aside).
+fn unordered(path: &Path, name: &str, role: Setting, by_default: bool) -> DataError {
+    let name = clip(&sanitize(name), 60);
+    let mut said = Said::new(format!(
+        "column '{name}' is a categorical whose order was never declared, and "
+    ))
+    .setting(role);
+    if by_default {
+        said = said.text(" takes it by default");
+    } else {
+        said = said.text(" takes it");
+    }
+    said = said.text(
+        ": declare its order (an ordered categorical, lowest first) or give its labels \
+         as numbers",
+    );
+    if by_default {
+        said = said
+            .text(", or set it aside with ")
+            .setting(Setting::SetAside);
+    }
+    DataError::data(path, said)
 }
 
 fn cell_bytes(cell: Option<&str>) -> &[u8] {
@@ -270,6 +302,19 @@ fn read_wide(
 ) -> Result<Raw, DataError> {
     let (mut raw, selected, id) = wide_layout(path, names, table.names, opts)?;
     check_cells(path, rows, selected.len(), "rows")?;
+    let judges = raw.judges.len();
+    if let Some((slot, &c)) = selected
+        .iter()
+        .enumerate()
+        .find(|&(_, &c)| matches!(table.columns[c], Column::Unordered(_)))
+    {
+        let (role, given) = if slot < judges {
+            (Setting::Judges, raw.judges_given)
+        } else {
+            (Setting::Anchors, raw.anchors_given)
+        };
+        return Err(unordered(path, &names[c], role, !given));
+    }
     if let Some(c) = id {
         let mut ids = ItemIds::default();
         let mut buf = String::new();
@@ -322,6 +367,9 @@ fn read_long(
     let mut long = LongReader::new(path, names, spec, opts)?;
     let (ci, cr, cs) = long.columns;
     let (items, raters, scores) = (table.columns[ci], table.columns[cr], table.columns[cs]);
+    if let Column::Unordered(_) = scores {
+        return Err(unordered(path, &names[cs], Setting::Long, false));
+    }
     let (mut item_buf, mut rater_buf) = (String::new(), String::new());
     for i in 0..rows {
         let item = items.id(i, &mut item_buf);

@@ -84,6 +84,29 @@ def test_battery_reads_the_designated_clean_estimate_on_likert_anchors():
     assert a2["ci"][0] < 0.5 < a2["ci"][1]
 
 
+def test_estimate_designated_clean_on_likert_anchors_is_the_cli():
+    """The designated-clean fit on Likert anchors (issue 38): the API's document is the
+    command's, its latent fit defined for the anchors not trusted."""
+    likert = ASSETS.parent / "tests" / "fixtures" / "likert_anchors.csv"
+    result = rhoscope.estimate(read_exact(likert), designated_clean="A1")
+    same_document(result, cli_json("estimate", likert, "--designated-clean", "A1"), str(likert))
+    fit = result.to_dict()["designated_clean_latent"]
+    rho = {a["name"]: a["rho"] for a in fit["anchors"]}
+    assert rho["A1"] == 0 and rho["A2"] is not None and rho["A3"] is not None
+
+
+def test_identify_ridge_family_is_the_cli(tmp_path):
+    """Clean anchors put the free-scale set on the equal-β ridge; `identify` reports the
+    family the data allow there (`ridge_family`), the same from Python as from the command."""
+    path = tmp_path / "ridge.csv"
+    run = cli("simulate", "--preset", "three-anchor", "--n", "3000", "--seed", "3",
+              "--set", "p=5", "--set", "rho=0,0,0", "-o", path)
+    assert run.code == 0, run.err
+    result = rhoscope.identify(read_exact(path))
+    same_document(result, cli_json("identify", path), str(path))
+    assert result.to_dict()["ridge_family"] is not None
+
+
 def test_estimate_families_as_a_mapping():
     fam = pd.read_csv(ASSETS / "families.families.csv", dtype=str)
     mapping = dict(zip(fam["judge"], fam["family"]))
@@ -184,7 +207,8 @@ def test_integer_and_categorical_columns_are_ordinal_as_on_the_cli(tmp_path):
     result = rhoscope.estimate(df, method="free-scale")
     same_document(result, cli_json("estimate", path, "--method", "free-scale"), str(path))
     assert {c["scale"] for c in result.columns if c["role"] == "judge"} == {"ordinal"}
-    cat = df.astype({"J1": "category"})
+    # A declared order of the codes 1..5 is read as codes 1..5: the numbers themselves.
+    cat = df.astype({"J1": pd.CategoricalDtype(sorted(df["J1"].unique()), ordered=True)})
     same_document(rhoscope.estimate(cat, method="free-scale"), cli_json("estimate", path, "--method", "free-scale"), str(path))
 
 

@@ -26,7 +26,7 @@ def test_the_summary_leads_with_the_reading(battery):
     assert lines[1].startswith("read: closed form (Theorem 1)"), lines[1]
     for a in doc["estimate"]["anchors"]:
         lo, hi = a["ci"]
-        line = f"  {a['name']}: ρ̂ = {a['rho']:.3f} [{lo:.3f}, {hi:.3f}]"
+        line = f"  {a['name']}: ρ̂ = {a['rho']:.4f} [{lo:.4f}, {hi:.4f}]"
         assert any(x.startswith(line) for x in lines), line
     assert any(x.startswith("weak identification: T = ") for x in lines)
     assert lines.index("tests:") > 3

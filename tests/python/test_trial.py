@@ -85,9 +85,9 @@ def test_a_mapping_reads_series_as_a_frame_does():
     unordered = {**cols, "A1": pd.Categorical(np.array(levels)[codes])}
     message = refused(rhoscope.InputError, rhoscope.estimate, unordered)
     assert "unordered pandas categorical" in message and "ordered=True" in message
-    message = refused(rhoscope.UsageError, rhoscope.estimate, {"J1": mid.to_numpy()})
+    message = refused(rhoscope.InputError, rhoscope.estimate, {"J1": mid.to_numpy()})
     assert message == "data=: column 'J1' is a 2-D array: give each column as a 1-D sequence of scores"
-    message = refused(rhoscope.UsageError, rhoscope.estimate, {"J1": 5, "J2": 3})
+    message = refused(rhoscope.InputError, rhoscope.estimate, {"J1": 5, "J2": 3})
     assert message.startswith("data=: column 'J1' is one value")
 
 
@@ -203,7 +203,7 @@ def test_other_columns_a_notebook_meets():
 
     mid = pd.read_csv(MID)
     dated = pl.from_pandas(mid).with_columns(pl.Series("A2", pd.date_range("2020-01-01", periods=len(mid))))
-    message = refused(rhoscope.UsageError, rhoscope.estimate, dated)
+    message = refused(rhoscope.InputError, rhoscope.estimate, dated)
     assert message == "data=: column 'A2' holds dates or times, not scores: give numbers"
     flags = mid.assign(J6=(mid["J6"] > mid["J6"].median()).astype(object))
     as_bool = mid.assign(J6=(mid["J6"] > mid["J6"].median()))
@@ -239,7 +239,7 @@ def test_a_mapping_of_series_with_other_indexes_is_refused_not_paired_by_place()
     df = pd.read_csv(ASSETS / "mid.csv")
     cols = {c: df[c] for c in df.columns}
     cols["A2"] = df["A2"].sample(frac=1, random_state=1)
-    with pytest.raises(rhoscope.UsageError, match="different indexes"):
+    with pytest.raises(rhoscope.InputError, match="different indexes"):
         rhoscope.estimate(cols)
     same = {c: df[c] for c in df.columns}
     assert rhos(rhoscope.estimate(same).to_dict()) == rhos(rhoscope.estimate(df).to_dict())
