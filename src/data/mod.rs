@@ -146,6 +146,7 @@ mod format;
 mod format_z;
 mod input;
 mod json;
+mod json_numbers;
 mod json_rows;
 mod json_scan;
 mod json_shape;

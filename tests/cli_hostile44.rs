@@ -1,0 +1,116 @@
+//! The command line's edges from the s44 hostile pass (issue 34): each test failed before its
+//! fix.
+#![cfg(feature = "cli")]
+
+mod common;
+
+use common::{run, write};
+use std::fmt::Write as _;
+
+/// A panel of 3 judges and 2 anchors, 40 items, varied values, as CSV rows.
+fn rows() -> Vec<[f64; 5]> {
+    (0..40u32)
+        .map(|i| {
+            let x =
+                |k: u32| f64::from((i * 7 + k * 5) % 13) / 3.0 + f64::from(i % 4) + f64::from(k);
+            [x(1), x(2), x(3), x(4), x(5)]
+        })
+        .collect()
+}
+
+const NAMES: [&str; 5] = ["J1", "J2", "J3", "A1", "A2"];
+
+/// The panel as JSON Lines, record `at` (0-based) field J2 written as `cell`.
+fn jsonl(at: usize, cell: &str) -> String {
+    let mut s = String::new();
+    for (i, r) in rows().iter().enumerate() {
+        let f: Vec<String> = NAMES
+            .iter()
+            .zip(r)
+            .map(|(n, x)| {
+                let v = if i == at && *n == "J2" {
+                    cell.to_string()
+                } else {
+                    format!("{x:?}")
+                };
+                format!("\"{n}\": {v}")
+            })
+            .collect();
+        writeln!(s, "{{{}}}", f.join(", ")).unwrap();
+    }
+    s
+}
+
+/// The panel as CSV, data row `at` (0-based) field J2 written as `cell`.
+fn csv(at: usize, cell: &str) -> String {
+    let mut s = NAMES.join(",") + "\n";
+    for (i, r) in rows().iter().enumerate() {
+        let f: Vec<String> = r
+            .iter()
+            .enumerate()
+            .map(|(k, x)| {
+                if i == at && k == 1 {
+                    cell.to_string()
+                } else {
+                    format!("{x:?}")
+                }
+            })
+            .collect();
+        writeln!(s, "{}", f.join(",")).unwrap();
+    }
+    s
+}
+
+#[test]
+fn a_json_number_a_double_cannot_hold_is_refused_as_in_a_csv() {
+    let dir = tempfile::tempdir().unwrap();
+    for (cell, why) in [
+        ("1e-400", "too small"),
+        ("-4e-330", "too small"),
+        ("9.007199254740993e15", "beyond 2^53"),
+        ("9007199254740993", "beyond 2^53"),
+        ("90071992547409930.0", "beyond 2^53"),
+    ] {
+        write(dir.path(), "p.jsonl", jsonl(4, cell).as_bytes());
+        let r = run(dir.path(), &["estimate", "p.jsonl"]);
+        assert_eq!(r.code, 65, "{cell}: {}", r.stderr);
+        assert!(
+            r.stderr.contains("row 5, column 'J2'"),
+            "{cell}: {}",
+            r.stderr
+        );
+        assert!(r.stderr.contains(why), "{cell}: {}", r.stderr);
+        assert!(
+            r.stderr.contains(&format!("'{cell}'")),
+            "{cell}: {}",
+            r.stderr
+        );
+        write(dir.path(), "p.csv", csv(4, cell).as_bytes());
+        let r = run(dir.path(), &["estimate", "p.csv"]);
+        assert_eq!(r.code, 65, "{cell}: {}", r.stderr);
+        assert!(r.stderr.contains(why), "{cell}: {}", r.stderr);
+    }
+    // pandas' column layout, and a JSON array of records, are read as written too.
+    let cols = r#"{"J1": {"0": 1.0, "1": 2.0, "2": 3.5}, "J2": {"0": 1e-400, "1": 2.5, "2": 1.0}}"#;
+    write(dir.path(), "c.json", cols.as_bytes());
+    let r = run(dir.path(), &["estimate", "c.json", "--judges", "J1,J2"]);
+    assert!(r.stderr.contains("too small"), "{}", r.stderr);
+    let arr = format!(
+        "[{}]",
+        jsonl(2, "1E-999").lines().collect::<Vec<_>>().join(",")
+    );
+    write(dir.path(), "a.json", arr.as_bytes());
+    let r = run(dir.path(), &["estimate", "a.json"]);
+    assert_eq!(r.code, 65, "{}", r.stderr);
+    assert!(r.stderr.contains("row 3, column 'J2'"), "{}", r.stderr);
+    // A written zero, and a large double in its shortest form, load.
+    write(dir.path(), "z.jsonl", jsonl(4, "0.0e-400").as_bytes());
+    assert_eq!(run(dir.path(), &["estimate", "z.jsonl"]).code, 0);
+    write(
+        dir.path(),
+        "b.jsonl",
+        jsonl(4, "9007199254740992").as_bytes(),
+    );
+    let r = run(dir.path(), &["estimate", "b.jsonl"]);
+    assert!(!r.stderr.contains("2^53"), "{}", r.stderr);
+}
