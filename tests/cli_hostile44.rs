@@ -114,3 +114,36 @@ fn a_json_number_a_double_cannot_hold_is_refused_as_in_a_csv() {
     let r = run(dir.path(), &["estimate", "b.jsonl"]);
     assert!(!r.stderr.contains("2^53"), "{}", r.stderr);
 }
+
+#[test]
+fn an_exported_script_selects_columns_by_place_whatever_their_names_carry() {
+    // Spaces around a name (quoted or not) and a second BOM: rhoscope trims them, pandas and
+    // R keep them, so a script selecting by name missed the column (KeyError).
+    let dir = tempfile::tempdir().unwrap();
+    let mut body = String::new();
+    for (i, l) in csv(0, "1.5").lines().skip(1).enumerate() {
+        writeln!(body, "{i},{l}").unwrap();
+    }
+    for header in [
+        "id, J1 ,J2,\" J3\",A1,A2\n",
+        "\u{feff}\u{feff}id,J1,J2,J3,A1,A2\n",
+    ] {
+        write(dir.path(), "p.csv", format!("{header}{body}").as_bytes());
+        for (syntax, line) in [
+            ("semopy", "d = d.iloc[:, [1, 2, 3, 4, 5]]"),
+            ("lavaan", "d <- d[, c(2, 3, 4, 5, 6)]"),
+        ] {
+            let r = run(
+                dir.path(),
+                &["export", "p.csv", "--id", "id", "--syntax", syntax],
+            );
+            assert_eq!(r.code, 0, "{header}: {}", r.stderr);
+            assert!(
+                r.stdout.lines().any(|l| l == line),
+                "{header:?} {syntax}: {}",
+                r.stdout
+            );
+            assert!(!r.stdout.contains("d[["), "{}", r.stdout);
+        }
+    }
+}

@@ -60,6 +60,12 @@ pub(super) fn export_cmd(a: &crate::cli::ExportArgs) -> Result<(), Error> {
             loaded.delimiter
         },
         columns: &loaded.raw_names,
+        // The data written beside the script holds the columns in panel order.
+        places: if data_path.is_some() {
+            &[]
+        } else {
+            &loaded.raw_places
+        },
     };
     let syntax = match a.syntax {
         crate::cli::Syntax::Lavaan => crate::export::Syntax::Lavaan,

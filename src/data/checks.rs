@@ -104,6 +104,7 @@ pub(super) fn finish(path: &Path, raw: &mut Raw, opts: &PanelRequest) -> Result<
         notes,
         delimiter: b',',
         raw_names: Vec::new(),
+        raw_places: Vec::new(),
     })
 }
 

@@ -352,6 +352,7 @@ impl<'a> LongReader<'a> {
             judges_given: self.opts.judges.is_some(),
             anchors_given: self.opts.anchors.is_some(),
             written_names: Vec::new(),
+            written_places: Vec::new(),
             notes: self.note.into_iter().collect(),
             width: usize::MAX,
         })

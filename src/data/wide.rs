@@ -60,6 +60,7 @@ pub(super) fn wide_layout(
         judges_given: opts.judges.is_some(),
         anchors_given: opts.anchors.is_some(),
         written_names: selected.iter().map(|&i| raw_header[i].clone()).collect(),
+        written_places: selected.clone(),
         notes,
         width: names.len() - id.len(),
     };
