@@ -27,7 +27,9 @@ pub use console::{Console, Meter, Output, Rendered, Steps};
 #[cfg(test)]
 pub(crate) use export::unreadable as export_unreadable;
 pub(crate) use output::stdout_closed;
-pub use output::{guard_standard_streams, install_signal_cleanup, write_json, write_stdout};
+pub use output::{
+    guard_standard_streams, install_panic_line, install_signal_cleanup, write_json, write_stdout,
+};
 pub use shared::load_panel;
 
 /// Runs a parsed command line.

@@ -147,3 +147,58 @@ fn an_exported_script_selects_columns_by_place_whatever_their_names_carry() {
         }
     }
 }
+
+/// `rhoscope ARGS` in `dir` under `ulimit -v KB`, with no thread count asked for.
+fn run_limited(dir: &std::path::Path, kb: u64, args: &[&str]) -> common::Run {
+    let script = format!(
+        "ulimit -v {kb} && exec '{}' {}",
+        env!("CARGO_BIN_EXE_rhoscope"),
+        args.join(" ")
+    );
+    let out = std::process::Command::new("sh")
+        .args(["-c", &script])
+        .current_dir(dir)
+        .env_remove("RUST_BACKTRACE")
+        .env_remove("RAYON_NUM_THREADS")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("sh runs");
+    common::Run::from(out)
+}
+
+#[test]
+fn a_thread_pool_refused_without_threads_asked_is_one_line_and_71() {
+    // Without --threads the pool was left to rayon's first parallel call, which panicked
+    // with a backtrace when the OS refused the workers.
+    let ok = std::process::Command::new("sh")
+        .args(["-c", "ulimit -v 100000"])
+        .status()
+        .is_ok_and(|s| s.success());
+    if !ok {
+        eprintln!("skipped: sh with ulimit -v is not available");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "p.csv", csv(0, "1.5").as_bytes());
+    let mut refused = false;
+    for kb in (6_000..=40_000).step_by(2_000) {
+        let r = run_limited(dir.path(), kb, &["estimate", "p.csv"]);
+        // Rust's runtime aborting on a refused allocation cannot be worded (docs: exit 71).
+        if r.stderr.contains("memory allocation of")
+            || r.stderr.contains("failed to allocate an alternative stack")
+        {
+            continue;
+        }
+        assert!(
+            !r.stderr.contains("panicked") && !r.stderr.contains("backtrace"),
+            "{kb} KiB: {}",
+            r.stderr
+        );
+        if r.code == 71 {
+            assert_eq!(r.stderr.trim_end().lines().count(), 1, "{}", r.stderr);
+            assert!(r.stderr.contains("cannot start"), "{}", r.stderr);
+            refused = true;
+        }
+    }
+    assert!(refused, "no limit from 6 to 40 MB refused the pool");
+}
