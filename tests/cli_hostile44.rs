@@ -202,3 +202,42 @@ fn a_thread_pool_refused_without_threads_asked_is_one_line_and_71() {
     }
     assert!(refused, "no limit from 6 to 40 MB refused the pool");
 }
+
+#[test]
+fn every_caught_fatal_signal_removes_the_temporary_file() {
+    // ABRT, TRAP, SYS (and on Linux STKFLT, PWR) ended the process leaving a hidden
+    // `.FILE.PID-K.tmp` of tens of MB.
+    let mut signals = vec![("ABRT", 6), ("TRAP", 5), ("SYS", 31)];
+    if cfg!(all(target_os = "linux", target_arch = "x86_64")) {
+        signals.extend([("STKFLT", 16), ("PWR", 30)]);
+    }
+    for (name, number) in signals {
+        let dir = tempfile::tempdir().unwrap();
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_rhoscope"))
+            .args(["simulate", "--n", "3000000", "--seed", "1", "-o", "s.csv"])
+            .current_dir(dir.path())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let temp = || {
+            std::fs::read_dir(dir.path())
+                .unwrap()
+                .filter_map(Result::ok)
+                .any(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
+        };
+        let started = std::time::Instant::now();
+        while !temp() && started.elapsed().as_secs() < 60 {
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        assert!(temp(), "{name}: no temporary file appeared");
+        let sent = std::process::Command::new("kill")
+            .args(["-s", name, &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(sent.success(), "kill -s {name}");
+        let status = child.wait().unwrap();
+        assert_eq!(status.code(), Some(128 + number), "{name}: {status:?}");
+        assert!(!temp(), "{name}: the temporary file was left behind");
+        assert!(!dir.path().join("s.csv").exists(), "{name}");
+    }
+}
