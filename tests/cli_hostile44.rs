@@ -203,6 +203,62 @@ fn a_thread_pool_refused_without_threads_asked_is_one_line_and_71() {
     assert!(refused, "no limit from 6 to 40 MB refused the pool");
 }
 
+/// The panel in the long layout (item,rater,score), row `at` (0-based, header excluded)
+/// with its item and rater ids replaced where given.
+fn long(at: usize, item: Option<&str>, rater: Option<&str>) -> String {
+    let mut s = String::from("item,rater,score\n");
+    let mut k = 0;
+    for (i, r) in rows().iter().enumerate() {
+        for (n, x) in NAMES.iter().zip(r) {
+            let id = (i + 1).to_string();
+            let (it, ra) = if k == at {
+                (item.unwrap_or(&id), rater.unwrap_or(n))
+            } else {
+                (id.as_str(), *n)
+            };
+            writeln!(s, "{it},{ra},{x:?}").unwrap();
+            k += 1;
+        }
+    }
+    s
+}
+
+#[test]
+fn a_long_row_without_a_rater_or_item_id_is_refused_where_it_stands() {
+    // A score with an empty or NA rater was dropped without a word (and the note blamed
+    // another row); an empty or NA item id became an item named "" or "NA".
+    let dir = tempfile::tempdir().unwrap();
+    for (item, rater, column) in [
+        (None, Some(""), "rater"),
+        (None, Some("NA"), "rater"),
+        (Some("NA"), None, "item"),
+        (Some(""), None, "item"),
+    ] {
+        write(dir.path(), "l.csv", long(0, item, rater).as_bytes());
+        let r = run(
+            dir.path(),
+            &["estimate", "l.csv", "--long", "item,rater,score"],
+        );
+        assert_eq!(r.code, 65, "{item:?} {rater:?}: {}", r.stderr);
+        assert!(
+            r.stderr.contains(&format!("row 2, column '{column}'")),
+            "{item:?} {rater:?}: {}",
+            r.stderr
+        );
+        assert!(
+            r.stderr.contains(&format!("{column} id is missing")),
+            "{}",
+            r.stderr
+        );
+    }
+    write(dir.path(), "ok.csv", long(0, None, None).as_bytes());
+    let r = run(
+        dir.path(),
+        &["estimate", "ok.csv", "--long", "item,rater,score"],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+}
+
 #[test]
 fn every_caught_fatal_signal_removes_the_temporary_file() {
     // ABRT, TRAP, SYS (and on Linux STKFLT, PWR) ended the process leaving a hidden
