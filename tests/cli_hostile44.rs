@@ -260,6 +260,41 @@ fn a_long_row_without_a_rater_or_item_id_is_refused_where_it_stands() {
 }
 
 #[test]
+fn a_judge_header_with_an_invisible_character_is_named_not_silently_dropped() {
+    let dir = tempfile::tempdir().unwrap();
+    let body = csv(0, "1.5").split_once('\n').unwrap().1.to_string();
+    for (name, shown) in [
+        ("J3\u{a0}", "J3\\u{a0}"),
+        ("J3\u{feff}", "J3\\u{feff}"),
+        ("\u{ff2a}3", "\\u{ff2a}3"),
+    ] {
+        write(
+            dir.path(),
+            "p.csv",
+            format!("J1,J2,{name},A1,A2\n{body}").as_bytes(),
+        );
+        let r = run(dir.path(), &["estimate", "p.csv"]);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        assert!(
+            r.stderr
+                .contains(&format!("column '{shown}' takes no role"))
+                && r.stderr.contains("'J3'"),
+            "{name:?}: {}",
+            r.stderr
+        );
+    }
+    // Named in --judges it is a judge, and nothing is said.
+    write(
+        dir.path(),
+        "p.csv",
+        format!("J1,J2,J3\u{a0},A1,A2\n{body}").as_bytes(),
+    );
+    let r = run(dir.path(), &["estimate", "p.csv", "--judges", "1,2,3"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(!r.stderr.contains("takes no role"), "{}", r.stderr);
+}
+
+#[test]
 fn every_caught_fatal_signal_removes_the_temporary_file() {
     // ABRT, TRAP, SYS (and on Linux STKFLT, PWR) ended the process leaving a hidden
     // `.FILE.PID-K.tmp` of tens of MB.

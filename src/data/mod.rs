@@ -138,6 +138,7 @@ mod assemble;
 mod cells;
 mod checks;
 mod columnar;
+mod disguised;
 mod error;
 mod family_files;
 mod fast;
