@@ -295,6 +295,48 @@ fn a_judge_header_with_an_invisible_character_is_named_not_silently_dropped() {
 }
 
 #[test]
+fn a_repeated_n_in_a_power_study_is_refused_as_a_repeated_strength_is() {
+    let dir = tempfile::tempdir().unwrap();
+    let r = run(
+        dir.path(),
+        &[
+            "power",
+            "--design",
+            "test-a",
+            "--strength",
+            "0.4",
+            "--n",
+            "100,100",
+            "--reps",
+            "2",
+            "--null-draws",
+            "20",
+        ],
+    );
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("N = 100 is listed twice"), "{}", r.stderr);
+    let out = dir.path().join("pp.svg");
+    let r = run(
+        dir.path(),
+        &[
+            "plot",
+            "power",
+            "--ns",
+            "50,50",
+            "--reps",
+            "2",
+            "--null-draws",
+            "20",
+            "-o",
+            out.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("listed twice"), "{}", r.stderr);
+    assert!(!out.exists());
+}
+
+#[test]
 fn every_caught_fatal_signal_removes_the_temporary_file() {
     // ABRT, TRAP, SYS (and on Linux STKFLT, PWR) ended the process leaving a hidden
     // `.FILE.PID-K.tmp` of tens of MB.
