@@ -337,6 +337,30 @@ fn a_repeated_n_in_a_power_study_is_refused_as_a_repeated_strength_is() {
 }
 
 #[test]
+fn validate_refuses_an_injection_with_no_ordering_to_recover() {
+    // Equal injected values made "ordered 4/4, yes" true of an estimator with no estimate.
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "p.csv", csv(0, "1.5").as_bytes());
+    for inject in ["0,0,0", "0.5,0.5,0.5"] {
+        let r = run(
+            dir.path(),
+            &[
+                "validate",
+                "p.csv",
+                "--reps",
+                "2",
+                "--null-draws",
+                "0",
+                "--inject",
+                inject,
+            ],
+        );
+        assert_eq!(r.code, 2, "{inject}: {}", r.stderr);
+        assert!(r.stderr.contains("no two different values"), "{}", r.stderr);
+    }
+}
+
+#[test]
 fn every_caught_fatal_signal_removes_the_temporary_file() {
     // ABRT, TRAP, SYS (and on Linux STKFLT, PWR) ended the process leaving a hidden
     // `.FILE.PID-K.tmp` of tens of MB.
