@@ -361,6 +361,41 @@ fn validate_refuses_an_injection_with_no_ordering_to_recover() {
 }
 
 #[test]
+fn json_carries_the_loaders_notes_as_stderr_does() {
+    // Identical judges (the warning that says the model is ruled out) reached stderr only.
+    let dir = tempfile::tempdir().unwrap();
+    let mut s = String::from("J1,J2,J3,A1,A2\n");
+    for r in rows() {
+        writeln!(s, "{:?},{:?},{:?},{:?},{:?}", r[0], r[0], r[2], r[3], r[4]).unwrap();
+    }
+    write(dir.path(), "jdup.csv", s.as_bytes());
+    for args in [
+        &["estimate", "jdup.csv", "--json"][..],
+        &[
+            "battery",
+            "jdup.csv",
+            "--json",
+            "--null-draws",
+            "20",
+            "--bootstrap",
+            "100",
+        ],
+    ] {
+        let cmd = args[0];
+        let r = run(dir.path(), args);
+        let doc: serde_json::Value = serde_json::from_str(&r.stdout)
+            .unwrap_or_else(|e| panic!("{cmd}: {e}: {} {}", r.stdout, r.stderr));
+        let notes = doc["notes"].as_array().expect("notes");
+        assert!(
+            notes
+                .iter()
+                .any(|n| n.as_str().unwrap_or("").contains("identical judge columns")),
+            "{cmd}: {notes:?}"
+        );
+    }
+}
+
+#[test]
 fn every_caught_fatal_signal_removes_the_temporary_file() {
     // ABRT, TRAP, SYS (and on Linux STKFLT, PWR) ended the process leaving a hidden
     // `.FILE.PID-K.tmp` of tens of MB.
