@@ -396,6 +396,36 @@ fn json_carries_the_loaders_notes_as_stderr_does() {
 }
 
 #[test]
+fn export_of_a_long_table_writes_the_pivoted_data_beside_the_script() {
+    // `export --help` offered --long, and every long table was refused.
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "l.csv", long(0, None, None).as_bytes());
+    let r = run(
+        dir.path(),
+        &[
+            "export",
+            "l.csv",
+            "--long",
+            "item,rater,score",
+            "-o",
+            "lg.R",
+        ],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let data = std::fs::read_to_string(dir.path().join("lg.data.csv")).unwrap();
+    assert_eq!(data.lines().next(), Some("J1,J2,J3,A1,A2"), "{data}");
+    assert_eq!(data.lines().count(), 41, "{data}");
+    let script = std::fs::read_to_string(dir.path().join("lg.R")).unwrap();
+    assert!(script.contains("lg.data.csv"), "{script}");
+    let r = run(
+        dir.path(),
+        &["export", "l.csv", "--long", "item,rater,score"],
+    );
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("-o FILE"), "{}", r.stderr);
+}
+
+#[test]
 fn every_caught_fatal_signal_removes_the_temporary_file() {
     // ABRT, TRAP, SYS (and on Linux STKFLT, PWR) ended the process leaving a hidden
     // `.FILE.PID-K.tmp` of tens of MB.
