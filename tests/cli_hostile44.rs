@@ -426,6 +426,40 @@ fn export_of_a_long_table_writes_the_pivoted_data_beside_the_script() {
 }
 
 #[test]
+fn a_copied_anchor_column_is_warned_about_as_a_copied_judge_is() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, a2) in [
+        (
+            "dup.csv",
+            Box::new(|r: &[f64; 5]| r[3]) as Box<dyn Fn(&[f64; 5]) -> f64>,
+        ),
+        ("aff.csv", Box::new(|r: &[f64; 5]| 2.0 * r[0] + 3.0)),
+    ] {
+        let mut s = String::from("J1,J2,J3,A1,A2\n");
+        for r in rows() {
+            writeln!(
+                s,
+                "{:?},{:?},{:?},{:?},{:?}",
+                r[0],
+                r[1],
+                r[2],
+                r[3],
+                a2(&r)
+            )
+            .unwrap();
+        }
+        write(dir.path(), name, s.as_bytes());
+        let r = run(dir.path(), &["estimate", name]);
+        assert!(
+            r.stderr
+                .contains("warning: anchor columns that copy another column"),
+            "{name}: {}",
+            r.stderr
+        );
+    }
+}
+
+#[test]
 fn every_caught_fatal_signal_removes_the_temporary_file() {
     // ABRT, TRAP, SYS (and on Linux STKFLT, PWR) ended the process leaving a hidden
     // `.FILE.PID-K.tmp` of tens of MB.

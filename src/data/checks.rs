@@ -14,7 +14,7 @@ use crate::wording::{Said, Setting};
 
 mod copies;
 
-use copies::identical_judges_note;
+use copies::{copied_anchors_note, identical_judges_note};
 
 /// Role counts, complete-case filtering, constant columns, scales and families.
 pub(super) fn finish(path: &Path, raw: &mut Raw, opts: &PanelRequest) -> Result<Loaded, DataError> {
@@ -82,6 +82,9 @@ pub(super) fn finish(path: &Path, raw: &mut Raw, opts: &PanelRequest) -> Result<
         load_families(path, (&raw.judges, &raw.anchors), opts)?;
     notes.extend(raw.notes.drain(..).map(crate::wording::Said::new));
     if let Some(note) = identical_judges_note(path, &raw.judges, &data, n) {
+        notes.push(note);
+    }
+    if let Some(note) = copied_anchors_note(path, &names, raw.judges.len(), &data, n) {
         notes.push(note);
     }
     if let Some(note) = off_scale_note(path, (&raw.judges, &raw.anchors), &data, n, &scales) {
