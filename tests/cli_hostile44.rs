@@ -460,6 +460,33 @@ fn a_copied_anchor_column_is_warned_about_as_a_copied_judge_is() {
 }
 
 #[test]
+fn a_corrupt_parquet_page_is_one_plain_line_without_a_dump_or_a_made_up_row() {
+    let fixture = common::root().join("tests/fixtures/pipeline_snappy.parquet");
+    let bytes = std::fs::read(&fixture).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let mut refused = 0;
+    // Byte mutations through the file (seeded by position): every refusal is one line with
+    // no debug dump and no row the reader cannot know.
+    for k in 0..60usize {
+        let mut m = bytes.clone();
+        let at = 4 + (k * 7919) % (m.len() - 12);
+        m[at] ^= 0x5a;
+        write(dir.path(), "m.parquet", &m);
+        let r = run(dir.path(), &["estimate", "m.parquet"]);
+        if r.code == 65 {
+            refused += 1;
+            let err = r.stderr.trim_end();
+            assert_eq!(err.lines().count(), 1, "{err}");
+            if err.contains("Parquet") {
+                assert!(!err.contains('{') && !err.contains("Bytes:"), "{err}");
+                assert!(!err.contains("row 1:"), "{err}");
+            }
+        }
+    }
+    assert!(refused > 0, "no mutation was refused");
+}
+
+#[test]
 fn every_caught_fatal_signal_removes_the_temporary_file() {
     // ABRT, TRAP, SYS (and on Linux STKFLT, PWR) ended the process leaving a hidden
     // `.FILE.PID-K.tmp` of tens of MB.
