@@ -27,7 +27,9 @@ pub use console::{Console, Meter, Output, Rendered, Steps};
 #[cfg(test)]
 pub(crate) use export::unreadable as export_unreadable;
 pub(crate) use output::stdout_closed;
-pub use output::{guard_standard_streams, install_signal_cleanup, write_json, write_stdout};
+pub use output::{
+    guard_standard_streams, install_panic_line, install_signal_cleanup, write_json, write_stdout,
+};
 pub use shared::load_panel;
 
 /// Runs a parsed command line.
@@ -89,23 +91,43 @@ pub fn report(command: &Command, console: &mut dyn Console) -> Option<Result<Out
     Some(match command {
         Command::Estimate(a) => console
             .load(&a.panel, 2)
-            .and_then(|l| estimate::report(a, &l, console)),
+            .and_then(|l| with_load_notes(estimate::report(a, &l, console), &l)),
         Command::Battery(a) => console
             .load(&a.panel, 0)
-            .and_then(|l| battery::report(a, &l, console)),
+            .and_then(|l| with_load_notes(battery::report(a, &l, console), &l)),
         Command::Identify(a) => identify::panel_args(a).and_then(|args| match args {
             Some(p) => console
                 .load(&p, 1)
-                .and_then(|l| identify::report(a, Some((&p, &l)), console)),
+                .and_then(|l| with_load_notes(identify::report(a, Some((&p, &l)), console), &l)),
             None => identify::report(a, None, console),
         }),
         Command::Validate(a) => validate::options(a).and_then(|opts| {
             let l = console.load(&a.panel, 0)?;
-            validate::report(a, opts, &l, console)
+            with_load_notes(validate::report(a, opts, &l, console), &l)
         }),
         Command::Power(a) => power::report(a, console),
         Command::Plan(a) => plan::report(a, console),
         _ => return None,
+    })
+}
+
+/// The loader's notes (identical judges, a number read as a name, a families file adopted, a
+/// column that takes no role) put first in a JSON document's `notes`, as stderr gives them:
+/// a pipeline reading `--json` (or the Python API) learns them too. Marked, so each front end
+/// words their settings.
+fn with_load_notes(out: Result<Output, Error>, l: &crate::data::Loaded) -> Result<Output, Error> {
+    out.map(|mut o| {
+        if let Rendered::Json(doc) = &mut o.rendered
+            && let Some(list) = doc.get_mut("notes").and_then(|n| n.as_array_mut())
+        {
+            let load = l
+                .notes
+                .iter()
+                .map(|n| serde_json::Value::String(n.marked()));
+            let rest = std::mem::take(list);
+            list.extend(load.chain(rest));
+        }
+        o
     })
 }
 

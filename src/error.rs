@@ -30,6 +30,8 @@ pub const EXIT_DIAGNOSTIC: i32 = 1;
 pub const EXIT_IO: i32 = 74;
 /// Exit code when the operating system refuses a resource, e.g. worker threads (`EX_OSERR`).
 pub const EXIT_OS: i32 = 71;
+/// A panic that is not the OS's refusal: a bug (EX_SOFTWARE).
+pub const EXIT_INTERNAL: i32 = 70;
 /// ρ is not identified on this panel (the ordinal hierarchy of Section 7): nothing to estimate.
 pub const EXIT_NOT_IDENTIFIED: i32 = 3;
 

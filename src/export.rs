@@ -1,6 +1,6 @@
 //! Export the model of Assumption 1 (Section 2) as a script for the SEM software reviewers
 //! trust: R lavaan or Python semopy. The script reads the panel file itself, keeps the
-//! judge and anchor columns as loaded, drops incomplete items (complete cases, as rhoscope
+//! judge and anchor columns as loaded (by their place in the file), drops incomplete items (complete cases, as rhoscope
 //! does), fits by maximum likelihood with the N − 1 (Wishart) likelihood, so that σ's match
 //! `estimate --method ml` as well as ρ, and prints β_k, σ_ak² and ρ_k.
 //!
@@ -28,20 +28,26 @@ pub struct Source<'a> {
     pub path: &'a str,
     /// Its delimiter (`,`, tab or `;`; a comma for [`data_csv`]'s file).
     pub delimiter: u8,
-    /// The judge and anchor columns' names as written in the file (panel order): the
-    /// script selects these, while comments show the sanitised names.
+    /// The judge and anchor columns' names as written in the file (panel order), for
+    /// [`data_csv`]'s header; comments show the sanitised names.
     pub columns: &'a [String],
+    /// The judge and anchor columns' places in the file (0-based, panel order): the script
+    /// selects these, since its reader may read a name otherwise than rhoscope does (pandas
+    /// and R keep spaces around a name, and a second BOM); empty: the panel's own order.
+    pub places: &'a [usize],
 }
 
 impl Source<'_> {
-    /// The string literals that select the columns in the file.
-    fn column_literals(&self, panel: &Panel) -> Vec<String> {
-        let names = if self.columns.len() == panel.p() + panel.m() {
-            self.columns.to_vec()
+    /// The places that select the columns in the file, counted from `base` (0 in Python, 1
+    /// in R).
+    fn column_places(&self, panel: &Panel, base: usize) -> Vec<String> {
+        let n = panel.p() + panel.m();
+        let places: Vec<usize> = if self.places.len() == n {
+            self.places.to_vec()
         } else {
-            panel.names()
+            (0..n).collect()
         };
-        names.iter().map(|n| quoted(n)).collect()
+        places.iter().map(|i| (i + base).to_string()).collect()
     }
 }
 
@@ -252,7 +258,8 @@ pub fn lavaan(panel: &Panel, src: &Source<'_>) -> String {
         quoted(src.path),
         quoted(&char::from(src.delimiter).to_string()),
     );
-    let cols = src.column_literals(panel);
+    let cols = src.column_places(panel, 1);
+    out.push_str("# the judge and anchor columns by their place in the file (as listed above)\n");
     let _ = writeln!(out, "d <- d[, c({})]", cols.join(", "));
     let _ = writeln!(
         out,
@@ -294,12 +301,13 @@ pub fn semopy(panel: &Panel, src: &Source<'_>) -> String {
     // Read as text, then a cell is missing as rhoscope reads it: trimmed, in any case.
     let _ = writeln!(
         out,
-        "d = pd.read_csv({}, sep={}, dtype=str, keep_default_na=False)",
+        "d = pd.read_csv({}, sep={}, dtype=str, keep_default_na=False, index_col=False)",
         quoted(src.path),
         quoted(&char::from(src.delimiter).to_string()),
     );
-    let cols = src.column_literals(panel);
-    let _ = writeln!(out, "d = d[[{}]]", cols.join(", "));
+    let cols = src.column_places(panel, 0);
+    out.push_str("# the judge and anchor columns by their place in the file (as listed above)\n");
+    let _ = writeln!(out, "d = d.iloc[:, [{}]]", cols.join(", "));
     let _ = writeln!(out, "MISSING = [{}]", missing_literals());
     out.push_str("d = d.apply(lambda c: pd.to_numeric(c.str.strip().mask(c.str.strip().str.lower().isin(MISSING))))\n");
     out.push_str("d = d.dropna()\n");

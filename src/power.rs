@@ -6,8 +6,11 @@
 //! `((i·S + j) << 24) | r` of the power purpose, and null draws for N index i from streams
 //! `i << 32 …` of the null purpose, so every figure is reproducible at any thread count.
 
+mod error;
 mod options;
 
+pub use error::PowerError;
+use error::{distinct_ns, distinct_strengths, null_error};
 pub use options::{PowerCell, PowerOptions, total_steps};
 
 use nalgebra::DMatrix;
@@ -158,38 +161,6 @@ pub fn with_ordinal_judges(base: &Params, levels: usize, skewed: bool) -> Params
 /// and far above it the design's covariance overflows.
 pub const MAX_STRENGTH: f64 = 1e6;
 
-/// Why a power study cannot run; its message is the one the command line shows.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-pub enum PowerError {
-    #[error("{} must be between 1 and 16777215", crate::wording::RunSetting::Reps.marked())]
-    Reps,
-    #[error("coverage resamples must be below 65536")]
-    Coverage,
-    #[error("too many (N, strength) cells: at most 65535")]
-    TooManyCells,
-    #[error("N = {0}: at least 3 items are needed")]
-    SmallN(usize),
-    /// Strength 0 is the false-positive column of every table; listed again it would be
-    /// drawn from other replicates and print a second, different rate for one strength.
-    #[error(
-        "strength 0 is the false-positive rate every power table reports: list only strengths other than 0"
-    )]
-    ZeroStrength,
-    /// A strength listed twice would print two columns, with two rates, for one strength.
-    #[error("strength {0} is listed twice: list each strength once")]
-    RepeatedStrength(f64),
-    /// The null model of the design could not be built (its own message).
-    #[error("{0}")]
-    Null(String),
-    #[error(transparent)]
-    Design(#[from] crate::simulate::SimError),
-}
-
-/// The null model's message, whatever its error type.
-fn null_error(e: impl std::fmt::Display) -> PowerError {
-    PowerError::Null(e.to_string())
-}
-
 /// Runs the simulation study. `Ok(None)` when `progress` stopped it.
 ///
 /// # Errors
@@ -223,24 +194,12 @@ pub fn characteristics_on(
         return Err(PowerError::TooManyCells);
     }
     distinct_strengths(&opts.strengths)?;
+    distinct_ns(&opts.ns)?;
     let largest = opts.ns.iter().copied().max().unwrap_or(0);
     let q = design.apply(base, 0.0).q();
     crate::simulate::within_cells(largest, q, || {
         characteristics_within(design, base, opts, progress)
     })?
-}
-
-/// Each strength once and none 0, so one table never gives two rates for one strength.
-fn distinct_strengths(strengths: &[f64]) -> Result<(), PowerError> {
-    for (i, s) in strengths.iter().enumerate() {
-        if *s == 0.0 {
-            return Err(PowerError::ZeroStrength);
-        }
-        if strengths[..i].contains(s) {
-            return Err(PowerError::RepeatedStrength(*s));
-        }
-    }
-    Ok(())
 }
 
 /// [`characteristics_on`] once its panels fit the cell limit together.

@@ -62,18 +62,62 @@ pub fn silent(_: Progress) -> Flow {
 }
 
 /// The catchable signals whose default action ends the process: the command line removes its
-/// temporary files on each and the explorer restores the terminal. SIGPIPE is left out (Rust
-/// ignores it; a closed pipe is a failed write), as are the faults a handler cannot survive
-/// (SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP, SIGSYS) and SIGXFSZ (ignored, so a
-/// write past `ulimit -f` fails with EFBIG).
+/// temporary files on each and the explorer restores the terminal. SIGABRT, SIGTRAP and SIGSYS
+/// are among them (a handler that returns lets a real abort, breakpoint or refused system call
+/// go on as before), and on Linux SIGSTKFLT and SIGPWR. Left out: SIGPIPE (Rust ignores it; a
+/// closed pipe is a failed write), SIGXFSZ (ignored, so a write past `ulimit -f` fails with
+/// EFBIG), and the faults a returning handler would repeat forever (SIGSEGV, SIGBUS, SIGILL,
+/// SIGFPE); SIGKILL and SIGSTOP cannot be caught.
 #[cfg(all(unix, any(feature = "cli", feature = "tui")))]
-pub const TERMINATING_SIGNALS: [i32; 11] = {
+pub const TERMINATING_SIGNALS: [i32; 14 + LINUX_ONLY.len()] = {
     use signal_hook::consts::{
-        SIGALRM, SIGHUP, SIGINT, SIGIO, SIGPROF, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGVTALRM,
-        SIGXCPU,
+        SIGABRT, SIGALRM, SIGHUP, SIGINT, SIGIO, SIGPROF, SIGQUIT, SIGSYS, SIGTERM, SIGTRAP,
+        SIGUSR1, SIGUSR2, SIGVTALRM, SIGXCPU,
     };
-    [
+    let common = [
         SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF, SIGIO,
-        SIGXCPU,
-    ]
+        SIGXCPU, SIGABRT, SIGTRAP, SIGSYS,
+    ];
+    let mut all = [0; 14 + LINUX_ONLY.len()];
+    let mut i = 0;
+    while i < all.len() {
+        all[i] = if i < 14 {
+            common[i]
+        } else {
+            LINUX_ONLY[i - 14]
+        };
+        i += 1;
+    }
+    all
 };
+
+/// SIGSTKFLT (16) and SIGPWR (30): default-fatal on Linux, numbered so on these
+/// architectures (the signal crate does not name them).
+#[cfg(all(
+    unix,
+    any(feature = "cli", feature = "tui"),
+    target_os = "linux",
+    any(
+        target_arch = "x86_64",
+        target_arch = "x86",
+        target_arch = "aarch64",
+        target_arch = "arm",
+        target_arch = "riscv64"
+    )
+))]
+const LINUX_ONLY: [i32; 2] = [16, 30];
+#[cfg(all(
+    unix,
+    any(feature = "cli", feature = "tui"),
+    not(all(
+        target_os = "linux",
+        any(
+            target_arch = "x86_64",
+            target_arch = "x86",
+            target_arch = "aarch64",
+            target_arch = "arm",
+            target_arch = "riscv64"
+        )
+    ))
+))]
+const LINUX_ONLY: [i32; 0] = [];

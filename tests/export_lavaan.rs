@@ -199,10 +199,10 @@ fn the_output_file_is_written_whole_and_never_overwritten_without_force() {
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
     assert_eq!(names, ["model.R"]);
-    // The long layout is refused with the reason.
+    // A long table without -o is refused with the reason: its wide data goes beside a FILE.
     let r = run(dir.path(), &["export", panel_s, "--long", "a,b,c"]);
     assert_eq!(r.code, 2, "{}", r.stderr);
-    assert!(r.stderr.contains("wide panel files"));
+    assert!(r.stderr.contains("-o FILE"), "{}", r.stderr);
 }
 
 #[test]

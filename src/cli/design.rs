@@ -143,7 +143,7 @@ pub struct PowerArgs {
     #[arg(long, value_delimiter = ',', value_name = "LIST", required = true,
           allow_hyphen_values = true, value_parser = positive_strength())]
     pub strength: Vec<f64>,
-    /// Panel sizes N (comma-separated).
+    /// Panel sizes N (comma-separated, each once).
     #[arg(long = "n", value_delimiter = ',', value_name = "LIST", required = true,
           value_parser = whole::<u64>(3, 10_000_000))]
     pub n: Vec<u64>,

@@ -106,7 +106,7 @@ pub struct BatteryArgs {
 pub struct ValidateArgs {
     #[command(flatten)]
     pub panel: PanelArgs,
-    /// Injected ρ of the synthetic anchors (3 to 8 values, each |ρ| < 1).
+    /// Injected ρ of the synthetic anchors (3 to 8 values, each |ρ| < 1, not all equal).
     #[arg(
         long,
         value_delimiter = ',',

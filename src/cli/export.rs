@@ -8,11 +8,13 @@ use super::panel::PanelArgs;
 
 pub(super) const EXPORT_HELP: &str = "\
 The script reads the panel file itself (the path as given here), keeps the judge and anchor
-columns as loaded, drops incomplete items, fits Assumption 1's model by maximum likelihood
+columns by their place in the file (a name as pandas or R reads it may keep spaces or a BOM
+that rhoscope trims), drops incomplete items, fits Assumption 1's model by maximum likelihood
 (N − 1 likelihood) and prints β_k, σ_ak² and ρ_k (named rho_<anchor>). Judge families (from
 --families or the FILE.families.csv sidecar) become free residual covariances within a family.
-A panel the script cannot read (Parquet, JSON, gzip, standard input) needs -o FILE: its data
-is written beside the script as CSV (refit.R -> refit.data.csv), which the script reads.
+A panel the script cannot read (Parquet, JSON, gzip, standard input, a --long table) needs
+-o FILE: its data (wide, complete items) is written beside the script as CSV
+(refit.R -> refit.data.csv), which the script reads.
 
 Worked example:
   rhoscope export assets/three-anchor.csv --syntax lavaan -o refit.R

@@ -12,11 +12,14 @@ use crate::error::Error;
 /// `export`: the model as a lavaan or semopy script, on stdout or into `-o FILE` (atomically;
 /// an existing file only with `--force`), with `FILE`'s data beside it when needed.
 pub(super) fn export_cmd(a: &crate::cli::ExportArgs) -> Result<(), Error> {
-    if a.panel.opts.is_long() {
-        return Err(Error::Usage("export reads wide panel files; the script cannot reshape --long tables (write the wide table first)".into()));
-    }
     let shown = crate::error::sanitize(&a.panel.panel.display().to_string());
-    let data_path = match unreadable(&a.panel.panel) {
+    // A long table is pivoted by rhoscope; the script reads the wide table written beside it.
+    let cannot = if a.panel.opts.is_long() {
+        Some("a --long table (it reads wide tables)")
+    } else {
+        unreadable(&a.panel.panel)
+    };
+    let data_path = match cannot {
         None => None,
         Some(what) => match a.output.as_deref() {
             Some(script) => Some(data_beside(script)),
@@ -60,6 +63,12 @@ pub(super) fn export_cmd(a: &crate::cli::ExportArgs) -> Result<(), Error> {
             loaded.delimiter
         },
         columns: &loaded.raw_names,
+        // The data written beside the script holds the columns in panel order.
+        places: if data_path.is_some() {
+            &[]
+        } else {
+            &loaded.raw_places
+        },
     };
     let syntax = match a.syntax {
         crate::cli::Syntax::Lavaan => crate::export::Syntax::Lavaan,

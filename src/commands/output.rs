@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 pub(crate) use super::temps::bar_drawn;
 #[cfg(feature = "tui")]
 pub(crate) use super::temps::explorer_owns_signals;
-pub use super::temps::install_signal_cleanup;
 use super::temps::{TempPath, create_temp_beside, publishing};
+pub use super::temps::{install_panic_line, install_signal_cleanup};
 use crate::error::{Error, sanitize};
 use crate::wording::Setting;
 

@@ -18,6 +18,9 @@ use crate::wording::{reword, reword_json};
 /// # Errors
 /// Any load error.
 pub fn load_panel(a: &PanelArgs, min_anchors: usize) -> Result<Loaded, Error> {
+    if a.panel.as_os_str() == "-" && std::io::IsTerminal::is_terminal(&std::io::stdin()) {
+        note("note: reading the panel from the terminal: type or paste it, then press Ctrl-D");
+    }
     let loaded = data::load(&a.panel, &a.opts.request(min_anchors)?)?;
     print_notes(&loaded);
     if let Some(at) = &loaded.first_dropped {

@@ -107,6 +107,49 @@ pub fn install_signal_cleanup() -> io::Result<()> {
     Ok(())
 }
 
+/// Makes a panic end the binary with one line on stderr, never a backtrace: exit 71 when the
+/// OS refused a resource (a thread under a memory or process limit), else 70, an internal
+/// error to report. Temporary files still being written are removed first. The binary's
+/// `main` calls it; a host running the CLI in-process keeps its own panic handling.
+pub fn install_panic_line() {
+    std::panic::set_hook(Box::new(|info| {
+        let payload = info.payload();
+        let what = payload
+            .downcast_ref::<&str>()
+            .copied()
+            .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
+            .unwrap_or("a panic");
+        let what = crate::location::sanitize(what.lines().next().unwrap_or(what));
+        let refused = ["failed to spawn thread", "os error 11", "os error 12"]
+            .iter()
+            .any(|w| what.contains(w));
+        if let Ok(mut live) = LIVE_TEMPS.try_lock() {
+            for p in live.drain(..) {
+                let _ = fs::remove_file(p);
+            }
+        }
+        let mut err = io::stderr().lock();
+        let code = if refused {
+            let _ = writeln!(
+                err,
+                "rhoscope: the operating system refused a resource: {what}"
+            );
+            crate::error::EXIT_OS
+        } else {
+            let at = info
+                .location()
+                .map(|l| format!(" at {}:{}", l.file(), l.line()))
+                .unwrap_or_default();
+            let _ = writeln!(
+                err,
+                "rhoscope: internal error: panicked{at}: {what} (please report it)"
+            );
+            crate::error::EXIT_INTERNAL
+        };
+        std::process::exit(code);
+    }));
+}
+
 /// A new, exclusively created `.NAME.PID-K.tmp` in `path`'s folder.
 pub(super) fn create_temp_beside(path: &Path) -> io::Result<(File, TempPath)> {
     let dir = path

@@ -36,19 +36,27 @@ fn check(text: &str, source: &str) -> Result<usize, Error> {
 }
 
 fn cannot_start(threads: usize, e: &rayon::ThreadPoolBuildError) -> Error {
-    Error::System(format!("cannot start {threads} worker threads: {e}"))
+    let s = if threads == 1 { "" } else { "s" };
+    Error::System(format!("cannot start {threads} worker thread{s}: {e}"))
 }
 
-/// Builds the process's global pool as asked (the binary, which runs one command), and
-/// reports a pool the OS will not start instead of a later panic in the first parallel call.
+/// Builds the process's global pool (the binary, which runs one command) as asked, else one
+/// worker a core, now: a pool the OS will not start (a memory limit, too many processes) is
+/// exit 71 with one line, never rayon's panic in the first parallel call. Unasked, a pool
+/// already built (a host that ran rayon first) is used as it is.
 pub(super) fn start_global(threads: Option<u16>) -> Result<(), Error> {
-    let Some(t) = asked(threads)? else {
-        return Ok(());
-    };
-    rayon::ThreadPoolBuilder::new()
+    let asked = asked(threads)?;
+    let t = asked.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from));
+    match rayon::ThreadPoolBuilder::new()
         .num_threads(t)
         .build_global()
-        .map_err(|e| cannot_start(t, &e))
+    {
+        // Only the OS's refusal has a source; "already built" has none.
+        Err(e) if asked.is_some() || std::error::Error::source(&e).is_some() => {
+            Err(cannot_start(t, &e))
+        }
+        _ => Ok(()),
+    }
 }
 
 /// Runs `work` on a pool of its own when threads are asked for, else on the global pool;

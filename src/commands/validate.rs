@@ -58,10 +58,13 @@ pub(super) fn report(
         null_draws: (opts.null_draws * opts.reps * opts.ns.len()) as f64,
         refits: true,
     };
+    let sizes = match opts.ns.len() {
+        1 => "one size".to_string(),
+        k => format!("each of {k} sizes"),
+    };
     let what = format!(
-        "validate ({} replicates at each of {} sizes, N up to {})",
+        "validate ({} replicates at {sizes}, N up to {})",
         opts.reps,
-        opts.ns.len(),
         opts.ns.iter().max().copied().unwrap_or(0)
     );
     warn_cost(console, crate::cost::study_seconds(&shape), &what);

@@ -23,5 +23,6 @@ pub(super) fn assemble(
     } else {
         std::mem::take(&mut raw.written_names)
     };
+    loaded.raw_places = std::mem::take(&mut raw.written_places);
     Ok(loaded)
 }

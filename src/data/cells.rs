@@ -44,7 +44,7 @@ pub(super) fn parse_cell(
             path,
             at(),
             format!(
-                "an integer beyond 2^53 that a double cannot hold: it would read as {x:.0}; an id or a timestamp is not a score (leave its column out of the roles), and a score this large can be rescaled (ρ does not depend on its units)"
+                "a number beyond 2^53 that a double cannot hold: it would read as {x:.0}; an id or a timestamp is not a score (leave its column out of the roles), and a score this large can be rescaled (ρ does not depend on its units)"
             ),
         )),
         Ok(x) if x == 0.0 && !zero_literal(s.as_bytes()) => Err(DataError::data_at(
@@ -67,18 +67,33 @@ fn zero_literal(s: &[u8]) -> bool {
         .all(|b| matches!(b, b'0' | b'.' | b'+' | b'-'))
 }
 
-/// 2^53: beyond it not every integer is a double, so an integer written there (an id, a
+/// 2^53: from it on not every integer is a double, so a number written there (an id, a
 /// timestamp in nanoseconds) may read as a neighbour.
 const EXACT_INTEGERS: f64 = 9_007_199_254_740_992.0;
 
-/// Whether `s` is an integer that reads as another number (`x`): refused, never rounded.
+/// Whether `s`, read as `x`, is a number from 2^53 on whose digits the double does not keep:
+/// refused, never rounded. Its significant digits (all written before any exponent, leading
+/// zeros aside) are compared with `x` correctly rounded to as many, so `9007199254740993`,
+/// `9.007199254740993e15` and `90071992547409930.0` are refused, while any writer's correctly
+/// rounded form of a double (`1e300`, Python's `1.2345678901234566e+25`) reads.
 fn inexact_integer(s: &str, x: f64) -> bool {
-    let digits = s.strip_prefix(['+', '-']).unwrap_or(s);
-    x.abs() > EXACT_INTEGERS
-        && x.is_finite()
-        && !digits.is_empty()
-        && digits.bytes().all(|b| b.is_ascii_digit())
-        && digits.trim_start_matches('0') != format!("{:.0}", x.abs())
+    if !x.is_finite() || x.abs() < EXACT_INTEGERS {
+        return false;
+    }
+    let body = s.strip_prefix(['+', '-']).unwrap_or(s);
+    let mantissa = body.split(['e', 'E']).next().unwrap_or(body);
+    let written: String = mantissa.chars().filter(char::is_ascii_digit).collect();
+    let written = written.trim_start_matches('0');
+    let Some(precision) = written.len().checked_sub(1) else {
+        return false;
+    };
+    let rounded = format!("{:.precision$e}", x.abs());
+    let kept = rounded
+        .split('e')
+        .next()
+        .unwrap_or(&rounded)
+        .replace('.', "");
+    kept != written
 }
 
 /// A plain finite decimal number, by `fast-float2` (correctly rounded, like `str::parse`, so
@@ -102,8 +117,51 @@ pub(super) fn cell_value(
     column: &str,
 ) -> Result<f64, DataError> {
     match fast_number(field) {
-        // Beyond 2^53 an integer is checked for what a double can hold.
-        Some(x) if x.abs() <= EXACT_INTEGERS && (x != 0.0 || zero_literal(field)) => Ok(x),
+        // From 2^53 on a number is checked for what a double can hold.
+        Some(x) if x.abs() < EXACT_INTEGERS && (x != 0.0 || zero_literal(field)) => Ok(x),
         _ => Ok(parse_cell(path, field, row, column)?.unwrap_or(f64::NAN)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::cell_value;
+    use std::path::Path;
+
+    fn read(text: &str) -> Result<f64, String> {
+        cell_value(Path::new("p.csv"), text.as_bytes(), 2, "J1").map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn a_number_a_double_cannot_hold_is_refused_however_it_is_spelled() {
+        // 2^53 + 1 reads as 2^53 (a neighbour), in any spelling of that integer.
+        for s in [
+            "9007199254740993",
+            "-9007199254740993",
+            "+9007199254740993",
+            "9.007199254740993e15",
+            "90071992547409930.0",
+            "90071992547409930",
+            "100000000000000000000000",
+        ] {
+            let e = read(s).expect_err(s);
+            assert!(e.contains("beyond 2^53"), "{s}: {e}");
+        }
+    }
+
+    #[test]
+    fn a_double_written_by_any_correctly_rounding_writer_reads() {
+        for (s, x) in [
+            ("9007199254740992", 9_007_199_254_740_992.0),
+            ("9007199254740992.0", 9_007_199_254_740_992.0),
+            ("-9007199254740994", -9_007_199_254_740_994.0),
+            ("4611686018427387904", 4_611_686_018_427_387_904.0),
+            ("1e300", 1e300),
+            ("1e23", 1e23),
+            ("1.2345678901234566e+25", 1.234_567_890_123_456_6e25),
+            ("9007199254740991", 9_007_199_254_740_991.0),
+        ] {
+            assert_eq!(read(s), Ok(x), "{s}");
+        }
     }
 }

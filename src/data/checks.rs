@@ -14,7 +14,7 @@ use crate::wording::{Said, Setting};
 
 mod copies;
 
-use copies::identical_judges_note;
+use copies::{copied_anchors_note, identical_judges_note};
 
 /// Role counts, complete-case filtering, constant columns, scales and families.
 pub(super) fn finish(path: &Path, raw: &mut Raw, opts: &PanelRequest) -> Result<Loaded, DataError> {
@@ -84,6 +84,9 @@ pub(super) fn finish(path: &Path, raw: &mut Raw, opts: &PanelRequest) -> Result<
     if let Some(note) = identical_judges_note(path, &raw.judges, &data, n) {
         notes.push(note);
     }
+    if let Some(note) = copied_anchors_note(path, &names, raw.judges.len(), &data, n) {
+        notes.push(note);
+    }
     if let Some(note) = off_scale_note(path, (&raw.judges, &raw.anchors), &data, n, &scales) {
         notes.push(note);
     }
@@ -104,6 +107,7 @@ pub(super) fn finish(path: &Path, raw: &mut Raw, opts: &PanelRequest) -> Result<
         notes,
         delimiter: b',',
         raw_names: Vec::new(),
+        raw_places: Vec::new(),
     })
 }
 

@@ -14,7 +14,6 @@ use parquet::record::{Field, reader::RowIter};
 use super::DataError;
 use super::records::Opened;
 use super::records::Records;
-use crate::location::Location;
 
 /// Where a Parquet file's bytes are.
 pub(super) enum Input {
@@ -32,10 +31,47 @@ fn in_memory<T: From<Vec<u8>>>(
     T::from(bytes)
 }
 
+/// The parquet crate's error as a short cause, never its debug dump of bytes and inner
+/// errors (the crate's own text stops at the first `{`, `[` or "Error:" of a dump).
+fn cause(e: &parquet::errors::ParquetError) -> String {
+    use parquet::errors::ParquetError as P;
+    match e {
+        P::EOF(_) | P::NeedMoreData(_) | P::NeedMoreDataRange(_) => {
+            "it is cut short (its footer or a page claims more bytes than the file has)".into()
+        }
+        P::External(_) => "a page does not decompress or decode".into(),
+        P::IndexOutOfBound(..) => "a page refers to a value it does not hold".into(),
+        P::NYI(what) => format!("a feature this reader lacks ({})", short(what)),
+        other => {
+            let text = other.to_string();
+            let text = text.strip_prefix("Parquet error: ").unwrap_or(&text);
+            short(text)
+        }
+    }
+}
+
+/// A message cut before any dump it carries, at most 120 characters.
+fn short(text: &str) -> String {
+    let end = ["{", "[", " Error:", " Bytes:"]
+        .iter()
+        .filter_map(|m| text.find(m))
+        .min()
+        .unwrap_or(text.len());
+    let cut: String = text[..end]
+        .trim_end_matches([' ', '.', ':'])
+        .chars()
+        .take(120)
+        .collect();
+    if cut.is_empty() {
+        return "its content does not decode".into();
+    }
+    crate::location::sanitize(&cut)
+}
+
 /// The rows of a Parquet input, or a one-line error when it cannot be read.
 pub(super) fn records(path: &Path, input: Input) -> Result<Opened, DataError> {
     let unreadable = |e: parquet::errors::ParquetError| {
-        DataError::data(path, format!("not a readable Parquet file ({e})"))
+        DataError::data(path, format!("not a readable Parquet file ({})", cause(&e)))
     };
     let reader: Box<dyn FileReader> = match input {
         Input::File(f) => Box::new(SerializedFileReader::new(f).map_err(unreadable)?),
@@ -80,17 +116,18 @@ impl Records for Rows {
         let Some(row) = self.iter.next() else {
             return Ok(None);
         };
-        self.row += 1;
+        // A page that does not decode is no row's fault: the rows read so far are named.
         let row = row.map_err(|e| {
-            DataError::data_at(
+            DataError::data(
                 &self.path,
-                Location {
-                    row: Some(self.row),
-                    ..Location::default()
-                },
-                format!("the Parquet file cannot be read here ({e})"),
+                format!(
+                    "the Parquet file is corrupt after {} rows read: {}",
+                    self.row,
+                    cause(&e)
+                ),
             )
         })?;
+        self.row += 1;
         rec.clear();
         for (_, f) in row.get_column_iter() {
             self.text.clear();

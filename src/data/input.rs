@@ -77,6 +77,11 @@ fn read_stdin(input: &mut impl Read) -> Result<Vec<u8>, Refused> {
     if let Some(why) = not_a_panel(&bytes) {
         return Err(Refused::NotAPanel(why.into()));
     }
+    // Short of the first MiB, the input has ended: a terminal's one Ctrl-D ends it (reading
+    // on would wait for a second).
+    if (bytes.len() as u64) < MAX_HEADER {
+        return Ok(bytes);
+    }
     let rest = u64::try_from(MAX_STDIN_BYTES).unwrap_or(u64::MAX) - MAX_HEADER;
     input
         .take(rest + 1)
@@ -333,5 +338,26 @@ mod tests {
         let second = stdin_bytes(Path::new("-")).unwrap();
         assert_eq!(first, second);
         assert!(open(Path::new("-")).is_ok());
+    }
+
+    /// A terminal: one end of input per Ctrl-D; a read after it would wait for another.
+    struct Terminal(Vec<u8>, bool);
+
+    impl Read for Terminal {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            assert!(!self.1, "read again after the end of input");
+            let n = self.0.len().min(buf.len());
+            buf[..n].copy_from_slice(&self.0[..n]);
+            self.0.drain(..n);
+            self.1 = n == 0;
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn one_end_of_input_ends_a_short_panel() {
+        let text = b"J1,J2,A1,A2\n1,2,3,4\n".to_vec();
+        let bytes = read_stdin(&mut Terminal(text.clone(), false)).unwrap();
+        assert_eq!(bytes, text);
     }
 }

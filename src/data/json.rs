@@ -14,6 +14,7 @@ use std::path::Path;
 use serde_json::{Deserializer, Value};
 
 use super::DataError;
+use super::json_numbers::numbers_at;
 use super::json_rows::{Built, Record, Row, Table, field};
 use super::json_scan::Scan;
 use super::json_shape::{MAX_COLUMN_LAYOUT_BYTES, column_layout};
@@ -58,7 +59,8 @@ pub(super) fn records(path: &Path, mut bytes: Vec<u8>) -> Result<Opened, DataErr
                     "an object of columns (pandas' to_json default) followed by more JSON: write one layout (e.g. df.to_json(orient='records', lines=True))",
                 ));
             }
-            return columns(path, v);
+            let raw = numbers_at(&bytes[scan.record_start..scan.pos], 2);
+            return columns(path, v, raw);
         }
         first = false;
         record_keys(path, row, &v, &mut keys)?;
@@ -188,7 +190,8 @@ fn is_columns(v: &Value) -> bool {
 
 /// The rows of pandas' column layout: one per index label, in order of first appearance; the
 /// row number is that order (1-based).
-fn columns(path: &Path, v: Strict) -> Result<Opened, DataError> {
+/// `raw` holds the cells' numbers as written, in order.
+fn columns(path: &Path, v: Strict, raw: Vec<&[u8]>) -> Result<Opened, DataError> {
     // A column named twice is refused before the rows are built; a label twice, after (its row).
     let rep = v.repeated;
     if rep.as_ref().is_some_and(|r| r.parent.is_none()) {
@@ -197,6 +200,7 @@ fn columns(path: &Path, v: Strict) -> Result<Opened, DataError> {
     let mut keys = Keys::default();
     let mut labels: HashMap<String, usize> = HashMap::new();
     let mut rows: Vec<(u64, Record)> = Vec::new();
+    let mut raw = raw.into_iter();
     if let Value::Object(cols) = v.value {
         for (name, cells) in cols {
             let c = keys.slot(path, 1, &name)?;
@@ -209,7 +213,8 @@ fn columns(path: &Path, v: Strict) -> Result<Opened, DataError> {
                 if r == rows.len() {
                     rows.push((r as u64 + 1, Vec::new()));
                 }
-                rows[r].1.push((c, field(x)));
+                let text = if x.is_number() { raw.next() } else { None };
+                rows[r].1.push((c, field(x, text)));
             }
         }
     }

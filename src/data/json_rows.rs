@@ -8,19 +8,22 @@ use csv::ByteRecord;
 use serde_json::Value;
 
 use super::DataError;
+use super::json_numbers::numbers_at;
 use super::json_scan::Scan;
 use super::records::Records;
 
 /// One record: (column, field) pairs.
 pub(super) type Record = Vec<(usize, Vec<u8>)>;
 
-/// A value as a text field: numbers in their shortest exact form (so they parse back to the
-/// same bits), null as missing, nested values as JSON text (refused if the column is used).
-pub(super) fn field(v: Value) -> Vec<u8> {
-    match v {
-        Value::Null => Vec::new(),
-        Value::String(s) => s.into_bytes(),
-        other => other.to_string().into_bytes(),
+/// A value as a text field: a number as written (`raw`, so the cell reader refuses what a
+/// double cannot hold, as in a CSV), null as missing, nested values as JSON text (refused if
+/// the column is used).
+pub(super) fn field(v: Value, raw: Option<&[u8]>) -> Vec<u8> {
+    match (v, raw) {
+        (Value::Null, _) => Vec::new(),
+        (Value::Number(_), Some(text)) => text.to_vec(),
+        (Value::String(s), _) => s.into_bytes(),
+        (other, _) => other.to_string().into_bytes(),
     }
 }
 
@@ -39,10 +42,14 @@ impl Records for Table {
             return Ok(None);
         };
         self.row.clear();
+        let record = &self.bytes[self.scan.record_start..self.scan.pos];
+        let mut raw = numbers_at(record, 1).into_iter();
         if let Value::Object(map) = v.value {
             for (k, x) in map {
+                // Every number takes its text, in order, whether or not its column is kept.
+                let text = if x.is_number() { raw.next() } else { None };
                 if let Some(&c) = self.index.get(&k) {
-                    self.row.set(c, || field(x));
+                    self.row.set(c, || field(x, text));
                 }
             }
         }

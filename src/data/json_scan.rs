@@ -14,6 +14,8 @@ use crate::location::Location;
 pub(super) struct Scan {
     pub(super) pos: usize,
     pub(super) array: bool,
+    /// Where the record last handed out starts (it ends at `pos`).
+    pub(super) record_start: usize,
     /// The array's opening bracket has been passed.
     opened: bool,
     done: bool,
@@ -28,6 +30,7 @@ impl Scan {
         Scan {
             pos: start,
             array,
+            record_start: start,
             opened: false,
             done: false,
             count: 0,
@@ -79,6 +82,7 @@ impl Scan {
         let mut stream = Deserializer::from_slice(&bytes[self.pos..]).into_iter::<Strict>();
         match stream.next() {
             Some(Ok(v)) => {
+                self.record_start = self.pos;
                 self.pos += stream.byte_offset();
                 Ok(Some((row, v)))
             }

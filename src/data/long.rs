@@ -278,7 +278,24 @@ impl<'a> LongReader<'a> {
         rater: &[u8],
         score: impl FnOnce() -> Result<f64, DataError>,
     ) -> Result<(), DataError> {
-        let cr = self.columns.1;
+        let (ci, cr) = (self.columns.0, self.columns.1);
+        // A missing id names no rater or item: the row's score would be dropped without a
+        // word (a rater), or gathered under an item called "NA" (an item).
+        for (id, c, what) in [(rater, cr, "rater"), (item_id, ci, "item")] {
+            if super::is_missing(&String::from_utf8_lossy(id)) {
+                return Err(DataError::data_at(
+                    self.path,
+                    Location {
+                        row: Some(line),
+                        column: Some(self.names[c].clone()),
+                        value: Some(String::from_utf8_lossy(id).into_owned()),
+                    },
+                    format!(
+                        "the {what} id is missing, so this row's score belongs to no {what}: fill it in or delete the row"
+                    ),
+                ));
+            }
+        }
         let raters = &mut self.raters;
         let before = raters.count();
         let Some((role, slot)) = raters.slot(rater) else {
@@ -352,6 +369,7 @@ impl<'a> LongReader<'a> {
             judges_given: self.opts.judges.is_some(),
             anchors_given: self.opts.anchors.is_some(),
             written_names: Vec::new(),
+            written_places: Vec::new(),
             notes: self.note.into_iter().collect(),
             width: usize::MAX,
         })

@@ -31,6 +31,10 @@ pub struct Loaded {
     /// The judge and anchor columns' names as written in the file, not sanitised (panel
     /// order), so a script can select them; the long layout's rater ids.
     pub raw_names: Vec<String>,
+    /// The judge and anchor columns' places in the file's header (0-based, panel order), so a
+    /// script selects them by place: a name as another reader reads it may differ (spaces
+    /// around it, a second BOM); empty where the panel is not a wide file's.
+    pub raw_places: Vec<usize>,
 }
 
 /// The families sidecar that `simulate` writes next to a panel: `x.csv` → `x.families.csv`.
@@ -69,6 +73,8 @@ pub(super) struct Raw {
     pub(super) anchors_given: bool,
     /// Wide layout: the selected columns' names as written (judges then anchors).
     pub(super) written_names: Vec<String>,
+    /// Wide layout: the selected columns' places in the header (judges then anchors).
+    pub(super) written_places: Vec<usize>,
     /// Notes on how the columns were picked (a number read as a name, not a position).
     pub(super) notes: Vec<String>,
     /// How many columns could take a role (the header less the id column; unbounded in the

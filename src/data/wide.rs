@@ -47,9 +47,13 @@ pub(super) fn wide_layout(
         (Setting::Anchors, opts.anchors.as_deref()),
         (Setting::SetAside, Some(opts.set_aside.as_slice())),
     ];
+    let taken: Vec<usize> = selected.iter().chain(&id).copied().collect();
     let notes = given
         .into_iter()
         .filter_map(|(flag, tokens)| position_note(path, tokens?, names, flag))
+        .chain(super::disguised::disguised_note(
+            path, raw_header, &taken, opts,
+        ))
         .collect();
     let raw = Raw {
         judges: judges.iter().map(|&i| names[i].clone()).collect(),
@@ -60,6 +64,7 @@ pub(super) fn wide_layout(
         judges_given: opts.judges.is_some(),
         anchors_given: opts.anchors.is_some(),
         written_names: selected.iter().map(|&i| raw_header[i].clone()).collect(),
+        written_places: selected.clone(),
         notes,
         width: names.len() - id.len(),
     };

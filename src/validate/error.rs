@@ -14,6 +14,13 @@ pub enum ValidateError {
     InjectCount(usize),
     #[error("{inject} {0}: every ρ must satisfy |ρ| < 1", inject = Setting::Inject.marked())]
     InjectRange(f64),
+    /// With no two injected values apart there is no ordering to recover, and "ordered in
+    /// every run" would be true of an estimator that gave no estimate.
+    #[error(
+        "{inject} gives no two different values: validate checks that the injected ordering is recovered, which needs two (e.g. 0,0.4,0.7)",
+        inject = Setting::Inject.marked()
+    )]
+    InjectTies,
     #[error("{} must be between 1 and 16777215", crate::wording::RunSetting::Reps.marked())]
     Reps,
     #[error("give between 1 and 65535 panel sizes")]

@@ -85,7 +85,7 @@ impl Options {
     /// Checks the options, with a one-line reason when they are unusable.
     ///
     /// # Errors
-    /// An inject list of the wrong length or with |ρ| ≥ 1, no N, N < 10, or no replicates.
+    /// An inject list of the wrong length, with |ρ| ≥ 1 or no two values apart, no N, N < 10, or no replicates.
     pub fn check(&self) -> Result<(), ValidateError> {
         let m = self.inject.len();
         if !(3..=MAX_ANCHORS).contains(&m) {
@@ -93,6 +93,9 @@ impl Options {
         }
         if let Some(bad) = self.inject.iter().find(|r| r.is_nan() || r.abs() >= 1.0) {
             return Err(ValidateError::InjectRange(*bad));
+        }
+        if self.inject.iter().all(|r| *r == self.inject[0]) {
+            return Err(ValidateError::InjectTies);
         }
         if self.reps == 0 || self.reps >= 1 << 24 {
             return Err(ValidateError::Reps);

@@ -1,4 +1,4 @@
-//! Duplicated judge columns (docs/method.md §6): equal columns, or exact affine copies of one
+//! Duplicated judge and anchor columns (docs/method.md §6): equal columns, or exact affine copies of one
 //! another, which Test A cannot see.
 
 use std::path::Path;
@@ -7,6 +7,53 @@ use rayon::prelude::*;
 
 use crate::data::DataError;
 use crate::wording::Said;
+
+/// Equal and affine-copied pairs among the columns `names` (column-major in `data`, `n` rows
+/// each), worded `'A' = 'B'` and `'B' = a·'A' + b`, for the pairs `keep` accepts.
+fn copied_pairs(
+    names: &[String],
+    data: &[f64],
+    n: usize,
+    keep: impl Fn(usize, usize) -> bool,
+) -> (Vec<String>, Vec<String>) {
+    let q = names.len();
+    let col = |c: usize| &data[c * n..(c + 1) * n];
+    let hashes: Vec<u64> = (0..q)
+        .into_par_iter()
+        .map(|c| {
+            col(c).iter().fold(0xcbf2_9ce4_8422_2325_u64, |h, x| {
+                // `+ 0.0` makes -0 and +0 hash alike, as they compare equal.
+                (h ^ (x + 0.0).to_bits()).wrapping_mul(0x0100_0000_01b3)
+            })
+        })
+        .collect();
+    let moments: Vec<(f64, f64)> = (0..q).into_par_iter().map(|c| moments(col(c))).collect();
+    let (mut equal, mut affine) = (Vec::new(), Vec::new());
+    for a in 0..q {
+        for b in a + 1..q {
+            if !keep(a, b) {
+                continue;
+            }
+            if hashes[a] == hashes[b] && col(a) == col(b) {
+                equal.push(format!("'{}' = '{}'", names[a], names[b]));
+            } else if let Some((slope, shift)) =
+                affine_copy((col(a), moments[a]), (col(b), moments[b]))
+            {
+                let shift = match short(shift.abs()) {
+                    s if s == "0" => String::new(),
+                    s => format!(" {} {s}", if shift < 0.0 { '−' } else { '+' }),
+                };
+                affine.push(format!(
+                    "'{}' = {}·'{}'{shift}",
+                    names[b],
+                    short(slope),
+                    names[a]
+                ));
+            }
+        }
+    }
+    (equal, affine)
+}
 
 /// docs/method.md §6: a judge column identical to another (every complete item, same value), or
 /// an exact affine copy of it (J₂ = a·J₁ + b, |r| = 1 to rounding: a rescaled re-export), is a
@@ -18,39 +65,7 @@ pub(super) fn identical_judges_note(
     data: &[f64],
     n: usize,
 ) -> Option<Said> {
-    let p = judges.len();
-    let col = |c: usize| &data[c * n..(c + 1) * n];
-    let hashes: Vec<u64> = (0..p)
-        .into_par_iter()
-        .map(|c| {
-            col(c).iter().fold(0xcbf2_9ce4_8422_2325_u64, |h, x| {
-                // `+ 0.0` makes -0 and +0 hash alike, as they compare equal.
-                (h ^ (x + 0.0).to_bits()).wrapping_mul(0x0100_0000_01b3)
-            })
-        })
-        .collect();
-    let moments: Vec<(f64, f64)> = (0..p).into_par_iter().map(|c| moments(col(c))).collect();
-    let (mut equal, mut affine) = (Vec::new(), Vec::new());
-    for a in 0..p {
-        for b in a + 1..p {
-            if hashes[a] == hashes[b] && col(a) == col(b) {
-                equal.push(format!("'{}' = '{}'", judges[a], judges[b]));
-            } else if let Some((slope, shift)) =
-                affine_copy((col(a), moments[a]), (col(b), moments[b]))
-            {
-                let shift = match short(shift.abs()) {
-                    s if s == "0" => String::new(),
-                    s => format!(" {} {s}", if shift < 0.0 { '−' } else { '+' }),
-                };
-                affine.push(format!(
-                    "'{}' = {}·'{}'{shift}",
-                    judges[b],
-                    short(slope),
-                    judges[a]
-                ));
-            }
-        }
-    }
+    let (equal, affine) = copied_pairs(judges, &data[..judges.len() * n], n, |_, _| true);
     let text = match (equal.is_empty(), affine.is_empty()) {
         (true, true) => return None,
         (false, true) => format!("identical judge columns {}", listed(equal)),
@@ -73,6 +88,30 @@ pub(super) fn identical_judges_note(
         )
         .said(),
     )
+}
+
+/// An anchor column equal to, or an exact affine copy of, another column (an export that
+/// wrote the reference twice): its ρ̂ is ±1 to rounding, or its fit singular, for that
+/// reason alone; one line naming the pairs, or `None`. `names` are the judges then anchors.
+pub(super) fn copied_anchors_note(
+    path: &Path,
+    names: &[String],
+    p: usize,
+    data: &[f64],
+    n: usize,
+) -> Option<Said> {
+    let (mut pairs, affine) = copied_pairs(names, data, n, |_, b| b >= p);
+    pairs.extend(affine);
+    (!pairs.is_empty()).then(|| {
+        DataError::data(
+            path,
+            format!(
+                "warning: anchor columns that copy another column ({}, correlation ±1): a reference written twice or rescaled, not a second measurement; keep one of each pair",
+                listed(pairs)
+            ),
+        )
+        .said()
+    })
 }
 
 /// The first three pairs, and how many more.
