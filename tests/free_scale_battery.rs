@@ -215,3 +215,49 @@ fn test_j_holds_its_size_on_ordinal_judges_and_sees_a_second_factor() {
     assert!((fp - 0.05).abs() <= tol, "FP {fp} (tolerance {tol})");
     assert!(power > 0.5, "power {power} at strength 0.8");
 }
+
+/// The free-scale fit and Test O's statistic on a null panel of the numpy harness (m = 4,
+/// N = 1000, its statistic above χ²₄'s 95 % point), against the harness's own twelve-start
+/// fit in the crate's anchor units (`tests/python/o_size_harness.py fixture
+/// tests/fixtures/o_null_panel_m4.csv`): on 3000 harness panels at m = 3, 4, 6 the two fits
+/// reached one minimum, so a fit stopping short would show here.
+#[test]
+fn test_o_matches_an_independent_fit_on_a_harness_null_panel() {
+    use nalgebra::DMatrix;
+    use rhoscope::battery::types::{Layout, Sample};
+    let text = std::fs::read_to_string("tests/fixtures/o_null_panel_m4.csv").expect("fixture");
+    let values: Vec<f64> = text
+        .split([',', '\n'])
+        .filter(|x| !x.is_empty())
+        .map(|x| x.parse().expect("a number"))
+        .collect();
+    let (p, m) = (6, 4);
+    let s = DMatrix::from_row_slice(p + m, p + m, &values);
+    let sd: Vec<f64> = (0..p + m).map(|i| s[(i, i)].sqrt()).collect();
+    let r = DMatrix::from_fn(p + m, p + m, |i, j| s[(i, j)] / (sd[i] * sd[j]));
+    let fit = rhoscope::estimate::free_scale::fit(
+        &r.view((0, 0), (p, p)).into_owned(),
+        &r.view((0, p), (p, m)).into_owned(),
+        &s.view((p, p), (m, m)).into_owned(),
+    )
+    .expect("fits");
+    let e = &fit.estimate;
+    let beta: Vec<f64> = e.anchors.iter().map(|a| a.beta).collect();
+    let want_beta = [0.271_910_56, 0.495_200_75, 0.519_363_38, 0.188_561_78];
+    for (got, want) in [(e.sigma_t2, 0.953_446_24), (e.sigma_c2, 1.168_972_49)]
+        .into_iter()
+        .chain(beta.iter().copied().zip(want_beta))
+    {
+        assert!((got - want).abs() < 1e-6, "{got} against {want}");
+    }
+    let layout = Layout {
+        p,
+        m,
+        families: None,
+        ordinal_anchors: 0,
+        ordinal_judges: 0,
+        judge_ordinal: vec![false; p],
+    };
+    let t = (TestId::O.spec().statistic)(&Sample::of_cov(&s), &layout);
+    assert!((t - 0.010_151_42).abs() < 1e-7, "T_B / N: {t}");
+}
