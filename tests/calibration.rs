@@ -775,7 +775,11 @@ fn test_o_outcomes(
     panels: usize,
     draws: usize,
     seed: u64,
-) -> (usize, usize, std::collections::BTreeMap<&'static str, usize>) {
+) -> (
+    usize,
+    usize,
+    std::collections::BTreeMap<&'static str, usize>,
+) {
     let outcomes: Vec<Result<bool, &'static str>> = (0..panels as u64)
         .into_par_iter()
         .map(|i| {
@@ -788,7 +792,12 @@ fn test_o_outcomes(
                 .expect("never stopped");
             let o = &r.tests[TestId::O];
             if o.verdict == Verdict::NotApplicable {
-                let flags = ["anchors_misfit", "boundary", "not_converged", "heywood_judge"];
+                let flags = [
+                    "anchors_misfit",
+                    "boundary",
+                    "not_converged",
+                    "heywood_judge",
+                ];
                 Err(flags
                     .into_iter()
                     .find(|f| o.message.contains(&format!("flag {f}")))

@@ -12,7 +12,7 @@ use nalgebra::DMatrix;
 use super::types::{
     Diagnostic, Layout, NotApplicable, NullKind, OnOrdinal, Observation, Sample, Scales, Violation,
 };
-use crate::estimate::free_scale::{MIN_ANCHORS, MIN_JUDGES, fit_with_judges, untestable};
+use crate::estimate::free_scale::{MIN_ANCHORS, MIN_JUDGES, fit_with_judges};
 
 pub mod residual;
 
@@ -41,8 +41,8 @@ pub fn applicable(layout: &Layout) -> Result<(), NotApplicable> {
 /// Browne's residual statistic of the free-scale fit (docs/method.md §7), divided by N − 1, on the
 /// sample's mixed correlations and the anchors' covariances: its null barely moves with the
 /// parameters, so the plug-in null's threshold holds Test O's size where the unweighted misfit's
-/// did not. Undefined (NaN) at a fit [`untestable`] refuses: off an interior optimum the
-/// projection absorbs residuals along directions the parameter space forbids.
+/// did not. A panel whose fit is [`crate::estimate::free_scale::untestable`] gets no null, so
+/// Test O is N/A there.
 #[must_use]
 pub fn statistic(sample: &Sample<'_>, layout: &Layout) -> f64 {
     let (p, m) = (layout.p, layout.m);
@@ -52,7 +52,6 @@ pub fn statistic(sample: &Sample<'_>, layout: &Layout) -> f64 {
     let anchor_cov = sample.cov.view((p, p), (m, m)).into_owned();
     fit_with_judges(&r_judges, sample.judges.as_ref(), &r_ja, &anchor_cov)
         .ok()
-        .filter(|f| untestable(&f.estimate).is_none())
         .and_then(|f| residual::browne(&r, &anchor_cov, p, &f))
         .unwrap_or(f64::NAN)
 }

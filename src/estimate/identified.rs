@@ -295,8 +295,9 @@ pub fn set(mom: &AnchorMoments, gamma: &DMatrix<f64>) -> IdentifiedSet {
     // Γ comes from G jackknife groups, so T is Hotelling's T²(d, G − 1), not χ²_d: at six
     // anchors (d = 15, G = 50) χ²'s point (25.0) rejected 17 % of null panels against T²'s 41.
     let g = GROUPS as f64;
-    let crit = FisherSnedecor::new(df, g - df)
-        .map_or(f64::INFINITY, |f| df * (g - 1.0) / (g - df) * f.inverse_cdf(LEVEL));
+    let crit = FisherSnedecor::new(df, g - df).map_or(f64::INFINITY, |f| {
+        df * (g - 1.0) / (g - df) * f.inverse_cdf(LEVEL)
+    });
     let n = if m <= 4 { GRID } else { GRID_MANY };
     let s_max = mom.v.iter().copied().fold(f64::INFINITY, f64::min);
     let v_max = mom.v.iter().copied().fold(0.0f64, f64::max);

@@ -224,24 +224,15 @@ pub fn undefining_codes(e: &Estimate) -> Vec<&'static str> {
         .collect()
 }
 
-/// Why a fit's anchor residuals cannot be tested, or `None` when they can: the one rule Test O
-/// (docs/method.md §7) and the null drawn from the fit follow. Browne's residual statistic is
-/// defined at an interior optimum of a converged fit with admissible loadings; an empty
-/// identified set has already rejected the model, so no null can be drawn from the fit.
+/// Why a fit's anchor residuals cannot be tested, or `None` when they can: the one rule the
+/// `anchors_misfit` flag and Test O (docs/method.md §3) both word. An empty identified set has
+/// already rejected the model, so no null can be drawn from the fit and Test O reads that
+/// rejection; a boundary fit the set does not reject (the equal-β ridge's valley) keeps its test.
 #[must_use]
 pub fn untestable(e: &Estimate) -> Option<&'static str> {
-    let has = |code: FlagCode| e.flags.iter().any(|f| f.code == code);
-    if has(FlagCode::AnchorsMisfit) {
-        Some("the free-scale model is rejected by the anchors' own moments (flag anchors_misfit: its identified set is empty), so there is no fitted model to draw Test O's null from; that rejection is the answer Test O would give")
-    } else if has(FlagCode::Boundary) {
-        Some("the free-scale fit ends on the boundary of its parameter space (flag boundary), not at an interior optimum, so its residual statistic is not defined there and no null is drawn from it")
-    } else if has(FlagCode::NotConverged) {
-        Some("the free-scale fit did not converge (flag not_converged), so its residuals are not at an optimum, its residual statistic is not defined and no null is drawn from it")
-    } else if has(FlagCode::HeywoodJudge) {
-        Some("a judge's one-factor loading is |λ| ≥ 1 (flag heywood_judge), so the free-scale fit is not admissible and its residual statistic is not defined")
-    } else {
-        None
-    }
+    e.has_flag(FlagCode::AnchorsMisfit).then_some(
+        "the free-scale model is rejected by the anchors' own moments (flag anchors_misfit: its identified set is empty), so there is no fitted model to draw Test O's null from; that rejection is the answer Test O would give",
+    )
 }
 
 pub(super) fn check_shapes(
