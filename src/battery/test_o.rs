@@ -1,7 +1,8 @@
 //! Test O, the free-scale over-identification test (docs/method.md §7): m anchors give m values q_k and
 //! m(m−1)/2 anchor covariances for m + 2 unknowns (σ_t², σ_c², β), so at m ≥ 3 the joint
 //! fit has m(m−1)/2 − 2 restrictions left over (one at m = 3). Its minimised misfit is
-//! the statistic: an anchor-side second factor or anchors that load unequally on what the
+//! the statistic, weighted by the moments' own covariance (Browne's residual statistic,
+//! [`residual`]): an anchor-side second factor or anchors that load unequally on what the
 //! judges share leave a misfit the model cannot absorb.
 
 use std::borrow::Cow;
@@ -12,6 +13,8 @@ use super::types::{
     Diagnostic, Layout, NotApplicable, NullKind, OnOrdinal, Observation, Sample, Scales, Violation,
 };
 use crate::estimate::free_scale::{MIN_ANCHORS, MIN_JUDGES, fit_with_judges};
+
+pub mod residual;
 
 /// Test O needs the free-scale estimator: ≥ 3 judges and ≥ 3 anchors (continuous: its
 /// registry scales).
@@ -35,8 +38,11 @@ pub fn applicable(layout: &Layout) -> Result<(), NotApplicable> {
     }
 }
 
-/// The free-scale fit's minimised misfit (docs/method.md §7) on the sample's mixed correlations and
-/// the anchors' covariances.
+/// Browne's residual statistic of the free-scale fit (docs/method.md §7), divided by N − 1, on the
+/// sample's mixed correlations and the anchors' covariances: its null barely moves with the
+/// parameters, so the plug-in null's threshold holds Test O's size where the unweighted misfit's
+/// did not. A panel whose fit is [`crate::estimate::free_scale::untestable`] gets no null, so
+/// Test O is N/A there.
 #[must_use]
 pub fn statistic(sample: &Sample<'_>, layout: &Layout) -> f64 {
     let (p, m) = (layout.p, layout.m);
@@ -45,7 +51,9 @@ pub fn statistic(sample: &Sample<'_>, layout: &Layout) -> f64 {
     let r_ja = r.view((0, p), (p, m)).into_owned();
     let anchor_cov = sample.cov.view((p, p), (m, m)).into_owned();
     fit_with_judges(&r_judges, sample.judges.as_ref(), &r_ja, &anchor_cov)
-        .map_or(f64::NAN, |f| f.misfit)
+        .ok()
+        .and_then(|f| residual::browne(&r, &anchor_cov, p, &f))
+        .unwrap_or(f64::NAN)
 }
 
 /// Test O's entry in the registry.

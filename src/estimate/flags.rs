@@ -216,7 +216,7 @@ impl Flag {
             FlagCode::ScaleMismatch | FlagCode::Censored | FlagCode::HeavyTails => {
                 self.edge_message(est, &name, &judge)
             }
-            FlagCode::AnchorsMisfit => "no free-scale parameters fit the anchors' covariances within sampling error: the model is rejected here (Test O asks the same), so every ρ̂ is undefined.".to_string(),
+            FlagCode::AnchorsMisfit => "no free-scale parameters fit the anchors' covariances within sampling error: the model is rejected here, so every ρ̂ is undefined, and Test O, which asks the same, reads this rejection rather than a null drawn from a rejected fit.".to_string(),
             FlagCode::NotConverged
             | FlagCode::NoMlSolution
             | FlagCode::WeakIdentification

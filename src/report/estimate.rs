@@ -155,7 +155,8 @@ fn bias_text(
     )
 }
 
-/// The free-scale fit's own lines: λ per judge, the anchor misfit, the judge RMS and the
+/// The free-scale fit's own lines: λ per judge, the least-squares anchor misfit (named as the
+/// fit's criterion, since Test O reads a different, weighted statistic), the judge RMS and the
 /// identified set.
 #[must_use]
 pub fn free_scale_lines(judges: &[String], anchors: &[String], fs: &FreeScaleFit) -> String {
@@ -165,7 +166,7 @@ pub fn free_scale_lines(judges: &[String], anchors: &[String], fs: &FreeScaleFit
         .map(|(j, l)| format!("{j} {}", fmt_num(*l)))
         .collect();
     format!(
-        "  judge loadings λ: {}\n  anchor misfit {} · judge one-factor RMS {}{}\n{}",
+        "  judge loadings λ: {}\n  anchor least-squares misfit {} (the fit's criterion, unweighted; not Test O's statistic) · judge one-factor RMS {}{}\n{}",
         lambda.join(", "),
         fmt_num(fs.misfit),
         fmt_num(fs.judge_rms),

@@ -7,15 +7,27 @@ Statistic: the free-scale joint fit's unweighted misfit on q_k = SD(A_k) sum_j l
 sum_j lam_j^2 (lam: the judges' one-factor ULS loadings) and the anchor covariances P_kl.
 Nulls: `plug` (the fitted model, as the battery draws it), `mix` (each draw from the model
 refitted to a first-level draw: the null mixed over the parameters' sampling error), `fdb`
-(Davidson and MacKinnon's fast double bootstrap on the same two levels).
+(Davidson and MacKinnon's fast double bootstrap on the same two levels). `browne`: Browne's
+residual statistic (what Test O reads now) against its plug-in null and against chi-square,
+with the unweighted misfit's plug-in rate on the same panels and draws; `chi`: Browne's
+statistic against chi-square alone (no null draws: seconds per cell). OH_H=h adds a second
+factor loading (h, h/2, 0, ...) on the anchors (power).
 
     python tests/python/o_size_harness.py 0.3,0.7,0.5,0.2 1000 400 200 plug
+    python tests/python/o_size_harness.py 0.3,0.7,0.5,0.2 1000 1000 0 chi
+    python tests/python/o_size_harness.py fixture tests/fixtures/o_null_panel_m4.csv
+
+`fixture` fits one covariance matrix (CSV, six judges first) in the crate's units (anchors
+divided by their mean variance, as the crate's anchor-block fit is) and prints sigma_t^2,
+sigma_c^2, beta (back in the data's units) and Browne's statistic per unit N: the expected
+values of the crate's cross-check test.
 
 prints the rate at which the statistic exceeds its panel's threshold, the thresholds' spread
 over panels (log SD), their correlation with the statistic, the statistic's own 95 % point
 over the panels and the thresholds' median. Not a pytest module: minutes of CPU per cell.
 """
 
+import os
 import sys
 
 import numpy as np
@@ -30,7 +42,10 @@ def population(rho):
     b = np.array(rho) * sa * np.sqrt(SC)
     L = np.vstack([np.ones((P, 2)), np.column_stack([np.ones(m), b / SC])])
     res = np.concatenate([np.ones(P), sa**2 - b**2 / SC])
-    return L @ np.diag([ST, SC]) @ L.T + np.diag(res), b
+    # OH_H: a second factor loading (h, h/2, 0, ...) on the anchors only (Test O's target).
+    h = float(os.environ.get("OH_H", "0"))
+    H = np.concatenate([np.zeros(P), h * np.maximum(1 - np.arange(m) / 2, 0)])
+    return L @ np.diag([ST, SC]) @ L.T + np.diag(res) + np.outer(H, H), b
 
 
 def draws(C, n, k, rng):
@@ -170,8 +185,84 @@ def valid(C, lam):
     return np.all(np.abs(lam) < 1, axis=1) & np.all(np.linalg.eigvalsh(C) > 0, axis=1)
 
 
+def browne(S, th, p):
+    """Browne's residual statistic per panel (k,): r'(G^-1 - G^-1 D (D'G^-1 D)^-1 D'G^-1) r with
+    G the normal-theory covariance of the moments (q, P_kl) by the delta method through the
+    judges' one-factor fit (implicit function), D the model's Jacobian; per unit N."""
+    k, n, _ = S.shape
+    m = n - p
+    lam, q, Pa = moments(S, p)
+    iu = np.triu_indices(m, 1)
+    e, J = rj(th, q, Pa, iu)
+    d = np.sqrt(np.diagonal(S, axis1=1, axis2=2))
+    R = S / (d[:, :, None] * d[:, None, :])
+    vi, vj = np.triu_indices(n)
+    ns = len(vi)
+    dS = np.zeros((ns, n, n))
+    dS[np.arange(ns), vi, vj] = 1
+    dS[np.arange(ns), vj, vi] = 1
+    RJ = R[:, :p, :p]
+    Sd = np.diagonal(S, axis1=1, axis2=2)
+    dSJ = dS[None, :, :p, :p] / (d[:, None, :p, None] * d[:, None, None, :p])
+    dd = np.diagonal(dS, axis1=1, axis2=2)[None] / Sd[:, None, :]  # (k, ns, n)
+    dRJ = dSJ - RJ[:, None] / 2 * (dd[:, :, :p, None] + dd[:, :, None, :p])
+    dRJ[:, :, np.arange(p), np.arange(p)] = 0
+    A = RJ - 2 * lam[:, :, None] * lam[:, None, :]
+    ll = np.sum(lam**2, axis=1)
+    A[:, np.arange(p), np.arange(p)] = -(ll[:, None] - lam**2)
+    rhs = np.einsum("ksij,kj->kis", dRJ, lam)
+    dlam = -np.linalg.solve(A, rhs)  # (k, p, ns)
+    C = S[:, :p, p:] / d[:, :p, None]  # (k, p, m)
+    u = np.einsum("kj,kja->ka", lam, C)
+    du = (
+        np.einsum("kjs,kja->kas", dlam, C)
+        + np.einsum("kj,sja->kas", lam / d[:, :p], dS[:, :p, p:])
+        - np.einsum("kj,kja,ksj->kas", lam / 2, C, dd[:, :, :p])
+    )
+    dw = 2 * np.einsum("kj,kjs->ks", lam, dlam)
+    dq = (
+        du / ll[:, None, None] - u[:, :, None] * dw[:, None, :] / ll[:, None, None] ** 2
+    )
+    dP = np.broadcast_to(dS[:, p:, p:][:, iu[0], iu[1]].T[None], (k, len(iu[0]), ns))
+    G = np.concatenate([dq, dP], axis=1)
+    GS = (
+        S[:, vi[:, None], vi[None, :]] * S[:, vj[:, None], vj[None, :]]
+        + S[:, vi[:, None], vj[None, :]] * S[:, vj[:, None], vi[None, :]]
+    )
+    Gam = G @ GS @ np.transpose(G, (0, 2, 1))
+    Gi = np.linalg.inv(Gam)
+    GiD = Gi @ J
+    M = Gi - GiD @ np.linalg.solve(
+        np.transpose(J, (0, 2, 1)) @ GiD, np.transpose(GiD, (0, 2, 1))
+    )
+    return np.einsum("kr,krs,ks->k", e, M, e)
+
+
+# chi-square 95 % points at the model's degrees of freedom m(m - 1)/2 - 2, by anchor count m.
+CHI95 = {3: 3.841459, 4: 9.487729, 5: 18.307038, 6: 22.362032}
+
+
+def fixture(path):
+    """The fit and Browne's statistic of one covariance matrix, in the crate's anchor units."""
+    S = np.loadtxt(path, delimiter=",")[None]
+    d = np.ones(S.shape[1])
+    u = np.mean(np.diagonal(S[0])[P:])
+    d[P:] = 1 / np.sqrt(u)
+    Su = S * d[None, :, None] * d[None, None, :]
+    th, f, _, _ = fit(Su, P, grid_starts(Su, P))
+    t = browne(Su, th, P)[0]
+    print(
+        f"sigma_t2 {float(np.exp(th[0, 0]) * u)!r}, sigma_c2 {float(np.exp(th[0, 1]) * u)!r}"
+    )
+    print("beta", ", ".join(repr(float(b * u)) for b in th[0, 2:]))
+    print(f"misfit (unit-scaled) {float(f[0])!r}, browne per unit N {float(t)!r}")
+
+
 def main():
     """argv: rho (comma-separated), N, panels, null draws, null (plug | mix | fdb), seed."""
+    if sys.argv[1] == "fixture":
+        fixture(sys.argv[2])
+        return
     rho = [float(x) for x in sys.argv[1].split(",")]
     n, panels, D = int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
     mode = sys.argv[5] if len(sys.argv) > 5 else "plug"
@@ -184,7 +275,20 @@ def main():
     th0, f0, lam0, V0 = fit(Sobs, P, grid_starts(Sobs, P))
     C0 = model_cov(th0, lam0, V0)
     ok0 = valid(C0, lam0)
+    T0 = browne(Sobs, th0, P) * (n - 1)
     rows = []
+    if mode == "chi":
+        # Browne's statistic against its chi-square alone: no null draws.
+        t = T0[ok0]
+        k = len(t)
+        fired = np.mean(t > CHI95[m])
+        df = m * (m - 1) / 2 - 2
+        print(
+            f"m={m} rho={rho} N={n} panels={k} chi-square({df:.0f}) reference: fires {fired:.3f} ± "
+            f"{np.sqrt(fired * (1 - fired) / k):.3f}; mean {t.mean():.3f} (df {df:.0f}), var {t.var():.3f} (2 df {2 * df:.0f})",
+            flush=True,
+        )
+        return
     for i in np.nonzero(ok0)[0]:
         C = C0[i]
         start = np.repeat(th0[i][None, :], D, axis=0)
@@ -202,7 +306,21 @@ def main():
             start = th1
         else:
             S2 = draws(C, n, D, rng)
-        _, fd, _, _ = fit(S2, P, [start, start * 0 + th0[i]])
+        thd, fd, _, _ = fit(S2, P, [start, start * 0 + th0[i]])
+        if mode == "browne":
+            # Browne's residual statistic, observed and on the plug-in null's draws; the
+            # second column of `rows` is its plug-in threshold, the third whether it passes its chi-square 95 % point, the fourth the unweighted misfit against its own plug-in null.
+            t_obs = T0[i]
+            td = browne(S2, thd, P) * (n - 1)
+            rows.append(
+                (
+                    t_obs,
+                    np.quantile(np.sort(td), 0.95),
+                    t_obs > CHI95[m],
+                    f0[i] > np.quantile(np.sort(fd), 0.95),
+                )
+            )
+            continue
         if mode == "fdb":
             # Fast double bootstrap (Davidson & MacKinnon 2007): read the first level's
             # quantile at 1 - a, a = the share of second-level draws above its 95 % point.
@@ -217,6 +335,15 @@ def main():
     fired = np.mean(a[:, 0] > a[:, 1])
     se = np.sqrt(fired * (1 - fired) / k)
     lt = np.log(a[:, 1])
+    if mode == "browne":
+        chi = np.mean(a[:, 2])
+        print(
+            f"browne chi-square reference: fires {chi:.3f} ± {np.sqrt(chi * (1 - chi) / k):.3f}"
+        )
+        old = np.mean(a[:, 3])
+        print(
+            f"unweighted misfit, plug-in null, same panels and draws: fires {old:.3f} ± {np.sqrt(old * (1 - old) / k):.3f}"
+        )
     print(
         f"m={m} rho={rho} N={n} panels={k} D={D} null={mode}: fires {fired:.3f} ± {se:.3f}; "
         f"threshold log-SD {lt.std():.3f}; corr(ln S, ln threshold) {np.corrcoef(np.log(a[:, 0]), lt)[0, 1]:.2f}; "

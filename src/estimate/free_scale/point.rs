@@ -224,6 +224,17 @@ pub fn undefining_codes(e: &Estimate) -> Vec<&'static str> {
         .collect()
 }
 
+/// Why a fit's anchor residuals cannot be tested, or `None` when they can: the one rule the
+/// `anchors_misfit` flag and Test O (docs/method.md §3) both word. An empty identified set has
+/// already rejected the model, so no null can be drawn from the fit and Test O reads that
+/// rejection; a boundary fit the set does not reject (the equal-β ridge's valley) keeps its test.
+#[must_use]
+pub fn untestable(e: &Estimate) -> Option<&'static str> {
+    e.has_flag(FlagCode::AnchorsMisfit).then_some(
+        "the free-scale model is rejected by the anchors' own moments (flag anchors_misfit: its identified set is empty), so there is no fitted model to draw Test O's null from; that rejection is the answer Test O would give",
+    )
+}
+
 pub(super) fn check_shapes(
     r_judges: &DMatrix<f64>,
     r_ja: &DMatrix<f64>,

@@ -174,6 +174,9 @@ impl NullModel {
         let (p, m) = (panel.p(), panel.m());
         let e = &fit.estimate;
         heywood(panel, &fit.lambda)?;
+        if let Some(why) = crate::estimate::free_scale::untestable(e) {
+            return Err(EstimateError::NoMatchedNull(why.into()));
+        }
         if e.sigma_t2 <= 0.0 || e.sigma_c2 <= 0.0 || e.anchors.iter().any(|a| a.sigma_a2 <= 0.0) {
             return Err(EstimateError::NoMatchedNull("the free-scale fit is out of range (see its flags), so no matched free-scale null exists".into()));
         }
