@@ -515,7 +515,7 @@ fn no_function_is_over_100_lines() {
 /// ones listed are being split elsewhere and may only shrink.
 #[test]
 fn no_file_is_over_500_lines_before_its_tests() {
-    const WAITING: &[(&str, usize)] = &[("battery/reading.rs", 537), ("battery/remedy.rs", 550)];
+    const WAITING: &[(&str, usize)] = &[("battery/remedy.rs", 550)];
     let mut long = Vec::new();
     for src in sources_with_comments() {
         let lines = src.code.lines().count();

@@ -315,6 +315,20 @@ fn hanna_test_a_is_na_on_likert_judges_and_the_papers_convention_fires() {
                 .unwrap()
                 .contains("the paper's convention")
         );
+        // The configuration lists the Test A the run read, never "no Test A" beside it.
+        let config = &v["configuration"];
+        assert!(
+            config["available"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|a| a.as_str().unwrap().starts_with("Test A (")),
+            "{config}"
+        );
+        assert!(
+            !config["unguarded"].to_string().contains("Test A"),
+            "{config}"
+        );
         eprintln!(
             "HANNA Test A threshold (codes as numbers, plug-in null): {}",
             t["threshold"]

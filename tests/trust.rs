@@ -414,3 +414,35 @@ fn an_ordinal_anchor_beside_continuous_judges_undefines_the_common_scale_fits() 
         assert!(lo <= 0.0 && 0.0 <= hi, "{a}");
     }
 }
+
+/// The anchor trusted as clean is clean by assumption: the reading calls it "assumed", with
+/// no interval and no verdict, never "not distinguishable from clean" (trial44 #4).
+#[test]
+fn the_trusted_anchor_is_assumed_not_judged_clean() {
+    let dir = common::root();
+    let args = [
+        "battery",
+        "assets/three-anchor.csv",
+        "--designated-clean",
+        "A1",
+        "--null-draws",
+        "20",
+        "--bootstrap",
+        "100",
+    ];
+    let mut with_json = args.to_vec();
+    with_json.push("--json");
+    let v = json(&dir, &with_json);
+    let a1 = &v["reading"]["anchors"][0];
+    assert_eq!(a1["anchor"], "A1", "{a1}");
+    assert_eq!(a1["status"], "assumed", "{a1}");
+    assert!(a1["ci"].is_null(), "{a1}");
+    assert_ne!(v["reading"]["anchors"][1]["status"], "assumed");
+    let text = run(&dir, &args).stdout;
+    let line = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("A1: "))
+        .unwrap();
+    assert!(line.contains("(assumed)"), "{line}");
+    assert!(!line.contains("distinguishable"), "{line}");
+}

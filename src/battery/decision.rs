@@ -246,24 +246,33 @@ pub fn decide(c: &Configuration) -> Decision {
 impl Decision {
     /// The table's answer settled by the battery's run: a test the layout allows but the run
     /// could not calibrate (no matched null, say) is not available but unguarded, with the
-    /// run's reason, so every front end lists what this panel actually ran.
+    /// run's reason, and a test the run did read (Test A on codes as numbers, a convention the
+    /// user asked for) is available, not unguarded, so every front end lists what this panel
+    /// actually ran.
     #[must_use]
     pub fn settled(mut self, tests: &PerTest<TestResult>) -> Decision {
         for t in TestId::ALL {
             let r = &tests[t];
             let name = format!("Test {} (", t.name());
-            let Some(i) = self.available.iter().position(|a| a.starts_with(&name)) else {
-                continue;
-            };
-            if r.verdict != Verdict::NotApplicable {
-                continue;
-            }
-            self.available.remove(i);
             let spec = t.spec();
             let head = spec
                 .unguarded
                 .split_once(" (no ")
                 .map_or(spec.unguarded, |(h, _)| h);
+            let listed = self.available.iter().position(|a| a.starts_with(&name));
+            let ran = r.verdict != Verdict::NotApplicable;
+            let i = match (listed, ran) {
+                (Some(_), true) => continue,
+                (None, true) => {
+                    self.unguarded.retain(|u| !u.starts_with(head));
+                    self.available
+                        .push(format!("Test {} ({})", spec.name, spec.title));
+                    continue;
+                }
+                (None, false) => continue,
+                (Some(i), false) => i,
+            };
+            self.available.remove(i);
             let why = r.message.split(". ").next().unwrap_or(&r.message);
             self.unguarded
                 .insert(0, format!("{head} (no Test {}: {why})", t.name()));

@@ -14,6 +14,10 @@ use crate::estimate::{Estimate, Estimator, FlagCode};
 use crate::panel::Panel;
 use crate::stats::Interval;
 
+mod next;
+
+pub use next::{Column, NextStep, Outcome, Plan, Remedy, Room};
+
 /// Everything a front end shows of a panel's answer, computed once by [`super::reading::read`].
 #[derive(Debug, Clone, PartialEq)]
 pub struct Reading {
@@ -122,6 +126,9 @@ pub enum AnchorStatus {
     Contaminated,
     /// The interval covers 0: not distinguishable from clean.
     NotDistinguishable,
+    /// The anchor trusted as clean: ρ = 0 by assumption, not measured, so no interval and
+    /// no verdict.
+    Assumed,
     /// No verdict, for the reason given.
     Undefined(Undefined),
 }
@@ -183,85 +190,6 @@ pub enum RangeVerdict {
     InRange,
     /// These flags were raised (codes, in the fit's order).
     OutOfRange(Vec<FlagCode>),
-}
-
-/// One next step: a remedy the panel can take, and what re-deciding with it gives.
-#[derive(Debug, Clone, PartialEq)]
-pub struct NextStep {
-    /// What to do.
-    pub remedy: Remedy,
-    /// What the answer becomes with it applied, where that was checked.
-    pub outcome: Outcome,
-}
-
-/// A change to the panel or its data that could make a ρ̂ readable (typed; front ends word it).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Remedy {
-    /// Read these ordinal columns' codes as interval-scaled numbers.
-    MarkContinuous(Vec<Column>),
-    /// Read these columns as ordinal (their values are codes, not numbers).
-    MarkOrdinal(Vec<Column>),
-    /// Leave these anchors out (indices among the panel's anchors).
-    LeaveOutAnchors(Vec<usize>),
-    /// Set this judge aside (index among the panel's judges).
-    SetJudgeAside(usize),
-    /// Make these spare columns of the source anchors (named as in the source).
-    UseAsAnchors(Vec<String>),
-    /// Give the judges' families (none are given, or fewer than two).
-    GiveFamilies,
-    /// Designate this anchor as clean (its ρ = 0 by assumption).
-    DesignateClean(usize),
-    /// Trust this anchor as clean on Likert anchors: the others' ρ is then identified on
-    /// latent scales (m ≥ 3), at the cost of an assumption the data cannot test.
-    TrustAnchor(usize),
-    /// Collect this many more anchors (new columns of data).
-    CollectAnchors(usize),
-    /// Collect this many more continuous anchors (what Likert judges or ordinal anchors need).
-    CollectContinuousAnchors(usize),
-    /// Collect more items: the planner's N for this panel.
-    MoreItems(Plan),
-}
-
-/// A column of the panel by role and index within that role.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Column {
-    /// The judge at this index.
-    Judge(usize),
-    /// The anchor at this index.
-    Anchor(usize),
-}
-
-/// The planner's answer for [`Remedy::MoreItems`]: the items needed and what they buy.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Plan {
-    /// Items N the planner asks for.
-    pub n: usize,
-    /// Judges of the planned design.
-    pub judges: usize,
-    /// Anchors of the planned design.
-    pub anchors: usize,
-}
-
-/// What the answer becomes with a remedy applied.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Outcome {
-    /// Re-decided: this estimator could then be read.
-    Reads(Estimator),
-    /// Re-decided: every ρ̂ still undefined (or ρ not identified), so never offered.
-    NothingReadable,
-    /// Re-decided: ρ̂ defined, but a firing test still guards this estimator.
-    DefinedButGuarded { estimator: Estimator, test: TestId },
-    /// Re-decided: some ρ̂ defined, but this estimator's fit is still flagged.
-    StillFlagged(Estimator),
-    /// Not re-decided here (it needs new data or a full battery run).
-    Unchecked,
-}
-
-/// What the panel's source could still give besides its roles.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Room {
-    /// Columns of the source that are neither judge, anchor nor id (named as in the source).
-    pub spare: Vec<String>,
 }
 
 /// A check that gives a verdict on a panel ([`Evidence::with_verdict`]).
@@ -445,7 +373,9 @@ pub fn read(inputs: &Inputs<'_>) -> Reading {
     let fit = routed
         .read
         .and_then(|e| inputs.fits.iter().find(|f| f.estimator == e));
-    let anchors = (0..panel.m()).map(|k| anchor_answer(k, fit)).collect();
+    let anchors = (0..panel.m())
+        .map(|k| anchor_answer(k, fit, routed.because))
+        .collect();
     let answered = |t: TestId| {
         routed
             .obstacles
@@ -501,6 +431,16 @@ impl Reading {
         }
     }
 
+    /// The anchor whose ρ the answer assumes (trusted as clean) rather than measures.
+    #[must_use]
+    pub fn assumed(&self) -> Option<usize> {
+        self.answer
+            .anchors
+            .iter()
+            .find(|a| a.status == AnchorStatus::Assumed)
+            .map(|a| a.anchor)
+    }
+
     /// Whether the reading raises any alarm: a firing test, a weak-identification flag, or no
     /// estimate to read (`--fail-on-diagnostic`).
     #[must_use]
@@ -510,8 +450,17 @@ impl Reading {
             || self.answer.read.is_none()
     }
 }
-/// What a read fit says of anchor `k`.
-fn anchor_answer(k: usize, fit: Option<&Inferred>) -> AnchorAnswer {
+/// What a read fit says of anchor `k`; the `trusted` anchor's ρ is an assumption, not a finding.
+fn anchor_answer(k: usize, fit: Option<&Inferred>, why: Option<ReadBecause>) -> AnchorAnswer {
+    let trusted = matches!(why, Some(ReadBecause::Designated { anchor, .. }) if anchor == k);
+    if fit.is_some() && trusted {
+        return AnchorAnswer {
+            anchor: k,
+            rho: None,
+            interval: None,
+            status: AnchorStatus::Assumed,
+        };
+    }
     let Some(f) = fit else {
         return AnchorAnswer {
             anchor: k,

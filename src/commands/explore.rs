@@ -42,8 +42,22 @@ fn check_flags(path: &std::path::Path, request: &crate::data::PanelRequest) -> R
     if !given || !path.is_file() {
         return Ok(());
     }
+    // Roles typed on the command line are never thrown away inside: a load they break (a text
+    // column made a judge) is refused here too, unless only a --families file is at fault,
+    // which the explorer sets aside with a note.
+    let typed = request.judges.is_some() || request.anchors.is_some();
     match crate::data::load(path, request) {
         Err(e @ crate::data::DataError::Usage(_)) => Err(Error::from(e)),
+        Err(e @ crate::data::DataError::Data { .. }) if typed => {
+            let without = crate::data::PanelRequest {
+                families: None,
+                ..request.clone()
+            };
+            match crate::data::load(path, &without) {
+                Ok(_) => Ok(()),
+                Err(_) => Err(Error::from(e)),
+            }
+        }
         _ => Ok(()),
     }
 }

@@ -32,35 +32,36 @@ pub(super) fn load_families(
     opts: &PanelRequest,
 ) -> Result<Families, DataError> {
     let mut header_note = None;
-    let mut read = |p: &Path| {
-        read_families_file(p, judges, anchors).map(|(pairs, note)| {
+    let mut read = |p: &Path, adopted: bool| {
+        read_families_file(p, (judges, anchors), adopted).map(|(pairs, note)| {
             header_note = note;
             pairs
         })
     };
     let (pairs, origin) = match &opts.families {
         Some(Asked::Pairs(given)) => (inline_pairs(given)?, FamilyOrigin::Inline),
-        Some(Asked::File(p)) => (read(p)?, FamilyOrigin::File(p.clone())),
+        Some(Asked::File(p)) => (read(p, false)?, FamilyOrigin::File(p.clone())),
         None => match families_beside(panel_path) {
             None => return Ok((None, None, Vec::new())),
-            Some((side, Beside::Own)) => (read(&side)?, FamilyOrigin::Sidecar(side)),
+            Some((side, Beside::Own)) => (read(&side, true)?, FamilyOrigin::Sidecar(side)),
             Some((side, Beside::Folder)) => {
                 // The folder's file speaks for several panels: only this panel's judges count.
                 // A file that names none of them is another panel's; one that names them but
                 // cannot be read is this panel's error, never silently dropped.
-                let (listed, pairs) = match read(&side) {
+                let (listed, pairs) = match read(&side, true) {
                     Ok(pairs) => (!pairs.is_empty(), pairs),
                     Err(e) if names_a_judge(&side, judges) => return Err(e),
                     Err(_) => (false, Vec::new()),
                 };
+                // Rows naming neither a judge nor an anchor are other panels': dropped unsaid.
                 let pairs: Vec<_> = pairs
                     .into_iter()
-                    .filter(|(name, _, _)| judges.contains(name))
+                    .filter(|(name, _, _)| judges.contains(name) || anchors.contains(name))
                     .collect();
-                if pairs.is_empty() && !listed {
-                    return Ok((None, None, Vec::new()));
-                }
-                if pairs.is_empty() {
+                if !pairs.iter().any(|(name, _, _)| judges.contains(name)) {
+                    if !listed {
+                        return Ok((None, None, Vec::new()));
+                    }
                     // Found and not used: said, so no front end is silent about it.
                     let note = DataError::data(
                         panel_path,
@@ -78,6 +79,14 @@ pub(super) fn load_families(
             }
         },
     };
+    // An adopted file never blocks a role change: its rows for columns that are not judges
+    // here (made anchors, set aside, left out of the judges) are skipped, and said once.
+    let (pairs, skipped): (Vec<Entry>, Vec<Entry>) = match origin {
+        FamilyOrigin::Sidecar(_) => pairs
+            .into_iter()
+            .partition(|(name, _, _)| judges.contains(name)),
+        _ => (pairs, Vec::new()),
+    };
     let position: HashMap<&str, usize> = judges
         .iter()
         .enumerate()
@@ -86,7 +95,7 @@ pub(super) fn load_families(
     let mut fam: Vec<Option<String>> = vec![None; judges.len()];
     for (name, family, line) in pairs {
         let Some(&j) = position.get(name.as_str()) else {
-            return Err(not_a_judge(panel_path, &origin, &name, line, judges));
+            return Err(not_a_judge(&origin, &name, line, judges));
         };
         fam[j] = Some(sanitize(&family));
     }
@@ -100,21 +109,41 @@ pub(super) fn load_families(
         FamilyOrigin::Inline => (None, Vec::new()),
         FamilyOrigin::File(p) => (Some(p), Vec::new()),
         FamilyOrigin::Sidecar(p) => {
-            let note = DataError::data(
-                panel_path,
-                Said::new(format!(
-                    "note: judge families read from {} beside it (",
-                    p.display()
-                ))
-                .setting(Setting::Families)
-                .text(" overrides)"),
-            )
-            .said();
+            let note = adopted_note(panel_path, &p, &skipped);
             (Some(p), vec![note])
         }
     };
     notes.extend(header_note);
     Ok((Some(labels), source, notes))
+}
+
+/// The one note an adopted families file gets: where the families came from, and which of its
+/// rows were skipped because they name columns that are not judges in this panel.
+fn adopted_note(panel_path: &Path, side: &Path, skipped: &[Entry]) -> Said {
+    let mut text = format!(
+        "note: judge families read from {} beside it",
+        side.display()
+    );
+    if !skipped.is_empty() {
+        let names: Vec<String> = skipped.iter().map(|(n, _, _)| n.clone()).collect();
+        let rows = if skipped.len() == 1 {
+            "its row for"
+        } else {
+            "its rows for"
+        };
+        text.push_str(&format!(
+            "; {rows} {} skipped: not a judge in this panel",
+            preview(&names)
+        ));
+    }
+    text.push_str(" (");
+    DataError::data(
+        panel_path,
+        Said::new(text)
+            .setting(Setting::Families)
+            .text(" overrides)"),
+    )
+    .said()
 }
 
 /// The judge → family pairs given with the request, trimmed and checked.
@@ -194,10 +223,8 @@ pub(super) fn check_inline_families(pairs: &[(String, String, u64)]) -> Result<(
 }
 
 /// A family entry naming no judge: a usage error for given pairs, a data error naming
-/// the file and row for files — and for the sidecar, one that says it does not fit the panel
-/// (never blaming a flag the user did not give).
+/// the file and row for a file asked for.
 pub(super) fn not_a_judge(
-    panel_path: &Path,
     origin: &FamilyOrigin,
     name: &str,
     line: u64,
@@ -216,23 +243,14 @@ pub(super) fn not_a_judge(
                 preview(judges)
             )))
         }
-        FamilyOrigin::File(p) => DataError::data_at(
+        // An adopted file's rows for non-judges are skipped before this is reached.
+        FamilyOrigin::File(p) | FamilyOrigin::Sidecar(p) => DataError::data_at(
             p,
             at,
             format!(
                 "names a judge the panel does not have (judges: {})",
                 preview(judges)
             ),
-        ),
-        FamilyOrigin::Sidecar(p) => DataError::data_at(
-            p,
-            at,
-            Said::new(format!(
-                "this families sidecar does not fit {}: it names a judge the panel does not have (judges: {}); remove or fix the sidecar, or give ",
-                panel_path.display(),
-                preview(judges)
-            ))
-            .setting(Setting::Families),
         ),
     }
 }
@@ -242,12 +260,12 @@ type Entry = (String, String, u64);
 
 /// A two-column `judge,family` file, with the row of each entry, and a note when row 1 was
 /// read as a header other than `judge,…`. Row 1 is a header when it names neither a judge
-/// nor an anchor; every other row is an entry, and an entry naming an anchor, with an empty
-/// family or with a judge already listed is refused.
+/// nor an anchor; every other row is an entry, and an entry naming an anchor (in a file asked
+/// for), with an empty family or with a judge already listed is refused.
 pub(super) fn read_families_file(
     path: &Path,
-    judges: &[String],
-    anchors: &[String],
+    (judges, anchors): (&[String], &[String]),
+    adopted: bool,
 ) -> Result<(Vec<Entry>, Option<Said>), DataError> {
     let mut src = Source::open_rows(path)?;
     let mut out = Vec::new();
@@ -256,7 +274,13 @@ pub(super) fn read_families_file(
     // Errors name a column by the header's name when row 1 is one, else by position.
     let mut columns = [String::from("#1"), String::from("#2")];
     let note = if first.first().is_some_and(named) {
-        entry(path, first, 1, (judges, anchors, &columns), &mut out)?;
+        entry(
+            path,
+            first,
+            1,
+            (judges, anchors, &columns, adopted),
+            &mut out,
+        )?;
         None
     } else if first
         .first()
@@ -287,7 +311,13 @@ pub(super) fn read_families_file(
             .iter()
             .map(|f| sanitize(&String::from_utf8_lossy(f)))
             .collect();
-        entry(path, &fields, line, (judges, anchors, &columns), &mut out)?;
+        entry(
+            path,
+            &fields,
+            line,
+            (judges, anchors, &columns, adopted),
+            &mut out,
+        )?;
     }
     if out.is_empty() {
         return Err(DataError::data(
@@ -303,7 +333,7 @@ fn entry(
     path: &Path,
     fields: &[String],
     line: u64,
-    (judges, anchors, columns): (&[String], &[String], &[String; 2]),
+    (judges, anchors, columns, adopted): (&[String], &[String], &[String; 2], bool),
     out: &mut Vec<Entry>,
 ) -> Result<(), DataError> {
     let [judge, family] = fields else {
@@ -324,7 +354,8 @@ fn entry(
             format!("more than {MAX_COLUMNS} family entries"),
         ));
     }
-    if anchors.contains(judge) && !judges.contains(judge) {
+    // An adopted file's row for an anchor is skipped by the caller; a file asked for refuses.
+    if !adopted && anchors.contains(judge) && !judges.contains(judge) {
         return Err(DataError::data_at(
             path,
             at(0, judge),

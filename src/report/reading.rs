@@ -101,9 +101,10 @@ fn alarm_clause(t: TestId, g: &Reading) -> &'static str {
 /// One anchor's line under the answer.
 fn anchor_line(panel: &Panel, a: &crate::battery::reading::AnchorAnswer) -> String {
     let name = phrase::column(Column::Anchor(a.anchor), &[], &panel.anchors);
-    let value = match (a.rho, a.interval) {
-        (Some(x), Some(i)) => format!("ρ̂ = {} [{}, {}]", n4(x), n4(i.lo), n4(i.hi)),
-        (Some(x), None) => format!("ρ̂ = {} [—]", n4(x)),
+    let value = match (a.status, a.rho, a.interval) {
+        (AnchorStatus::Assumed, ..) => "ρ = 0 (assumed)".into(),
+        (_, Some(x), Some(i)) => format!("ρ̂ = {} [{}, {}]", n4(x), n4(i.lo), n4(i.hi)),
+        (_, Some(x), None) => format!("ρ̂ = {} [—]", n4(x)),
         _ => "ρ̂ undefined".into(),
     };
     format!("{name}: {value} — {}", status_phrase(a.status))
@@ -116,6 +117,7 @@ fn status_phrase(s: AnchorStatus) -> &'static str {
         AnchorStatus::NotDistinguishable => {
             "not distinguishable from clean (the interval covers 0)"
         }
+        AnchorStatus::Assumed => "trusted as clean: an assumption, not measured, so no verdict",
         AnchorStatus::Undefined(Undefined::NoEstimate) => "no estimate to read",
         AnchorStatus::Undefined(Undefined::Rho) => "undefined (see the flags)",
         AnchorStatus::Undefined(Undefined::Interval) => {
@@ -204,6 +206,7 @@ pub fn json(panel: &Panel, r: &BatteryReport) -> Value {
             let (status, undefined) = match a.status {
                 AnchorStatus::Contaminated => ("contaminated", None),
                 AnchorStatus::NotDistinguishable => ("not_distinguishable", None),
+                AnchorStatus::Assumed => ("assumed", None),
                 AnchorStatus::Undefined(u) => (
                     "undefined",
                     Some(match u {

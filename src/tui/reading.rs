@@ -70,7 +70,8 @@ pub fn answer(r: &Reading, names: &[String]) -> String {
             )
         };
     };
-    let (mut hit, mut clean, mut undefined) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut hit, mut clean, mut undefined, mut assumed) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for a in &r.answer.anchors {
         let name = anchor_name(names, a.anchor);
         match (a.status, a.rho, a.interval) {
@@ -79,6 +80,7 @@ pub fn answer(r: &Reading, names: &[String]) -> String {
             }
             (AnchorStatus::Contaminated, ..) => hit.push(name),
             (AnchorStatus::NotDistinguishable, ..) => clean.push(name),
+            (AnchorStatus::Assumed, ..) => assumed.push(name),
             (AnchorStatus::Undefined(_), ..) => undefined.push(name),
         }
     }
@@ -98,6 +100,9 @@ pub fn answer(r: &Reading, names: &[String]) -> String {
     }
     if !undefined.is_empty() {
         parts.push(format!("{} undefined", undefined.join(", ")));
+    }
+    if !assumed.is_empty() {
+        parts.push(format!("{} clean by assumption", assumed.join(", ")));
     }
     format!(
         "Answer (read the {}): {}.",

@@ -46,11 +46,8 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
         Source::File(_) => None,
     };
     let stale = app.battery_stale();
-    let boot = app
-        .battery
-        .as_ref()
-        .and_then(|b| b.boot())
-        .filter(|_| !stale);
+    let read = app.battery.as_deref().filter(|_| !stale);
+    let boot = read.and_then(|b| b.boot());
     let names = app
         .panel
         .as_ref()
@@ -75,8 +72,9 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
     }
     lines.extend(crate::tui::trust::unread_line(app, &names, theme));
     let (shown, shown_boot) = lead.as_ref().map_or((e, boot), |(_, le, lb)| (*le, *lb));
+    let rows = (truths.as_slice(), read.and_then(|r| r.reading.assumed()));
     lines.extend(anchor_lines(
-        shown, shown_boot, &truths, &names, stale, width, theme,
+        shown, shown_boot, rows, &names, stale, width, theme,
     ));
     // The moments of the estimate the rows show, named by fit when another leads; a
     // scenario's truth is on the closed form's scale, so it stands beside the closed form only.
@@ -189,7 +187,7 @@ fn battery_read_lines(app: &App, area: Rect, theme: Theme) -> Option<Vec<Line<'s
     lines.extend(anchor_lines(
         &fit.estimate,
         Some(&fit.boot),
-        &truths,
+        (&truths, r.reading.assumed()),
         &names,
         false,
         width,
@@ -303,7 +301,7 @@ fn render_text(frame: &mut Frame<'_>, area: Rect, app: &App, paragraph: Paragrap
 fn anchor_lines(
     e: &Estimate,
     boot: Option<&crate::bootstrap::BootstrapResult>,
-    truths: &[Option<f64>],
+    (truths, assumed): (&[Option<f64>], Option<usize>),
     names: &[String],
     stale: bool,
     width: usize,
@@ -327,8 +325,11 @@ fn anchor_lines(
         .iter()
         .enumerate()
         .map(|(k, a)| {
-            let ci = boot.and_then(|b| crate::battery::RhoInterval::of(a.rho, b, k).interval());
             let t = truths.get(k).copied().flatten();
+            if assumed == Some(k) {
+                return (None, t, " ρ = 0 (assumed)".to_string(), String::new());
+            }
+            let ci = boot.and_then(|b| crate::battery::RhoInterval::of(a.rho, b, k).interval());
             let ci_text = ci.map_or_else(
                 || if stale { "[…]" } else { "[—]" }.to_string(),
                 |c| format!("[{:.2}, {:.2}]", c.lo, c.hi),
