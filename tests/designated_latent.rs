@@ -175,7 +175,10 @@ fn the_battery_reads_the_designated_estimate_with_its_intervals() {
     let i = a2.interval.unwrap();
     assert!(i.lo < 0.5 && 0.5 < i.hi, "{i:?}");
     assert_eq!(a2.status, AnchorStatus::Contaminated);
-    assert_eq!(r.answer.anchors[0].rho, Some(0.0));
+    // The trusted anchor's ρ is an assumption: no estimate, no interval, no verdict.
+    assert_eq!(r.answer.anchors[0].status, AnchorStatus::Assumed);
+    assert_eq!(r.answer.anchors[0].rho, None);
+    assert_eq!(r.answer.anchors[0].interval, None);
 }
 
 /// Trial 43 finding 7/8: with the second anchor trusted, every name of the fit is the
