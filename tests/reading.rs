@@ -830,3 +830,26 @@ fn tests_on_ordinal_anchors_promise_no_verdict_they_would_not_give() {
         Verdict::NotApplicable
     );
 }
+
+/// Trial 44, findings 8 and 17: a flag raised on several anchors is named once with its
+/// count, in `battery`'s "Which estimate to read" as on the explorer's walkthrough.
+#[test]
+fn a_flag_on_several_anchors_is_named_once_with_its_count() {
+    let a2 = FlagCode::SigmaA2Nonpositive;
+    let o = Obstacle::Flagged {
+        estimator: Estimator::FreeScale,
+        flags: vec![a2, a2, a2, a2, a2, FlagCode::Boundary, FlagCode::Censored],
+    };
+    assert_eq!(
+        rhoscope::battery::phrase::obstacle(&o, &[]),
+        "the free-scale estimate is out of range (flags sigma_a2_nonpositive (5 anchors), boundary, censored)"
+    );
+    let ridge = Obstacle::Flagged {
+        estimator: Estimator::FreeScale,
+        flags: vec![FlagCode::Ridge, FlagCode::Ridge, FlagCode::Censored],
+    };
+    assert_eq!(
+        rhoscope::battery::phrase::obstacle(&ridge, &[]),
+        "the free-scale estimate is out of range (flags ridge (2 anchors), censored)"
+    );
+}

@@ -5,18 +5,20 @@
 //! data to collect is offered only where no firing test it cannot change rules the estimate
 //! it would give out.
 
-use super::answer::{Fitted, Routed, route, some_rho, unidentified};
-use super::decision::Configuration;
+mod changed;
+
+use super::answer::{Routed, some_rho};
 use super::reading::{
     Column, Confirm, Evidence, NextStep, Obstacle, Outcome, Plan, Remedy, Room, Unidentified,
     WeakIdVerdict,
 };
-use super::registry::{PerTest, TestId};
+use super::registry::TestId;
 use super::verdict::Verdict;
 use crate::bootstrap::WEAK_ID_T;
 use crate::estimate::free_scale::one_factor_uls;
 use crate::estimate::{Context, Estimator, Fits, FlagCode};
 use crate::panel::{Panel, Scale};
+use changed::{confirmed, continuous, redecide, without};
 
 /// What the next steps are worked out from.
 pub(super) struct About<'a> {
@@ -39,7 +41,7 @@ pub(super) fn next_steps(a: &About<'_>) -> Vec<NextStep> {
     let mut steps: Vec<NextStep> = Vec::new();
     let judges_block = judges_block_every_estimate(a);
     let mut offer = |remedy: Remedy, outcome: Outcome| {
-        let outcome = confirmed(a, &remedy, outcome);
+        let outcome = confirmed(a.panel, a.confirm, &remedy, outcome);
         if matches!(outcome, Outcome::Reads(_) | Outcome::Unchecked)
             && (!judges_block || touches_judges(&remedy))
             && !steps.iter().any(|s| s.remedy == remedy)
@@ -71,24 +73,6 @@ pub(super) fn next_steps(a: &About<'_>) -> Vec<NextStep> {
         Outcome::NothingReadable => 3,
     });
     steps
-}
-
-/// A role change's outcome as the battery re-run on the panel it leads to gives it: what
-/// that run reads, or nothing readable (also when no re-run is at hand). Other outcomes (a
-/// convention's fit, data not yet collected) are kept.
-fn confirmed(a: &About<'_>, remedy: &Remedy, outcome: Outcome) -> Outcome {
-    let changed = match remedy {
-        Remedy::MarkContinuous(cs) => continuous(a.panel, cs),
-        Remedy::LeaveOutAnchors(ks) => without(a.panel, &[], ks),
-        Remedy::SetJudgeAside(j) => without(a.panel, &[*j], &[]),
-        _ => return outcome,
-    };
-    if !matches!(outcome, Outcome::Reads(_)) {
-        return Outcome::NothingReadable;
-    }
-    a.confirm
-        .and_then(|run| run(&changed))
-        .map_or(Outcome::NothingReadable, Outcome::Reads)
 }
 
 /// The anchors to collect so that a ρ̂ could be read, or `None` when a firing test that new
@@ -145,12 +129,12 @@ fn for_obstacle(a: &About<'_>, o: &Obstacle) -> Vec<(Remedy, Outcome)> {
             let cols: Vec<Column> = idx.iter().map(|&k| Column::Anchor(k)).collect();
             out.push((
                 Remedy::MarkContinuous(cols.clone()),
-                redecide(a, &continuous(a.panel, &cols), false),
+                redecide(a.evidence, &continuous(a.panel, &cols), false),
             ));
             if a.panel.m() - idx.len() >= 2 {
                 out.push((
                     Remedy::LeaveOutAnchors(idx.clone()),
-                    redecide(a, &without(a.panel, &[], idx), false),
+                    redecide(a.evidence, &without(a.panel, &[], idx), false),
                 ));
             }
             out.extend(trust_anchor(a));
@@ -176,7 +160,7 @@ fn for_obstacle(a: &About<'_>, o: &Obstacle) -> Vec<(Remedy, Outcome)> {
                 if p > 3 {
                     out.push((
                         Remedy::SetJudgeAside(j),
-                        redecide(a, &without(a.panel, &[j], &[]), true),
+                        redecide(a.evidence, &without(a.panel, &[j], &[]), true),
                     ));
                 }
             }
@@ -239,12 +223,12 @@ fn unidentified_remedies(a: &About<'_>, why: Unidentified) -> Vec<(Remedy, Outco
                 .collect();
             out.push((
                 Remedy::MarkContinuous(all.clone()),
-                redecide(a, &continuous(a.panel, &all), false),
+                redecide(a.evidence, &continuous(a.panel, &all), false),
             ));
             if !ordinal_anchors.is_empty() {
                 out.push((
                     Remedy::MarkContinuous(ordinal_anchors.clone()),
-                    redecide(a, &continuous(a.panel, &ordinal_anchors), false),
+                    redecide(a.evidence, &continuous(a.panel, &ordinal_anchors), false),
                 ));
             }
             if !ordinal_anchors.is_empty() {
@@ -297,7 +281,7 @@ fn aside_for_j(a: &About<'_>) -> Vec<(Remedy, Outcome)> {
     match best {
         Some((j, rms)) if rms <= threshold => vec![(
             Remedy::SetJudgeAside(j),
-            redecide(a, &without(a.panel, &[j], &[]), true),
+            redecide(a.evidence, &without(a.panel, &[j], &[]), true),
         )],
         _ => Vec::new(),
     }
@@ -311,7 +295,7 @@ fn drop_misfit_anchor(a: &About<'_>) -> Vec<(Remedy, Outcome)> {
         return Vec::new();
     }
     let tried: Vec<(usize, Outcome)> = (0..m)
-        .map(|k| (k, redecide(a, &without(a.panel, &[], &[k]), false)))
+        .map(|k| (k, redecide(a.evidence, &without(a.panel, &[], &[k]), false)))
         .collect();
     let best = tried
         .iter()
@@ -441,110 +425,4 @@ fn more_items(a: &About<'_>) -> Vec<(Remedy, Outcome)> {
         }),
         Outcome::Unchecked,
     )]
-}
-
-/// The panel with `cols` read as continuous.
-fn continuous(panel: &Panel, cols: &[Column]) -> Panel {
-    let mut out = panel.clone();
-    for c in cols {
-        let i = match *c {
-            Column::Judge(j) => j,
-            Column::Anchor(k) => panel.p() + k,
-        };
-        out.scales[i] = Scale::Continuous;
-    }
-    out
-}
-
-/// The panel without the judges `judges` and the anchors `anchors` (indices in their roles).
-fn without(panel: &Panel, judges: &[usize], anchors: &[usize]) -> Panel {
-    let (n, p) = (panel.n, panel.p());
-    let keep: Vec<usize> = (0..panel.p() + panel.m())
-        .filter(|&c| {
-            if c < p {
-                !judges.contains(&c)
-            } else {
-                !anchors.contains(&(c - p))
-            }
-        })
-        .collect();
-    let mut data = Vec::with_capacity(keep.len() * n);
-    for &c in &keep {
-        data.extend_from_slice(&panel.data[c * n..(c + 1) * n]);
-    }
-    let names = |v: &[String], gone: &[usize]| -> Vec<String> {
-        v.iter()
-            .enumerate()
-            .filter(|(i, _)| !gone.contains(i))
-            .map(|(_, s)| s.clone())
-            .collect()
-    };
-    Panel {
-        n,
-        data,
-        judges: names(&panel.judges, judges),
-        anchors: names(&panel.anchors, anchors),
-        families: panel.families.as_ref().map(|f| names(f, judges)),
-        scales: keep.iter().map(|&c| panel.scales[c].clone()).collect(),
-        missing: keep.iter().map(|&c| panel.missing[c]).collect(),
-        n_dropped: panel.n_dropped,
-    }
-}
-
-/// The answer re-decided cheaply on `changed` (the remedy applied): the fits redone and routed
-/// with the tests' verdicts, those that cannot run on the new layout N/A and those the change
-/// touches (every test when `judges_changed`, else those reading the anchors) taken as
-/// passing — an upper bound that [`confirmed`] settles by re-running the battery.
-fn redecide(a: &About<'_>, changed: &Panel, judges_changed: bool) -> Outcome {
-    let c = Configuration::of(changed);
-    if unidentified(&c).is_some() {
-        return Outcome::NothingReadable;
-    }
-    let s = changed.covariance();
-    let ctx = Context {
-        families: changed.judge_families(),
-        clean: None,
-    };
-    let fits = Fits::of_points(changed, &s, &ctx, &super::ESTIMATORS);
-    let tests = PerTest::from_fn(|t| {
-        if t.applicable(&c.layout).is_err() {
-            Verdict::NotApplicable
-        } else if judges_changed || t.spec().uses_anchors {
-            Verdict::Pass
-        } else {
-            a.evidence.tests[t]
-        }
-    });
-    let ordinal_anchors: Vec<usize> = (0..changed.m())
-        .filter(|&k| changed.scales[changed.p() + k].is_ordinal())
-        .collect();
-    let fitted = Fitted {
-        estimates: fits
-            .fits
-            .iter()
-            .map(|f| (f.estimator, &f.estimate))
-            .collect(),
-        refused: &fits.refused,
-    };
-    let routed = route(&c, &ordinal_anchors, &tests, WeakIdVerdict::NoFit, &fitted);
-    if let Some(e) = routed.read {
-        return Outcome::Reads(e);
-    }
-    // "Gives ρ̂ but guarded" only when the guarded estimate itself gives some ρ̂.
-    let defined = |e: Estimator| fits.estimate(e).is_some_and(some_rho);
-    match routed.obstacles.first() {
-        Some(Obstacle::Guarded { estimator, test }) if defined(*estimator) => {
-            Outcome::DefinedButGuarded {
-                estimator: *estimator,
-                test: *test,
-            }
-        }
-        _ => fits
-            .fits
-            .iter()
-            .find(|f| some_rho(&f.estimate))
-            .map_or(Outcome::NothingReadable, |f| {
-                Outcome::StillFlagged(f.estimator)
-            }),
-    }
 }

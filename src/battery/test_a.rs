@@ -128,11 +128,12 @@ fn meaning(r: &Observation<'_>) -> String {
 /// What Test A's verdict means on the judges it read.
 fn verdict_meaning(r: &Observation<'_>) -> String {
     if r.fires {
-        let base = "The judges' covariances are unequal beyond chance: they load unequally on what they share, so the unit-loading closed form should not be used on this panel (Section 8); treat every ρ̂ as unverified. Fix the panel, or read the free-scale estimate, which frees each judge's scale (it needs ≥ 3 continuous anchors), once Test J passes.";
-        // What the advice depends on: Test J runs only with ≥ 4 judges.
+        let base = "The judges' covariances are unequal beyond chance: they load unequally on what they share, so the unit-loading closed form should not be used on this panel (Section 8); treat every ρ̂ as unverified.";
+        // What to do is the reading's next steps, checked against this panel (trial 44,
+        // finding 1): a route named here would be offered where the panel cannot take it.
         if r.layout.p < 4 {
             format!(
-                "{base} Test J, the check that estimate rests on, needs ≥ 4 judges; with {} it cannot run, so the judges' one-factor structure stays unchecked.",
+                "{base} Test J needs ≥ 4 judges; with {} it cannot run, so the judges' one-factor structure stays unchecked.",
                 r.layout.p
             )
         } else {
@@ -165,6 +166,25 @@ mod tests {
             ordinal_anchors: 0,
             ordinal_judges: 0,
             judge_ordinal: Vec::new(),
+        }
+    }
+
+    /// A firing Test A advises nothing of its own: the free-scale route it once named needs
+    /// continuous anchors and Test J, which many panels lack; the reading's next steps
+    /// offer what this panel can take (trial 44, finding 1).
+    #[test]
+    fn a_firing_test_a_names_no_route_of_its_own() {
+        let l = layout(None);
+        let r = Observation {
+            fires: true,
+            observed: 1.0,
+            estimate: None,
+            layout: &l,
+        };
+        let m = verdict_meaning(&r);
+        assert!(m.starts_with("The judges' covariances are unequal"), "{m}");
+        for route in ["free-scale", "Fix the panel", "continuous anchors"] {
+            assert!(!m.contains(route), "{route}: {m}");
         }
     }
 

@@ -177,11 +177,28 @@ fn list(items: impl Iterator<Item = String>) -> String {
     }
 }
 
-/// The step the reading offers first, worded with the explorer's keys; `None` when the
-/// reading offers none.
+/// Every step the reading offers, in its order and worded with the explorer's keys, or why
+/// it offers none where no ρ̂ reads; `None` when a ρ̂ reads and no step is offered. The one
+/// sentence the walkthrough's last step and the battery overlay both show, so that neither
+/// drops a step `battery` prints (trial 44, findings 3 and 6).
 #[must_use]
-pub fn next_step(r: &Reading, panel: &Panel) -> Option<String> {
-    r.next.first().map(|s| format!("Next: {}.", step(s, panel)))
+pub fn next_steps(r: &Reading, panel: &Panel) -> Option<String> {
+    match r.next.as_slice() {
+        [] if r.answer.read.is_none() => Some(format!(
+            "Next: {}",
+            crate::battery::phrase::no_next_step(r, panel)
+        )),
+        [] => None,
+        [one] => Some(format!("Next: {}.", step(one, panel))),
+        many => Some(format!(
+            "Next: {}.",
+            many.iter()
+                .enumerate()
+                .map(|(i, s)| format!("{}. {}", i + 1, step(s, panel)))
+                .collect::<Vec<_>>()
+                .join("; ")
+        )),
+    }
 }
 
 /// One next step and what it would give, worded with the explorer's keys.

@@ -265,7 +265,7 @@ fn answer(r: &BatteryReport, names: &[String]) -> String {
     format!("{a} {why}")
 }
 
-/// The last step: what fired, the answer, and the reading's first next step.
+/// The last step: what fired, the answer, and every next step the reading offers.
 fn overall(r: &BatteryReport, panel: &Panel, names: &[String]) -> [String; 2] {
     let ran = r
         .reading
@@ -294,12 +294,8 @@ fn overall(r: &BatteryReport, panel: &Panel, names: &[String]) -> [String; 2] {
         None => "Overall: nothing fires. Passing is necessary, not sufficient: a panel-wide shared residual is invisible to every test.".into(),
     };
     let answer = answer(r, names);
-    let second = match reading::next_step(&r.reading, panel) {
+    let second = match reading::next_steps(&r.reading, panel) {
         Some(next) => format!("{answer} {next}"),
-        None if r.reading.answer.read.is_none() => format!(
-            "{answer} Next: {}",
-            crate::battery::phrase::no_next_step(&r.reading, panel)
-        ),
         None => answer,
     };
     [first, second]

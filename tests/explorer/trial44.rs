@@ -136,3 +136,112 @@ fn a_file_being_read_says_loading_and_a_size_refusal_is_not_about_roles() {
     assert!(said.starts_with("too large: "), "{said}");
     assert!(!said.contains("roles needed"), "{said}");
 }
+
+/// The Likert fixture (five continuous judges, three 5-level anchors) with A1 trusted.
+fn likert_a1_trusted() -> App {
+    let mut app = started(Start::File(
+        PathBuf::from("tests/fixtures/likert_anchors.csv"),
+        rhoscope::data::PanelRequest::default(),
+    ));
+    act(&mut app, Action::Focus(Pane::Data));
+    app.cursor = app.entries.len() + 5;
+    act(&mut app, Action::TrustAnchor);
+    assert_eq!(app.designated(), Some(0));
+    app
+}
+
+/// The walkthrough's captions, from step 1 to the last.
+fn captions(app: &App) -> Vec<String> {
+    let mut app = app.clone();
+    act(&mut app, Action::Next);
+    let mut out = Vec::new();
+    for _ in 0..rhoscope::tui::app::Step::all().len() {
+        let (_, lines) = caption::of(&app).unwrap();
+        out.push(lines.join(" "));
+        act(&mut app, Action::Next);
+    }
+    out
+}
+
+/// The battery overlay's text, one string.
+fn overlay(app: &App) -> String {
+    rhoscope::tui::panes::detail::lines(app, rhoscope::tui::theme::Theme { color: false }, 300)
+        .iter()
+        .map(|l| {
+            l.spans
+                .iter()
+                .map(|s| s.content.as_ref())
+                .collect::<String>()
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Finding 1: on hanna-llm's ordinal anchors, where Test J fires, Test A's step and the
+/// overlay offer no free-scale route; what to do is the reading's, which offers none.
+#[test]
+fn test_a_offers_no_route_the_panel_cannot_take() {
+    let app = llm_assigned();
+    let r = app.battery.as_deref().unwrap();
+    assert_eq!(r.tests[TestId::A].verdict, Verdict::Fires);
+    assert_eq!(r.tests[TestId::J].verdict, Verdict::Fires);
+    assert!(r.reading.next.is_empty());
+    let steps = captions(&app);
+    let a = steps.iter().find(|s| s.starts_with("Test A")).unwrap();
+    assert!(!a.contains("free-scale estimate, which"), "{a}");
+    assert!(!a.contains("Fix the panel"), "{a}");
+    let full = overlay(&app);
+    assert!(!full.contains("Fix the panel"), "{full}");
+}
+
+/// Findings 6 and 3: the walkthrough's last step gives every next step `battery` gives (the
+/// families too), and the overlay ends with the same "Next steps".
+#[test]
+fn every_next_step_is_in_the_last_step_and_the_overlay() {
+    let app = likert_a1_trusted();
+    let r = app.battery.as_deref().unwrap();
+    let panel = app.panel.as_deref().unwrap();
+    assert!(r.reading.next.len() >= 2, "{:?}", r.reading.next);
+    assert!(
+        r.reading
+            .next
+            .iter()
+            .any(|s| s.remedy == rhoscope::battery::reading::Remedy::GiveFamilies)
+    );
+    let last = captions(&app).pop().unwrap();
+    let full = overlay(&app);
+    let tail = full.split("Next steps").nth(1).expect("a Next steps block");
+    for s in &r.reading.next {
+        let words = rhoscope::tui::reading::step(s, panel);
+        assert!(last.contains(&words), "{words}: {last}");
+        assert!(tail.replace('\n', " ").contains(&words), "{words}: {tail}");
+    }
+    assert!(last.contains("families"), "{last}");
+    // Where nothing reads and no step is offered, the overlay says why, as the last step does.
+    let llm = llm_assigned();
+    let full = overlay(&llm);
+    let tail = full.split("Next steps").nth(1).expect("a Next steps block");
+    assert!(tail.contains("none found"), "{tail}");
+    assert!(captions(&llm).pop().unwrap().contains("none found"));
+}
+
+/// The trusted anchor's row on the estimates pane at 100×30: assumed, with no interval and
+/// no verdict of its own.
+#[test]
+fn the_trusted_anchors_row_says_assumed_with_no_interval() {
+    let app = likert_a1_trusted();
+    let rows = pane_rows(&app, Pane::Estimates, 100, 30);
+    let a1: Vec<&String> = rows
+        .iter()
+        .filter(|r| r.contains("A1") && !r.contains("read:") && !r.contains("designated clean A1"))
+        .collect();
+    assert!(!a1.is_empty(), "{}", rows.join("\n"));
+    let row = a1[0];
+    assert!(row.contains("ρ = 0 (assumed)"), "{row}");
+    assert!(!row.contains('['), "{row}");
+    for verdict in ["contaminated", "not distinguishable", "clean)"] {
+        assert!(!row.contains(verdict), "{row}");
+    }
+    let all = rows.join("\n");
+    assert!(!all.contains("[0.00, 0.00]"), "{all}");
+}

@@ -357,7 +357,7 @@ fn the_trusted_anchor_off_zero_is_a_what_if_not_trusted() {
     );
     let est = text(&app, Pane::Estimates, 120, 40);
     assert!(
-        est.contains("0.000"),
+        est.contains("ρ = 0 (assumed)"),
         "the estimates pane keeps the trusted reading: {est}"
     );
 }

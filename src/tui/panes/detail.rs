@@ -75,6 +75,14 @@ pub fn lines(app: &App, theme: Theme, width: usize) -> Vec<Line<'static>> {
         wrap(&res.message, &mut out);
     }
     screens(app, theme, &wrap, &mut out);
+    // What to do about this panel: the reading's next steps, as the walkthrough's last step.
+    if let (Some(panel), false) = (app.panel.as_deref(), stale)
+        && let Some(next) = crate::tui::reading::next_steps(&r.reading, panel)
+    {
+        out.push(Line::raw(""));
+        out.push(Line::styled("Next steps", theme.highlight()));
+        wrap(next.trim_start_matches("Next: "), &mut out);
+    }
     out
 }
 
