@@ -1,6 +1,7 @@
 //! Judge families from the request (pairs or a file) or the sidecar `simulate` writes.
 
 use std::collections::HashMap;
+use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use csv::ByteRecord;
@@ -131,10 +132,11 @@ fn adopted_note(panel_path: &Path, side: &Path, skipped: &[Entry]) -> Said {
         } else {
             "its rows for"
         };
-        text.push_str(&format!(
+        let _ = write!(
+            text,
             "; {rows} {} skipped: not a judge in this panel",
             preview(&names)
-        ));
+        );
     }
     text.push_str(" (");
     DataError::data(
