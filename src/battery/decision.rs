@@ -262,14 +262,13 @@ impl Decision {
             let listed = self.available.iter().position(|a| a.starts_with(&name));
             let ran = r.verdict != Verdict::NotApplicable;
             let i = match (listed, ran) {
-                (Some(_), true) => continue,
+                (Some(_), true) | (None, false) => continue,
                 (None, true) => {
                     self.unguarded.retain(|u| !u.starts_with(head));
                     self.available
                         .push(format!("Test {} ({})", spec.name, spec.title));
                     continue;
                 }
-                (None, false) => continue,
                 (Some(i), false) => i,
             };
             self.available.remove(i);

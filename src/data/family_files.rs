@@ -131,10 +131,11 @@ fn adopted_note(panel_path: &Path, side: &Path, skipped: &[Entry]) -> Said {
         } else {
             "its rows for"
         };
-        text.push_str(&format!(
-            "; {rows} {} skipped: not a judge in this panel",
-            preview(&names)
-        ));
+        text.push_str("; ");
+        text.push_str(rows);
+        text.push(' ');
+        text.push_str(&preview(&names));
+        text.push_str(" skipped: not a judge in this panel");
     }
     text.push_str(" (");
     DataError::data(
