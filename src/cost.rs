@@ -137,16 +137,33 @@ pub fn battery_seconds(s: &BatteryShape) -> f64 {
 /// the base design's 9 columns, 200 replicates of N = 10 000 in 0.22 s and 40 of N = 100 000
 /// in 0.41 s.
 const STUDY_PER_CELL: f64 = 1.2e-8;
-/// Seconds per `validate` replicate besides its items (resampling the textures, every
-/// estimator), and per replicate item and column. Measured on six judges and three anchors:
-/// 200 replicates of N = 2000 in 3.2 s, 50 of N = 2000 and 20 000 in 1.7 s.
-const VALIDATE_PER_REP: f64 = 0.016;
-const VALIDATE_PER_CELL: f64 = 1.05e-8;
-/// Seconds per bootstrap resample and item inside a `validate` replicate (every estimator
-/// refitted on count-weighted sums). Measured: 20 replicates of B = 200 at N = 2000 in 0.66 s
-/// beyond the replicates. A `power --coverage` or `plan` replicate refits one estimator, at
-/// the battery's cost per resample and item.
-const REPLICATE_BOOT_PER_ITEM: f64 = 8.0e-8;
+/// Seconds per `validate` replicate besides its items (the texture's estimators set up), and
+/// per replicate item and column (drawing the synthetic panel from the textures, then every
+/// estimator's point fit). Measured (optimised dev build, 2 cores under a load average of
+/// about 8, CPU seconds): six judges and three anchors, 1000 replicates of N = 50 in 0.38 s,
+/// 2 replicates of N = 500 and 10⁶ in 2.54 s.
+const VALIDATE_PER_REP: f64 = 3.0e-4;
+const VALIDATE_PER_CELL: f64 = 1.4e-7;
+/// Seconds per bootstrap resample and item of a `power --coverage` or `plan` replicate, which
+/// refits one estimator, at the battery's cost per resample and item.
+const REPLICATE_BOOT_PER_ITEM: f64 = BOOT_PER_DRAW;
+
+/// Seconds per bootstrap resample and per null draw of a `validate` replicate (every
+/// estimator refitted; a draw of each null with its tests' latent fits), whatever N below a
+/// few thousand items. Measured as above, 24 replicates of N = 50 and 500: B = 200 in 2.58
+/// and 1.27 s, D = 200 in 3.30 and 2.15 s; the battery's own constants charge a tenth of that.
+const VALIDATE_PER_RESAMPLE: f64 = 3.9e-4;
+const VALIDATE_PER_DRAW: f64 = 5.5e-4;
+
+/// Expected seconds of one `validate` replicate of `n` items and `columns` columns, with
+/// `resamples` bootstrap resamples and `draws` null draws.
+#[must_use]
+pub fn validate_replicate_seconds(n: usize, columns: usize, resamples: usize, draws: usize) -> f64 {
+    VALIDATE_PER_REP
+        + VALIDATE_PER_CELL * (n * columns) as f64
+        + resamples as f64 * (VALIDATE_PER_RESAMPLE + BOOT_PER_DRAW * n as f64)
+        + draws as f64 * VALIDATE_PER_DRAW
+}
 
 /// The shape of a simulation study (`power`, `validate`, `plan`), for [`study_seconds`].
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -161,27 +178,15 @@ pub struct StudyShape {
     pub resamples: usize,
     /// Null draws in all (a Wishart each).
     pub null_draws: f64,
-    /// Whether each replicate runs every estimator on resampled textures (`validate`).
-    pub refits: bool,
 }
 
-/// Expected seconds of a simulation study: each replicate's items and columns, its
-/// bootstrap, the null draws, and `validate`'s fixed cost per replicate.
+/// Expected seconds of a `power` or `plan` study: each replicate's items and columns, its
+/// bootstrap and the null draws.
 #[must_use]
 pub fn study_seconds(s: &StudyShape) -> f64 {
     let q = s.columns as f64;
-    let (per_rep, per_cell) = if s.refits {
-        (VALIDATE_PER_REP, VALIDATE_PER_CELL)
-    } else {
-        (0.0, STUDY_PER_CELL)
-    };
-    let boot = if s.refits {
-        REPLICATE_BOOT_PER_ITEM
-    } else {
-        BOOT_PER_DRAW + BOOT_PER_FEATURE * q
-    };
-    s.replicates * per_rep
-        + s.items * q * per_cell
+    let boot = REPLICATE_BOOT_PER_ITEM + BOOT_PER_FEATURE * q;
+    s.items * q * STUDY_PER_CELL
         + s.items * s.resamples as f64 * boot
         + s.null_draws * WISHART_PER_Q3 * q.powi(3)
 }
@@ -230,16 +235,10 @@ mod tests {
             columns: 9,
             resamples: 0,
             null_draws: 100.0,
-            refits: false,
         };
         // The measurements above, within a factor of two.
         assert!((0.11..0.44).contains(&study_seconds(&power(200.0, 10_000.0))));
         assert!((0.2..0.82).contains(&study_seconds(&power(40.0, 100_000.0))));
-        let validate = StudyShape {
-            refits: true,
-            ..power(200.0, 2000.0)
-        };
-        assert!((1.6..6.4).contains(&study_seconds(&validate)));
         // A power run of 10^6 replicates at N = 10^7 takes years, and says days.
         let w = warning(study_seconds(&power(2e6, 1e7)), "power").unwrap();
         assert!(w.ends_with(" days"), "{w}");
@@ -253,7 +252,6 @@ mod tests {
             columns: 9,
             resamples: 100,
             null_draws: 0.0,
-            refits: false,
         };
         assert!((3.4..13.6).contains(&study_seconds(&searched)));
         assert!(

@@ -125,3 +125,57 @@ fn a_continuous_panel_is_charged_its_free_scale_refits() {
     let shape = within_2x(&p, (100, 20_000), 1.08);
     assert_eq!(shape.draw_fits, vec![9, 6]);
 }
+
+/// `validate`'s prediction for `assets/mid.csv`'s six judges (or its first `items` rows).
+fn validate_seconds(items: usize, ns: &[usize], reps: usize, boot: usize, draws: usize) -> f64 {
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/mid.csv"),
+    )
+    .unwrap();
+    let head: Vec<&str> = text.lines().take(items + 1).collect();
+    let path = common::write(dir.path(), "m.csv", (head.join("\n") + "\n").as_bytes());
+    let p = panel(&path, &["J1", "J2", "J3", "J4", "J5", "J6"], &["A1", "A2"]);
+    let tex = rhoscope::validate::Texture::of(&p).unwrap();
+    let mut opts = rhoscope::validate::Options {
+        inject: vec![0.0, 0.4, 0.7],
+        ns: vec![p.n],
+        reps,
+        seed: 1,
+        bootstrap: boot,
+        null_draws: draws,
+        thresholds: rhoscope::validate::Thresholds::Own,
+    };
+    opts.ns.extend(ns.iter().filter(|&&n| n != p.n));
+    let e = rhoscope::validate::seconds(&tex, &opts);
+    eprintln!(
+        "{items} items, N {:?}, R {reps}, B {boot}, D {draws}: {e} s",
+        opts.ns
+    );
+    e
+}
+
+#[test]
+fn validate_is_charged_its_items_bootstrap_and_battery() {
+    // `validate assets/mid.csv …` (optimised dev build, 2 cores under a load average of about
+    // 8, CPU seconds); the note said 0.25 s for the 10⁶ run, 16 s for the 1000 small replicates.
+    let cases = [
+        ((50, &[][..], 1000, 0, 0), 0.38),
+        ((500, &[1_000_000][..], 2, 0, 0), 2.54),
+        ((500, &[200_000][..], 2, 0, 0), 0.44),
+        ((500, &[][..], 24, 0, 200), 2.15),
+        ((50, &[][..], 24, 0, 200), 3.30),
+        ((500, &[][..], 24, 200, 0), 1.27),
+        ((50, &[][..], 24, 200, 0), 2.58),
+    ];
+    let off: Vec<String> = cases
+        .iter()
+        .filter_map(|&((items, ns, reps, boot, draws), measured)| {
+            let e = validate_seconds(items, ns, reps, boot, draws);
+            (e < measured / 2.0 || e > measured * 2.0).then(|| {
+                format!("{items} items, N {ns:?}, D {draws}, B {boot}: {e} s for {measured} s")
+            })
+        })
+        .collect();
+    assert!(off.is_empty(), "{off:#?}");
+}

@@ -37,7 +37,6 @@ pub(super) fn report(a: &PlanArgs, console: &mut dyn Console) -> Result<Output, 
             crate::plan::Target::Power { .. } => 0,
         },
         null_draws: 0.0,
-        refits: false,
     };
     let what = format!(
         "plan (at most {} evaluations of {per_eval} replicates, N up to {})",

@@ -35,7 +35,6 @@ pub(super) fn report(a: &PowerArgs, console: &mut dyn Console) -> Result<Output,
         columns: base.p + base.rho.len(),
         resamples: opts.coverage.unwrap_or(0),
         null_draws: (opts.null_draws * opts.ns.len()) as f64,
-        refits: false,
     };
     let what = format!(
         "power ({} × {} cells of {} replicates, N up to {})",

@@ -50,14 +50,6 @@ pub(super) fn report(
         .map_err(|e| Error::data(&a.panel.panel, format!("validate: {e}")))?;
     let largest = opts.ns.iter().copied().max().unwrap_or(0);
     check_simulated("validate", largest, panel.p() + opts.inject.len())?;
-    let shape = crate::cost::StudyShape {
-        replicates: (opts.reps * opts.ns.len()) as f64,
-        items: opts.ns.iter().map(|&n| (opts.reps as f64) * n as f64).sum(),
-        columns: panel.p() + opts.inject.len(),
-        resamples: opts.bootstrap,
-        null_draws: (opts.null_draws * opts.reps * opts.ns.len()) as f64,
-        refits: true,
-    };
     let sizes = match opts.ns.len() {
         1 => "one size".to_string(),
         k => format!("each of {k} sizes"),
@@ -67,7 +59,7 @@ pub(super) fn report(
         opts.reps,
         opts.ns.iter().max().copied().unwrap_or(0)
     );
-    warn_cost(console, crate::cost::study_seconds(&shape), &what);
+    warn_cost(console, validate::seconds(&tex, &opts), &what);
     let meter = console.meter(Steps::Count(validate::total_steps(&opts)), !a.json);
     let study = validate::run(&tex, &opts, &|p| meter.tick(p));
     meter.finish();

@@ -374,6 +374,20 @@ pub struct Study {
     pub any_ordinal: bool,
 }
 
+/// Expected seconds of [`run`], for the cost note: every replicate's panel and point fits,
+/// its bootstrap and its battery's null draws, at each N.
+#[must_use]
+pub fn seconds(tex: &Texture, opts: &Options) -> f64 {
+    let q = tex.judges.len() + opts.inject.len();
+    opts.ns
+        .iter()
+        .map(|&n| {
+            opts.reps as f64
+                * crate::cost::validate_replicate_seconds(n, q, opts.bootstrap, opts.null_draws)
+        })
+        .sum()
+}
+
 /// The number of progress steps a study reports (one per replicate).
 #[must_use]
 pub fn total_steps(opts: &Options) -> u64 {
