@@ -321,7 +321,7 @@ def _columns(data: Any, kind: str, names: Sequence[str] | None, hints: dict[str,
         return list(data.columns), [_polars_column(data.get_column(c), hints) for c in data.columns]
     if kind == "numpy":
         if data.ndim != 2:
-            raise UsageError(f"data= is a {data.ndim}-D array: give a 2-D array (items × columns) with names=", 65)
+            raise UsageError(f"data= is a {data.ndim}-D array: give a 2-D array (items × columns) with names=", 2)
         if names is None or len(names) != data.shape[1]:
             given = "none" if names is None else str(len(names))
             raise UsageError(
@@ -394,7 +394,7 @@ def _long_frame(data: Any, kind: str, long: Sequence[str], hints: dict[str, Any]
         have = [str(c) for c in (data.keys() if kind == "mapping" else data.columns)]
         for c in (item, rater, score):
             if c not in have:
-                raise UsageError(f"long=: no column {c!r} (columns: {', '.join(have)})", 65)
+                raise UsageError(f"long=: no column {c!r} (columns: {', '.join(have)})", 2)
     if kind == "pandas":
         items, raters = _text(data[item].tolist()), _text(data[rater].tolist())
         scores = _pandas_column(data[score], hints)

@@ -1,0 +1,37 @@
+"""The session-45 notebook trial's findings: an int-labelled frame's notes worded once in
+Python's terms, exit codes that match their exception, one range for threads=, a missing
+data file named by data=, and a frame with no rows said plainly."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+import rhoscope
+
+PICK = (
+    "{key}=[{named}] picks the columns named {named} by name; by position it would pick the "
+    "columns named {shifted} (a number that is a column's name is read as the name)"
+)
+
+
+@pytest.fixture(scope="module")
+def intlabels() -> pd.DataFrame:
+    """Seven columns labelled 0 … 6, as ``pd.DataFrame(array)`` gives them."""
+    rng = np.random.default_rng(1)
+    n = 400
+    q = rng.normal(size=n)
+    judges = [q + rng.normal(scale=0.7, size=n) for _ in range(4)]
+    anchors = [q + rng.normal(scale=0.6, size=n) + 0.3 * rng.normal(size=n) for _ in range(3)]
+    return pd.DataFrame(np.column_stack(judges + anchors))
+
+
+def test_a_usage_error_carries_the_usage_exit_code():
+    for data in (np.zeros(5), np.zeros((2, 3, 4))):
+        with pytest.raises(rhoscope.UsageError) as e:
+            rhoscope.estimate(data, names=["J1"])
+        assert e.value.exit_code == 2, e.value
+    frame = pd.DataFrame({"item": [1], "rater": ["a"], "score": [1.0]})
+    with pytest.raises(rhoscope.UsageError) as e:
+        rhoscope.estimate(frame, long=("item", "judge", "score"))
+    assert e.value.exit_code == 2 and str(e.value).startswith("long=: no column 'judge'"), e.value
