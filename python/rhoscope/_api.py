@@ -66,6 +66,10 @@ def _failure(f: Exception, prepared: Any, families: Any = None, scenario: Any = 
     if isinstance(families, (str, os.PathLike)) and message.startswith(os.fspath(families) + ":"):
         # A families file's error, named by the keyword that gave its path.
         return from_failure(code, f"families=: {message}")
+    if prepared is not None and prepared.shown is None and message.startswith(prepared.path + ": cannot read"):
+        # A panel file that cannot be opened is the path the keyword gave (its content's errors
+        # name file, row and column, as the command's do).
+        return from_failure(code, f"data=: {message}")
     return from_failure(code, prepared.message(message) if prepared is not None else message)
 
 

@@ -35,3 +35,10 @@ def test_a_usage_error_carries_the_usage_exit_code():
     with pytest.raises(rhoscope.UsageError) as e:
         rhoscope.estimate(frame, long=("item", "judge", "score"))
     assert e.value.exit_code == 2 and str(e.value).startswith("long=: no column 'judge'"), e.value
+
+
+def test_a_missing_data_file_is_named_by_data(tmp_path):
+    missing = str(tmp_path / "nope.csv")
+    with pytest.raises(rhoscope.InputError) as e:
+        rhoscope.estimate(missing)
+    assert e.value.exit_code == 66 and str(e.value).startswith(f"data=: {missing}: cannot read"), e.value
