@@ -72,7 +72,7 @@ class Prepared:
         if self.shown:
             text = text.replace(self.path, self.shown)
             # An in-memory panel is no file.
-            text = text.replace("(the file has a header only)", "(no rows)").replace("; the file has ", "; the data has ")
+            text = text.replace("no data rows (the file has a header only)", "no rows").replace("; the file has ", "; the data has ")
             # A note's place (the first item dropped) counts rows from 0 too.
             text = re.sub(rf"{re.escape(self.shown)}: row (\d+)", rf"{self.shown}: row index \1", text)
         labels = self.labels

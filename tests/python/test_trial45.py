@@ -42,3 +42,9 @@ def test_a_missing_data_file_is_named_by_data(tmp_path):
     with pytest.raises(rhoscope.InputError) as e:
         rhoscope.estimate(missing)
     assert e.value.exit_code == 66 and str(e.value).startswith(f"data=: {missing}: cannot read"), e.value
+
+
+def test_a_frame_with_no_rows_says_so_once(intlabels):
+    with pytest.raises(rhoscope.InputError) as e:
+        rhoscope.estimate(intlabels.iloc[:0], judges=[0, 1, 2, 3], anchors=[4, 5, 6])
+    assert str(e.value) == "<DataFrame>: no rows"
