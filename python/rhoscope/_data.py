@@ -50,9 +50,9 @@ class Prepared:
         column's refusal with its fix."""
         # The numbers the user gave, as the list they typed: `judges=[1, 2]`, not `judges= 1,2`.
         text = re.sub(
-            r"\b(judges|anchors|set_aside|id)= (-?\d+(?:,-?\d+)*) picks",
+            r"\b(judges|anchors|set_aside|id|designated_clean)= (-?\d+(?:,-?\d+)*) picks",
             lambda m: f"{m.group(1)}={m.group(2)} picks"
-            if m.group(1) == "id"
+            if m.group(1) in ("id", "designated_clean")
             else f"{m.group(1)}=[{', '.join(m.group(2).split(','))}] picks",
             text,
         )

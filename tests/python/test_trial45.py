@@ -26,6 +26,13 @@ def intlabels() -> pd.DataFrame:
     return pd.DataFrame(np.column_stack(judges + anchors))
 
 
+def test_designated_clean_by_number_is_worded_as_typed(intlabels):
+    r = rhoscope.estimate(intlabels, judges=[0, 3, 5, 6], anchors=[2, 1, 4], designated_clean=1)
+    said = "designated_clean=1 picks the anchor named 1 by name; by position among the anchors it would pick 2"
+    assert [n for n in r.notes if n.startswith("designated_clean")] == [said], r.notes
+    assert "designated_clean= " not in r.summary() + r.to_json()
+
+
 def test_a_usage_error_carries_the_usage_exit_code():
     for data in (np.zeros(5), np.zeros((2, 3, 4))):
         with pytest.raises(rhoscope.UsageError) as e:
