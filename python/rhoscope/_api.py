@@ -433,6 +433,9 @@ def plot(
     """A figure as SVG text (``rho``, ``bootstrap`` and ``battery`` on a panel or a
     scenario; ``power`` and ``boundary`` on a scenario). Further keyword arguments override
     the scenario's parameters (the keys of `simulate`), so they need no data."""
+    if kind is None:
+        # None would reach the library as no kind at all, refused as `not ""`.
+        raise c.refuse("kind= takes a string, not None")
     prepared = request = None
     if data is None and c.family_count(families):
         # Without data, a number of families is the scenario's parameter, not a panel's map.

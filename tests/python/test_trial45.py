@@ -55,3 +55,9 @@ def test_a_frame_with_no_rows_says_so_once(intlabels):
     with pytest.raises(rhoscope.InputError) as e:
         rhoscope.estimate(intlabels.iloc[:0], judges=[0, 1, 2, 3], anchors=[4, 5, 6])
     assert str(e.value) == "<DataFrame>: no rows"
+
+
+def test_plot_without_a_kind_says_none():
+    with pytest.raises(rhoscope.UsageError) as e:
+        rhoscope.plot(None)  # type: ignore[arg-type]
+    assert str(e.value) == "kind= takes a string, not None" and e.value.exit_code == 2
