@@ -388,6 +388,8 @@ def export(
             "export writes a script that reads the panel file again: give data= the path of a panel "
             "file (e.g. df.to_csv('panel.csv', index=False))"
         )
+    if output is not None and not isinstance(output, (str, os.PathLike)):
+        raise c.refuse(f"output= takes a path, not {output!r}")
     request = _request(locals())
     prepared = Prepared(os.fspath(data), None)
     options = {"syntax": c.text("syntax", syntax), "force": c.flag("force", force)}

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 import os
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -454,7 +454,7 @@ def prepare(data: Any, names: Sequence[str] | None = None, long: Sequence[str] |
         names = [_name(n) for n in items("names", names)]
     long_flag = None
     if long is not None:
-        long = [long] if isinstance(long, str) else list(long)
+        long = [long] if isinstance(long, str) else list(long) if isinstance(long, Iterable) else []
         if len(long) != 3 or not all(isinstance(c, str) for c in long):
             raise UsageError("long= names three columns: (item, rater, score)", 2)
         long_flag = tuple(long)

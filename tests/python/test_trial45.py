@@ -61,3 +61,16 @@ def test_plot_without_a_kind_says_none():
     with pytest.raises(rhoscope.UsageError) as e:
         rhoscope.plot(None)  # type: ignore[arg-type]
     assert str(e.value) == "kind= takes a string, not None" and e.value.exit_code == 2
+
+
+def test_a_wrongly_typed_long_or_output_is_a_usage_error(intlabels, tmp_path):
+    for long in (5, object()):
+        with pytest.raises(rhoscope.UsageError) as e:
+            rhoscope.estimate(intlabels, long=long)  # type: ignore[arg-type]
+        assert str(e.value) == "long= names three columns: (item, rater, score)"
+    panel = tmp_path / "panel.csv"
+    intlabels.add_prefix("J").to_csv(panel, index=False)
+    for output in ([[1]], object()):
+        with pytest.raises(rhoscope.UsageError) as e:
+            rhoscope.export(panel, output=output)  # type: ignore[arg-type]
+        assert str(e.value).startswith("output= takes a path, not "), e.value
