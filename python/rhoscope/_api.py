@@ -93,6 +93,7 @@ def _report(command: str, cls: type, data: Any, given: Mapping[str, Any], option
     except _rhoscope.Failure as f:
         raise _failure(f, prepared, given.get("families"), given.get("scenario", ())) from None
     if prepared is not None:
+        text = prepared.document(text)
         notes = [prepared.message(n) for n in notes]
     result = cls(text, notes)
     if error is not None:

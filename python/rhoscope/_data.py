@@ -7,6 +7,7 @@ text cells)."""
 
 from __future__ import annotations
 
+import json
 import math
 import os
 import re
@@ -82,6 +83,16 @@ class Prepared:
                 lambda m: f"row {labels[int(m.group(1))]!r}" if int(m.group(1)) < len(labels) else m.group(0),
                 text,
             )
+        return text
+
+    def document(self, text: str) -> str:
+        """A command's JSON text with its own notes worded as :meth:`message` words the
+        library's, each note's JSON string replaced in place so the rest stays byte for byte."""
+        notes = json.loads(text).get("notes")
+        for note in notes if isinstance(notes, list) else []:
+            worded = self.message(note) if isinstance(note, str) else note
+            if worded != note:
+                text = text.replace(json.dumps(note, ensure_ascii=False), json.dumps(worded, ensure_ascii=False))
         return text
 
 

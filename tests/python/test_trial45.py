@@ -4,6 +4,8 @@ data file named by data=, and a frame with no rows said plainly."""
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -24,6 +26,36 @@ def intlabels() -> pd.DataFrame:
     judges = [q + rng.normal(scale=0.7, size=n) for _ in range(4)]
     anchors = [q + rng.normal(scale=0.6, size=n) + 0.3 * rng.normal(size=n) for _ in range(3)]
     return pd.DataFrame(np.column_stack(judges + anchors))
+
+
+def test_an_int_labelled_frames_notes_are_worded_for_python_and_shown_once(intlabels):
+    r = rhoscope.estimate(intlabels, judges=[0, 1, 2, 3], anchors=[4, 5, 6])
+    said = [
+        PICK.format(key="judges", named="1, 2, 3", shifted="0, 1, 2"),
+        PICK.format(key="anchors", named="4, 5, 6", shifted="3, 4, 5"),
+    ]
+    assert r.to_dict()["notes"] == [f"<DataFrame>: note: {s}" for s in said]
+    assert r.notes == said
+    text = r.summary() + r._repr_html_() + r.to_json()
+    assert "in-memory panel" not in text and "judges= 1,2,3" not in text
+    for s in said:
+        assert r.summary().count(s) == 1, r.summary()
+
+
+def test_a_documents_own_note_is_worded_in_place_and_said_once():
+    """The wiring of the test above without the extension: the document's note as the library
+    writes it for an in-memory panel, and the same note beside the document."""
+    from rhoscope._data import Prepared
+    from rhoscope._results import Result
+
+    library = "judges= 1,2,3 picks the columns named 1, 2, 3 by name"
+    text = json.dumps({"notes": [f"in-memory panel #1: note: {library}"], "rho": 0.5}, indent=2) + "\n"
+    prepared = Prepared("in-memory panel #1", "<DataFrame>")
+    worded = prepared.document(text)
+    r = Result(worded, [prepared.message(library)])
+    assert r.to_dict() == {"notes": ["<DataFrame>: note: judges=[1, 2, 3] picks the columns named 1, 2, 3 by name"], "rho": 0.5}
+    assert worded.replace("<DataFrame>: note: judges=[1, 2, 3]", "in-memory panel #1: note: judges= 1,2,3") == text
+    assert r.notes == ["judges=[1, 2, 3] picks the columns named 1, 2, 3 by name"]
 
 
 def test_designated_clean_by_number_is_worded_as_typed(intlabels):
