@@ -75,7 +75,7 @@ def _failure(f: Exception, prepared: Any, families: Any = None, scenario: Any = 
 
 def _report(command: str, cls: type, data: Any, given: Mapping[str, Any], options: dict) -> Any:
     """Runs a reporting command on the panel `data` (None: no panel)."""
-    threads = c.count("threads", given.get("threads"))
+    threads = c.count("threads", given.get("threads"), signed=True)
     if data is None and command in ("estimate", "battery", "validate"):
         raise c.refuse(f"{command}() needs data=: a DataFrame, a 2-D array with names=, a mapping of columns or a path")
     prepared = None
@@ -303,7 +303,7 @@ def _write(
     import sys
     import tempfile
 
-    threads = c.count("threads", threads)
+    threads = c.count("threads", threads, signed=True)
     failure = None
     path = prepared.path if prepared is not None else None
     with tempfile.TemporaryFile() as err:

@@ -76,6 +76,16 @@ def test_a_usage_error_carries_the_usage_exit_code():
     assert e.value.exit_code == 2 and str(e.value).startswith("long=: no column 'judge'"), e.value
 
 
+def test_threads_below_one_is_refused_with_one_range(intlabels):
+    said = []
+    for t in (-1, 0):
+        with pytest.raises(rhoscope.UsageError) as e:
+            rhoscope.estimate(intlabels, judges=[0, 1, 2, 3], anchors=[4, 5, 6], threads=t)
+        said.append(str(e.value))
+    assert said[0].startswith("threads= takes a whole number from 1 to ") and said[0].endswith(", not -1")
+    assert said[1] == said[0].replace(", not -1", ", not 0")
+
+
 def test_a_missing_data_file_is_named_by_data(tmp_path):
     missing = str(tmp_path / "nope.csv")
     with pytest.raises(rhoscope.InputError) as e:
