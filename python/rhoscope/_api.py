@@ -66,12 +66,16 @@ def _failure(f: Exception, prepared: Any, families: Any = None, scenario: Any = 
     if isinstance(families, (str, os.PathLike)) and message.startswith(os.fspath(families) + ":"):
         # A families file's error, named by the keyword that gave its path.
         return from_failure(code, f"families=: {message}")
+    if prepared is not None and prepared.shown is None and message.startswith(prepared.path + ": cannot read"):
+        # A panel file that cannot be opened is the path the keyword gave (its content's errors
+        # name file, row and column, as the command's do).
+        return from_failure(code, f"data=: {message}")
     return from_failure(code, prepared.message(message) if prepared is not None else message)
 
 
 def _report(command: str, cls: type, data: Any, given: Mapping[str, Any], options: dict) -> Any:
     """Runs a reporting command on the panel `data` (None: no panel)."""
-    threads = c.count("threads", given.get("threads"))
+    threads = c.count("threads", given.get("threads"), signed=True)
     if data is None and command in ("estimate", "battery", "validate"):
         raise c.refuse(f"{command}() needs data=: a DataFrame, a 2-D array with names=, a mapping of columns or a path")
     prepared = None
@@ -89,6 +93,7 @@ def _report(command: str, cls: type, data: Any, given: Mapping[str, Any], option
     except _rhoscope.Failure as f:
         raise _failure(f, prepared, given.get("families"), given.get("scenario", ())) from None
     if prepared is not None:
+        text = prepared.document(text)
         notes = [prepared.message(n) for n in notes]
     result = cls(text, notes)
     if error is not None:
@@ -298,7 +303,7 @@ def _write(
     import sys
     import tempfile
 
-    threads = c.count("threads", threads)
+    threads = c.count("threads", threads, signed=True)
     failure = None
     path = prepared.path if prepared is not None else None
     with tempfile.TemporaryFile() as err:
@@ -384,6 +389,8 @@ def export(
             "export writes a script that reads the panel file again: give data= the path of a panel "
             "file (e.g. df.to_csv('panel.csv', index=False))"
         )
+    if output is not None and not isinstance(output, (str, os.PathLike)):
+        raise c.refuse(f"output= takes a path, not {output!r}")
     request = _request(locals())
     prepared = Prepared(os.fspath(data), None)
     options = {"syntax": c.text("syntax", syntax), "force": c.flag("force", force)}
@@ -429,6 +436,9 @@ def plot(
     """A figure as SVG text (``rho``, ``bootstrap`` and ``battery`` on a panel or a
     scenario; ``power`` and ``boundary`` on a scenario). Further keyword arguments override
     the scenario's parameters (the keys of `simulate`), so they need no data."""
+    if kind is None:
+        # None would reach the library as no kind at all, refused as `not ""`.
+        raise c.refuse("kind= takes a string, not None")
     prepared = request = None
     if data is None and c.family_count(families):
         # Without data, a number of families is the scenario's parameter, not a panel's map.

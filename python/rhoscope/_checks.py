@@ -27,14 +27,19 @@ def _scalar(v: Any) -> Any:
     return v
 
 
-def count(key: str, v: Any) -> int | None:
-    """A whole number ≥ 0 (the library checks its range), or None."""
+def count(key: str, v: Any, signed: bool = False) -> int | None:
+    """A whole number ≥ 0 (the library checks its range), or None; ``signed`` passes a
+    negative one on, for a library that states the whole range in its refusal."""
     if v is None:
         return None
     v = _scalar(v)
     if isinstance(v, bool) or not isinstance(v, numbers.Integral):
         raise refuse(f"{key}= takes a whole number, not {v!r}")
     v = int(v)
+    if signed:
+        if not -(2**63) <= v < 2**63:
+            raise refuse(f"{key}= is out of range: {v}")
+        return v
     if not 0 <= v <= _MAX:
         raise refuse(f"{key}= takes a whole number from 0 up, not {v}" if v < 0 else f"{key}= is too large: {v}")
     return v

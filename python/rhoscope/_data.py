@@ -7,10 +7,11 @@ text cells)."""
 
 from __future__ import annotations
 
+import json
 import math
 import os
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -50,9 +51,9 @@ class Prepared:
         column's refusal with its fix."""
         # The numbers the user gave, as the list they typed: `judges=[1, 2]`, not `judges= 1,2`.
         text = re.sub(
-            r"\b(judges|anchors|set_aside|id)= (-?\d+(?:,-?\d+)*) picks",
+            r"\b(judges|anchors|set_aside|id|designated_clean)= (-?\d+(?:,-?\d+)*) picks",
             lambda m: f"{m.group(1)}={m.group(2)} picks"
-            if m.group(1) == "id"
+            if m.group(1) in ("id", "designated_clean")
             else f"{m.group(1)}=[{', '.join(m.group(2).split(','))}] picks",
             text,
         )
@@ -72,7 +73,7 @@ class Prepared:
         if self.shown:
             text = text.replace(self.path, self.shown)
             # An in-memory panel is no file.
-            text = text.replace("(the file has a header only)", "(no rows)").replace("; the file has ", "; the data has ")
+            text = text.replace("no data rows (the file has a header only)", "no rows").replace("; the file has ", "; the data has ")
             # A note's place (the first item dropped) counts rows from 0 too.
             text = re.sub(rf"{re.escape(self.shown)}: row (\d+)", rf"{self.shown}: row index \1", text)
         labels = self.labels
@@ -82,6 +83,16 @@ class Prepared:
                 lambda m: f"row {labels[int(m.group(1))]!r}" if int(m.group(1)) < len(labels) else m.group(0),
                 text,
             )
+        return text
+
+    def document(self, text: str) -> str:
+        """A command's JSON text with its own notes worded as :meth:`message` words the
+        library's, each note's JSON string replaced in place so the rest stays byte for byte."""
+        notes = json.loads(text).get("notes")
+        for note in notes if isinstance(notes, list) else []:
+            worded = self.message(note) if isinstance(note, str) else note
+            if worded != note:
+                text = text.replace(json.dumps(note, ensure_ascii=False), json.dumps(worded, ensure_ascii=False))
         return text
 
 
@@ -321,7 +332,7 @@ def _columns(data: Any, kind: str, names: Sequence[str] | None, hints: dict[str,
         return list(data.columns), [_polars_column(data.get_column(c), hints) for c in data.columns]
     if kind == "numpy":
         if data.ndim != 2:
-            raise UsageError(f"data= is a {data.ndim}-D array: give a 2-D array (items × columns) with names=", 65)
+            raise UsageError(f"data= is a {data.ndim}-D array: give a 2-D array (items × columns) with names=", 2)
         if names is None or len(names) != data.shape[1]:
             given = "none" if names is None else str(len(names))
             raise UsageError(
@@ -394,7 +405,7 @@ def _long_frame(data: Any, kind: str, long: Sequence[str], hints: dict[str, Any]
         have = [str(c) for c in (data.keys() if kind == "mapping" else data.columns)]
         for c in (item, rater, score):
             if c not in have:
-                raise UsageError(f"long=: no column {c!r} (columns: {', '.join(have)})", 65)
+                raise UsageError(f"long=: no column {c!r} (columns: {', '.join(have)})", 2)
     if kind == "pandas":
         items, raters = _text(data[item].tolist()), _text(data[rater].tolist())
         scores = _pandas_column(data[score], hints)
@@ -454,7 +465,7 @@ def prepare(data: Any, names: Sequence[str] | None = None, long: Sequence[str] |
         names = [_name(n) for n in items("names", names)]
     long_flag = None
     if long is not None:
-        long = [long] if isinstance(long, str) else list(long)
+        long = [long] if isinstance(long, str) else list(long) if isinstance(long, Iterable) else []
         if len(long) != 3 or not all(isinstance(c, str) for c in long):
             raise UsageError("long= names three columns: (item, rater, score)", 2)
         long_flag = tuple(long)

@@ -93,10 +93,10 @@ class Result:
     def __init__(self, text: str, notes: list[str] | None = None) -> None:
         self._text = text
         self._doc: dict[str, Any] = json.loads(text)
-        own = self._doc.get("notes") if isinstance(self._doc.get("notes"), list) else []
-        #: Every note on the panel and the run: the document's own ``notes`` (ordinal
-        #: columns, …) and the library's notes beside it (dropped items, cost warnings).
-        self.notes: list[str] = list(own) + [_said(n) for n in (notes or []) if _said(n) not in own]
+        said = [_said(n) for n in self._doc.get("notes") or [] if isinstance(n, str)]
+        #: Every note on the panel and the run, once and without its place: the document's own
+        #: ``notes`` (ordinal columns, …) and the library's beside them (dropped items, costs).
+        self.notes: list[str] = said + [_said(n) for n in (notes or []) if _said(n) not in said]
 
     def to_dict(self) -> dict[str, Any]:
         """The command line's ``--json`` document (notes worded for Python), as a fresh dict."""

@@ -286,7 +286,7 @@ fn report(
     path: Option<String>,
     panel: Option<Bound<'_, PyDict>>,
     options: Bound<'_, PyDict>,
-    threads: Option<u64>,
+    threads: Option<i64>,
     shown: Option<String>,
 ) -> PyResult<Outcome> {
     let call = typed_call(command, panel_of(path, panel.as_ref())?, &options)?;
@@ -312,7 +312,7 @@ fn write(
     path: Option<String>,
     panel: Option<Bound<'_, PyDict>>,
     options: Bound<'_, PyDict>,
-    threads: Option<u64>,
+    threads: Option<i64>,
 ) -> PyResult<()> {
     let call = typed_call(command, panel_of(path, panel.as_ref())?, &options)?;
     detached(py, move |_| api::write(&call, threads))?.map_err(|e| failure(&e))

@@ -59,7 +59,7 @@ pub fn json(
 /// As [`json`], and [`Error::Usage`] naming the keyword of a value out of range.
 pub fn call(
     call: &Call,
-    threads: Option<u64>,
+    threads: Option<i64>,
     shown: Option<&str>,
     cancel: Cancel<'_>,
 ) -> Result<Outcome, Error> {
@@ -71,7 +71,7 @@ pub fn call(
 ///
 /// # Errors
 /// As [`files`], and [`Error::Usage`] naming the keyword of a value out of range.
-pub fn write(call: &Call, threads: Option<u64>) -> Result<(), Error> {
+pub fn write(call: &Call, threads: Option<i64>) -> Result<(), Error> {
     let threads = super::options::threads(threads)?;
     match call.command()? {
         c @ (Command::Simulate(_) | Command::Export(_) | Command::Plot(_)) => {

@@ -483,12 +483,12 @@ fn plot(o: &PlotOptions, a: &mut crate::cli::PlotArgs) -> Result<(), Error> {
     Ok(())
 }
 
-/// `threads=`, checked.
+/// `threads=`, checked: signed, so a negative count is refused with the same range as 0.
 ///
 /// # Errors
 /// [`Error::Usage`] naming `threads=` out of its range.
-pub fn threads(t: Option<u64>) -> Result<Option<u16>, Error> {
-    let hi = crate::data::limits::max_threads() as u64;
+pub fn threads(t: Option<i64>) -> Result<Option<u16>, Error> {
+    let hi = i64::try_from(crate::data::limits::max_threads()).unwrap_or(i64::MAX);
     t.map(|t| match u16::try_from(t) {
         Ok(n) if (1..=hi).contains(&t) => Ok(n),
         _ => Err(Error::Usage(
@@ -649,5 +649,7 @@ mod tests {
                 && zero.ends_with(", not 0"),
             "{zero}"
         );
+        let below = threads(Some(-1)).unwrap_err().to_string();
+        assert_eq!(below, zero.replace(", not 0", ", not -1"));
     }
 }

@@ -27,7 +27,8 @@ def test_missing_file_is_an_input_error(tmp_path):
         rhoscope.estimate(path)
     run = cli("estimate", path)
     assert e.value.exit_code == run.code == 66
-    assert str(e.value) == last_error(run)
+    # The command's line, named by the keyword that gave the path.
+    assert str(e.value) == f"data=: {last_error(run)}"
 
 
 def test_bad_data_is_an_input_error(tmp_path):
