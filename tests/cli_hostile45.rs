@@ -23,3 +23,47 @@ fn a_parquet_page_whose_dictionary_is_corrupt_is_refused_not_a_panic() {
     );
     assert!(!err.contains("panicked"), "{err}");
 }
+
+#[test]
+fn a_simulated_panel_with_values_beyond_2_pow_53_reads_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let sim = [
+        "simulate",
+        "--preset",
+        "mid",
+        "--n",
+        "30",
+        "--seed",
+        "1",
+        "--set",
+        "sigma_t2=1e34",
+        "-o",
+        "m.csv",
+    ];
+    assert_eq!(run(dir.path(), &sim).code, 0);
+    let r = run(dir.path(), &["estimate", "m.csv"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    // The export's data file (written for a source R cannot read, here JSON) must read back too.
+    let text = std::fs::read_to_string(dir.path().join("m.csv")).unwrap();
+    let mut lines = text.lines();
+    let names: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let records: Vec<String> = lines
+        .map(|l| {
+            let kv: Vec<String> = names
+                .iter()
+                .zip(l.split(','))
+                .map(|(n, v)| format!("\"{n}\": {v}"))
+                .collect();
+            format!("{{{}}}", kv.join(", "))
+        })
+        .collect();
+    write(
+        dir.path(),
+        "m.json",
+        format!("[{}]", records.join(",\n")).as_bytes(),
+    );
+    let e = run(dir.path(), &["export", "m.json", "-o", "m.R"]);
+    assert_eq!(e.code, 0, "{}", e.stderr);
+    let r = run(dir.path(), &["estimate", "m.data.csv"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+}
