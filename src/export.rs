@@ -73,7 +73,7 @@ pub fn data_csv(panel: &Panel, columns: &[String]) -> String {
             if c > 0 {
                 out.push(',');
             }
-            let _ = write!(out, "{}", col[i]);
+            let _ = write!(out, "{}", crate::panel::Number(col[i]));
         }
         out.push('\n');
     }

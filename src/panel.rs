@@ -157,7 +157,7 @@ impl Panel {
                 if c > 0 {
                     out.write_all(b",")?;
                 }
-                write!(out, "{}", self.data[c * self.n + i])?;
+                write!(out, "{}", Number(self.data[c * self.n + i]))?;
             }
             out.write_all(b"\n")?;
         }
@@ -176,6 +176,21 @@ impl Panel {
             }
         }
         Ok(())
+    }
+}
+
+/// A score as the readers read it back to the same `f64`: shortest digits, and in scientific
+/// form from 2^53 up, where positional digits padded with zeros would claim an exactness the
+/// readers refuse.
+pub struct Number(pub f64);
+
+impl std::fmt::Display for Number {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.0.abs() >= 9_007_199_254_740_992.0 && self.0.is_finite() {
+            write!(f, "{:e}", self.0)
+        } else {
+            write!(f, "{}", self.0)
+        }
     }
 }
 

@@ -113,6 +113,10 @@ pub fn install_signal_cleanup() -> io::Result<()> {
 /// `main` calls it; a host running the CLI in-process keeps its own panic handling.
 pub fn install_panic_line() {
     std::panic::set_hook(Box::new(|info| {
+        // A Parquet decode catches its own panics and reports the file as unreadable.
+        if crate::data::panic_is_caught() {
+            return;
+        }
         let payload = info.payload();
         let what = payload
             .downcast_ref::<&str>()

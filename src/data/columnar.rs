@@ -68,16 +68,50 @@ fn short(text: &str) -> String {
     crate::location::sanitize(&cut)
 }
 
+thread_local! {
+    /// Set while this thread decodes Parquet pages, whose decoder panics on some corrupt pages.
+    static DECODING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Whether a panic now comes from decoding Parquet and is caught there: the binary's panic
+/// hook then lets it unwind instead of ending the process.
+pub fn panic_is_caught() -> bool {
+    DECODING.with(std::cell::Cell::get)
+}
+
+/// `decode` run with its panics caught: the parquet crate panics on some corrupt pages (a
+/// dictionary page missing), and a hostile file must be a refusal, not an internal error.
+fn guarded<T>(decode: impl FnOnce() -> T) -> Result<T, ()> {
+    let before = DECODING.with(|d| d.replace(true));
+    let out = std::panic::catch_unwind(std::panic::AssertUnwindSafe(decode));
+    DECODING.with(|d| d.set(before));
+    out.map_err(|_| ())
+}
+
 /// The rows of a Parquet input, or a one-line error when it cannot be read.
 pub(super) fn records(path: &Path, input: Input) -> Result<Opened, DataError> {
     let unreadable = |e: parquet::errors::ParquetError| {
         DataError::data(path, format!("not a readable Parquet file ({})", cause(&e)))
     };
+    let panicked = |()| {
+        DataError::data(
+            path,
+            "not a readable Parquet file (its footer does not decode)",
+        )
+    };
     let reader: Box<dyn FileReader> = match input {
-        Input::File(f) => Box::new(SerializedFileReader::new(f).map_err(unreadable)?),
+        Input::File(f) => Box::new(
+            guarded(|| SerializedFileReader::new(f))
+                .map_err(panicked)?
+                .map_err(unreadable)?,
+        ),
         Input::Memory(bytes) => {
             let bytes = in_memory(<File as ChunkReader>::get_bytes, bytes);
-            Box::new(SerializedFileReader::new(bytes).map_err(unreadable)?)
+            Box::new(
+                guarded(|| SerializedFileReader::new(bytes))
+                    .map_err(panicked)?
+                    .map_err(unreadable)?,
+            )
         }
     };
     let names: Vec<String> = reader
@@ -113,7 +147,17 @@ struct Rows {
 
 impl Records for Rows {
     fn next(&mut self, rec: &mut ByteRecord) -> Result<Option<u64>, DataError> {
-        let Some(row) = self.iter.next() else {
+        let iter = &mut self.iter;
+        let Some(row) = guarded(|| iter.next()).map_err(|()| {
+            DataError::data(
+                &self.path,
+                format!(
+                    "the Parquet file is corrupt after {} rows read: a page does not decode",
+                    self.row
+                ),
+            )
+        })?
+        else {
             return Ok(None);
         };
         // A page that does not decode is no row's fault: the rows read so far are named.

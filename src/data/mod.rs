@@ -163,6 +163,7 @@ mod wide;
 
 pub use cells::{MISSING, is_missing};
 pub use checks::MAX_MAGNITUDE;
+pub use columnar::panic_is_caught;
 pub use error::DataError;
 pub use format::Format;
 pub use input::note_stdin_closed;
