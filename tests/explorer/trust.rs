@@ -11,7 +11,7 @@
 use super::*;
 
 /// The Likert fixture with anchor `k` trusted (the loader reads its roles from the names).
-fn likert_trusted(k: usize) -> App {
+pub(super) fn likert_trusted(k: usize) -> App {
     trusted("tests/fixtures/likert_anchors.csv", k)
 }
 
@@ -317,10 +317,10 @@ fn the_read_row_drops_its_hint_rather_than_cut_it() {
         let rows = pane_rows(&app, Pane::Battery, w, h);
         let read = rows
             .iter()
-            .find(|r| r.contains("read the designated-clean-latent"))
+            .find(|r| r.contains("read the designated clean"))
             .unwrap_or_else(|| panic!("{w}×{h}: {rows:#?}"));
         assert!(
-            read.trim_end().ends_with("estimate") || read.trim_end().ends_with("(Enter: why)"),
+            read.trim_end().ends_with("(latent)") || read.trim_end().ends_with("(Enter: why)"),
             "{w}×{h}: {read}"
         );
     }
