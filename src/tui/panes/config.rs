@@ -143,6 +143,13 @@ fn row_lines(
             .into_iter()
             .map(|t| Line::from(Span::styled(t, theme.highlight()))),
     );
+    // The panel's own count of anchors and why it identifies nothing: first, as it is the
+    // point on this panel, in view at 80×24 before the row's list.
+    if let (Some(why), Some(p)) = (&d.refusal, app.panel.as_deref())
+        && p.m() < 2
+    {
+        lines.push(Line::styled(format!("this panel: {why}"), theme.warn()));
+    }
     // What runs here, as the battery settled it: the list `battery` prints.
     let offer = match (app.battery.as_deref(), app.panel.as_deref()) {
         (Some(r), Some(p)) => {
@@ -158,12 +165,6 @@ fn row_lines(
             format!("this panel has N = {n}, below the row's N ≳ 10⁴: expect low power"),
             theme.warn(),
         ));
-    }
-    // The panel's own count of anchors and why it identifies nothing.
-    if let (Some(why), Some(p)) = (&d.refusal, app.panel.as_deref())
-        && p.m() < 2
-    {
-        lines.push(Line::styled(format!("this panel: {why}"), theme.warn()));
     }
     // Wrapped, so that each gap's reason is read whole at every size.
     let gaps = format!("unguarded: {}", unguarded(app, d).join("; "));
