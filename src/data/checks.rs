@@ -411,7 +411,7 @@ pub(super) fn off_scale_note(
         DataError::data(
             path,
             format!(
-                "note: anchor{} {} on another scale than the judges (median SD {median:.3}): the model reads every column on one scale, so their ρ̂ and flags (a non-positive σ̂_a², say) may come from the scale alone; no setting in rhoscope rescales a column: multiply each by its factor outside rhoscope and load the panel again, and the battery will say whether a ρ̂ then reads",
+                "note: anchor{} {} on another scale than the judges (median SD {median:.3}): the model reads every column on one scale, so their ρ̂ and flags (a non-positive σ̂_a², say) may come from the scale alone; no setting in rhoscope rescales a column: multiply each by its factor outside rhoscope and load the panel again, and the battery will say whether a ρ̂ then reads.",
                 if off.len() == 1 { "" } else { "s" },
                 off.join(", ")
             ),

@@ -202,7 +202,7 @@ fn two_worlds() -> Scene {
     Scene {
         title: "Two worlds the data cannot tell apart",
         caption: [
-            "Five-level anchors share no scale with the judges: only their latent correlations are seen, and the worlds below give the same ones.",
+            "Five-level anchors share no scale with the judges: only their latent correlations are seen, and the two worlds in the estimates pane give the same ones.",
             "In one A1 is clean, in the other A2: the data cannot say which, so ρ is a family, not a point; only an assumption (one anchor trusted as clean) picks the world.",
         ],
         setup: Setup::Worlds {
@@ -217,5 +217,5 @@ fn two_worlds() -> Scene {
 /// The caption shown when the HANNA file is not at hand.
 pub const HANNA_MISSING: [&str; 2] = [
     "The HANNA panel is not at hand: press o and type the path of hanna_coherence_panel.csv or its folder (from dig-team/hanna-benchmark-asg).",
-    "A talk run from beside ../shared/data/hanna, or as `rhoscope demo --hanna PATH`, finds it itself.",
+    "A talk run from beside ../shared/data/hanna finds it itself.",
 ];

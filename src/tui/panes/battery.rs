@@ -5,6 +5,7 @@
 //! While a rerun is under way the last result stays, dimmed and marked stale. Sparklines
 //! are dropped before any number is.
 
+use crate::estimate::Estimator;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
@@ -136,13 +137,18 @@ fn verdicts(app: &App, theme: Theme, width: usize) -> Vec<Line<'static>> {
         lines.push(Line::from(weak));
         lines.push(Line::from(range));
     }
+    let names = app
+        .panel
+        .as_ref()
+        .map(|p| p.anchors.clone())
+        .unwrap_or_default();
     if let Some(e) = r
         .route
         .read
         .filter(|e| *e != crate::estimate::Estimator::ClosedForm)
     {
         let mut read = vec![Span::styled(
-            format!("read the {} estimate", e.key().replace('_', "-")),
+            format!("read the {}", read_name(e, &names, app.designated())),
             theme.highlight(),
         )];
         with_hint(
@@ -153,6 +159,17 @@ fn verdicts(app: &App, theme: Theme, width: usize) -> Vec<Line<'static>> {
         lines.push(Line::from(read));
     }
     lines
+}
+
+/// The read estimate's name: a trusted anchor's by its name, as the estimates and
+/// configuration panes give it; the others by their short key.
+fn read_name(e: Estimator, names: &[String], designated: Option<usize>) -> String {
+    match e {
+        Estimator::DesignatedClean | Estimator::DesignatedCleanLatent => {
+            crate::tui::reading::pane_label(e, names, designated)
+        }
+        _ => format!("{} estimate", e.key().replace('_', "-")),
+    }
 }
 
 /// `hint` after `spans` when the row then fits `width`: a key hint is dropped whole, never
