@@ -105,8 +105,38 @@ fn verdicts(app: &App, theme: Theme, width: usize) -> Vec<Line<'static>> {
         );
         lines.push(Line::from(idle_line));
     }
-    // The weak-identification screen and the range flags share one line, each the
-    // reading's one verdict.
+    lines.extend(weak_and_range(r, width, (stale, body, theme)));
+    let names = app
+        .panel
+        .as_ref()
+        .map(|p| p.anchors.clone())
+        .unwrap_or_default();
+    if let Some(e) = r
+        .route
+        .read
+        .filter(|e| *e != crate::estimate::Estimator::ClosedForm)
+    {
+        let mut read = vec![Span::styled(
+            format!("read the {}", read_name(e, &names, app.designated())),
+            theme.highlight(),
+        )];
+        with_hint(
+            &mut read,
+            Span::styled(" (Enter: why)", theme.highlight()),
+            width,
+        );
+        lines.push(Line::from(read));
+    }
+    lines
+}
+
+/// The weak-identification screen and the range flags, on one line where it fits: each
+/// the reading's one verdict.
+fn weak_and_range(
+    r: &crate::battery::BatteryReport,
+    width: usize,
+    (stale, body, theme): (bool, Style, Theme),
+) -> Vec<Line<'static>> {
     let weak_id = r.reading.evidence.weak_id;
     let weak_v = weak_id.verdict();
     let weak_t = match weak_id {
@@ -132,33 +162,10 @@ fn verdicts(app: &App, theme: Theme, width: usize) -> Vec<Line<'static>> {
         // A semicolon, not a dot: the N/A badge's own dot must not read as a separator.
         one.push(Span::styled("; ", body));
         one.extend(range);
-        lines.push(Line::from(one));
+        vec![Line::from(one)]
     } else {
-        lines.push(Line::from(weak));
-        lines.push(Line::from(range));
+        vec![Line::from(weak), Line::from(range)]
     }
-    let names = app
-        .panel
-        .as_ref()
-        .map(|p| p.anchors.clone())
-        .unwrap_or_default();
-    if let Some(e) = r
-        .route
-        .read
-        .filter(|e| *e != crate::estimate::Estimator::ClosedForm)
-    {
-        let mut read = vec![Span::styled(
-            format!("read the {}", read_name(e, &names, app.designated())),
-            theme.highlight(),
-        )];
-        with_hint(
-            &mut read,
-            Span::styled(" (Enter: why)", theme.highlight()),
-            width,
-        );
-        lines.push(Line::from(read));
-    }
-    lines
 }
 
 /// The read estimate's name: a trusted anchor's by its name, as the estimates and
