@@ -56,11 +56,11 @@ def test_estimate_on_a_dataframe_is_the_cli():
 
 def test_estimate_every_method():
     df = read_exact(THREE)
-    # The command line adopts the families file beside the asset; a frame has none of its own.
+    # A frame has no sidecar of its own, so both sides are given the same families file.
     result = rhoscope.estimate(
         df, method="all", blocked=False, designated_clean="A1", families=THREE_FAMILIES
     )
-    same_document(result, cli_json("estimate", THREE, "--method", "all", "--designated-clean", "A1"), str(THREE))
+    same_document(result, cli_json("estimate", THREE, "--method", "all", "--designated-clean", "A1", "--families", THREE_FAMILIES), str(THREE))
     tidy = result.tidy()
     assert set(tidy["estimator"]) >= {"estimate", "ml", "free_scale", "designated_clean"}
     assert list(tidy.columns) == [

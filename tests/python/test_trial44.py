@@ -26,7 +26,7 @@ def _refused_beyond_2_53(call) -> None:
         call()
     assert e.value.exit_code == 65
     assert "column 'A1'" in e.value.message
-    assert "an integer beyond 2^53" in e.value.message
+    assert "beyond 2^53" in e.value.message
 
 
 def test_integers_beyond_2_53_are_refused_in_every_container(likert):
@@ -64,7 +64,7 @@ def test_integers_a_double_holds_are_read_as_numbers(likert):
 def test_a_long_score_column_beyond_2_53_is_refused(likert):
     long = likert.reset_index().melt(id_vars="index", var_name="rater", value_name="score")
     long["score"] = np.where(long.rater == "A1", long.score, 1).astype(np.int64) + BIG
-    with pytest.raises(rhoscope.InputError, match="an integer beyond 2\\^53"):
+    with pytest.raises(rhoscope.InputError, match="beyond 2\\^53"):
         rhoscope.estimate(long, long=("index", "rater", "score"))
 
 
