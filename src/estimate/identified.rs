@@ -371,24 +371,25 @@ impl Accepted {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Population moments of the free-scale model at (s, c, β) with anchor variances `v`.
-    fn population(s: f64, c: f64, beta: &[f64], v: &[f64]) -> AnchorMoments {
-        let m = beta.len();
-        let mut p = Vec::new();
-        for k in 0..m {
-            for l in k + 1..m {
-                p.push(s + beta[k] * beta[l] / c);
-            }
-        }
-        AnchorMoments {
-            q: beta.iter().map(|b| (s + b) / (s + c).sqrt()).collect(),
-            p,
-            v: v.to_vec(),
+/// Population moments of the free-scale model at (s, c, β) with anchor variances `v`.
+pub(crate) fn population(s: f64, c: f64, beta: &[f64], v: &[f64]) -> AnchorMoments {
+    let m = beta.len();
+    let mut p = Vec::new();
+    for k in 0..m {
+        for l in k + 1..m {
+            p.push(s + beta[k] * beta[l] / c);
         }
     }
+    AnchorMoments {
+        q: beta.iter().map(|b| (s + b) / (s + c).sqrt()).collect(),
+        p,
+        v: v.to_vec(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
 
     /// A small diagonal Γ: moments known to about `sd`.
     fn gamma(d: usize, sd: f64) -> DMatrix<f64> {

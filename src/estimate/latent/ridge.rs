@@ -143,20 +143,13 @@ mod tests {
         assert!(clean.iter().all(|r| r.abs() < 1e-6), "{clean:?}");
     }
 
-    /// Anchor moments of the free-scale model at (σ_t², σ_c², β, σ_a²), written out here.
+    /// Anchor moments of the free-scale model at (σ_t², σ_c², β, σ_a²): the population
+    /// moments with each anchor's variance V_k = σ_t² + β_k²/σ_c² + σ_a,k².
     fn world(s: f64, c: f64, beta: &[f64], sa2: &[f64]) -> AnchorMoments {
-        let m = beta.len();
-        let mut p = Vec::new();
-        for k in 0..m {
-            for l in k + 1..m {
-                p.push(s + beta[k] * beta[l] / c);
-            }
-        }
-        AnchorMoments {
-            q: beta.iter().map(|b| (s + b) / (s + c).sqrt()).collect(),
-            p,
-            v: (0..m).map(|k| s + beta[k] * beta[k] / c + sa2[k]).collect(),
-        }
+        let v: Vec<f64> = (0..beta.len())
+            .map(|k| s + beta[k] * beta[k] / c + sa2[k])
+            .collect();
+        crate::estimate::identified::population(s, c, beta, &v)
     }
 
     /// ρ_k of a world, by the model's definition β_k / √((V_k − σ_t²) σ_c²).
