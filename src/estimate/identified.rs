@@ -72,7 +72,7 @@ pub fn moments_of(fit: &FreeScaleFit, anchor_cov: &DMatrix<f64>) -> AnchorMoment
 pub fn of_panel(panel: &Panel, mom: &AnchorMoments) -> Option<IdentifiedSet> {
     let draws = jackknife(panel)?;
     let gamma = jackknife_cov(&draws);
-    Some(set(mom, &gamma))
+    Some(set(mom, &gamma, draws.len()))
 }
 
 /// The moment vector of each delete-a-group sample; items go to group i mod [`GROUPS`].
@@ -287,17 +287,15 @@ fn ar_at(
     t.is_finite().then_some(t)
 }
 
-/// The confidence set of (σ_t², σ_c²) on a grid, refined once over its bounding box.
+/// The confidence set of (σ_t², σ_c²) on a grid, refined once over its bounding box; `groups`
+/// is the number of jackknife groups Γ came from (fewer than [`GROUPS`] when N < 100).
 #[must_use]
-pub fn set(mom: &AnchorMoments, gamma: &DMatrix<f64>) -> IdentifiedSet {
+pub fn set(mom: &AnchorMoments, gamma: &DMatrix<f64>, groups: usize) -> IdentifiedSet {
     let m = mom.q.len();
     let df = mom.p.len() as f64;
     // Γ comes from G jackknife groups, so T is Hotelling's T²(d, G − 1), not χ²_d: at six
     // anchors (d = 15, G = 50) χ²'s point (25.0) rejected 17 % of null panels against T²'s 41.
-    let g = GROUPS as f64;
-    let crit = FisherSnedecor::new(df, g - df).map_or(f64::INFINITY, |f| {
-        df * (g - 1.0) / (g - df) * f.inverse_cdf(LEVEL)
-    });
+    let crit = hotelling_point(df, groups);
     let n = if m <= 4 { GRID } else { GRID_MANY };
     let s_max = mom.v.iter().copied().fold(f64::INFINITY, f64::min);
     let v_max = mom.v.iter().copied().fold(0.0f64, f64::max);
@@ -341,8 +339,20 @@ pub fn set(mom: &AnchorMoments, gamma: &DMatrix<f64>) -> IdentifiedSet {
         },
         sigma_t2: out.any.then_some(out.s),
         unbounded,
-        groups: GROUPS,
+        groups,
     }
+}
+
+/// The 95 % point of Hotelling's T²(d, G − 1): d(G − 1)/(G − d)·F_{d, G − d}; infinite (no
+/// point rejected) when G ≤ d, where Γ is singular anyway.
+fn hotelling_point(d: f64, groups: usize) -> f64 {
+    let g = groups as f64;
+    if g <= d {
+        return f64::INFINITY;
+    }
+    FisherSnedecor::new(d, g - d).map_or(f64::INFINITY, |f| {
+        d * (g - 1.0) / (g - d) * f.inverse_cdf(LEVEL)
+    })
 }
 
 /// Running ranges of the accepted points.
@@ -405,7 +415,7 @@ mod tests {
         let beta: Vec<f64> = (0..3).map(|k| rho[k] * sa[k] * c.sqrt()).collect();
         let v: Vec<f64> = sa.iter().map(|a| s + a * a).collect();
         let mom = population(s, c, &beta, &v);
-        let set = set(&mom, &gamma(6, 1e-3));
+        let set = set(&mom, &gamma(6, 1e-3), GROUPS);
         assert!(set.is_point(), "{set:?}");
         for (k, r) in set.rho.iter().enumerate() {
             let (lo, hi) = r.unwrap();
@@ -420,7 +430,7 @@ mod tests {
         let (s, c) = (1.0, 0.8);
         let v = [1.25, 1.36, 1.49];
         let mom = population(s, c, &[0.0; 3], &v);
-        let set = set(&mom, &gamma(6, 1e-3));
+        let set = set(&mom, &gamma(6, 1e-3), GROUPS);
         assert!(!set.is_point(), "{set:?}");
         let (lo, hi) = set.rho[0].unwrap();
         assert!(lo < -0.7 && hi > 0.8, "{lo}..{hi}");
@@ -434,7 +444,7 @@ mod tests {
         let b = 0.2;
         let v: Vec<f64> = sa.iter().map(|a| s + a * a).collect();
         let mom = population(s, c, &[b; 3], &v);
-        let set = set(&mom, &gamma(6, 1e-3));
+        let set = set(&mom, &gamma(6, 1e-3), GROUPS);
         assert!(!set.is_point(), "{set:?}");
         for (k, r) in set.rho.iter().enumerate() {
             let truth = b / (sa[k] * c.sqrt());
@@ -447,6 +457,36 @@ mod tests {
     }
 
     #[test]
+    fn the_cut_is_hotellings_point_for_the_groups_used() {
+        // d(G − 1)/(G − d)·F_{d, G−d}(0.95) from F tables: F_{3,17} = 3.1968, F_{3,47} = 2.8024.
+        assert!((hotelling_point(3.0, 20) - 10.7186).abs() < 1e-3);
+        assert!((hotelling_point(3.0, 50) - 8.7648).abs() < 1e-3);
+        assert_eq!(hotelling_point(3.0, 3), f64::INFINITY);
+    }
+
+    #[test]
+    fn a_small_panel_cuts_at_the_groups_its_jackknife_used() {
+        // N = 40 leaves 20 jackknife groups, not 50: the set must say so and cut at T²(d, 19).
+        let panel = crate::simulate::simulate(&crate::model::Params::three_anchor(), 40, 3).unwrap();
+        let (fit, _) = super::super::free_scale::fit_panel_identified(&panel).unwrap();
+        let set = fit.identified.expect("a set at N = 40");
+        assert_eq!(set.groups, 20);
+    }
+
+    #[test]
+    fn fewer_groups_accept_more() {
+        // The same moments and Γ: with 20 groups the cut is higher, so the set is no smaller.
+        let (s, c) = (1.0, 0.8f64);
+        let sa = [0.5f64, 0.6, 0.7];
+        let beta: Vec<f64> = [0.3, 0.7, 0.5].iter().zip(sa).map(|(r, a)| r * a * c.sqrt()).collect();
+        let v: Vec<f64> = sa.iter().map(|a| s + a * a).collect();
+        let mom = population(s, c, &beta, &v);
+        let (few, many) = (set(&mom, &gamma(6, 0.02), 20), set(&mom, &gamma(6, 0.02), 50));
+        let width = |x: &IdentifiedSet| x.rho[0].map_or(0.0, |(lo, hi)| hi - lo);
+        assert!(width(&few) > width(&many), "{few:?} vs {many:?}");
+    }
+
+    #[test]
     fn moments_no_model_can_fit_give_an_empty_set() {
         // P far above anything q allows: a negative σ_c² would be needed.
         let mom = AnchorMoments {
@@ -454,7 +494,7 @@ mod tests {
             p: vec![5.0, -5.0, 5.0],
             v: vec![10.0, 10.0, 10.0],
         };
-        let set = set(&mom, &gamma(6, 1e-3));
+        let set = set(&mom, &gamma(6, 1e-3), GROUPS);
         assert!(set.is_empty());
         assert!(!set.is_point());
     }
