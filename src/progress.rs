@@ -92,10 +92,10 @@ pub const TERMINATING_SIGNALS: [i32; 14 + LINUX_ONLY.len()] = {
 };
 
 /// SIGSTKFLT (16) and SIGPWR (30): default-fatal on Linux, numbered so on these
-/// architectures (the signal crate does not name them).
-#[cfg(all(
-    unix,
-    any(feature = "cli", feature = "tui"),
+/// architectures (the signal crate does not name them); one `cfg!` decides, so the list of
+/// architectures is written once.
+#[cfg(all(unix, any(feature = "cli", feature = "tui")))]
+const LINUX_ONLY: &[i32] = if cfg!(all(
     target_os = "linux",
     any(
         target_arch = "x86_64",
@@ -104,20 +104,8 @@ pub const TERMINATING_SIGNALS: [i32; 14 + LINUX_ONLY.len()] = {
         target_arch = "arm",
         target_arch = "riscv64"
     )
-))]
-const LINUX_ONLY: [i32; 2] = [16, 30];
-#[cfg(all(
-    unix,
-    any(feature = "cli", feature = "tui"),
-    not(all(
-        target_os = "linux",
-        any(
-            target_arch = "x86_64",
-            target_arch = "x86",
-            target_arch = "aarch64",
-            target_arch = "arm",
-            target_arch = "riscv64"
-        )
-    ))
-))]
-const LINUX_ONLY: [i32; 0] = [];
+)) {
+    &[16, 30]
+} else {
+    &[]
+};
