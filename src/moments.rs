@@ -284,6 +284,19 @@ pub fn mean_judge_cov(s: &DMatrix<f64>, p: usize, pairs: JudgePairs<'_>) -> Opti
     (count > 0).then(|| total / count as f64)
 }
 
+/// The mean variance of S: the unit a fit runs in, so that products of four scores neither
+/// under- nor overflow (1 when S has no positive finite scale, which the fits then refuse).
+#[must_use]
+pub fn unit_scale(s: &DMatrix<f64>) -> f64 {
+    let q = s.nrows().max(1) as f64;
+    let unit = s.diagonal().iter().map(|v| v / q).sum::<f64>();
+    if unit.is_finite() && unit > 0.0 {
+        unit
+    } else {
+        1.0
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -5,7 +5,7 @@
 use rand::RngExt;
 use rayon::prelude::*;
 
-use super::{BootstrapResult, Draw, summarise};
+use super::summary::{BootstrapResult, Draw, summarise};
 use crate::estimate::{Context, Estimator, free_scale};
 use crate::panel::Panel;
 use crate::rng::{Purpose, Streams};

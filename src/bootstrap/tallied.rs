@@ -42,7 +42,7 @@ impl Refit {
         let (n, p, m) = (panel.n, panel.p(), panel.m());
         let drawn = overflowed
             .contains(&r)
-            .then(|| super::batch::redraw(streams, start + r, n));
+            .then(|| super::counts::redraw(streams, start + r, n));
         let counts = &counts[r * n..(r + 1) * n];
         match self {
             Refit::Tallied(items) => {
@@ -94,7 +94,7 @@ pub(crate) fn latent(
 ) -> Option<Estimate> {
     let drawn = overflowed
         .contains(&r)
-        .then(|| super::batch::redraw(streams, start + r, n));
+        .then(|| super::counts::redraw(streams, start + r, n));
     let (corr, _) = tallied(items, &counts[r * n..(r + 1) * n], drawn, n)?;
     crate::estimate::latent::fit(&corr, p, d).ok()
 }

@@ -134,7 +134,7 @@ impl Estimator {
             Fitter::Moments(on) => {
                 let mom = Moments::from_cov(s, p, (on.pairs)(ctx)).ok_or(on.undefined.clone())?;
                 let mut estimate = (on.estimate)(&mom, ctx);
-                common_scale(&mut estimate, panel);
+                super::scale::common_scale(&mut estimate, panel);
                 (estimate, Detail::None)
             }
         };
@@ -173,21 +173,6 @@ impl Estimator {
             .moments()
             .unwrap_or_else(|| panic!("{} is not a function of its moments", self.key()));
         (on.estimate)(mom, ctx)
-    }
-}
-
-/// Assumption 1's common scale on a fit that needs it ([`super::scale`]): ordinal judges or
-/// an ordinal anchor leave every ρ̂ undefined; a range mismatch is flagged beside the numbers.
-pub(super) fn common_scale(estimate: &mut Estimate, panel: &Panel) {
-    for flag in super::scale::flags(panel) {
-        if matches!(
-            flag.code,
-            super::FlagCode::OrdinalCodes | super::FlagCode::OrdinalAnchor
-        ) {
-            estimate.undefine(flag);
-        } else {
-            estimate.flags.push(flag);
-        }
     }
 }
 

@@ -90,7 +90,7 @@ fn identify(fit: &mut FreeScaleFit, panel: &Panel, anchor_cov: &DMatrix<f64>) {
     }
     // At the anchors' unit scale, as the point fit: Γ holds products of four anchor units,
     // which under- or overflow long before the scores do.
-    let unit = super::ml::unit_scale(anchor_cov);
+    let unit = crate::moments::unit_scale(anchor_cov);
     let mut mom = identified::moments_of(fit, &(anchor_cov / unit));
     mom.q.iter_mut().for_each(|q| *q /= unit.sqrt());
     let mut at_unit = panel.clone();

@@ -467,7 +467,8 @@ mod tests {
     #[test]
     fn a_small_panel_cuts_at_the_groups_its_jackknife_used() {
         // N = 40 leaves 20 jackknife groups, not 50: the set must say so and cut at T²(d, 19).
-        let panel = crate::simulate::simulate(&crate::model::Params::three_anchor(), 40, 3).unwrap();
+        let panel =
+            crate::simulate::simulate(&crate::model::Params::three_anchor(), 40, 3).unwrap();
         let (fit, _) = super::super::free_scale::fit_panel_identified(&panel).unwrap();
         let set = fit.identified.expect("a set at N = 40");
         assert_eq!(set.groups, 20);
@@ -478,10 +479,17 @@ mod tests {
         // The same moments and Γ: with 20 groups the cut is higher, so the set is no smaller.
         let (s, c) = (1.0, 0.8f64);
         let sa = [0.5f64, 0.6, 0.7];
-        let beta: Vec<f64> = [0.3, 0.7, 0.5].iter().zip(sa).map(|(r, a)| r * a * c.sqrt()).collect();
+        let beta: Vec<f64> = [0.3, 0.7, 0.5]
+            .iter()
+            .zip(sa)
+            .map(|(r, a)| r * a * c.sqrt())
+            .collect();
         let v: Vec<f64> = sa.iter().map(|a| s + a * a).collect();
         let mom = population(s, c, &beta, &v);
-        let (few, many) = (set(&mom, &gamma(6, 0.02), 20), set(&mom, &gamma(6, 0.02), 50));
+        let (few, many) = (
+            set(&mom, &gamma(6, 0.02), 20),
+            set(&mom, &gamma(6, 0.02), 50),
+        );
         let width = |x: &IdentifiedSet| x.rho[0].map_or(0.0, |(lo, hi)| hi - lo);
         assert!(width(&few) > width(&many), "{few:?} vs {many:?}");
     }

@@ -63,7 +63,7 @@ fn fit_entry(
 ) -> Result<(Estimate, Detail), EstimateError> {
     let fit = fit(s, panel.p(), panel.n)?;
     let mut estimate = fit.estimate.clone();
-    super::fits::common_scale(&mut estimate, panel);
+    super::scale::common_scale(&mut estimate, panel);
     Ok((estimate, Detail::Ml(Box::new(fit))))
 }
 
@@ -203,7 +203,7 @@ fn fit_starts(
     fittable(s, l, n)?;
     // Fitted at unit scale (every entry of θ is a variance or covariance, degree 1 in S), so
     // the starts, the step rules and the convergence test do not depend on the scores' units.
-    let unit = unit_scale(s);
+    let unit = crate::moments::unit_scale(s);
     let s = &(s / unit);
     let first: Vec<_> = first.into_iter().map(|(th, label)| (th / unit, label)).collect();
     let chol_s = s
@@ -230,18 +230,6 @@ fn fit_starts(
     o.th *= unit;
     flag_fit(&mut fit, &o, l, no_solution);
     Ok(fit)
-}
-
-/// The mean variance of S: the unit the fit runs in (1 when S has no positive finite scale,
-/// which [`fittable`] and Cholesky then refuse).
-pub(crate) fn unit_scale(s: &DMatrix<f64>) -> f64 {
-    let q = s.nrows().max(1) as f64;
-    let unit = s.diagonal().iter().map(|v| v / q).sum::<f64>();
-    if unit.is_finite() && unit > 0.0 {
-        unit
-    } else {
-        1.0
-    }
 }
 
 /// Refuses a panel the likelihood cannot be maximised on: too few columns or items.

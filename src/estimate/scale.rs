@@ -5,6 +5,7 @@
 //! against 1–5). With two anchors a common rescaling of the judges is not visible in the
 //! covariances at all, so these checks are all there is.
 
+use super::shape::Estimate;
 use super::{Flag, FlagCode};
 use crate::panel::{Panel, Scale};
 
@@ -113,4 +114,16 @@ pub fn range_ratio(panel: &Panel) -> Option<f64> {
     let ratio = j / a;
     let bar = if integers { RANGE_RATIO } else { SPAN_RATIO };
     (ratio >= bar || ratio <= 1.0 / bar).then_some(ratio)
+}
+
+/// Assumption 1's common scale on a fit that needs it (the checks above): ordinal judges or
+/// an ordinal anchor leave every ρ̂ undefined; a range mismatch is flagged beside the numbers.
+pub(super) fn common_scale(estimate: &mut Estimate, panel: &Panel) {
+    for flag in flags(panel) {
+        if matches!(flag.code, FlagCode::OrdinalCodes | FlagCode::OrdinalAnchor) {
+            estimate.undefine(flag);
+        } else {
+            estimate.flags.push(flag);
+        }
+    }
 }

@@ -6,7 +6,9 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 
-use super::{estimate_text, estimate_with_ci_json, fmt_num, num, panel_json, panel_text, table};
+use super::fit::{estimate_text, estimate_with_ci_json};
+use super::format::{fmt_num, num, table};
+use super::panel::{panel_json, panel_text};
 use crate::battery::BatteryReport;
 use crate::battery::reading::WeakIdVerdict;
 use crate::bootstrap::{BootstrapResult, WEAK_ID_T};

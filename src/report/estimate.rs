@@ -5,7 +5,9 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 
-use super::{estimate_json, estimate_text, fmt_num, num, panel_json, panel_text};
+use super::fit::{estimate_json, estimate_text};
+use super::format::{fmt_num, num};
+use super::panel::{panel_json, panel_text};
 use crate::estimate::bias::BiasCorrection;
 use crate::estimate::free_scale::FreeScaleFit;
 use crate::estimate::ml::MlFit;
@@ -56,7 +58,7 @@ pub fn json(r: &EstimateReport<'_>) -> Value {
                 let obj = estimate_json(&fit.estimate, &panel.anchors, &panel.judges);
                 let latent = fit.estimator == Estimator::DesignatedCleanLatent;
                 let mut obj = match r.intervals.filter(|_| latent) {
-                    Some(b) => super::estimate_with_ci_json(
+                    Some(b) => super::fit::estimate_with_ci_json(
                         &fit.estimate,
                         b,
                         (&panel.anchors, &panel.judges),
@@ -146,7 +148,7 @@ fn bias_text(
         "  bias correction (Section 7; {} refits simulated from this fit at the panel's N, seed {}):\n{}  Read ρ̃ when the question is whether an anchor is clean; otherwise read ρ̂: the correction removes most of the upward bias near ρ = 0 at the cost of variance.\n",
         b.reps,
         b.seed,
-        super::table(&["anchor", "ρ̂", "bias ± MC SE", "ρ̃ corrected"], &rows)
+        super::format::table(&["anchor", "ρ̂", "bias ± MC SE", "ρ̃ corrected"], &rows)
             .lines()
             .fold(String::new(), |mut acc, l| {
                 let _ = writeln!(acc, "  {l}");

@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 
 use serde_json::{Value, json};
 
-use super::{interval_json, num};
+use super::format::{interval_json, num};
 use crate::estimate::identified::IdentifiedSet;
 use crate::estimate::latent::family::Family;
 use crate::identify::{FAMILY_RESAMPLES, FAMILY_SEED, FamilyCheck};

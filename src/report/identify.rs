@@ -5,7 +5,8 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 
-use super::{SCHEMA_VERSION, num, panel_json, panel_text, table};
+use super::format::{SCHEMA_VERSION, num, table};
+use super::panel::{panel_json, panel_text};
 use crate::identify::{Identification, PointSource};
 use crate::model::Params;
 use crate::ordinal::{LocalRank, RANK_TOLERANCE};

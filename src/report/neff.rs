@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use serde_json::{Value, json};
 
-use super::{interval_json, num};
+use super::format::{interval_json, num};
 use crate::neff::{Neff, is_heywood};
 
 /// "6 judges ≈ 1.4 independent votes [1.3, 1.5]": the sentence people quote (the interval

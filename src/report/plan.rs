@@ -4,7 +4,7 @@ use std::fmt::Write as _;
 
 use serde_json::{Value, json};
 
-use super::{SCHEMA_VERSION, table};
+use super::format::{SCHEMA_VERSION, table};
 use crate::plan::{Plan, PlanOptions, Target};
 
 /// What the target's quantity is, for headings.
@@ -33,8 +33,8 @@ pub fn json(scenario: &str, plan: &Plan, opts: &PlanOptions) -> Value {
         "max_n": opts.max_n,
         "evaluations": plan.evaluations.iter().map(|e| json!({
             "n": e.n,
-            "value": e.value.map_or(Value::Null, super::num),
-            "mc_se": super::num(e.mc_se),
+            "value": e.value.map_or(Value::Null, super::format::num),
+            "mc_se": super::format::num(e.mc_se),
             "reached": e.reached,
         })).collect::<Vec<_>>(),
     })

@@ -4,7 +4,7 @@ use std::fmt::Write as _;
 
 use serde_json::{Value, json};
 
-use super::{SCHEMA_VERSION, table};
+use super::format::{SCHEMA_VERSION, table};
 use crate::power::{PowerCell, PowerDesign, PowerOptions};
 
 fn rate_se(rate: f64, reps: usize) -> f64 {

@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use serde_json::{Value, json};
 
-use super::num;
+use super::format::num;
 use crate::battery::BatteryReport;
 use crate::battery::TestId;
 use crate::battery::phrase;

@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use serde_json::{Value, json};
 
-use super::{SCHEMA_VERSION, fmt_num, num, table};
+use super::format::{SCHEMA_VERSION, fmt_num, num, table};
 
 fn verdict_counts(tables: &[crate::reproduce::Table]) -> (usize, usize) {
     let cells = tables.iter().flat_map(|t| &t.cells);

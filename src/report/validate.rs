@@ -6,7 +6,8 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 
-use super::{SCHEMA_VERSION, num, panel_json, panel_text, table};
+use super::format::{SCHEMA_VERSION, num, table};
+use super::panel::{panel_json, panel_text};
 use crate::battery::TestId;
 use crate::estimate::{Context, Estimator};
 use crate::panel::Panel;

@@ -1,7 +1,7 @@
 //! Table 2: the bias in ρ̂_2 as the judges' loadings grow unequal.
 
 use super::sim::{fit, mean_cell, per_seed, rho};
-use super::{Budget, Table};
+use super::table::{Budget, Table};
 use crate::model::Params;
 use crate::progress::{Flow, Progress};
 

@@ -1,7 +1,7 @@
 //! Section 7's bias-correction row: the free-scale estimate near ρ = 0 before and after the parametric bootstrap correction.
 
 use super::sim::{mean_cell, rho, sd_cell};
-use super::{Budget, Table};
+use super::table::{Budget, Table};
 use crate::estimate::free_scale;
 use crate::model::{Discretise, Params};
 use crate::panel::Panel;

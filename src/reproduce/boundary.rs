@@ -1,7 +1,7 @@
 //! Table 1: the estimates as an anchor's design approaches the boundary of the identified region.
 
 use super::sim::{fit, mean_cell, per_seed, rho, sd_cell};
-use super::{Budget, Table};
+use super::table::{Budget, Table};
 use crate::model::Params;
 use crate::progress::{Flow, Progress};
 

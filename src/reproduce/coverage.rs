@@ -1,7 +1,7 @@
 //! Section 6: bootstrap interval coverage and the weak-identification screen.
 
 use super::sim::{fit, many, mean_cell, rate_cell, rho};
-use super::{Budget, Table};
+use super::table::{Budget, Table};
 use crate::bootstrap::{WeakId, bootstrap};
 use crate::estimate::{Context, Estimator};
 use crate::model::Params;

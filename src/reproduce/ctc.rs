@@ -1,7 +1,7 @@
 //! Section 6: the estimate against a designated clean anchor (CT-C(M−1)-style).
 
 use super::sim::{mean_cell, per_seed, rho};
-use super::{Budget, Table};
+use super::table::{Budget, Table};
 use crate::estimate::clean::designated_clean;
 use crate::estimate::closed_form;
 use crate::model::Params;

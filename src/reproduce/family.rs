@@ -1,7 +1,7 @@
 //! Section 5: the family-blocked estimator and Test C on six judges in three families.
 
 use super::sim::{many, mean_cell, rate_cell, rho};
-use super::{Budget, Cell, Table};
+use super::table::{Budget, Cell, Table};
 use crate::battery::TestId;
 use crate::estimate::blocked::family_blocked;
 use crate::estimate::closed_form;

@@ -1,7 +1,7 @@
 //! Section 4: how well ρ_2 = 0.7 is recovered at finite N.
 
 use super::sim::{fit, mean_cell, per_seed, rho};
-use super::{Budget, Cell, Table};
+use super::table::{Budget, Cell, Table};
 use crate::model::Params;
 use crate::progress::{Flow, Progress};
 

@@ -1,7 +1,7 @@
 //! Section 7 on the real HANNA panel: Test A on the raters' codes and the real-texture validation.
 
 use super::sim::rate_cell;
-use super::{Budget, Cell, Table};
+use super::table::{Budget, Cell, Table};
 use crate::estimate::Estimator;
 use crate::panel::Panel;
 use crate::progress::{Flow, Progress};

@@ -3,7 +3,7 @@
 use std::time::Instant;
 
 use super::sim::{many, mean_cell, rho};
-use super::{Budget, Table};
+use super::table::{Budget, Table};
 use crate::estimate::{closed_form, ml};
 use crate::model::Params;
 use crate::moments::{JudgePairs, Moments, covariance};

@@ -1,7 +1,7 @@
 //! Table 3: the battery's operating characteristics (size and power of each test).
 
 use super::sim::rate_cell;
-use super::{Budget, Table};
+use super::table::{Budget, Table};
 use crate::battery::TestId;
 use crate::power::{PowerDesign, PowerOptions, operating_characteristics};
 use crate::progress::{Flow, Progress};

@@ -1,7 +1,7 @@
 //! Section 7: ordinal judges with continuous anchors, through the free-scale estimator.
 
 use super::sim::{fit, mean_cell, per_seed, rho, sd_cell};
-use super::{Budget, Cell, Table};
+use super::table::{Budget, Cell, Table};
 use crate::estimate::{Estimate, free_scale};
 use crate::model::{Discretise, Params};
 use crate::panel::Panel;

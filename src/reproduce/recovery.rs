@@ -1,7 +1,7 @@
 //! Section 4: recovery of ρ under contamination at N = 40 000.
 
 use super::sim::{fit, mean_cell, per_seed, rho};
-use super::{Budget, Table};
+use super::table::{Budget, Table};
 use crate::model::Params;
 use crate::progress::{Flow, Progress};
 

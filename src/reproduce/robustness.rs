@@ -3,7 +3,7 @@
 use super::coverage::ci_study;
 use super::family::family_layout;
 use super::sim::{fit, many, mean_cell, per_seed, rate_cell, rho};
-use super::{Budget, Cell, Table};
+use super::table::{Budget, Cell, Table};
 use crate::battery::TestId;
 use crate::model::{Dist, Families, Params};
 use crate::moments::covariance;

@@ -2,7 +2,7 @@
 
 use rayon::prelude::*;
 
-use super::{Cell, SEEDS};
+use super::table::{Cell, SEEDS};
 use crate::estimate::{Estimate, closed_form};
 use crate::model::Params;
 use crate::moments::{JudgePairs, Moments, covariance};

@@ -1,6 +1,6 @@
 //! Why a validation study cannot run: its options or the panel it reads.
 
-use super::MAX_ANCHORS;
+use super::design::MAX_ANCHORS;
 use crate::wording::Setting;
 
 /// A validation failure; its message is the one the command line shows.

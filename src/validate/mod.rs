@@ -29,40 +29,21 @@ use crate::estimate::{Context, Estimate, Estimator, Fits};
 use crate::progress::{Flow, Progress, silent};
 use crate::rng::{Purpose, Streams};
 
+mod design;
 mod error;
 mod texture;
 
+pub use design::{MAX_ANCHORS, SIGMA_C2, SIGMA_T2, Thresholds, anchor_sd};
 pub use error::ValidateError;
 pub use texture::{JudgeTexture, Texture, synthetic_panel};
 
 /// The paper's injected contamination (Section 7).
 pub const DEFAULT_INJECT: [f64; 3] = [0.0, 0.4, 0.7];
-/// σ_t² of the base design (docs/method.md §4).
-pub const SIGMA_T2: f64 = 1.0;
-/// σ_c² of the base design (docs/method.md §4).
-pub const SIGMA_C2: f64 = 0.8;
-/// At most this many anchors may be injected (σ_ak = 0.5 + 0.1 k stays ≤ 1.2).
-pub const MAX_ANCHORS: usize = 8;
 /// Default replicates per N: the paper's 24 runs.
 pub const DEFAULT_REPS: usize = 24;
 /// Default null draws per test in each replicate's battery: few, for speed; the firing rate
 /// is then that of a test at 5 % with a threshold estimated from this many draws.
 pub const DEFAULT_NULL_DRAWS: usize = 40;
-
-/// Anchor k's total error SD σ_ak (0-based k): the base design's 0.5, 0.6, 0.7, continued.
-#[must_use]
-pub fn anchor_sd(k: usize) -> f64 {
-    0.5 + 0.1 * k as f64
-}
-
-/// Where an ordinal synthetic judge's thresholds come from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Thresholds {
-    /// The real judge's own cumulative code proportions (the protocol).
-    Own,
-    /// Equal proportions in every level (the paper's ablation: balanced marginals).
-    Balanced,
-}
 
 /// The settings of a validation study.
 #[derive(Debug, Clone, PartialEq)]

@@ -3,7 +3,8 @@
 use rand::{Rng, RngExt};
 use rand_distr::{Distribution, StandardNormal};
 
-use super::{SIGMA_C2, SIGMA_T2, Thresholds, ValidateError, anchor_sd};
+use super::design::{SIGMA_C2, SIGMA_T2, Thresholds, anchor_sd};
+use super::error::ValidateError;
 use crate::panel::{Panel, Scale};
 
 /// One real judge's texture: its residuals and, when ordinal, its levels and cumulative

@@ -12,15 +12,15 @@ use super::tolerances::{GRAD_TOL, MAX_DAMP, MAX_ITER, STALL_TOL, STEP_TOL};
 /// # Errors
 /// Fewer than 3 variables (the one-factor model is then not identified), a non-square
 /// matrix, or a non-finite entry.
-pub fn one_factor_uls(r: &DMatrix<f64>) -> Result<(Vec<f64>, f64, bool), super::EstimateError> {
+pub fn one_factor_uls(r: &DMatrix<f64>) -> Result<(Vec<f64>, f64, bool), crate::estimate::EstimateError> {
     let p = r.nrows();
     if p < 3 {
-        return Err(super::EstimateError::FreeScale(format!(
+        return Err(crate::estimate::EstimateError::FreeScale(format!(
             "a one-factor fit needs at least 3 judges (got {p})"
         )));
     }
     if r.ncols() != p || r.iter().any(|x| !x.is_finite()) {
-        return Err(super::EstimateError::FreeScale(
+        return Err(crate::estimate::EstimateError::FreeScale(
             "a one-factor fit needs a square matrix of finite correlations".into(),
         ));
     }

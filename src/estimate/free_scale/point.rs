@@ -119,7 +119,7 @@ pub fn fit_with_judges(
     // The anchor block is fitted in units of the anchors' mean variance: q (degree ½ in P) and
     // P (degree 1) would otherwise weigh against each other by the anchors' units, and the grid
     // and tolerances would be absolute. The misfit is reported in those units (unit-free).
-    let unit = crate::estimate::ml::unit_scale(anchor_cov);
+    let unit = crate::moments::unit_scale(anchor_cov);
     let anchor_unit = anchor_cov / unit;
     let q_unit: Vec<f64> = (0..m)
         .map(|k| {
