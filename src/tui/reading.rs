@@ -127,9 +127,9 @@ pub fn obstacle(o: &Obstacle, names: &[String], designated: Option<usize>) -> St
             label(*estimator, names, designated)
         ),
         Obstacle::Flagged { estimator, flags } => format!(
-            "the {} is out of range ({})",
+            "the {} {}",
             label(*estimator, names, designated),
-            crate::battery::phrase::flags_in_words(flags)
+            crate::battery::phrase::flagged(flags)
         ),
         Obstacle::DidNotRun { estimator, refusal } => format!(
             "the {} does not run here ({})",
@@ -327,13 +327,13 @@ pub fn weak_id(r: &BatteryReport, names: &[String]) -> [String; 2] {
         WeakIdVerdict::OutOfRange { t } => [
             if t.is_finite() {
                 format!(
-                    "No weak-ID verdict: the closed form is out of range ({}), so its T = {t:.1} screens nothing.",
-                    range_codes(&ev.range)
+                    "No weak-ID verdict: the closed form {}, so its T = {t:.1} screens nothing.",
+                    range_words(&ev.range)
                 )
             } else {
                 format!(
-                    "No weak-ID verdict: the closed form is out of range ({}).",
-                    range_codes(&ev.range)
+                    "No weak-ID verdict: the closed form {}.",
+                    range_words(&ev.range)
                 )
             },
             read_instead(&r.reading, names),
@@ -356,17 +356,13 @@ pub fn weak_id(r: &BatteryReport, names: &[String]) -> [String; 2] {
     }
 }
 
-/// The range flags in words, or a pointer to them.
+/// What the closed form's flags say about it, as a predicate ("is out of range (…)"), each
+/// kind of flag in its own words.
 #[must_use]
 pub fn range_words(r: &RangeVerdict) -> String {
-    range_codes(r)
-}
-
-/// The range flags in words, or a pointer to them.
-fn range_codes(r: &RangeVerdict) -> String {
     match r {
-        RangeVerdict::OutOfRange(f) if !f.is_empty() => crate::battery::phrase::flags_in_words(f),
-        _ => "see the range flags".into(),
+        RangeVerdict::OutOfRange(f) if !f.is_empty() => crate::battery::phrase::flagged(f),
+        _ => "is flagged (see its flags)".into(),
     }
 }
 

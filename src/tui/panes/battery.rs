@@ -140,8 +140,8 @@ fn weak_and_range(
     let weak_id = r.reading.evidence.weak_id;
     let weak_v = weak_id.verdict();
     let weak_t = match weak_id {
-        // No verdict on an out-of-range fit: "PASS" would vouch for it.
-        WeakIdVerdict::OutOfRange { .. } => " no verdict, out of range".into(),
+        // No verdict on a flagged fit: "PASS" would vouch for it.
+        WeakIdVerdict::OutOfRange { .. } => " no verdict, fit flagged".into(),
         WeakIdVerdict::Weak { t } | WeakIdVerdict::Ok { t } => format!(" T {}", sig(t, 3)),
         WeakIdVerdict::NoFit => " no fit".into(),
     };
@@ -196,7 +196,9 @@ fn range_row(r: &crate::battery::BatteryReport) -> (Verdict, String) {
     let text = match range {
         RangeVerdict::NoFit => " no closed-form fit (Enter: why)".into(),
         RangeVerdict::InRange => " 0 flag(s)".into(),
-        RangeVerdict::OutOfRange(f) => format!(" {} flag(s)", f.len()),
+        RangeVerdict::OutOfRange(f) => {
+            format!(" flags: {}", crate::battery::phrase::flag_counts(f))
+        }
     };
     (range.verdict(), text)
 }
