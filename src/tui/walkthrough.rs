@@ -3,7 +3,7 @@
 
 use super::app::{App, Step};
 use super::{reading, readout};
-use crate::battery::reading::{Check, RangeVerdict};
+use crate::battery::reading::{AnchorStatus, Check, RangeVerdict};
 use crate::battery::{BatteryReport, TestId, Verdict};
 use crate::estimate::Estimator;
 use crate::panel::Panel;
@@ -126,6 +126,10 @@ fn estimate(r: &BatteryReport, names: &[String]) -> [String; 2] {
         .anchors
         .iter()
         .map(|a| match (a.rho, a.interval) {
+            // The trusted anchor's 0 is an assumption, not an estimate with an interval.
+            _ if a.status == AnchorStatus::Assumed => {
+                format!("{} assumed 0 (trusted as clean)", name(names, a.anchor))
+            }
             (Some(x), Some(c)) => format!(
                 "{} ρ = {x:.2} [{:.2}, {:.2}]",
                 name(names, a.anchor),
