@@ -405,3 +405,29 @@ pub fn alarms(r: &Reading) -> Option<String> {
 pub fn fires(r: &Reading, t: TestId) -> bool {
     r.evidence.tests[t] == crate::battery::Verdict::Fires
 }
+
+/// Why there is no panel to read: the one fact the battery pane, its overlay, `n` and `V`
+/// word alike (trial 44 finding 20: with roles set and the panel refused, `n` said "set roles
+/// first", `V` "this panel has 0 judges" and the overlay "no battery yet").
+#[must_use]
+pub fn why_no_panel(app: &crate::tui::app::App) -> &'static str {
+    use crate::tui::app::{Mode, Role, Source};
+    let talk = matches!(app.mode, Mode::Demo(_));
+    match &app.source {
+        Source::File(f) if f.loading => "loading…",
+        // A talk has no data pane: the caption says why the scene has no panel.
+        Source::File(_) if talk => "no panel in this scene (the caption says why)",
+        // Judges enough, and still no panel: the load said why, in the data pane.
+        Source::File(f) if f.roles.iter().filter(|r| **r == Role::Judge).count() >= 2 => {
+            "no panel: these roles make none (the data pane says why and which column)"
+        }
+        Source::File(f) if !f.header.is_empty() => {
+            "no panel yet: give the file at least 2 judges (Space on a column in the data pane)"
+        }
+        Source::File(_) => {
+            "no panel: this file is not a panel (the data pane says why); open a preset or another file"
+        }
+        Source::Scenario if talk => "no panel in this scene (the caption says why)",
+        Source::Scenario => "no panel: open a preset or a file in the data pane",
+    }
+}

@@ -245,3 +245,30 @@ fn the_trusted_anchors_row_says_assumed_with_no_interval() {
     let all = rows.join("\n");
     assert!(!all.contains("[0.00, 0.00]"), "{all}");
 }
+
+/// Trial 44 finding 20: with roles set and the panel refused, `n`, `V` and the battery
+/// overlay each gave another reason ("set roles first", "this panel has 0 judges", "no
+/// battery yet"). They now word the one fact the battery pane words: these roles make no
+/// panel, and the data pane says why.
+#[test]
+fn a_refused_panel_gives_one_reason_to_every_key() {
+    let mut app = llm_assigned();
+    act(&mut app, Action::Focus(Pane::Data));
+    // The state a refused load leaves: every role set, no panel and no battery.
+    app.panel = None;
+    app.battery = None;
+    let why = rhoscope::tui::reading::why_no_panel(&app);
+    assert!(why.contains("these roles make none"), "{why}");
+    let mut n = app.clone();
+    act(&mut n, Action::Next);
+    assert_eq!(n.status, why);
+    let mut v = app.clone();
+    act(&mut v, Action::Validate);
+    assert_eq!(v.status, why);
+    let overlay =
+        rhoscope::tui::panes::detail::lines(&app, rhoscope::tui::theme::Theme { color: false }, 80);
+    let text: String = overlay.iter().map(ToString::to_string).collect();
+    assert_eq!(text, why);
+    let pane = pane_rows(&app, Pane::Battery, 100, 30).join(" ");
+    assert!(pane.contains("these roles make none"), "{pane}");
+}
