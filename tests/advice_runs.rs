@@ -7,6 +7,78 @@ mod common;
 use rhoscope::battery::phrase::{flag_counts, flagged, rho_entries};
 use rhoscope::estimate::FlagCode as C;
 
+/// command line, and the library's scenario settings), is accepted on 2-, 3- and 4-anchor panels.
+#[test]
+fn the_advised_plan_runs_at_every_anchor_count() {
+    let dir = std::env::temp_dir().join(format!("rhoscope-advice-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let designs: [(&str, &[&str], usize); 3] = [
+        ("boundary", &[], 2),
+        ("three-anchor", &[], 3),
+        (
+            "three-anchor",
+            &["--set", "rho=0.25,0.75,0.5,0.3", "--set", "sigma_a=0.8"],
+            4,
+        ),
+    ];
+    for (preset, sets, m) in designs {
+        let mut advised = Vec::new();
+        for seed in 0..8 {
+            let mut args = vec!["simulate", "--preset", preset, "--n", "40"];
+            let seed_text = seed.to_string();
+            args.extend(["--seed", &seed_text]);
+            args.extend(sets);
+            let sim = common::run(&dir, &args);
+            assert_eq!(sim.code, 0, "{}", sim.stderr);
+            let file = common::write(&dir, &format!("m{m}s{seed}.csv"), sim.stdout.as_bytes());
+            let file = file.to_str().unwrap();
+            let bat = common::run(
+                &dir,
+                &[
+                    "battery",
+                    file,
+                    "--json",
+                    "--bootstrap",
+                    "100",
+                    "--null-draws",
+                    "100",
+                    "--seed",
+                    "2",
+                ],
+            );
+            assert_eq!(bat.code, 0, "{}", bat.stderr);
+            let v: serde_json::Value = serde_json::from_str(&bat.stdout).unwrap();
+            for step in v["reading"]["next"].as_array().unwrap() {
+                if step["remedy"] == "more_items" && step["cli"].is_string() {
+                    advised.push(step["cli"].as_str().unwrap().to_string());
+                }
+            }
+        }
+        assert!(!advised.is_empty(), "m = {m}: no panel advised more items");
+        for line in advised {
+            let words: Vec<&str> = line.split_whitespace().collect();
+            assert_eq!(&words[..2], ["rhoscope", "plan"], "{line}");
+            // The library: the scenario the request names is one the planner accepts.
+            let sets: Vec<String> = words
+                .windows(2)
+                .filter(|w| w[0] == "--set")
+                .map(|w| w[1].to_string())
+                .collect();
+            let mut pm = rhoscope::scenario::preset("mid").unwrap();
+            rhoscope::scenario::apply_sets(&mut pm, &sets)
+                .unwrap_or_else(|e| panic!("{line}: {e}"));
+            assert_eq!(pm.rho.len(), m, "{line}");
+            rhoscope::simulate::Design::new(&pm).unwrap_or_else(|e| panic!("{line}: {e}"));
+            // The command line, as given (kept short by a smaller search).
+            let mut args: Vec<&str> = words[1..].to_vec();
+            args.extend(["--max-n", "60", "--reps", "4"]);
+            let run = common::run(&dir, &args);
+            assert_eq!(run.code, 0, "{line}: {}", run.stderr);
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// each kind of flag is said in its own words and counted as its own kind.
 #[test]
 fn flags_are_worded_by_their_kind() {
