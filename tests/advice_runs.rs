@@ -7,6 +7,8 @@ mod common;
 use rhoscope::battery::phrase::{flag_counts, flagged, rho_entries};
 use rhoscope::estimate::FlagCode as C;
 
+/// Python45 finding 10: on a 3-anchor panel the advised `rhoscope plan …` failed ("rho gives
+/// 3 anchors, but the preset's sigma_a has 2 values"). The advised request, run as given (the
 /// command line, and the library's scenario settings), is accepted on 2-, 3- and 4-anchor panels.
 #[test]
 fn the_advised_plan_runs_at_every_anchor_count() {
@@ -79,6 +81,7 @@ fn the_advised_plan_runs_at_every_anchor_count() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Trial 45 finding 3: censoring and Likert codes read as numbers are not range violations;
 /// each kind of flag is said in its own words and counted as its own kind.
 #[test]
 fn flags_are_worded_by_their_kind() {
@@ -123,6 +126,8 @@ fn a_flag_of_two_anchors_is_said_once() {
     );
 }
 
+/// The estimates pane's comparison line read "designated clean A1: ρ̂ = (0.000, 0.702)": the
+/// trusted anchor is an assumption, worded so, never an estimate 0.000 — there and in the
 /// command line's table (no [0.0000, 0.0000] interval).
 #[test]
 fn a_trusted_anchor_is_worded_as_assumed() {
@@ -164,4 +169,76 @@ fn a_trusted_anchor_is_worded_as_assumed() {
         "{row}"
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Issue 38 on the command line: `battery` on HANNA-LLM coherence offers `--designated-clean`
+/// on a human anchor; run as advised, it gives the others' ρ̂ with intervals or the reason
+/// they cannot be read. On two Likert anchors the step is not offered (m ≥ 3 is needed).
+#[test]
+fn coherence_advises_a_trusted_anchor_that_runs() {
+    let file = common::shared().join("hanna-llm/hanna_llm_coherence.csv");
+    let file = file.to_str().unwrap();
+    let dir = std::env::temp_dir();
+    let base = [
+        "battery",
+        file,
+        "--judges",
+        "3,4,5,6,7",
+        "--bootstrap",
+        "100",
+        "--null-draws",
+        "100",
+        "--json",
+    ];
+    let bat = common::run(&dir, &[&base[..], &["--anchors", "8,9,10"]].concat());
+    assert_eq!(bat.code, 0, "{}", bat.stderr);
+    let v: serde_json::Value = serde_json::from_str(&bat.stdout).unwrap();
+    let step = v["reading"]["next"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["remedy"] == "trust_anchor")
+        .unwrap_or_else(|| panic!("{}", v["reading"]["next"]))
+        .clone();
+    let name = step["columns"][0].as_str().unwrap();
+    let cli = step["cli"].as_str().unwrap();
+    assert!(cli.contains(&format!("--designated-clean {name}")), "{cli}");
+    let text = step["text"].as_str().unwrap();
+    assert!(text.contains("cannot test"), "{text}");
+    let args = [
+        &base[..],
+        &["--anchors", "8,9,10", "--designated-clean", name],
+    ]
+    .concat();
+    let taken = common::run(&dir, &args);
+    assert_eq!(taken.code, 0, "{}", taken.stderr);
+    let t: serde_json::Value = serde_json::from_str(&taken.stdout).unwrap();
+    let reading = &t["reading"];
+    if reading["read"].is_null() {
+        assert!(
+            !reading["obstacles"].as_array().unwrap().is_empty(),
+            "{reading}"
+        );
+        assert!(
+            reading["headline"]
+                .as_str()
+                .unwrap()
+                .starts_with("No ρ̂ to read: ")
+        );
+    } else {
+        for a in reading["anchors"].as_array().unwrap() {
+            assert!(a["anchor"] == name || a["ci"].is_array(), "{a}");
+        }
+    }
+    let two = common::run(&dir, &[&base[..], &["--anchors", "8,9"]].concat());
+    let w: serde_json::Value = serde_json::from_str(&two.stdout).unwrap();
+    assert!(
+        !w["reading"]["next"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|s| s["remedy"] == "trust_anchor"),
+        "{}",
+        w["reading"]["next"]
+    );
 }

@@ -250,7 +250,7 @@ pub fn remedy(r: &Remedy, judges: &[String], anchors: &[String]) -> String {
             column(Column::Anchor(*k), judges, anchors)
         ),
         Remedy::TrustAnchor(k) => format!(
-            "trust {} as clean, if you know it is: the others' ρ then follows on latent scales (the cost: an assumption the data cannot test)",
+            "trust {} as clean, if you know it is: the others' ρ then follows on latent scales, if the judges share one factor (Test J passes) (the cost: an assumption the data cannot test)",
             column(Column::Anchor(*k), judges, anchors)
         ),
         Remedy::CollectAnchors(n) => {

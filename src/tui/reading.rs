@@ -296,7 +296,7 @@ pub fn remedy(r: &Remedy, panel: &Panel) -> String {
             anchor(0)
         ),
         Remedy::TrustAnchor(k) => format!(
-            "if {} is known to be clean, trust it ({} on it in the data pane): the others' ρ follows on latent scales, at a cost: the assumption is untestable, the data cannot tell whether it is clean",
+            "if {} is known to be clean, trust it ({} on it in the data pane): the others' ρ follows on latent scales if the judges share one factor (Test J passes), at a cost: the assumption is untestable, the data cannot tell whether it is clean",
             anchor(*k),
             keys(&Action::TrustAnchor)
         ),

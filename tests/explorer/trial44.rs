@@ -185,7 +185,15 @@ fn test_a_offers_no_route_the_panel_cannot_take() {
     let r = app.battery.as_deref().unwrap();
     assert_eq!(r.tests[TestId::A].verdict, Verdict::Fires);
     assert_eq!(r.tests[TestId::J].verdict, Verdict::Fires);
-    assert!(r.reading.next.is_empty());
+    // Only trusting a human anchor is offered (issue 38), and it names no free-scale route.
+    assert!(
+        r.reading
+            .next
+            .iter()
+            .all(|s| matches!(s.remedy, rhoscope::battery::reading::Remedy::TrustAnchor(_))),
+        "{:?}",
+        r.reading.next
+    );
     let steps = captions(&app);
     let a = steps.iter().find(|s| s.starts_with("Test A")).unwrap();
     assert!(!a.contains("free-scale estimate, which"), "{a}");
@@ -217,12 +225,21 @@ fn every_next_step_is_in_the_last_step_and_the_overlay() {
         assert!(tail.replace('\n', " ").contains(&words), "{words}: {tail}");
     }
     assert!(last.contains("families"), "{last}");
-    // Where nothing reads and no step is offered, the overlay says why, as the last step does.
+    // Where nothing reads, the overlay offers what the last step offers: trusting an anchor,
+    // with its cost and what it gives (issue 38).
     let llm = llm_assigned();
     let full = overlay(&llm);
     let tail = full.split("Next steps").nth(1).expect("a Next steps block");
-    assert!(tail.contains("none found"), "{tail}");
-    assert!(captions(&llm).pop().unwrap().contains("none found"));
+    let tail = tail.replace('\n', " ");
+    assert!(
+        tail.contains("untestable") && tail.contains("no ρ̂ can be read even then"),
+        "{tail}"
+    );
+    let last = captions(&llm).pop().unwrap();
+    assert!(
+        last.contains("untestable") && last.contains("no ρ̂ can be read even then"),
+        "{last}"
+    );
 }
 
 /// The trusted anchor's row on the estimates pane at 100×30: assumed, with no interval and
