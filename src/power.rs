@@ -394,7 +394,7 @@ pub struct StudyRequest {
     /// The violation-free base each test's power is measured on.
     pub base: Params,
     /// The configuration itself: the expected CI width is the width of its fits.
-    pub design: Params,
+    pub design: Box<Params>,
     pub n: usize,
     /// The scenario's own layout: the tests it runs are those with a power to report.
     pub layout: Layout,
@@ -412,7 +412,7 @@ impl StudyRequest {
                 },
                 ..scenario.clone()
             },
-            design: scenario.clone(),
+            design: Box::new(scenario.clone()),
             n,
             layout: Layout::of_params(scenario),
         }

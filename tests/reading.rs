@@ -91,11 +91,21 @@ fn takeable(p: &Panel, r: &Remedy) -> bool {
     }
 }
 
-/// Every remedy is takeable, none leaves every ρ̂ undefined, and one that reads comes first.
+/// Every remedy is takeable, none but trusting an anchor leaves every ρ̂ undefined (issue 38:
+/// offered with its cost and what it gives, ranked last), and one that reads comes first.
 fn check_next(p: &Panel, g: &Reading) {
-    for s in &g.next {
+    for (i, s) in g.next.iter().enumerate() {
         assert!(takeable(p, &s.remedy), "not takeable: {s:?}");
-        assert_ne!(s.outcome, Outcome::NothingReadable, "{s:?}");
+        if s.outcome == Outcome::NothingReadable {
+            assert!(matches!(s.remedy, Remedy::TrustAnchor(_)), "{s:?}");
+            assert!(
+                g.next[i..]
+                    .iter()
+                    .all(|t| t.outcome == Outcome::NothingReadable),
+                "{:?}",
+                g.next
+            );
+        }
     }
     if g.next
         .iter()

@@ -416,7 +416,7 @@ pub fn why_no_panel(app: &crate::tui::app::App) -> &'static str {
     match &app.source {
         Source::File(f) if f.loading => "loading…",
         // A talk has no data pane: the caption says why the scene has no panel.
-        Source::File(_) if talk => "no panel in this scene (the caption says why)",
+        _ if talk => "no panel in this scene (the caption says why)",
         // Judges enough, and still no panel: the load said why, in the data pane.
         Source::File(f) if f.roles.iter().filter(|r| **r == Role::Judge).count() >= 2 => {
             "no panel: these roles make none (the data pane says why and which column)"
@@ -427,7 +427,6 @@ pub fn why_no_panel(app: &crate::tui::app::App) -> &'static str {
         Source::File(_) => {
             "no panel: this file is not a panel (the data pane says why); open a preset or another file"
         }
-        Source::Scenario if talk => "no panel in this scene (the caption says why)",
         Source::Scenario => "no panel: open a preset or a file in the data pane",
     }
 }
