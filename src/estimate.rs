@@ -30,7 +30,7 @@ registry! {
 pub use closed::{closed_form, pair_estimate};
 pub use error::EstimateError;
 pub use fits::{Context, Detail, Fit, Fits};
-pub use flags::{Flag, FlagCode, FlagRemedy};
+pub use flags::{Flag, FlagCode, FlagKind, FlagRemedy};
 pub use registry::{BATTERY, EXPLORER, Entry};
 pub use shape::{AnchorEstimate, Estimate, PairEstimate, Parts, RELATIVE_ZERO};
 

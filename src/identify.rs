@@ -348,10 +348,11 @@ pub fn panel_point(s: &DMatrix<f64>, p: usize) -> Result<Params, IdentifyError> 
         ));
     }
     let est = closed_form(&mom);
-    if let Some(f) = est.flags.first() {
+    if !est.flags.is_empty() {
+        let codes: Vec<_> = est.flags.iter().map(|f| f.code).collect();
         return Err(IdentifyError::NoPoint(format!(
-            "Theorem 1 is out of range ({})",
-            f.code.as_str()
+            "Theorem 1's fit {}",
+            crate::battery::phrase::flagged(&codes)
         )));
     }
     let judge_var: Vec<f64> = (0..p).map(|j| s[(j, j)] - est.k).collect();

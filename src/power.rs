@@ -383,14 +383,18 @@ fn summarise(
     }
 }
 
-/// A live study of one configuration, as the explorer runs it: the scenario with every
-/// violation off (three families of two judges, so Test C has a design), at N, and the
-/// scenario's own layout, which decides the tests that have a power to report (Test C none
-/// on a scenario without families). The request is its own cache key: two configurations
-/// share a result only if every parameter is equal.
+/// A live study of one configuration, as the explorer runs it: the tests' power on the
+/// scenario with every violation off (three families of two judges, so Test C has a design),
+/// the CI width on the scenario as configured, violations and all, at N, and the scenario's
+/// own layout, which decides the tests that have a power to report (Test C none on a
+/// scenario without families). The request is its own cache key: two configurations share a
+/// result only if every parameter is equal.
 #[derive(Debug, Clone, PartialEq)]
 pub struct StudyRequest {
+    /// The violation-free base each test's power is measured on.
     pub base: Params,
+    /// The configuration itself: the expected CI width is the width of its fits.
+    pub design: Box<Params>,
     pub n: usize,
     /// The scenario's own layout: the tests it runs are those with a power to report.
     pub layout: Layout,
@@ -408,6 +412,7 @@ impl StudyRequest {
                 },
                 ..scenario.clone()
             },
+            design: Box::new(scenario.clone()),
             n,
             layout: Layout::of_params(scenario),
         }
@@ -452,20 +457,36 @@ pub fn summary(
         let cells = characteristics_on(PowerDesign::Test(t), &req.base, &opts, progress).ok()??;
         power[t] = cells[1].rates[t].zip(cells[2].rates[t]);
     }
-    let width_opts = PowerOptions {
-        strengths: vec![],
-        reps: 40,
-        null_draws: 20,
-        coverage: Some(100),
-        ..opts
-    };
-    let design = PowerDesign::Test(TestId::ALL[0]);
-    let cells = characteristics_on(design, &req.base, &width_opts, progress).ok()??;
     Some(PowerSummary {
         power,
-        ci_width: cells[0].width.clone(),
+        ci_width: ci_widths(req, progress)?,
         reps: SUMMARY_REPS,
     })
+}
+
+/// Mean bootstrap CI width of each ρ_k on the configuration itself, violations and all, as
+/// the planner measures it (trial 45 finding 24: the shared residual s never reached it).
+#[must_use]
+pub fn ci_widths(
+    req: &StudyRequest,
+    progress: &(dyn Fn(Progress) -> Flow + Sync),
+) -> Option<Vec<Option<f64>>> {
+    // The shared-residual design keeps every other violation of its base and sets s itself:
+    // its cell at strength s is the configuration as given.
+    let s = req.design.violations.shared_residual;
+    let strengths = if s > 0.0 { vec![s] } else { vec![] };
+    let width_opts = PowerOptions {
+        coverage: Some(100),
+        ..PowerOptions::rates(vec![req.n], strengths, 40, 20, 7)
+    };
+    let cells = characteristics_on(
+        PowerDesign::SharedResidual,
+        &req.design,
+        &width_opts,
+        progress,
+    )
+    .ok()??;
+    Some(cells.last()?.width.clone())
 }
 
 #[cfg(test)]

@@ -200,3 +200,46 @@ fn an_undefined_evaluation_has_no_nan_in_text_or_json() {
     let json = rhoscope::report::plan::json("mid", &plan, &opts());
     assert!(json["evaluations"][0]["mc_se"].is_null());
 }
+
+/// Trial 45 finding 24: the explorer's "expected 95% CI width of each ρ" is the width of the
+/// configuration on screen, the shared residual s included. Checked against the model: the
+/// 2.5–97.5 % spread of the closed-form ρ̂ over panels simulated with s, which a 95 % CI
+/// matches in width; the violation-free width (s = 0) is far from it on this design.
+#[test]
+fn live_ci_width_is_the_width_with_the_shared_residual() {
+    use rhoscope::estimate::closed_form;
+    use rhoscope::moments::{JudgePairs, Moments, covariance};
+    use rhoscope::power::{StudyRequest, ci_widths};
+    let mut pm = rhoscope::scenario::preset("mid").unwrap();
+    pm.sigma_c2 = 0.2;
+    pm.violations.shared_residual = 0.9;
+    let n = 500;
+    let live = ci_widths(&StudyRequest::of(&pm, n), &silent).unwrap();
+    let mut clean = pm.clone();
+    clean.violations.shared_residual = 0.0;
+    let without = ci_widths(&StudyRequest::of(&clean, n), &silent).unwrap();
+    let q = pm.p + pm.rho.len();
+    let mut rhos = vec![Vec::new(); pm.rho.len()];
+    for seed in 0..400 {
+        let panel = rhoscope::simulate::simulate(&pm, n, 1000 + seed).unwrap();
+        let s = covariance(&panel.data, n, q, &mut Vec::new());
+        let mom = Moments::from_cov(&s, pm.p, JudgePairs::All).unwrap();
+        for (k, a) in closed_form(&mom).anchors.iter().enumerate() {
+            rhos[k].extend(a.rho);
+        }
+    }
+    for (k, mut r) in rhos.into_iter().enumerate() {
+        assert!(r.len() > 380, "ρ̂_{k} undefined on {} panels", 400 - r.len());
+        r.sort_by(f64::total_cmp);
+        let spread = r[r.len() * 975 / 1000] - r[r.len() * 25 / 1000];
+        let w = live[k].unwrap();
+        eprintln!(
+            "ρ_{k}: live {w:.3}, model {spread:.3}, violation-free {:?}",
+            without[k]
+        );
+        assert!(
+            (w - spread).abs() < 0.2 * spread,
+            "ρ_{k}: live {w} vs model {spread}"
+        );
+    }
+}

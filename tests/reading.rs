@@ -91,11 +91,21 @@ fn takeable(p: &Panel, r: &Remedy) -> bool {
     }
 }
 
-/// Every remedy is takeable, none leaves every ρ̂ undefined, and one that reads comes first.
+/// Every remedy is takeable, none but trusting an anchor leaves every ρ̂ undefined (issue 38:
+/// offered with its cost and what it gives, ranked last), and one that reads comes first.
 fn check_next(p: &Panel, g: &Reading) {
-    for s in &g.next {
+    for (i, s) in g.next.iter().enumerate() {
         assert!(takeable(p, &s.remedy), "not takeable: {s:?}");
-        assert_ne!(s.outcome, Outcome::NothingReadable, "{s:?}");
+        if s.outcome == Outcome::NothingReadable {
+            assert!(matches!(s.remedy, Remedy::TrustAnchor(_)), "{s:?}");
+            assert!(
+                g.next[i..]
+                    .iter()
+                    .all(|t| t.outcome == Outcome::NothingReadable),
+                "{:?}",
+                g.next
+            );
+        }
     }
     if g.next
         .iter()
@@ -832,7 +842,8 @@ fn tests_on_ordinal_anchors_promise_no_verdict_they_would_not_give() {
 }
 
 /// Trial 44, findings 8 and 17: a flag raised on several anchors is named once with its
-/// count, in `battery`'s "Which estimate to read" as on the explorer's walkthrough.
+/// count, in `battery`'s "Which estimate to read" as on the explorer's walkthrough; each
+/// kind of flag in its own words (trial 45 finding 3: censoring is not out of range).
 #[test]
 fn a_flag_on_several_anchors_is_named_once_with_its_count() {
     let a2 = FlagCode::SigmaA2Nonpositive;
@@ -842,7 +853,7 @@ fn a_flag_on_several_anchors_is_named_once_with_its_count() {
     };
     assert_eq!(
         rhoscope::battery::phrase::obstacle(&o, &[]),
-        "the free-scale estimate is out of range (flags sigma_a2_nonpositive (5 anchors), boundary, censored)"
+        "the free-scale estimate is out of range (σ̂_a² ≤ 0 (5 anchors), a boundary fit) and reads a column on a scale it cannot use (censored)"
     );
     let ridge = Obstacle::Flagged {
         estimator: Estimator::FreeScale,
@@ -850,6 +861,6 @@ fn a_flag_on_several_anchors_is_named_once_with_its_count() {
     };
     assert_eq!(
         rhoscope::battery::phrase::obstacle(&ridge, &[]),
-        "the free-scale estimate is out of range (flags ridge (2 anchors), censored)"
+        "the free-scale estimate reads a column on a scale it cannot use (censored) and is not point-identified (ridge (2 anchors))"
     );
 }

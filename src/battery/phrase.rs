@@ -98,15 +98,9 @@ pub fn obstacle(o: &Obstacle, anchors: &[String]) -> String {
             estimator(*e),
             guard(*test)
         ),
-        Obstacle::Flagged { estimator: e, flags } => format!(
-            "{} is out of range (flags {})",
-            estimator(*e),
-            grouped(flags)
-                .iter()
-                .map(|&(f, n)| counted(f.as_str().to_string(), n))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
+        Obstacle::Flagged { estimator: e, flags } => {
+            format!("{} {}", estimator(*e), flagged(flags))
+        }
         Obstacle::DidNotRun { estimator: e, refusal } => {
             format!("{} does not run here ({refusal})", estimator(*e))
         }
@@ -256,7 +250,7 @@ pub fn remedy(r: &Remedy, judges: &[String], anchors: &[String]) -> String {
             column(Column::Anchor(*k), judges, anchors)
         ),
         Remedy::TrustAnchor(k) => format!(
-            "trust {} as clean, if you know it is: the others' ρ then follows on latent scales (the cost: an assumption the data cannot test)",
+            "trust {} as clean, if you know it is: the others' ρ then follows on latent scales, if the judges share one factor (Test J passes) (the cost: an assumption the data cannot test)",
             column(Column::Anchor(*k), judges, anchors)
         ),
         Remedy::CollectAnchors(n) => {
@@ -336,6 +330,80 @@ pub fn flags_in_words(codes: &[FlagCode]) -> String {
                 other => other.as_str().replace('_', " "),
             };
             counted(words, n)
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// A fit's ρ̂ as a tuple's entries ("A1 assumed 0", "0.702", "undef"): an anchor trusted as
+/// clean is worded as the assumption it is ([`super::reading::AnchorStatus::Assumed`]), never
+/// as an estimate 0.000.
+#[must_use]
+pub fn rho_entries(e: &crate::estimate::Estimate, names: &[String]) -> Vec<String> {
+    e.anchors
+        .iter()
+        .enumerate()
+        .map(|(k, a)| match a.rho {
+            _ if a.assumed => format!(
+                "{} assumed 0",
+                names
+                    .get(k)
+                    .map_or_else(|| format!("anchor {}", k + 1), Clone::clone)
+            ),
+            Some(r) if r.is_finite() => format!("{r:.3}"),
+            _ => "undef".into(),
+        })
+        .collect()
+}
+
+/// What a fit's flags say about it, as a predicate of the fit ("is out of range (σ̂_c² ≤ 0)
+/// and reads a column on a scale it cannot use (censored)"): each kind of trouble
+/// ([`crate::estimate::FlagKind`]) in its own words, so no sentence calls a censored column
+/// out of range (trial 45 finding 3), and each code said once (finding 10).
+#[must_use]
+pub fn flagged(codes: &[FlagCode]) -> String {
+    let mut kinds: Vec<crate::estimate::FlagKind> = codes.iter().map(|c| c.kind()).collect();
+    kinds.sort();
+    kinds.dedup();
+    let parts: Vec<String> = kinds
+        .iter()
+        .map(|&k| {
+            let of_kind: Vec<FlagCode> = codes.iter().copied().filter(|c| c.kind() == k).collect();
+            let words = flags_in_words(&of_kind);
+            match k {
+                crate::estimate::FlagKind::Range => format!("is out of range ({words})"),
+                crate::estimate::FlagKind::Scale => {
+                    format!("reads a column on a scale it cannot use ({words})")
+                }
+                crate::estimate::FlagKind::Identification => {
+                    format!("is not point-identified ({words})")
+                }
+                crate::estimate::FlagKind::Fit => format!("does not fit ({words})"),
+                crate::estimate::FlagKind::Precision => {
+                    format!("has intervals too short to trust ({words})")
+                }
+            }
+        })
+        .collect();
+    match parts.as_slice() {
+        [] => "raises no flag".into(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    }
+}
+
+/// The flags counted by kind, for a badge ("2 range, 2 scale").
+#[must_use]
+pub fn flag_counts(codes: &[FlagCode]) -> String {
+    let g = grouped(codes);
+    let mut kinds: Vec<crate::estimate::FlagKind> = g.iter().map(|(c, _)| c.kind()).collect();
+    kinds.sort();
+    kinds.dedup();
+    kinds
+        .iter()
+        .map(|&k| {
+            let n = g.iter().filter(|(c, _)| c.kind() == k).count();
+            format!("{n} {}", k.short())
         })
         .collect::<Vec<_>>()
         .join(", ")

@@ -42,8 +42,12 @@ pub(super) fn next_steps(a: &About<'_>) -> Vec<NextStep> {
     let judges_block = judges_block_every_estimate(a);
     let mut offer = |remedy: Remedy, outcome: Outcome| {
         let outcome = confirmed(a.panel, a.confirm, &remedy, outcome);
-        if matches!(outcome, Outcome::Reads(_) | Outcome::Unchecked)
-            && (!judges_block || touches_judges(&remedy))
+        // Trusting an anchor is the one step Likert anchors leave (issue 38): offered with
+        // what it gives, whatever that is, ranked by it, so the user can weigh its cost.
+        let trust = matches!(remedy, Remedy::TrustAnchor(_));
+        if (trust
+            || matches!(outcome, Outcome::Reads(_) | Outcome::Unchecked)
+                && (!judges_block || touches_judges(&remedy)))
             && !steps.iter().any(|s| s.remedy == remedy)
         {
             steps.push(NextStep { remedy, outcome });
@@ -367,7 +371,9 @@ fn clean_anchor(a: &About<'_>) -> Vec<(Remedy, Outcome)> {
 }
 
 /// Trusting as clean the first anchor with which the latent designated-clean estimate reads
-/// (docs/method.md §7b): Likert anchors, m ≥ 3.
+/// (docs/method.md §7b): Likert anchors, m ≥ 3, none trusted yet. Offered even where it
+/// reads nothing (issue 38), with what it then gives: Test J guards it (its first step is
+/// the judges' one factor), and a fit still flagged says why.
 fn trust_anchor(a: &About<'_>) -> Vec<(Remedy, Outcome)> {
     let e = Estimator::DesignatedCleanLatent;
     let s = a.panel.covariance();
@@ -380,26 +386,32 @@ fn trust_anchor(a: &About<'_>) -> Vec<(Remedy, Outcome)> {
             .estimate(e)
             .cloned()
     };
-    // Test J guards the latent fit (its first step is the judges' one factor); a second
-    // trusted anchor would contradict the one the user already trusts.
-    if a.designated.is_some()
-        || a.panel.m() < crate::estimate::latent::MIN_ANCHORS
-        || a.evidence.tests[TestId::J] == Verdict::Fires
-    {
+    // A second trusted anchor would contradict the one the user already trusts.
+    if a.designated.is_some() || a.panel.m() < crate::estimate::latent::MIN_ANCHORS {
         return Vec::new();
     }
     let fits: Vec<_> = (0..a.panel.m()).map(fit).collect();
     let readable = fits
         .iter()
         .position(|f| f.as_ref().is_some_and(super::answer::readable));
-    match readable {
-        Some(k) => vec![(Remedy::TrustAnchor(k), Outcome::Reads(e))],
+    let guarded = a.evidence.tests[TestId::J] == Verdict::Fires;
+    let step = match readable {
+        Some(k) if guarded => (
+            k,
+            Outcome::DefinedButGuarded {
+                estimator: e,
+                test: TestId::J,
+            },
+        ),
+        Some(k) => (k, Outcome::Reads(e)),
         None => fits
             .iter()
             .position(|f| f.as_ref().is_some_and(some_rho))
-            .map(|k| vec![(Remedy::TrustAnchor(k), Outcome::StillFlagged(e))])
-            .unwrap_or_default(),
-    }
+            .map_or((0, Outcome::NothingReadable), |k| {
+                (k, Outcome::StillFlagged(e))
+            }),
+    };
+    vec![(Remedy::TrustAnchor(step.0), step.1)]
 }
 
 /// More items when the closed form is weakly identified: T grows as √N, so the planner's

@@ -94,6 +94,61 @@ impl FlagCode {
     }
 }
 
+/// What kind of trouble a flag reports: the one classification every sentence about flags
+/// uses, so a censored column is never called "out of range" (trial 45 finding 3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum FlagKind {
+    /// A fitted value outside its admissible range (σ̂_c² ≤ 0, |ρ̂| > 1, a Heywood case).
+    Range,
+    /// A column read on a scale the estimator cannot use (Likert codes as numbers, censoring,
+    /// mismatched ranges).
+    Scale,
+    /// ρ not point-identified (too few anchors, a ridge, σ̂_c² too near 0 for its interval).
+    Identification,
+    /// The fit itself failed (no convergence, no ML solution, no world of the model fits).
+    Fit,
+    /// Only the intervals are in question (heavy tails).
+    Precision,
+}
+
+impl FlagKind {
+    /// The kind as a short badge word ("2 range, 1 scale").
+    #[must_use]
+    pub fn short(self) -> &'static str {
+        match self {
+            FlagKind::Range => "range",
+            FlagKind::Scale => "scale",
+            FlagKind::Identification => "identification",
+            FlagKind::Fit => "fit",
+            FlagKind::Precision => "precision",
+        }
+    }
+}
+
+impl FlagCode {
+    /// The kind of trouble this code reports.
+    #[must_use]
+    pub fn kind(self) -> FlagKind {
+        use FlagCode as C;
+        match self {
+            C::SigmaC2Nonpositive
+            | C::SigmaT2Outside0K
+            | C::SigmaA2Nonpositive
+            | C::CleanContradicted
+            | C::ZeroDenominator
+            | C::RhoOutsideUnit
+            | C::HeywoodJudge
+            | C::Boundary
+            | C::AgainstQuality
+            | C::HeywoodVariance => FlagKind::Range,
+            C::OrdinalCodes | C::OrdinalAnchor | C::ScaleMismatch | C::Censored => FlagKind::Scale,
+            C::NotIdentified | C::Ridge | C::WeakIdentification => FlagKind::Identification,
+            C::NotConverged | C::NoMlSolution | C::AnchorsMisfit | C::LatentMisfit => FlagKind::Fit,
+            C::HeavyTails => FlagKind::Precision,
+        }
+    }
+}
+
 /// One flag: its code, the anchor (or anchor pair) it concerns, and the offending value.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Flag {

@@ -95,6 +95,8 @@ fn estimate_tables(est: &Estimate, boot: Option<&BootstrapResult>, anchors: &[St
             ];
             if let Some(b) = boot {
                 row.push(match RhoInterval::of(a.rho, b, k) {
+                    // An assumption has no sampling interval (trial 45 finding 9).
+                    _ if a.assumed => "none: assumed".into(),
                     RhoInterval::Shown { interval, .. } => fmt_interval(Some(interval)),
                     RhoInterval::PointUndefined => "none: ρ̂ undefined".into(),
                     RhoInterval::TooFewAdmissible {

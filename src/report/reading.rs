@@ -184,12 +184,20 @@ fn plan_line(panel: &Panel, r: &BatteryReport) -> Option<String> {
         .map(|a| a.rho.map(|x| format!("{x:.2}")))
         .collect();
     (e.sigma_t2 > 0.0 && e.sigma_c2 > 0.0).then_some(())?;
+    // One error SD per anchor, so the design has the panel's m anchors whatever the
+    // preset's default (python45 finding 10: a 3-anchor panel's call failed on it).
+    let sigma_a: Option<Vec<String>> = e
+        .anchors
+        .iter()
+        .map(|a| (a.sigma_a2 > 0.0).then(|| format!("{:.3}", a.sigma_a2.sqrt())))
+        .collect();
     let values = [
         "ci-width=0.2".to_string(),
         format!("p={}", panel.p()),
         format!("sigma_t2={:.3}", e.sigma_t2),
         format!("sigma_c2={:.3}", e.sigma_c2),
         format!("rho={}", rho?.join(",")),
+        format!("sigma_a={}", sigma_a?.join(",")),
     ];
     Some(RunSetting::Target.marked_given(&values))
 }

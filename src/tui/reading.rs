@@ -127,9 +127,9 @@ pub fn obstacle(o: &Obstacle, names: &[String], designated: Option<usize>) -> St
             label(*estimator, names, designated)
         ),
         Obstacle::Flagged { estimator, flags } => format!(
-            "the {} is out of range ({})",
+            "the {} {}",
             label(*estimator, names, designated),
-            crate::battery::phrase::flags_in_words(flags)
+            crate::battery::phrase::flagged(flags)
         ),
         Obstacle::DidNotRun { estimator, refusal } => format!(
             "the {} does not run here ({})",
@@ -296,7 +296,7 @@ pub fn remedy(r: &Remedy, panel: &Panel) -> String {
             anchor(0)
         ),
         Remedy::TrustAnchor(k) => format!(
-            "if {} is known to be clean, trust it ({} on it in the data pane): the others' ρ follows on latent scales, at a cost: the assumption is untestable, the data cannot tell whether it is clean",
+            "if {} is known to be clean, trust it ({} on it in the data pane): the others' ρ follows on latent scales if the judges share one factor (Test J passes), at a cost: the assumption is untestable, the data cannot tell whether it is clean",
             anchor(*k),
             keys(&Action::TrustAnchor)
         ),
@@ -327,13 +327,13 @@ pub fn weak_id(r: &BatteryReport, names: &[String]) -> [String; 2] {
         WeakIdVerdict::OutOfRange { t } => [
             if t.is_finite() {
                 format!(
-                    "No weak-ID verdict: the closed form is out of range ({}), so its T = {t:.1} screens nothing.",
-                    range_codes(&ev.range)
+                    "No weak-ID verdict: the closed form {}, so its T = {t:.1} screens nothing.",
+                    range_words(&ev.range)
                 )
             } else {
                 format!(
-                    "No weak-ID verdict: the closed form is out of range ({}).",
-                    range_codes(&ev.range)
+                    "No weak-ID verdict: the closed form {}.",
+                    range_words(&ev.range)
                 )
             },
             read_instead(&r.reading, names),
@@ -356,17 +356,13 @@ pub fn weak_id(r: &BatteryReport, names: &[String]) -> [String; 2] {
     }
 }
 
-/// The range flags in words, or a pointer to them.
+/// What the closed form's flags say about it, as a predicate ("is out of range (…)"), each
+/// kind of flag in its own words.
 #[must_use]
 pub fn range_words(r: &RangeVerdict) -> String {
-    range_codes(r)
-}
-
-/// The range flags in words, or a pointer to them.
-fn range_codes(r: &RangeVerdict) -> String {
     match r {
-        RangeVerdict::OutOfRange(f) if !f.is_empty() => crate::battery::phrase::flags_in_words(f),
-        _ => "see the range flags".into(),
+        RangeVerdict::OutOfRange(f) if !f.is_empty() => crate::battery::phrase::flagged(f),
+        _ => "is flagged (see its flags)".into(),
     }
 }
 
@@ -408,4 +404,29 @@ pub fn alarms(r: &Reading) -> Option<String> {
 #[must_use]
 pub fn fires(r: &Reading, t: TestId) -> bool {
     r.evidence.tests[t] == crate::battery::Verdict::Fires
+}
+
+/// Why there is no panel to read: the one fact the battery pane, its overlay, `n` and `V`
+/// word alike (trial 44 finding 20: with roles set and the panel refused, `n` said "set roles
+/// first", `V` "this panel has 0 judges" and the overlay "no battery yet").
+#[must_use]
+pub fn why_no_panel(app: &crate::tui::app::App) -> &'static str {
+    use crate::tui::app::{Mode, Role, Source};
+    let talk = matches!(app.mode, Mode::Demo(_));
+    match &app.source {
+        Source::File(f) if f.loading => "loading…",
+        // A talk has no data pane: the caption says why the scene has no panel.
+        _ if talk => "no panel in this scene (the caption says why)",
+        // Judges enough, and still no panel: the load said why, in the data pane.
+        Source::File(f) if f.roles.iter().filter(|r| **r == Role::Judge).count() >= 2 => {
+            "no panel: these roles make none (the data pane says why and which column)"
+        }
+        Source::File(f) if !f.header.is_empty() => {
+            "no panel yet: give the file at least 2 judges (Space on a column in the data pane)"
+        }
+        Source::File(_) => {
+            "no panel: this file is not a panel (the data pane says why); open a preset or another file"
+        }
+        Source::Scenario => "no panel: open a preset or a file in the data pane",
+    }
 }

@@ -3,7 +3,7 @@
 
 use super::app::{App, Step};
 use super::{reading, readout};
-use crate::battery::reading::{Check, RangeVerdict};
+use crate::battery::reading::{AnchorStatus, Check, RangeVerdict};
 use crate::battery::{BatteryReport, TestId, Verdict};
 use crate::estimate::Estimator;
 use crate::panel::Panel;
@@ -126,6 +126,10 @@ fn estimate(r: &BatteryReport, names: &[String]) -> [String; 2] {
         .anchors
         .iter()
         .map(|a| match (a.rho, a.interval) {
+            // The trusted anchor's 0 is an assumption, not an estimate with an interval.
+            _ if a.status == AnchorStatus::Assumed => {
+                format!("{} assumed 0 (trusted as clean)", name(names, a.anchor))
+            }
             (Some(x), Some(c)) => format!(
                 "{} ρ = {x:.2} [{:.2}, {:.2}]",
                 name(names, a.anchor),
@@ -143,9 +147,10 @@ fn estimate(r: &BatteryReport, names: &[String]) -> [String; 2] {
     );
     let second = if e == Estimator::ClosedForm {
         match &r.reading.evidence.range {
-            RangeVerdict::OutOfRange(_) => {
-                "Some closed-form values are out of range (see the flags on this pane).".into()
-            }
+            RangeVerdict::OutOfRange(_) => format!(
+                "The closed form {} (see the flags on this pane).",
+                reading::range_words(&r.reading.evidence.range)
+            ),
             _ => "No out-of-range values; the intervals are 95% percentile bootstrap intervals."
                 .into(),
         }
@@ -276,14 +281,14 @@ fn overall(r: &BatteryReport, panel: &Panel, names: &[String]) -> [String; 2] {
     let first = match reading::alarms(&r.reading) {
         // The range check fires with the same badge as the tests: counted with them.
         Some(fired) if r.reading.evidence.range.verdict() == Verdict::Fires => format!(
-            "Overall: {fired}, and the closed form's range check fires ({}).",
+            "Overall: {fired}, and the closed form's range check fires (it {}).",
             reading::range_words(&r.reading.evidence.range)
         ),
         Some(fired) => format!("Overall: {fired}."),
         None if !ran => "Overall: no test can run on this panel, so none vouches for it.".into(),
         // The range flags are the closed form's: said, when the answer reads another.
         None if r.reading.evidence.range.verdict() == Verdict::Fires => format!(
-            "Overall: no test fires; the closed form is out of range ({}), and the answer {}.",
+            "Overall: no test fires; the closed form {}, and the answer {}.",
             reading::range_words(&r.reading.evidence.range),
             if r.reading.answer.read.is_some() {
                 "reads another estimate"

@@ -139,7 +139,11 @@ fn take(app: &mut App, remedy: &Remedy) -> bool {
 fn steps_do_what_they_say(app: &App) -> usize {
     let mut taken = 0;
     for step in &reading_of(app).next {
-        assert_ne!(step.outcome, Outcome::NothingReadable, "{step:?}");
+        // Only trusting an anchor is offered though it reads nothing (issue 38: the one step
+        // Likert anchors leave, with its cost and what it gives), and never before one that reads.
+        if step.outcome == Outcome::NothingReadable {
+            assert!(matches!(step.remedy, Remedy::TrustAnchor(_)), "{step:?}");
+        }
         let mut after = app.clone();
         if !take(&mut after, &step.remedy) {
             continue;
@@ -509,4 +513,46 @@ fn roles_that_make_no_panel_leave_nothing_recomputing() {
     let text = format!("{:?}", t.backend());
     assert!(!text.contains("recomputing"), "{text}");
     assert!(text.contains("roles needed"), "{text}");
+}
+
+/// Issue 38: on HANNA-LLM coherence (LLM judges, three Likert human anchors) no ρ̂ reads, and
+/// the reading's next steps offer trusting a human anchor, with its cost, in the walkthrough's
+/// last step and the overlay alike; taken (`t` on that anchor) it gives the others' ρ̂ with
+/// intervals or says why they cannot be read — never silence.
+#[test]
+fn coherence_offers_trusting_an_anchor_and_taking_it_answers() {
+    let app = llm_assigned();
+    let r = app.battery.as_deref().unwrap();
+    assert_eq!(r.reading.answer.read, None);
+    let k = r
+        .reading
+        .next
+        .iter()
+        .find_map(|s| match s.remedy {
+            Remedy::TrustAnchor(k) => Some(k),
+            _ => None,
+        })
+        .unwrap_or_else(|| panic!("no trust step: {:?}", r.reading.next));
+    let panel = app.panel.as_deref().unwrap();
+    let next = rhoscope::tui::reading::next_steps(&r.reading, panel).unwrap();
+    assert!(
+        next.contains("trust it") && next.contains("untestable"),
+        "{next}"
+    );
+    let mut taken = app.clone();
+    act(&mut taken, Action::Focus(Pane::Data));
+    taken.cursor = taken.entries.len() + 7 + k;
+    act(&mut taken, Action::TrustAnchor);
+    assert_eq!(taken.designated(), Some(k));
+    let t = taken.battery.as_deref().unwrap();
+    match t.reading.answer.read {
+        Some(_) => {
+            for a in t.reading.answer.anchors.iter().filter(|a| a.anchor != k) {
+                assert!(a.interval.is_some(), "{a:?}");
+            }
+        }
+        None => assert!(!t.reading.answer.obstacles.is_empty(), "no reason given"),
+    }
+    let est = pane_rows(&taken, Pane::Estimates, 100, 30).join("\n");
+    assert!(est.contains("trusting"), "{est}");
 }

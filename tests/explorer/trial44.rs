@@ -185,7 +185,15 @@ fn test_a_offers_no_route_the_panel_cannot_take() {
     let r = app.battery.as_deref().unwrap();
     assert_eq!(r.tests[TestId::A].verdict, Verdict::Fires);
     assert_eq!(r.tests[TestId::J].verdict, Verdict::Fires);
-    assert!(r.reading.next.is_empty());
+    // Only trusting a human anchor is offered (issue 38), and it names no free-scale route.
+    assert!(
+        r.reading
+            .next
+            .iter()
+            .all(|s| matches!(s.remedy, rhoscope::battery::reading::Remedy::TrustAnchor(_))),
+        "{:?}",
+        r.reading.next
+    );
     let steps = captions(&app);
     let a = steps.iter().find(|s| s.starts_with("Test A")).unwrap();
     assert!(!a.contains("free-scale estimate, which"), "{a}");
@@ -217,12 +225,21 @@ fn every_next_step_is_in_the_last_step_and_the_overlay() {
         assert!(tail.replace('\n', " ").contains(&words), "{words}: {tail}");
     }
     assert!(last.contains("families"), "{last}");
-    // Where nothing reads and no step is offered, the overlay says why, as the last step does.
+    // Where nothing reads, the overlay offers what the last step offers: trusting an anchor,
+    // with its cost and what it gives (issue 38).
     let llm = llm_assigned();
     let full = overlay(&llm);
     let tail = full.split("Next steps").nth(1).expect("a Next steps block");
-    assert!(tail.contains("none found"), "{tail}");
-    assert!(captions(&llm).pop().unwrap().contains("none found"));
+    let tail = tail.replace('\n', " ");
+    assert!(
+        tail.contains("untestable") && tail.contains("no ρ̂ can be read even then"),
+        "{tail}"
+    );
+    let last = captions(&llm).pop().unwrap();
+    assert!(
+        last.contains("untestable") && last.contains("no ρ̂ can be read even then"),
+        "{last}"
+    );
 }
 
 /// The trusted anchor's row on the estimates pane at 100×30: assumed, with no interval and
@@ -244,4 +261,31 @@ fn the_trusted_anchors_row_says_assumed_with_no_interval() {
     }
     let all = rows.join("\n");
     assert!(!all.contains("[0.00, 0.00]"), "{all}");
+}
+
+/// Trial 44 finding 20: with roles set and the panel refused, `n`, `V` and the battery
+/// overlay each gave another reason ("set roles first", "this panel has 0 judges", "no
+/// battery yet"). They now word the one fact the battery pane words: these roles make no
+/// panel, and the data pane says why.
+#[test]
+fn a_refused_panel_gives_one_reason_to_every_key() {
+    let mut app = llm_assigned();
+    act(&mut app, Action::Focus(Pane::Data));
+    // The state a refused load leaves: every role set, no panel and no battery.
+    app.panel = None;
+    app.battery = None;
+    let why = rhoscope::tui::reading::why_no_panel(&app);
+    assert!(why.contains("these roles make none"), "{why}");
+    let mut n = app.clone();
+    act(&mut n, Action::Next);
+    assert_eq!(n.status, why);
+    let mut v = app.clone();
+    act(&mut v, Action::Validate);
+    assert_eq!(v.status, why);
+    let overlay =
+        rhoscope::tui::panes::detail::lines(&app, rhoscope::tui::theme::Theme { color: false }, 80);
+    let text: String = overlay.iter().map(ToString::to_string).collect();
+    assert_eq!(text, why);
+    let pane = pane_rows(&app, Pane::Battery, 100, 30).join(" ");
+    assert!(pane.contains("these roles make none"), "{pane}");
 }

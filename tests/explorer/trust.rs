@@ -237,7 +237,7 @@ fn on_hanna_llm_the_pane_says_why_no_rho_can_be_read() {
         est.contains("trusting human1 as clean, no ρ̂ to read"),
         "{est}"
     );
-    assert!(est.contains("latent_misfit"), "{est}");
+    assert!(est.replace('\n', " ").contains("latent misfit"), "{est}");
     let sliders = text(&app, Pane::Sliders, 200, 80).replace('\n', " ");
     assert!(sliders.contains("no admissible world"), "{sliders}");
     // No world to move along, but the trusted anchor is still named as trusted.

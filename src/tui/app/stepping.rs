@@ -103,7 +103,7 @@ impl App {
             Mode::Explore => match self.source {
                 // Nothing to walk through: no judges and anchors, so no battery will come.
                 Source::File(_) if self.panel.is_none() => {
-                    self.status = "set roles first (Space on a column)".into();
+                    self.status = crate::tui::reading::why_no_panel(self).into();
                     Vec::new()
                 }
                 Source::File(_) => {

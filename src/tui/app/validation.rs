@@ -84,7 +84,10 @@ impl App {
             return Vec::new();
         };
         let Some(panel) = self.panel.clone().filter(|p| p.p() >= 3) else {
-            self.status = too_few_judges(file, self.panel.as_deref());
+            self.status = match self.panel.as_deref() {
+                Some(p) => too_few_judges(file, Some(p)),
+                None => crate::tui::reading::why_no_panel(self).into(),
+            };
             return Vec::new();
         };
         let options = self.validate_options(panel.n);

@@ -140,8 +140,8 @@ fn weak_and_range(
     let weak_id = r.reading.evidence.weak_id;
     let weak_v = weak_id.verdict();
     let weak_t = match weak_id {
-        // No verdict on an out-of-range fit: "PASS" would vouch for it.
-        WeakIdVerdict::OutOfRange { .. } => " no verdict, out of range".into(),
+        // No verdict on a flagged fit: "PASS" would vouch for it.
+        WeakIdVerdict::OutOfRange { .. } => " no verdict, fit flagged".into(),
         WeakIdVerdict::Weak { t } | WeakIdVerdict::Ok { t } => format!(" T {}", sig(t, 3)),
         WeakIdVerdict::NoFit => " no fit".into(),
     };
@@ -196,7 +196,9 @@ fn range_row(r: &crate::battery::BatteryReport) -> (Verdict, String) {
     let text = match range {
         RangeVerdict::NoFit => " no closed-form fit (Enter: why)".into(),
         RangeVerdict::InRange => " 0 flag(s)".into(),
-        RangeVerdict::OutOfRange(f) => format!(" {} flag(s)", f.len()),
+        RangeVerdict::OutOfRange(f) => {
+            format!(" flags: {}", crate::battery::phrase::flag_counts(f))
+        }
     };
     (range.verdict(), text)
 }
@@ -352,38 +354,13 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
     frame.render_widget(Paragraph::new(lines).block(block).scroll((offset, 0)), area);
 }
 
-/// What the pane says before any battery result exists.
+/// What the pane says before any battery result exists: why there is no panel, the one
+/// fact every key that needs a panel words too.
 fn empty(app: &App, width: usize) -> Vec<Line<'static>> {
-    use crate::tui::app::Source;
-    let text = match &app.source {
-        _ if app.panel.is_some() => "running the battery…",
-        // A talk has no data pane: the caption says why the scene has no panel.
-        Source::File(f) if !f.loading && matches!(app.mode, crate::tui::app::Mode::Demo(_)) => {
-            "no panel in this scene (the caption says why)"
-        }
-        // Judges enough, and still no panel: the load said why, in the data pane.
-        Source::File(f)
-            if !f.loading
-                && f.roles
-                    .iter()
-                    .filter(|r| **r == crate::tui::app::Role::Judge)
-                    .count()
-                    >= 2 =>
-        {
-            "no panel: these roles make none (the data pane says why and which column)"
-        }
-        Source::File(f) if !f.header.is_empty() => {
-            "no panel yet: give the file at least 2 judges (Space on a column in the data pane)"
-        }
-        Source::File(f) if f.loading => "loading…",
-        Source::File(_) => {
-            "no panel: this file is not a panel (the data pane says why); open a preset or another file"
-        }
-        // A talk has no data pane: the caption says why the scene has no panel.
-        Source::Scenario if matches!(app.mode, crate::tui::app::Mode::Demo(_)) => {
-            "no panel in this scene (the caption says why)"
-        }
-        Source::Scenario => "no panel: open a preset or a file in the data pane",
+    let text = if app.panel.is_some() {
+        "running the battery…"
+    } else {
+        crate::tui::reading::why_no_panel(app)
     };
     crate::tui::widgets::wrap_words(text, width)
         .into_iter()

@@ -20,7 +20,12 @@ use crate::tui::widgets::{badge, sig, versus, wrap_words};
 #[must_use]
 pub fn lines(app: &App, theme: Theme, width: usize) -> Vec<Line<'static>> {
     let Some(r) = &app.battery else {
-        return vec![Line::raw("no battery yet")];
+        let why = if app.panel.is_some() {
+            "running the battery…"
+        } else {
+            crate::tui::reading::why_no_panel(app)
+        };
+        return vec![Line::raw(why)];
     };
     let stale = app.battery_stale();
     let mut out: Vec<Line> = Vec::new();

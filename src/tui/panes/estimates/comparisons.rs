@@ -48,7 +48,7 @@ pub(super) fn comparison_lines(
                 .filter(|_| !stale);
             lines.extend(free_scale_lines(&e.label(&ctx, names), fits, boot, names));
         } else if (e != Estimator::ClosedForm || led.is_some()) && !hidden {
-            lines.push(compare_line(&e.label(&ctx, names), fits.estimate(e)));
+            lines.push(compare_line(&e.label(&ctx, names), fits.estimate(e), names));
         }
         // When the scene's point leads the marker rows, what it is compared with is the
         // closed form: that line comes up instead, so 80×24 shows both.
@@ -124,11 +124,11 @@ fn free_scale_lines(
     std::iter::once(Line::raw(head)).chain(flags).collect()
 }
 
-fn compare_line(label: &str, est: Option<&Estimate>) -> Line<'static> {
+fn compare_line(label: &str, est: Option<&Estimate>, names: &[String]) -> Line<'static> {
     match est {
         None => Line::raw(format!("{label}: n/a")),
         Some(e) => {
-            let rhos: Vec<String> = e.rho().iter().map(|r| num(*r)).collect();
+            let rhos = crate::battery::phrase::rho_entries(e, names);
             Line::raw(format!("{label}: ρ̂ = ({})", rhos.join(", ")))
         }
     }
