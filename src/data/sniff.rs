@@ -186,6 +186,14 @@ impl Source {
         }
     }
 
+    /// Refuses a boolean, array or object in the id columns `cols` of a record input.
+    pub(super) fn ids(&mut self, cols: &[usize]) -> Result<(), DataError> {
+        match &mut self.body {
+            Body::Records(rows) => rows.ids(cols, &self.raw_header),
+            Body::Text(_) => Ok(()),
+        }
+    }
+
     /// Asks for only `cols` from the rows, so reading a record input with many distinct keys
     /// costs each record its own keys, not the header's width (linear, not records × keys).
     pub(super) fn keep(&mut self, cols: &[usize]) -> Kept {

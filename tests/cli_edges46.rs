@@ -1,0 +1,125 @@
+//! The command line's edges from the s45 hostile pass, second part: each test failed before its
+//! fix.
+#![cfg(feature = "cli")]
+
+mod common;
+
+use common::{run, write};
+
+/// assets/three-anchor.csv as its header and rows of cells as written.
+fn three_anchor() -> (Vec<String>, Vec<Vec<String>>) {
+    let text = std::fs::read_to_string(common::root().join("assets/three-anchor.csv")).unwrap();
+    let mut lines = text.lines();
+    let names = lines.next().unwrap().split(',').map(String::from).collect();
+    let rows = lines
+        .map(|l| l.split(',').map(String::from).collect())
+        .collect();
+    (names, rows)
+}
+
+/// One row as a JSON object `{"J1": x, …}`, the numbers as the CSV writes them.
+fn object(names: &[String], row: &[String]) -> String {
+    let kv: Vec<String> = names
+        .iter()
+        .zip(row)
+        .map(|(n, v)| format!("\"{n}\": {v}"))
+        .collect();
+    format!("{{{}}}", kv.join(", "))
+}
+
+/// The report without its first line (which names the file).
+fn body(stdout: &str) -> String {
+    stdout.lines().skip(1).collect::<Vec<_>>().join("\n")
+}
+
+#[test]
+fn pandas_orients_index_split_and_table_read_as_the_csv_does() {
+    let (names, rows) = three_anchor();
+    let dir = tempfile::tempdir().unwrap();
+    let index: Vec<String> = rows
+        .iter()
+        .enumerate()
+        .map(|(i, r)| format!("\"{i}\": {}", object(&names, r)))
+        .collect();
+    write(
+        dir.path(),
+        "index.json",
+        format!("{{{}}}", index.join(", ")).as_bytes(),
+    );
+    let quoted: Vec<String> = names.iter().map(|n| format!("\"{n}\"")).collect();
+    let data: Vec<String> = rows.iter().map(|r| format!("[{}]", r.join(", "))).collect();
+    let labels: Vec<String> = (0..rows.len()).map(|i| i.to_string()).collect();
+    let split = format!(
+        "{{\"columns\": [{}], \"index\": [{}], \"data\": [{}]}}",
+        quoted.join(", "),
+        labels.join(", "),
+        data.join(", ")
+    );
+    write(dir.path(), "split.json", split.as_bytes());
+    let records: Vec<String> = rows
+        .iter()
+        .enumerate()
+        .map(|(i, r)| object(&names, r).replacen('{', &format!("{{\"index\": {i}, "), 1))
+        .collect();
+    let fields: Vec<String> = names
+        .iter()
+        .map(|n| format!("{{\"name\": \"{n}\", \"type\": \"number\"}}"))
+        .collect();
+    let table = format!(
+        "{{\"schema\": {{\"fields\": [{{\"name\": \"index\", \"type\": \"integer\"}}, {}], \"primaryKey\": [\"index\"], \"pandas_version\": \"1.4.0\"}}, \"data\": [{}]}}",
+        fields.join(", "),
+        records.join(", ")
+    );
+    write(dir.path(), "table.json", table.as_bytes());
+    let csv = std::fs::read(common::root().join("assets/three-anchor.csv")).unwrap();
+    write(dir.path(), "ta.csv", &csv);
+    let want = run(dir.path(), &["estimate", "ta.csv"]);
+    assert_eq!(want.code, 0, "{}", want.stderr);
+    for f in ["index.json", "split.json", "table.json"] {
+        let r = run(dir.path(), &["estimate", f]);
+        assert_eq!(r.code, 0, "{f}: {}", r.stderr);
+        assert_eq!(body(&r.stdout), body(&want.stdout), "{f}");
+    }
+}
+
+#[test]
+fn pandas_orients_that_cannot_be_told_apart_are_refused_naming_the_orient() {
+    let dir = tempfile::tempdir().unwrap();
+    // Numbers outside and inside: orient='columns' of integer columns or orient='index'.
+    let mut cells = Vec::new();
+    for outer in 0..5 {
+        let inner: Vec<String> = (0..6).map(|i| format!("\"{i}\": {}", i * outer)).collect();
+        cells.push(format!("\"{outer}\": {{{}}}", inner.join(", ")));
+    }
+    write(
+        dir.path(),
+        "both.json",
+        format!("{{{}}}", cells.join(", ")).as_bytes(),
+    );
+    write(dir.path(), "values.json", b"[[1, 2, 3], [4, 5, 6]]");
+    for (f, orient) in [("both.json", "orient='index'"), ("values.json", "'values'")] {
+        let r = run(dir.path(), &["estimate", f]);
+        let err = r.stderr.trim_end();
+        assert_eq!(r.code, 65, "{f}: {err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains(orient) && err.contains("orient='records'"), "{err}");
+    }
+}
+
+#[test]
+fn pandas_index_column_is_not_taken_as_a_judge_by_position() {
+    let (names, rows) = three_anchor();
+    let dir = tempfile::tempdir().unwrap();
+    let mut text = format!("Unnamed: 0,{}\n", names.join(","));
+    for (i, r) in rows.iter().enumerate() {
+        text.push_str(&format!("{i},{}\n", r.join(",")));
+    }
+    write(dir.path(), "pd.csv", text.as_bytes());
+    let r = run(
+        dir.path(),
+        &["estimate", "pd.csv", "--judges", "1,2,3", "--anchors", "8,9"],
+    );
+    let err = r.stderr.trim_end();
+    assert_eq!(r.code, 2, "{err}");
+    assert!(err.contains("Unnamed: 0") && err.contains("index"), "{err}");
+}
