@@ -123,3 +123,39 @@ fn pandas_index_column_is_not_taken_as_a_judge_by_position() {
     assert_eq!(r.code, 2, "{err}");
     assert!(err.contains("Unnamed: 0") && err.contains("index"), "{err}");
 }
+
+#[test]
+fn long_json_refuses_a_boolean_array_or_object_as_an_id() {
+    let dir = tempfile::tempdir().unwrap();
+    for (i, odd) in ["true", "[1, 2]", "{\"a\": 1}"].iter().enumerate() {
+        for key in ["item", "rater"] {
+            let mut lines = Vec::new();
+            for item in 0..40 {
+                for (k, rater) in ["J1", "J2", "J3", "A1", "A2"].iter().enumerate() {
+                    let score = ((item * 7 + k * 3) % 11) as f64 / 3.0;
+                    let (it, ra) = match (item, k, key) {
+                        (2, 1, "item") => (odd.to_string(), format!("\"{rater}\"")),
+                        (2, 1, _) => (item.to_string(), odd.to_string()),
+                        _ => (item.to_string(), format!("\"{rater}\"")),
+                    };
+                    lines.push(format!(
+                        "{{\"item\": {it}, \"rater\": {ra}, \"score\": {score}}}"
+                    ));
+                }
+            }
+            let name = format!("l{i}{key}.jsonl");
+            write(dir.path(), &name, lines.join("\n").as_bytes());
+            let r = run(
+                dir.path(),
+                &["estimate", &name, "--long", "item,rater,score"],
+            );
+            let err = r.stderr.trim_end();
+            assert_eq!(r.code, 65, "{name}: {err}");
+            // Row 12: item 2's second record.
+            assert!(
+                err.contains(&format!("row 12, column '{key}'")) && err.contains("id"),
+                "{err}"
+            );
+        }
+    }
+}

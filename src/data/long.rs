@@ -215,6 +215,7 @@ pub(super) fn read_long(
     let mut long = LongReader::new(&path, &names, spec, opts)?;
     let (ci, cr, cs) = long.columns;
     let mut rec = ByteRecord::new();
+    src.ids(&[ci, cr])?;
     let kept = src.keep(&[ci, cr, cs]);
     let [ai, ar, at] = [kept.at[0], kept.at[1], kept.at[2]];
     while let Some(line) = src.next(&mut rec)? {
