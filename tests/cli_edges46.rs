@@ -159,3 +159,23 @@ fn long_json_refuses_a_boolean_array_or_object_as_an_id() {
         }
     }
 }
+
+#[test]
+fn a_folder_families_file_in_utf16_is_refused_as_the_sidecar_is() {
+    let dir = tempfile::tempdir().unwrap();
+    let sim = [
+        "simulate", "--preset", "mid", "--n", "30", "--seed", "1", "-o", "r.csv",
+    ];
+    assert_eq!(run(dir.path(), &sim).code, 0);
+    let text = "judge,family\nJ1,a\nJ2,a\nJ3,b\nJ4,b\n";
+    let mut utf16 = vec![0xFF, 0xFE];
+    utf16.extend(text.encode_utf16().flat_map(u16::to_le_bytes));
+    for name in ["families.csv", "r.families.csv"] {
+        let f = write(dir.path(), name, &utf16);
+        let r = run(dir.path(), &["estimate", "r.csv"]);
+        let err = r.stderr.trim_end();
+        assert_eq!(r.code, 65, "{name}: {err}");
+        assert!(err.contains(name) && err.contains("UTF-16"), "{err}");
+        std::fs::remove_file(f).unwrap();
+    }
+}
