@@ -179,3 +179,48 @@ fn a_folder_families_file_in_utf16_is_refused_as_the_sidecar_is() {
         std::fs::remove_file(f).unwrap();
     }
 }
+
+#[test]
+fn the_drop_note_is_in_json_notes_and_names_the_long_layouts_item_and_rater() {
+    let (names, rows) = three_anchor();
+    let dir = tempfile::tempdir().unwrap();
+    let mut wide = format!("{}\n", names.join(","));
+    let mut long = String::from("item,rater,score\n");
+    for (i, r) in rows.iter().enumerate() {
+        let mut r = r.clone();
+        if i == 3 {
+            r[0] = "NA".into();
+        }
+        wide.push_str(&format!("{}\n", r.join(",")));
+        for (n, x) in names.iter().zip(&r) {
+            // Item 4 has no row for J3.
+            if !(i == 4 && n == "J3") {
+                long.push_str(&format!("{i},{n},{x}\n"));
+            }
+        }
+    }
+    write(dir.path(), "na.csv", wide.as_bytes());
+    write(dir.path(), "gap.csv", long.as_bytes());
+    for cmd in ["estimate", "battery", "identify"] {
+        let r = run(dir.path(), &[cmd, "na.csv", "--json"]);
+        assert_eq!(r.code, 0, "{cmd}: {}", r.stderr);
+        let doc: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+        let notes = doc["notes"].as_array().unwrap();
+        assert!(
+            notes.iter().any(|n| n
+                .as_str()
+                .unwrap()
+                .contains("row 5, column 'J1': note: 1 of 500 items dropped")),
+            "{cmd}: {notes:?}"
+        );
+    }
+    let r = run(dir.path(), &["estimate", "gap.csv", "--long", "item,rater,score"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    // Item 3's NA (J1) comes first; its first row is 1 + 3 × 9 + 1 = 29.
+    assert!(
+        r.stderr
+            .contains("item '3' has no score by rater 'J1' in column 'rater'; the item's first row is 29"),
+        "{}",
+        r.stderr
+    );
+}
