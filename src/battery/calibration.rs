@@ -351,6 +351,9 @@ pub struct Plan {
     /// draw: on a continuous panel these iterative fits, not the draws, are the run's cost.
     pub resample_fits: Vec<usize>,
     pub draw_fits: Vec<usize>,
+    /// The panel's own latent fit ran out of iterations (flag `not_converged`), so each
+    /// resample's refit, on nearly the same moments, runs to its cap too.
+    pub resample_fits_capped: bool,
 }
 
 /// The [`Plan`] of the battery on `panel` (`clean`: the anchor trusted as clean, if any).
@@ -387,6 +390,16 @@ pub fn plan(panel: &Panel, spec: &NullSpec, clean: Option<usize>) -> Plan {
         .map(|(shape, fit)| (shape, fit.unwrap_or(0)))
         .unzip();
     let ordinal = panel.scales.iter().filter(|s| s.is_ordinal()).count();
+    let capped = fits.fits.iter().any(|f| {
+        matches!(
+            f.estimator,
+            Estimator::FreeScale | Estimator::DesignatedCleanLatent
+        ) && f
+            .estimate
+            .flags
+            .iter()
+            .any(|g| g.code == crate::estimate::FlagCode::NotConverged)
+    });
     let tallied = fits.fits.iter().any(|f| {
         matches!(
             f.estimator,
@@ -406,6 +419,7 @@ pub fn plan(panel: &Panel, spec: &NullSpec, clean: Option<usize>) -> Plan {
             Vec::new()
         },
         draw_fits: draw_fits.into_iter().filter(|&q| q > 0).collect(),
+        resample_fits_capped: capped,
     }
 }
 
