@@ -102,7 +102,10 @@ fn pandas_orients_that_cannot_be_told_apart_are_refused_naming_the_orient() {
         let err = r.stderr.trim_end();
         assert_eq!(r.code, 65, "{f}: {err}");
         assert_eq!(err.lines().count(), 1, "{err}");
-        assert!(err.contains(orient) && err.contains("orient='records'"), "{err}");
+        assert!(
+            err.contains(orient) && err.contains("orient='records'"),
+            "{err}"
+        );
     }
 }
 
@@ -117,7 +120,14 @@ fn pandas_index_column_is_not_taken_as_a_judge_by_position() {
     write(dir.path(), "pd.csv", text.as_bytes());
     let r = run(
         dir.path(),
-        &["estimate", "pd.csv", "--judges", "1,2,3", "--anchors", "8,9"],
+        &[
+            "estimate",
+            "pd.csv",
+            "--judges",
+            "1,2,3",
+            "--anchors",
+            "8,9",
+        ],
     );
     let err = r.stderr.trim_end();
     assert_eq!(r.code, 2, "{err}");
@@ -214,13 +224,56 @@ fn the_drop_note_is_in_json_notes_and_names_the_long_layouts_item_and_rater() {
             "{cmd}: {notes:?}"
         );
     }
-    let r = run(dir.path(), &["estimate", "gap.csv", "--long", "item,rater,score"]);
+    let r = run(
+        dir.path(),
+        &["estimate", "gap.csv", "--long", "item,rater,score"],
+    );
     assert_eq!(r.code, 0, "{}", r.stderr);
     // Item 3's NA (J1) comes first; its first row is 1 + 3 × 9 + 1 = 29.
     assert!(
-        r.stderr
-            .contains("item '3' has no score by rater 'J1' in column 'rater'; the item's first row is 29"),
+        r.stderr.contains(
+            "item '3' has no score by rater 'J1' in column 'rater'; the item's first row is 29"
+        ),
         "{}",
         r.stderr
     );
+}
+
+#[test]
+fn plot_rho_and_bootstrap_refuse_up_front_as_estimate_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let ta = common::root().join("assets/three-anchor.csv");
+    let ta = ta.to_str().unwrap();
+    let sim = [
+        "simulate",
+        "--preset",
+        "mid",
+        "--n",
+        "300",
+        "--seed",
+        "1",
+        "--set",
+        "ordinal=judges:5",
+        "-o",
+        "oj.csv",
+    ];
+    assert_eq!(run(dir.path(), &sim).code, 0);
+    let cases: [(&[&str], &[&str]); 2] = [
+        (&[ta, "--anchors", "A1"], &[ta, "--anchors", "A1"]),
+        (&["oj.csv"], &["oj.csv"]),
+    ];
+    for (panel, est) in cases {
+        let mut e = vec!["estimate"];
+        e.extend(est);
+        let want = run(dir.path(), &e);
+        assert_ne!(want.code, 0, "{}", want.stderr);
+        for kind in ["rho", "bootstrap"] {
+            let mut p = vec!["plot", kind];
+            p.extend(panel);
+            p.extend(["--bootstrap", "100", "-o", "f.svg"]);
+            let r = run(dir.path(), &p);
+            assert_eq!(r.code, want.code, "{kind} {panel:?}: {}", r.stderr);
+            assert_eq!(r.stderr, want.stderr, "{kind} {panel:?}");
+        }
+    }
 }
