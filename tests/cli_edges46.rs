@@ -277,3 +277,31 @@ fn plot_rho_and_bootstrap_refuse_up_front_as_estimate_does() {
         }
     }
 }
+
+#[test]
+fn designated_clean_on_a_panel_rho_is_not_identified_on_gives_estimates_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    let sim = [
+        "simulate",
+        "--preset",
+        "mid",
+        "--n",
+        "300",
+        "--seed",
+        "1",
+        "--set",
+        "ordinal=judges:5",
+        "-o",
+        "oj.csv",
+    ];
+    assert_eq!(run(dir.path(), &sim).code, 0);
+    let want = run(dir.path(), &["estimate", "oj.csv"]);
+    assert_eq!(want.code, 3, "{}", want.stderr);
+    let r = run(
+        dir.path(),
+        &["estimate", "oj.csv", "--designated-clean", "A1"],
+    );
+    assert_eq!(r.code, 3, "{}", r.stderr);
+    assert_eq!(r.stderr, want.stderr);
+    assert!(!r.stderr.contains("ordinal anchors"), "{}", r.stderr);
+}

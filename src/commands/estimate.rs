@@ -145,7 +145,10 @@ fn asked(
 ) -> Result<(Vec<Estimator>, Vec<Estimator>), Error> {
     let latent = clean.is_some() && crate::estimate::latent::wanted(panel);
     let refused_panel = identified(&a.panel.panel, panel);
-    if refused_panel.is_err() && !latent {
+    // On a panel ρ is not identified on, the latent fit answers only where it applies; else
+    // the panel's own reason (exit 3) is the answer, not the fit's narrower refusal.
+    let latent_applies = latent && panel.m() >= crate::estimate::latent::MIN_ANCHORS;
+    if refused_panel.is_err() && !latent_applies {
         return refused_panel.map(|()| (Vec::new(), Vec::new()));
     }
     let flagged = [
