@@ -305,3 +305,26 @@ fn designated_clean_on_a_panel_rho_is_not_identified_on_gives_estimates_reason()
     assert_eq!(r.stderr, want.stderr);
     assert!(!r.stderr.contains("ordinal anchors"), "{}", r.stderr);
 }
+
+#[test]
+fn continuous_naming_a_column_with_no_role_says_it_takes_none() {
+    let ta = common::root().join("assets/three-anchor.csv");
+    let dir = tempfile::tempdir().unwrap();
+    let r = run(
+        dir.path(),
+        &[
+            "estimate",
+            ta.to_str().unwrap(),
+            "--set-aside",
+            "J6",
+            "--continuous",
+            "J6",
+        ],
+    );
+    let err = r.stderr.trim_end();
+    assert_eq!(r.code, 2, "{err}");
+    assert!(
+        err.contains("'J6', a column of the file that takes no role"),
+        "{err}"
+    );
+}
