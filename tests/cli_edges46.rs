@@ -328,3 +328,23 @@ fn continuous_naming_a_column_with_no_role_says_it_takes_none() {
         "{err}"
     );
 }
+
+#[test]
+fn scale_notes_print_numbers_with_significant_digits() {
+    let (names, rows) = three_anchor();
+    let dir = tempfile::tempdir().unwrap();
+    let mut text = format!("{}\n", names.join(","));
+    for r in &rows {
+        let mut r: Vec<String> = r.clone();
+        r[6] = format!("{:e}", r[6].parse::<f64>().unwrap() * 1e85);
+        r[7] = format!("{:e}", r[7].parse::<f64>().unwrap() * 1e-40);
+        text.push_str(&format!("{}\n", r.join(",")));
+    }
+    write(dir.path(), "scaled.csv", text.as_bytes());
+    let r = run(dir.path(), &["estimate", "scaled.csv"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let all = format!("{}{}", r.stdout, r.stderr);
+    assert!(!all.contains("SD 0.000"), "{all}");
+    assert!(!all.contains("000000000000"), "{all}");
+    assert!(all.contains("e85"), "{all}");
+}

@@ -9,7 +9,7 @@ use super::DataError;
 use super::raw::{Loaded, MIN_ITEMS, Raw};
 use super::{Columns, PanelRequest, check_column_count, load_families, preview, resolve_list};
 use crate::location::Location;
-use crate::panel::{Panel, Scale};
+use crate::panel::{Panel, Scale, Short};
 use crate::wording::{Said, Setting};
 
 mod copies;
@@ -428,13 +428,10 @@ pub(super) fn off_scale_note(
         .map(|((name, s), _)| {
             let factor = median / s;
             format!(
-                "'{}' (SD {s:.3}; × {} puts it on the judges' scale)",
+                "'{}' (SD {}; × {} puts it on the judges' scale)",
                 crate::location::sanitize(name),
-                if factor >= 1.0 {
-                    format!("{factor:.1}")
-                } else {
-                    format!("{factor:.2e}")
-                }
+                Short(*s),
+                Short(factor)
             )
         })
         .collect();
@@ -445,9 +442,10 @@ pub(super) fn off_scale_note(
         DataError::data(
             path,
             format!(
-                "note: anchor{} {} on another scale than the judges (median SD {median:.3}): the model reads every column on one scale, so their ρ̂ and flags (a non-positive σ̂_a², say) may come from the scale alone; no setting in rhoscope rescales a column: multiply each by its factor outside rhoscope and load the panel again, and the battery will say whether a ρ̂ then reads.",
+                "note: anchor{} {} on another scale than the judges (median SD {}): the model reads every column on one scale, so their ρ̂ and flags (a non-positive σ̂_a², say) may come from the scale alone; no setting in rhoscope rescales a column: multiply each by its factor outside rhoscope and load the panel again, and the battery will say whether a ρ̂ then reads.",
                 if off.len() == 1 { "" } else { "s" },
-                off.join(", ")
+                off.join(", "),
+                Short(median)
             ),
         )
         .said(),
