@@ -31,12 +31,13 @@ pub(super) fn orient(path: &Path, v: &Value) -> Result<Option<Orient>, DataError
     let Value::Object(m) = v else { return Ok(None) };
     let keys: HashSet<&str> = m.keys().map(String::as_str).collect();
     let data_rows = matches!(m.get("data"), Some(Value::Array(_)));
-    let split = keys.iter().all(|k| matches!(*k, "columns" | "index" | "data"));
+    let split = keys
+        .iter()
+        .all(|k| matches!(*k, "columns" | "index" | "data"));
     if data_rows && keys.contains("columns") && split {
         return Ok(Some(Orient::Split));
     }
-    if data_rows && matches!(m.get("schema"), Some(Value::Object(s)) if s.contains_key("fields"))
-    {
+    if data_rows && matches!(m.get("schema"), Some(Value::Object(s)) if s.contains_key("fields")) {
         return Ok(Some(Orient::Table));
     }
     if m.is_empty() || !m.values().all(Value::is_object) {
@@ -138,7 +139,11 @@ fn data_numbers<'a>(m: &Map<String, Value>, key: &str, text: &'a [u8]) -> Vec<&'
         .map(|(_, v)| numbers_in(v, 2))
         .sum();
     let count = m.get(key).map_or(0, |v| numbers_in(v, 2));
-    numbers_at(text, 3).into_iter().skip(before).take(count).collect()
+    numbers_at(text, 3)
+        .into_iter()
+        .skip(before)
+        .take(count)
+        .collect()
 }
 
 /// How many numbers sit `depth` containers inside `v`.
@@ -169,7 +174,12 @@ fn split_rows(
 ) -> Result<Vec<(u64, Record)>, DataError> {
     let mut raw = data_numbers(&m, "data", text).into_iter();
     let mut cols = Vec::new();
-    for c in m.get("columns").and_then(Value::as_array).into_iter().flatten() {
+    for c in m
+        .get("columns")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
         let name = match c {
             Value::String(s) => s.clone(),
             Value::Number(n) => n.to_string(),
@@ -189,10 +199,22 @@ fn split_rows(
     for (r, cells) in data.into_iter().enumerate() {
         let row = r as u64 + 1;
         let Value::Array(cells) = cells else {
-            return Err(at_row(path, row, "pandas' orient='split' has a row of data that is not an array".into()));
+            return Err(at_row(
+                path,
+                row,
+                "pandas' orient='split' has a row of data that is not an array".into(),
+            ));
         };
         if cells.len() != cols.len() {
-            return Err(at_row(path, row, format!("pandas' orient='split' has a row of {} values for {} columns", cells.len(), cols.len())));
+            return Err(at_row(
+                path,
+                row,
+                format!(
+                    "pandas' orient='split' has a row of {} values for {} columns",
+                    cells.len(),
+                    cols.len()
+                ),
+            ));
         }
         let record = cols
             .iter()
@@ -219,13 +241,23 @@ fn table_rows(
     let schema = m.get("schema").and_then(Value::as_object);
     let mut index: HashSet<String> = match schema.and_then(|s| s.get("primaryKey")) {
         Some(Value::String(k)) => HashSet::from([k.clone()]),
-        Some(Value::Array(ks)) => ks.iter().filter_map(Value::as_str).map(String::from).collect(),
+        Some(Value::Array(ks)) => ks
+            .iter()
+            .filter_map(Value::as_str)
+            .map(String::from)
+            .collect(),
         _ => HashSet::new(),
     };
     index.insert("index".to_string());
-    let fields = schema.and_then(|s| s.get("fields")).and_then(Value::as_array);
+    let fields = schema
+        .and_then(|s| s.get("fields"))
+        .and_then(Value::as_array);
     for f in fields.into_iter().flatten() {
-        if let Some(n) = f.get("name").and_then(Value::as_str).filter(|n| !index.contains(*n)) {
+        if let Some(n) = f
+            .get("name")
+            .and_then(Value::as_str)
+            .filter(|n| !index.contains(*n))
+        {
             names.slot(n);
         }
     }
@@ -236,7 +268,11 @@ fn table_rows(
     for (r, rec) in data.into_iter().enumerate() {
         let row = r as u64 + 1;
         let Value::Object(rec) = rec else {
-            return Err(at_row(path, row, "pandas' orient='table' has a row of data that is not an object".into()));
+            return Err(at_row(
+                path,
+                row,
+                "pandas' orient='table' has a row of data that is not an object".into(),
+            ));
         };
         let mut record = Vec::with_capacity(rec.len());
         for (k, x) in rec {
@@ -258,4 +294,3 @@ pub(super) fn values_refused(path: &Path, row: u64) -> DataError {
         "a record is an array: pandas' orient='values' writes rows without column names; write the frame with df.to_json(orient='records')".into(),
     )
 }
-

@@ -112,7 +112,10 @@ pub(super) fn resolve_list(
             ColumnRef::NameOrPosition(t) => !exact.contains_key(t.trim()),
             ColumnRef::Name(_) => false,
         };
-        if by_position && matches!(setting, Setting::Judges | Setting::Anchors) && pandas_index(&names[i], i) {
+        if by_position
+            && matches!(setting, Setting::Judges | Setting::Anchors)
+            && pandas_index(&names[i], i)
+        {
             return Err(DataError::Usage(Said::new("").setting(setting).text(format!(
                 " gives position {}, the column '{}', which is pandas' index (df.to_csv writes it first), not scores: give the score columns' positions or names, or write the frame with index=False",
                 i + 1,
