@@ -348,3 +348,16 @@ fn scale_notes_print_numbers_with_significant_digits() {
     assert!(!all.contains("000000000000"), "{all}");
     assert!(all.contains("e85"), "{all}");
 }
+
+#[test]
+fn an_excel_sep_line_is_named_as_such() {
+    let ta = std::fs::read(common::root().join("assets/three-anchor.csv")).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let mut bytes = b"sep=,\n".to_vec();
+    bytes.extend(ta);
+    write(dir.path(), "excelsep.csv", &bytes);
+    let r = run(dir.path(), &["estimate", "excelsep.csv"]);
+    let err = r.stderr.trim_end();
+    assert_eq!(r.code, 65, "{err}");
+    assert!(err.contains("Excel's 'sep=' hint line"), "{err}");
+}
