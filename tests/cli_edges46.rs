@@ -361,3 +361,15 @@ fn an_excel_sep_line_is_named_as_such() {
     assert_eq!(r.code, 65, "{err}");
     assert!(err.contains("Excel's 'sep=' hint line"), "{err}");
 }
+
+#[cfg(all(unix, feature = "tui"))]
+#[test]
+fn tab_never_completes_past_a_name_that_is_not_utf8() {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = tempfile::tempdir().unwrap();
+    let name = std::ffi::OsStr::from_bytes(b"s\xff\xfe.csv");
+    std::fs::write(dir.path().join(name), b"J1,J2\n1,2\n").unwrap();
+    let typed = format!("{}/s", dir.path().display());
+    let (completed, _) = rhoscope::tui::complete(&typed);
+    assert_eq!(completed, typed);
+}
