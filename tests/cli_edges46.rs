@@ -4,6 +4,8 @@
 
 mod common;
 
+use std::fmt::Write as _;
+
 use common::{run, write};
 
 /// assets/three-anchor.csv as its header and rows of cells as written.
@@ -115,7 +117,7 @@ fn pandas_index_column_is_not_taken_as_a_judge_by_position() {
     let dir = tempfile::tempdir().unwrap();
     let mut text = format!("Unnamed: 0,{}\n", names.join(","));
     for (i, r) in rows.iter().enumerate() {
-        text.push_str(&format!("{i},{}\n", r.join(",")));
+        let _ = writeln!(text, "{i},{}", r.join(","));
     }
     write(dir.path(), "pd.csv", text.as_bytes());
     let r = run(
@@ -201,11 +203,11 @@ fn the_drop_note_is_in_json_notes_and_names_the_long_layouts_item_and_rater() {
         if i == 3 {
             r[0] = "NA".into();
         }
-        wide.push_str(&format!("{}\n", r.join(",")));
+        let _ = writeln!(wide, "{}", r.join(","));
         for (n, x) in names.iter().zip(&r) {
             // Item 4 has no row for J3.
             if !(i == 4 && n == "J3") {
-                long.push_str(&format!("{i},{n},{x}\n"));
+                let _ = writeln!(long, "{i},{n},{x}");
             }
         }
     }
@@ -338,7 +340,7 @@ fn scale_notes_print_numbers_with_significant_digits() {
         let mut r: Vec<String> = r.clone();
         r[6] = format!("{:e}", r[6].parse::<f64>().unwrap() * 1e85);
         r[7] = format!("{:e}", r[7].parse::<f64>().unwrap() * 1e-40);
-        text.push_str(&format!("{}\n", r.join(",")));
+        let _ = writeln!(text, "{}", r.join(","));
     }
     write(dir.path(), "scaled.csv", text.as_bytes());
     let r = run(dir.path(), &["estimate", "scaled.csv"]);
