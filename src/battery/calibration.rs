@@ -390,22 +390,14 @@ pub fn plan(panel: &Panel, spec: &NullSpec, clean: Option<usize>) -> Plan {
         .map(|(shape, fit)| (shape, fit.unwrap_or(0)))
         .unzip();
     let ordinal = panel.scales.iter().filter(|s| s.is_ordinal()).count();
-    let capped = fits.fits.iter().any(|f| {
-        matches!(
-            f.estimator,
-            Estimator::FreeScale | Estimator::DesignatedCleanLatent
-        ) && f
-            .estimate
-            .flags
-            .iter()
-            .any(|g| g.code == crate::estimate::FlagCode::NotConverged)
-    });
-    let tallied = fits.fits.iter().any(|f| {
+    let mut latent = fits.fits.iter().filter(|f| {
         matches!(
             f.estimator,
             Estimator::FreeScale | Estimator::DesignatedCleanLatent
         )
     });
+    let tallied = latent.clone().next().is_some();
+    let capped = latent.any(|f| f.estimate.has_flag(crate::estimate::FlagCode::NotConverged));
     Plan {
         resample_polychorics: if tallied {
             ordinal * ordinal.saturating_sub(1) / 2
