@@ -123,6 +123,7 @@ fn with_load_notes(out: Result<Output, Error>, l: &crate::data::Loaded) -> Resul
             let load = l
                 .notes
                 .iter()
+                .chain(&l.drop_note)
                 .map(|n| serde_json::Value::String(n.marked()));
             let rest = std::mem::take(list);
             list.extend(load.chain(rest));

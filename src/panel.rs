@@ -194,9 +194,62 @@ impl std::fmt::Display for Number {
     }
 }
 
+/// A number in a sentence: three significant digits, trailing zeros dropped, in scientific
+/// form below 10⁻³ and from 10⁶ up, so a note never prints an 87-digit integer or an SD
+/// of 1e-20 as 0.000.
+pub struct Short(pub f64);
+
+impl std::fmt::Display for Short {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let x = self.0;
+        if x == 0.0 || !x.is_finite() {
+            return write!(f, "{x}");
+        }
+        let e = x.abs().log10().floor();
+        if !(-3.0..6.0).contains(&e) {
+            let s = format!("{x:.2e}");
+            let (mantissa, exp) = s.split_once('e').unwrap_or((&s, "0"));
+            let mantissa = mantissa.trim_end_matches('0').trim_end_matches('.');
+            return write!(f, "{mantissa}e{exp}");
+        }
+        #[expect(
+            clippy::cast_possible_truncation,
+            clippy::cast_sign_loss,
+            reason = "0 ≤ 2 − e ≤ 5"
+        )]
+        let decimals = (2.0 - e).max(0.0) as usize;
+        let s = format!("{x:.decimals$}");
+        let s = if s.contains('.') {
+            s.trim_end_matches('0').trim_end_matches('.')
+        } else {
+            &s
+        };
+        f.write_str(s)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn short_numbers_keep_three_significant_digits() {
+        let cases = [
+            (0.159_382, "0.159"),
+            (5.0, "5"),
+            (14.25, "14.2"),
+            (1.1702e85, "1.17e85"),
+            (1.5e-85, "1.5e-85"),
+            (1e-20, "1e-20"),
+            (0.000_999_9, "1e-3"),
+            (123_456.0, "123456"),
+            (-0.0042, "-0.0042"),
+            (0.0, "0"),
+        ];
+        for (x, want) in cases {
+            assert_eq!(Short(x).to_string(), want, "{x}");
+        }
+    }
 
     #[test]
     fn detects_likert_and_continuous() {

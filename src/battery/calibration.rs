@@ -351,6 +351,9 @@ pub struct Plan {
     /// draw: on a continuous panel these iterative fits, not the draws, are the run's cost.
     pub resample_fits: Vec<usize>,
     pub draw_fits: Vec<usize>,
+    /// The panel's own latent fit ran out of iterations (flag `not_converged`), so each
+    /// resample's refit, on nearly the same moments, runs to its cap too.
+    pub resample_fits_capped: bool,
 }
 
 /// The [`Plan`] of the battery on `panel` (`clean`: the anchor trusted as clean, if any).
@@ -387,12 +390,14 @@ pub fn plan(panel: &Panel, spec: &NullSpec, clean: Option<usize>) -> Plan {
         .map(|(shape, fit)| (shape, fit.unwrap_or(0)))
         .unzip();
     let ordinal = panel.scales.iter().filter(|s| s.is_ordinal()).count();
-    let tallied = fits.fits.iter().any(|f| {
+    let mut latent = fits.fits.iter().filter(|f| {
         matches!(
             f.estimator,
             Estimator::FreeScale | Estimator::DesignatedCleanLatent
         )
     });
+    let tallied = latent.clone().next().is_some();
+    let capped = latent.any(|f| f.estimate.has_flag(crate::estimate::FlagCode::NotConverged));
     Plan {
         resample_polychorics: if tallied {
             ordinal * ordinal.saturating_sub(1) / 2
@@ -406,6 +411,7 @@ pub fn plan(panel: &Panel, spec: &NullSpec, clean: Option<usize>) -> Plan {
             Vec::new()
         },
         draw_fits: draw_fits.into_iter().filter(|&q| q > 0).collect(),
+        resample_fits_capped: capped,
     }
 }
 

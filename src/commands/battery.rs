@@ -43,6 +43,7 @@ pub(super) fn report(
         nulls: plan.nulls,
         resample_fits: plan.resample_fits,
         draw_fits: plan.draw_fits,
+        resample_fits_capped: plan.resample_fits_capped,
     };
     let what = format!(
         "the battery (N = {}, {} judges, {} anchors, B = {}, {} null draws)",

@@ -1,7 +1,7 @@
 //! `estimate`: every requested estimator's ρ on one panel, refusals shown after the numbers.
 
 use super::console::{Console, Output, Rendered, Steps, cancelled};
-use super::shared::{identified, warn_cost};
+use super::shared::identified;
 use crate::cli::{EstimateArgs, Method};
 use crate::data::Loaded;
 use crate::error::Error;
@@ -44,11 +44,12 @@ pub(super) fn report(
             panel.p(),
             panel.m()
         );
-        warn_cost(
-            console,
-            crate::cost::ml_seconds(panel.p(), panel.m()),
-            &what,
-        );
+        // The steps a start takes depend on the data: the note is a bound.
+        if let Some(w) =
+            crate::cost::warning_up_to(crate::cost::ml_seconds(panel.p(), panel.m()), &what)
+        {
+            console.note(&w);
+        }
     }
     if a.bias_correct && !which.contains(&Estimator::FreeScale) {
         return Err(Error::Usage(
@@ -144,7 +145,10 @@ fn asked(
 ) -> Result<(Vec<Estimator>, Vec<Estimator>), Error> {
     let latent = clean.is_some() && crate::estimate::latent::wanted(panel);
     let refused_panel = identified(&a.panel.panel, panel);
-    if refused_panel.is_err() && !latent {
+    // On a panel ρ is not identified on, the latent fit answers only where it applies; else
+    // the panel's own reason (exit 3) is the answer, not the fit's narrower refusal.
+    let latent_applies = latent && panel.m() >= crate::estimate::latent::MIN_ANCHORS;
+    if refused_panel.is_err() && !latent_applies {
         return refused_panel.map(|()| (Vec::new(), Vec::new()));
     }
     let flagged = [

@@ -114,7 +114,13 @@ fn battery_figure(a: &PlotArgs, kind: Kind) -> Result<Figure, Error> {
             panel: path.clone(),
             opts: a.opts.clone(),
         };
-        let loaded = load_panel(&args, 0)?;
+        // The ρ̂ and bootstrap figures plot estimate's ρ̂: a panel estimate refuses (fewer than
+        // two anchors, ρ not identified) is refused up front with estimate's line and code.
+        let min_anchors = if kind == Kind::Battery { 0 } else { 2 };
+        let loaded = load_panel(&args, min_anchors)?;
+        if kind != Kind::Battery {
+            super::shared::identified(path, &loaded.panel)?;
+        }
         let name = path.file_name().map_or_else(
             || path.display().to_string(),
             |f| f.to_string_lossy().into_owned(),

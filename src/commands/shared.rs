@@ -23,18 +23,6 @@ pub fn load_panel(a: &PanelArgs, min_anchors: usize) -> Result<Loaded, Error> {
     }
     let loaded = data::load(&a.panel, &a.opts.request(min_anchors)?)?;
     print_notes(&loaded);
-    if let Some(at) = &loaded.first_dropped {
-        let e = Error::data_at(
-            &a.panel,
-            at.clone(),
-            format!(
-                "note: {} of {} items dropped for missing values (first here)",
-                loaded.panel.n_dropped,
-                loaded.panel.n + loaded.panel.n_dropped
-            ),
-        );
-        note(&e.to_string());
-    }
     Ok(loaded)
 }
 
@@ -100,7 +88,7 @@ pub(super) fn check_simulated(what: &str, n: usize, q: usize) -> Result<(), Erro
 
 /// Prints the loader's one-line notes (sidecar adopted, identical judges) on stderr.
 fn print_notes(loaded: &Loaded) {
-    for line in &loaded.notes {
+    for line in loaded.notes.iter().chain(&loaded.drop_note) {
         note(&line.worded(&Flags));
     }
 }

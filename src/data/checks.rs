@@ -9,7 +9,7 @@ use super::DataError;
 use super::raw::{Loaded, MIN_ITEMS, Raw};
 use super::{Columns, PanelRequest, check_column_count, load_families, preview, resolve_list};
 use crate::location::Location;
-use crate::panel::{Panel, Scale};
+use crate::panel::{Panel, Scale, Short};
 use crate::wording::{Said, Setting};
 
 mod copies;
@@ -102,6 +102,7 @@ pub(super) fn finish(path: &Path, raw: &mut Raw, opts: &PanelRequest) -> Result<
             n_dropped: total - n,
         },
         families_source,
+        drop_note: drop_note(path, raw, first_dropped.as_ref(), (total - n, total)),
         first_dropped,
         header: Vec::new(),
         notes,
@@ -109,6 +110,39 @@ pub(super) fn finish(path: &Path, raw: &mut Raw, opts: &PanelRequest) -> Result<
         raw_names: Vec::new(),
         raw_places: Vec::new(),
     })
+}
+
+/// The note that `dropped` of `total` items were dropped for missing values, at the first
+/// one: its row and column (wide), or its item and the rater with no score (long, where the
+/// score has no row of its own and the rater is no column).
+fn drop_note(
+    path: &Path,
+    raw: &Raw,
+    first: Option<&Location>,
+    (dropped, total): (usize, usize),
+) -> Option<Said> {
+    let at = first?;
+    let count = format!("note: {dropped} of {total} items dropped for missing values");
+    let Some(rater_column) = &raw.rater_column else {
+        return Some(DataError::data_at(path, at.clone(), format!("{count} (first here)")).said());
+    };
+    let row = at.row.unwrap_or(0);
+    let item = raw
+        .lines
+        .iter()
+        .position(|&l| l == row)
+        .and_then(|i| raw.item_ids.get(i))
+        .map_or("", String::as_str);
+    let rater = at.column.as_deref().unwrap_or("");
+    Some(
+        DataError::data(
+            path,
+            format!(
+                "{count} (the first: item '{item}' has no score by rater '{rater}' in column '{rater_column}'; the item's first row is {row})"
+            ),
+        )
+        .said(),
+    )
 }
 
 /// Too few complete items: the count, and the column that empties the panel most, named,
@@ -394,13 +428,10 @@ pub(super) fn off_scale_note(
         .map(|((name, s), _)| {
             let factor = median / s;
             format!(
-                "'{}' (SD {s:.3}; × {} puts it on the judges' scale)",
+                "'{}' (SD {}; × {} puts it on the judges' scale)",
                 crate::location::sanitize(name),
-                if factor >= 1.0 {
-                    format!("{factor:.1}")
-                } else {
-                    format!("{factor:.2e}")
-                }
+                Short(*s),
+                Short(factor)
             )
         })
         .collect();
@@ -411,9 +442,10 @@ pub(super) fn off_scale_note(
         DataError::data(
             path,
             format!(
-                "note: anchor{} {} on another scale than the judges (median SD {median:.3}): the model reads every column on one scale, so their ρ̂ and flags (a non-positive σ̂_a², say) may come from the scale alone; no setting in rhoscope rescales a column: multiply each by its factor outside rhoscope and load the panel again, and the battery will say whether a ρ̂ then reads.",
+                "note: anchor{} {} on another scale than the judges (median SD {}): the model reads every column on one scale, so their ρ̂ and flags (a non-positive σ̂_a², say) may come from the scale alone; no setting in rhoscope rescales a column: multiply each by its factor outside rhoscope and load the panel again, and the battery will say whether a ρ̂ then reads.",
                 if off.len() == 1 { "" } else { "s" },
-                off.join(", ")
+                off.join(", "),
+                Short(median)
             ),
         )
         .said(),

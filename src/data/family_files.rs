@@ -167,11 +167,12 @@ fn inline_pairs(given: &[(String, String)]) -> Result<Vec<(String, String, u64)>
 }
 
 /// Whether the file at `path` has a `judge,family` row naming one of `judges` (read
-/// leniently: a file that is no table, or a wide panel that happens to be called
-/// `families.csv`, names none).
+/// leniently: a wide panel that happens to be called `families.csv` names none). A file that
+/// cannot be opened as text at all (UTF-16, binary) may name them: its error is said, as the
+/// sidecar's is, never dropped.
 fn names_a_judge(path: &Path, judges: &[String]) -> bool {
     let Ok(mut src) = Source::open_rows(path) else {
-        return false;
+        return true;
     };
     let entry = |fields: &[String]| fields.len() == 2 && judges.contains(&fields[0]);
     if entry(&src.header) {

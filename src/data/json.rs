@@ -15,7 +15,8 @@ use serde_json::{Deserializer, Value};
 
 use super::DataError;
 use super::json_numbers::numbers_at;
-use super::json_rows::{Built, Record, Row, Table, field};
+use super::json_pandas::{self, Orient};
+use super::json_rows::{Built, Record, Row, Table, cell};
 use super::json_scan::Scan;
 use super::json_shape::{MAX_COLUMN_LAYOUT_BYTES, column_layout};
 use super::json_strict::{Strict, repeated};
@@ -51,16 +52,27 @@ pub(super) fn records(path: &Path, mut bytes: Vec<u8>) -> Result<Opened, DataErr
     let mut scan = Scan::new(start, bytes[start] == b'[');
     let mut first = true;
     while let Some((row, v)) = scan.next(path, &bytes)? {
-        if first && !scan.array && is_columns(&v.value) {
-            let rest = &bytes[scan.pos..];
-            if rest.iter().any(|b| !b.is_ascii_whitespace()) {
-                return Err(DataError::data(
-                    path,
-                    "an object of columns (pandas' to_json default) followed by more JSON: write one layout (e.g. df.to_json(orient='records', lines=True))",
-                ));
+        if first && !scan.array {
+            let rest = bytes[scan.pos..].iter().any(|b| !b.is_ascii_whitespace());
+            let orient = if rest && !is_columns(&v.value) {
+                None
+            } else {
+                json_pandas::orient(path, &v.value)?
+            };
+            if let Some(orient) = orient {
+                if rest {
+                    return Err(DataError::data(
+                        path,
+                        "an object of columns (pandas' to_json default) followed by more JSON: write one layout (e.g. df.to_json(orient='records', lines=True))",
+                    ));
+                }
+                let text = &bytes[scan.record_start..scan.pos];
+                if let Orient::Columns = orient {
+                    return columns(path, v, numbers_at(text, 2));
+                }
+                repeated(path, None, None, v.repeated.as_ref())?;
+                return json_pandas::rows(path, &orient, v.value, text);
             }
-            let raw = numbers_at(&bytes[scan.record_start..scan.pos], 2);
-            return columns(path, v, raw);
         }
         first = false;
         record_keys(path, row, &v, &mut keys)?;
@@ -69,6 +81,8 @@ pub(super) fn records(path: &Path, mut bytes: Vec<u8>) -> Result<Opened, DataErr
     Ok(Opened::Records {
         names: keys.names,
         rows: Box::new(Table {
+            path: path.to_path_buf(),
+            ids: Vec::new(),
             scan: Scan::new(start, bytes[start] == b'['),
             bytes,
             index: keys.index,
@@ -163,6 +177,9 @@ fn kind(v: &Value) -> &'static str {
 /// Checks a record (an object that names each key once) and notes its keys.
 fn record_keys(path: &Path, row: u64, v: &Strict, keys: &mut Keys) -> Result<(), DataError> {
     repeated(path, Some(row), None, v.repeated.as_ref())?;
+    if v.value.is_array() {
+        return Err(json_pandas::values_refused(path, row));
+    }
     let Value::Object(map) = &v.value else {
         return Err(DataError::data_at(
             path,
@@ -214,7 +231,7 @@ fn columns(path: &Path, v: Strict, raw: Vec<&[u8]>) -> Result<Opened, DataError>
                     rows.push((r as u64 + 1, Vec::new()));
                 }
                 let text = if x.is_number() { raw.next() } else { None };
-                rows[r].1.push((c, field(x, text)));
+                rows[r].1.push(cell(c, x, text));
             }
         }
     }
@@ -223,6 +240,7 @@ fn columns(path: &Path, v: Strict, raw: Vec<&[u8]>) -> Result<Opened, DataError>
     Ok(Opened::Records {
         names: keys.names,
         rows: Box::new(Built {
+            path: path.to_path_buf(),
             rows: rows.into_iter(),
             row: Row::new(width),
         }),

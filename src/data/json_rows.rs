@@ -2,7 +2,7 @@
 //! columns the panel keeps.
 
 use std::collections::HashMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use csv::ByteRecord;
 use serde_json::Value;
@@ -11,9 +11,35 @@ use super::DataError;
 use super::json_numbers::numbers_at;
 use super::json_scan::Scan;
 use super::records::Records;
+use crate::location::Location;
 
-/// One record: (column, field) pairs.
-pub(super) type Record = Vec<(usize, Vec<u8>)>;
+/// One record: (column, field, whether the value is a boolean, array or object) triples.
+pub(super) type Record = Vec<(usize, Vec<u8>, bool)>;
+
+/// A value as one cell of a built record: its column, its field and whether it is a boolean,
+/// an array or an object (no id may be one).
+pub(super) fn cell(c: usize, v: Value, raw: Option<&[u8]>) -> (usize, Vec<u8>, bool) {
+    let odd = odd(&v);
+    (c, field(v, raw), odd)
+}
+
+/// Whether a value is a boolean, an array or an object: a cell, never an id.
+fn odd(v: &Value) -> bool {
+    matches!(v, Value::Bool(_) | Value::Array(_) | Value::Object(_))
+}
+
+/// The refusal of a boolean, array or object given as an item or rater id.
+fn odd_id(path: &Path, row: u64, column: &str, v: &str) -> DataError {
+    DataError::data_at(
+        path,
+        Location {
+            row: Some(row),
+            column: Some(column.to_string()),
+            value: Some(v.to_string()),
+        },
+        "an id is a string or a number, and this is a boolean, an array or an object: write the id as text",
+    )
+}
 
 /// A value as a text field: a number as written (`raw`, so the cell reader refuses what a
 /// double cannot hold, as in a CSV), null as missing, nested values as JSON text (refused if
@@ -29,7 +55,10 @@ pub(super) fn field(v: Value, raw: Option<&[u8]>) -> Vec<u8> {
 
 /// Records read one at a time from the held bytes, handed out as rows.
 pub(super) struct Table {
+    pub(super) path: PathBuf,
     pub(super) bytes: Vec<u8>,
+    /// The id columns ([`Records::ids`]), by name.
+    pub(super) ids: Vec<String>,
     pub(super) scan: Scan,
     pub(super) index: HashMap<String, usize>,
     pub(super) row: Row,
@@ -46,6 +75,9 @@ impl Records for Table {
         let mut raw = numbers_at(record, 1).into_iter();
         if let Value::Object(map) = v.value {
             for (k, x) in map {
+                if odd(&x) && self.ids.contains(&k) {
+                    return Err(odd_id(&self.path, row, &k, &x.to_string()));
+                }
                 // Every number takes its text, in order, whether or not its column is kept.
                 let text = if x.is_number() { raw.next() } else { None };
                 if let Some(&c) = self.index.get(&k) {
@@ -59,6 +91,11 @@ impl Records for Table {
 
     fn keep(&mut self, cols: &[usize]) -> bool {
         self.row.keep(cols)
+    }
+
+    fn ids(&mut self, cols: &[usize], names: &[String]) -> Result<(), DataError> {
+        self.ids = cols.iter().filter_map(|&c| names.get(c).cloned()).collect();
+        Ok(())
     }
 }
 
@@ -93,6 +130,7 @@ impl Kept {
 
 /// Rows built whole (pandas' column layout), handed out in order.
 pub(super) struct Built {
+    pub(super) path: PathBuf,
     pub(super) rows: std::vec::IntoIter<(u64, Record)>,
     pub(super) row: Row,
 }
@@ -103,7 +141,7 @@ impl Records for Built {
             return Ok(None);
         };
         self.row.clear();
-        for (c, f) in fields {
+        for (c, f, _) in fields {
             self.row.set(c, || f);
         }
         self.row.fill(rec);
@@ -112,6 +150,16 @@ impl Records for Built {
 
     fn keep(&mut self, cols: &[usize]) -> bool {
         self.row.keep(cols)
+    }
+
+    fn ids(&mut self, cols: &[usize], names: &[String]) -> Result<(), DataError> {
+        for (row, record) in self.rows.as_slice() {
+            if let Some((c, f, _)) = record.iter().find(|(c, _, odd)| *odd && cols.contains(c)) {
+                let name = names.get(*c).map_or("", String::as_str);
+                return Err(odd_id(&self.path, *row, name, &String::from_utf8_lossy(f)));
+            }
+        }
+        Ok(())
     }
 }
 

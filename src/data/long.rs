@@ -215,6 +215,7 @@ pub(super) fn read_long(
     let mut long = LongReader::new(&path, &names, spec, opts)?;
     let (ci, cr, cs) = long.columns;
     let mut rec = ByteRecord::new();
+    src.ids(&[ci, cr])?;
     let kept = src.keep(&[ci, cr, cs]);
     let [ai, ar, at] = [kept.at[0], kept.at[1], kept.at[2]];
     while let Some(line) = src.next(&mut rec)? {
@@ -242,6 +243,8 @@ pub(super) struct LongReader<'a> {
     raters: RaterColumns,
     items: HashMap<Vec<u8>, usize>,
     lines: Vec<u64>,
+    /// Each item's id as written, in item order.
+    ids: Vec<String>,
     /// The note when a number in `--long` names a column other than its position would.
     note: Option<String>,
 }
@@ -265,6 +268,7 @@ impl<'a> LongReader<'a> {
             raters: RaterColumns::new(opts)?,
             items: HashMap::new(),
             lines: Vec::new(),
+            ids: Vec::new(),
             note,
         })
     }
@@ -325,6 +329,7 @@ impl<'a> LongReader<'a> {
             .or_insert(next_item);
         if item == self.lines.len() {
             self.lines.push(line);
+            self.ids.push(sanitize(&String::from_utf8_lossy(item_id)));
         }
         let cell = raters
             .scores
@@ -371,6 +376,8 @@ impl<'a> LongReader<'a> {
             written_names: Vec::new(),
             written_places: Vec::new(),
             notes: self.note.into_iter().collect(),
+            item_ids: self.ids,
+            rater_column: Some(self.names[self.columns.1].clone()),
             width: usize::MAX,
         })
     }

@@ -148,6 +148,7 @@ mod format_z;
 mod input;
 mod json;
 mod json_numbers;
+mod json_pandas;
 mod json_rows;
 mod json_scan;
 mod json_shape;

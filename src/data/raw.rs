@@ -20,6 +20,9 @@ pub struct Loaded {
     pub families_source: Option<PathBuf>,
     /// The first dropped item's location, for a one-line note.
     pub first_dropped: Option<Location>,
+    /// The note that items were dropped for missing values, naming where the first one is
+    /// (its row and column; in the long layout its item and rater): every front end says it.
+    pub drop_note: Option<Said>,
     /// Every column name of the file's header (sanitised), whatever its role; the long
     /// layout's header names its item, rater and score columns.
     pub header: Vec<String>,
@@ -77,6 +80,11 @@ pub(super) struct Raw {
     pub(super) written_places: Vec<usize>,
     /// Notes on how the columns were picked (a number read as a name, not a position).
     pub(super) notes: Vec<String>,
+    /// Long layout: each item's id as written (sanitised), so a note names the item; empty
+    /// in the wide layout, whose rows are the items.
+    pub(super) item_ids: Vec<String>,
+    /// Long layout: the rater column's name.
+    pub(super) rater_column: Option<String>,
     /// How many columns could take a role (the header less the id column; unbounded in the
     /// long layout), so no advice asks for more than the file has.
     pub(super) width: usize,

@@ -33,6 +33,12 @@ pub(super) trait Records {
         false
     }
 
+    /// From now on refuses a boolean, array or object in `cols` (of `names`, the header): they
+    /// hold ids, which are text or numbers.
+    fn ids(&mut self, _cols: &[usize], _names: &[String]) -> Result<(), DataError> {
+        Ok(())
+    }
+
     /// The number of rows, when the input states it before they are read (Parquet's footer).
     fn rows_stated(&self) -> Option<usize> {
         None

@@ -107,6 +107,21 @@ pub(super) fn resolve_list(
             };
             return Err(DataError::Usage(Said::new("").setting(setting).text(why)));
         };
+        let by_position = match col {
+            ColumnRef::Position(_) => true,
+            ColumnRef::NameOrPosition(t) => !exact.contains_key(t.trim()),
+            ColumnRef::Name(_) => false,
+        };
+        if by_position
+            && matches!(setting, Setting::Judges | Setting::Anchors)
+            && pandas_index(&names[i], i)
+        {
+            return Err(DataError::Usage(Said::new("").setting(setting).text(format!(
+                " gives position {}, the column '{}', which is pandas' index (df.to_csv writes it first), not scores: give the score columns' positions or names, or write the frame with index=False",
+                i + 1,
+                escape(&names[i])
+            ))));
+        }
         if let Some(first) = out.iter().position(|&j| j == i) {
             // Both tokens as typed: a position and a name can reach the same column.
             return Err(DataError::Usage(Said::new("").setting(setting).text(
@@ -121,6 +136,12 @@ pub(super) fn resolve_list(
         out.push(i);
     }
     Ok(out)
+}
+
+/// Whether column `i` named `name` is the index pandas writes as a frame's first column
+/// (unnamed, `Unnamed: 0` once read back, `index` or `level_0` after `reset_index`).
+fn pandas_index(name: &str, i: usize) -> bool {
+    i == 0 && matches!(name.trim(), "" | "#1" | "Unnamed: 0" | "index" | "level_0")
 }
 
 /// The 1-based position a typed token gives: ASCII digits alone (no sign, no space inside).

@@ -186,6 +186,14 @@ impl Source {
         }
     }
 
+    /// Refuses a boolean, array or object in the id columns `cols` of a record input.
+    pub(super) fn ids(&mut self, cols: &[usize]) -> Result<(), DataError> {
+        match &mut self.body {
+            Body::Records(rows) => rows.ids(cols, &self.raw_header),
+            Body::Text(_) => Ok(()),
+        }
+    }
+
     /// Asks for only `cols` from the rows, so reading a record input with many distinct keys
     /// costs each record its own keys, not the header's width (linear, not records × keys).
     pub(super) fn keep(&mut self, cols: &[usize]) -> Kept {
@@ -434,7 +442,9 @@ pub(super) fn check_header(path: &Path, header: &[String]) -> Result<(), DataErr
                     column: Some(format!("#{}", i + 1)),
                     value: None,
                 },
-                if i + 1 == header.len() {
+                if header.len() == 2 && header[0].to_ascii_lowercase().starts_with("sep=") {
+                    "row 1 is Excel's 'sep=' hint line, not a header: delete that line (Excel reads the file the same without it)"
+                } else if i + 1 == header.len() {
                     "the header has an empty last column name: likely a delimiter at the end of every line (as some exports write); remove it"
                 } else {
                     "the header has an empty column name"

@@ -66,6 +66,8 @@ pub(super) fn wide_layout(
         written_names: selected.iter().map(|&i| raw_header[i].clone()).collect(),
         written_places: selected.clone(),
         notes,
+        item_ids: Vec::new(),
+        rater_column: None,
         width: names.len() - id.len(),
     };
     // Role counts are checked after the rows (as before: a bad row is reported first); the

@@ -323,16 +323,16 @@ impl Flag {
         match self.code {
             // One direction, as the loader's note: the anchors go onto the judges' scale.
             FlagCode::ScaleMismatch => format!(
-                "{}, but Assumption 1 needs judges and anchors on one scale: these ρ̂ are biased by an unknown amount{}; no setting in rhoscope rescales a column, so {} the anchors' scores by about {:.1} outside it (each by its own factor where their ranges differ) and load the panel again (the battery then says whether a ρ̂ reads).",
+                "{}, but Assumption 1 needs judges and anchors on one scale: these ρ̂ are biased by an unknown amount{}; no setting in rhoscope rescales a column, so {} the anchors' scores by about {} outside it (each by its own factor where their ranges differ) and load the panel again (the battery then says whether a ρ̂ reads).",
                 if self.value >= 1.0 {
                     format!(
-                        "the judges' scores span {:.1} times the range of the anchors' (as 1–10 against 1–5 would)",
-                        self.value
+                        "the judges' scores span {} times the range of the anchors' (as 1–10 against 1–5 would)",
+                        crate::panel::Short(self.value)
                     )
                 } else {
                     format!(
-                        "the anchors' scores span {:.1} times the range of the judges' (as 0–100 against 1–5 would)",
-                        1.0 / self.value
+                        "the anchors' scores span {} times the range of the judges' (as 0–100 against 1–5 would)",
+                        crate::panel::Short(1.0 / self.value)
                     )
                 },
                 if est.anchors.len() < 3 {
@@ -345,11 +345,11 @@ impl Flag {
                 } else {
                     "divide"
                 },
-                if self.value >= 1.0 {
+                crate::panel::Short(if self.value >= 1.0 {
                     self.value
                 } else {
                     1.0 / self.value
-                }
+                })
             ),
             FlagCode::Censored => format!(
                 "{} piles {:.0}% of its items on its {} value: read as numbers, a column censored at an end flattens every covariance it enters, so each ρ̂ is biased by an unknown amount (toward 0 where measured) and its interval covers less often than it says; {}",

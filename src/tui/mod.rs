@@ -280,6 +280,11 @@ pub fn complete(text: &str) -> (String, Vec<String>) {
             .sum();
         common.truncate(len);
     }
+    // A name that is not UTF-8 shows its bytes as U+FFFD: completing past one would type a
+    // path that does not exist, so completion stops there (the Data pane's list opens it).
+    if let Some(i) = common.find('\u{FFFD}') {
+        common.truncate(i);
+    }
     (format!("{dir}{common}"), names)
 }
 
