@@ -10,8 +10,9 @@ from typing import Any, Optional, Union
 
 from . import _checks as c
 from . import _rhoscope
+from ._designs import Identify, Plan, Power, Validate
 from ._errors import from_failure
-from ._results import Battery, Estimate, Identify, Plan, Power, Validate
+from ._results import Battery, Estimate
 
 #: A panel: a pandas or polars DataFrame (or LazyFrame), a 2-D numpy array with `names=`, a
 #: mapping of columns, or a path.
