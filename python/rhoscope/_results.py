@@ -7,6 +7,15 @@ import html
 import json
 from typing import TYPE_CHECKING, Any
 
+from ._freescale import (
+    CORRECTED,
+    bias_lines,
+    corrected_rows,
+    identified_line,
+    neff_line,
+    sets,
+)
+
 #: The columns of ``tidy()`` on an estimate or a battery.
 TIDY_COLUMNS = [
     "estimator",
@@ -18,6 +27,8 @@ TIDY_COLUMNS = [
     "admissible",
     "flag_list",
     "reason",
+    "set_low",
+    "set_high",
 ]
 #: The columns of ``verdicts()``.
 VERDICT_COLUMNS = ["test", "applicable", "statistic", "threshold", "threshold_mc_sd", "p_value", "verdict", "message"]
@@ -29,6 +40,7 @@ ESTIMATORS = {
     "blocked": "family-blocked",
     "designated_clean": "designated clean",
     "designated_clean_latent": "designated clean on latent scales",
+    CORRECTED: "free-scale, bias-corrected (ρ̃)",
 }
 #: The weak-identification screen's verdict (the reading's ``evidence.weak_id.verdict``) in words.
 WEAK_ID = {
@@ -239,7 +251,7 @@ class _Fits(_Panel):
                 why = fit.get("refused") or "no estimate on this panel"
                 rows += [_row(key, a, None, None, None, [], why) for a in self._doc.get("anchors", [])]
                 continue
-            flags = fit.get("flags") or []
+            flags, start = fit.get("flags") or [], len(rows)
             se = (fit.get("se") or {}).get("rho") or []
             for i, a in enumerate(fit["anchors"]):
                 mine = [f for f in flags if f.get("anchor") in (None, a["name"])]
@@ -250,7 +262,17 @@ class _Fits(_Panel):
                 why = "; ".join(f.get("message") or f["code"] for f in mine) if a.get("rho") is None else None
                 own = [f["code"] for f in mine]
                 rows.append(_row(key, a["name"], a.get("rho"), se[i] if i < len(se) else None, a.get("ci"), own, why))
+            for r in rows[start:] if key == "free_scale" else []:
+                r["set_low"], r["set_high"] = map(_float, sets(fit).get(r["anchor"], [None, None]))
+            rows += corrected_rows(fit, _row) if key == "free_scale" else []
         return _frame(rows, TIDY_COLUMNS)
+
+    def _free_scale_lines(self) -> list[str]:
+        """Under the estimates, as the command: the identified set, ρ̃ when asked for, n_eff."""
+        fit = self._doc.get("free_scale")
+        fit = fit if isinstance(fit, dict) else {}
+        lines = [line for line in [identified_line(fit)] if line] + bias_lines(fit)
+        return lines + [line for line in [neff_line(self._doc.get("n_eff"))] if line]
 
     def _flags_in_words(self) -> list[str]:
         out = []
@@ -274,6 +296,8 @@ def _row(key: str, anchor: str, rho: Any, se: Any, ci: Any, flags: list[str], wh
         "admissible": rho is not None and -1.0 <= rho <= 1.0,
         "flag_list": flags,
         "reason": why,
+        "set_low": float("nan"),
+        "set_high": float("nan"),
     }
 
 
@@ -284,7 +308,10 @@ class Estimate(_Fits):
 
     def _body(self) -> list[str]:
         flags = self._flags_in_words()
-        return [*_table(self.tidy()), *(["flags:"] + [f"  {f}" for f in flags] if flags else ["flags: none"])]
+        flagged = ["flags:"] + [f"  {f}" for f in flags] if flags else ["flags: none"]
+        # The sets have a line of their own below the table, as in the command.
+        table = _table(self.tidy().drop(columns=["set_low", "set_high"]))
+        return [*table, *flagged, *self._free_scale_lines()]
 
 
 class Battery(_Fits):

@@ -1,0 +1,81 @@
+"""The third trial pass on the Python package (session 46), each finding as the call that
+showed it: the free-scale fit's identified set and bias-corrected ρ̃ shown where a notebook
+looks, the trusted anchor without an interval, one rule for a frame's column names, and
+errors that name the keyword typed."""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+import pytest
+import rhoscope
+from conftest import cli
+
+
+def _panel(tmp_path_factory, seed: int):
+    path = tmp_path_factory.mktemp("three") / "three.csv"
+    rhoscope.simulate("three-anchor", n=3000, seed=seed).to_csv(path, index=False)
+    return path, pd.read_csv(path)
+
+
+@pytest.fixture(scope="module")
+def three(tmp_path_factory):
+    """A three-anchor panel as a file and as the frame read from it; its free-scale ρ̂ of A1
+    is undefined (a ridge), so there is a set to read and nothing to correct."""
+    return _panel(tmp_path_factory, 3)
+
+
+@pytest.fixture(scope="module")
+def defined(tmp_path_factory):
+    """A three-anchor panel whose free-scale ρ̂ are all defined."""
+    return _panel(tmp_path_factory, 2)
+
+
+def _cli_lines(*args: object) -> list[str]:
+    run = cli(*args)
+    assert run.code == 0, run.err
+    return [line.strip() for line in run.out.splitlines()]
+
+
+def test_the_bias_corrected_rho_is_in_summary_and_tidy_as_the_command_prints_it(defined):
+    path, df = defined
+    r = rhoscope.estimate(df, method="free-scale", bias_correct=True, bias_reps=10, seed=4)
+    want = _cli_lines("estimate", path, "--method", "free-scale", "--bias-correct", "--bias-reps", "10", "--seed", "4")
+    start = next(i for i, line in enumerate(want) if line.startswith("bias correction"))
+    table = want[start + 1 : start + 5]
+    summary = [line.strip() for line in r.summary().splitlines()]
+    for row in table:
+        assert row in summary, (row, r.summary())
+    t = r.tidy()
+    corrected = t[t["estimator"] == "free_scale_bias_corrected"]
+    assert list(corrected["anchor"]) == ["A1", "A2", "A3"]
+    for row in table[1:]:
+        name, *_, shown = row.split()
+        got = corrected[corrected["anchor"] == name]["estimate"].iloc[0]
+        assert f"{got:.4f}" == shown, (row, got)
+
+
+def test_the_identified_set_is_in_summary_and_tidy_as_the_command_prints_it(three):
+    path, df = three
+    r = rhoscope.estimate(df, method="free-scale")
+    want = next(line for line in _cli_lines("estimate", path, "--method", "free-scale") if line.startswith("identified set"))
+    assert want in [line.strip() for line in r.summary().splitlines()], r.summary()
+    t = r.tidy()
+    fs = t[t["estimator"] == "free_scale"]
+    for _, row in fs.iterrows():
+        shown = f"{row['anchor']} [{row['set_low']:.4f}, {row['set_high']:.4f}]"
+        assert shown in want, (shown, want)
+    other = t[t["estimator"] != "free_scale"]
+    assert other["set_low"].isna().all() and other["set_high"].isna().all()
+
+
+def test_a_correction_that_cannot_run_says_why(three):
+    _, df = three
+    r = rhoscope.estimate(df, method="free-scale", bias_correct=True, bias_reps=10, seed=1)
+    b = r.to_dict()["free_scale"]["bias_correction"]
+    assert f"bias correction not possible: {b['error']}" in r.summary()
+    t = r.tidy()
+    rows = t[t["estimator"] == "free_scale_bias_corrected"]
+    assert len(rows) and rows["estimate"].map(math.isnan).all()
+    assert rows["reason"].str.startswith("bias correction not possible").all()
