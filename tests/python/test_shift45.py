@@ -13,15 +13,6 @@ from conftest import cli, last_error
 ZWSP = "\u200b"
 
 
-@pytest.fixture(scope="module")
-def likert() -> pd.DataFrame:
-    """Six judges and two anchors; A1 a five-level Likert column of int64 codes 1..5."""
-    s = rhoscope.simulate("families", n=300, seed=11)
-    lik = s.copy()
-    lik["A1"] = np.clip(np.round(s.A1) + 3, 1, 5).astype(np.int64)
-    return lik
-
-
 def test_labels_that_really_hold_a_zero_width_space_are_read_as_they_are(likert):
     """The mark once appended to undeclared labels was stripped from every message; labels
     that hold the character are the user's and keep it: an ordered categorical of them is
