@@ -257,7 +257,7 @@ class _Fits(_Panel):
                 mine = [f for f in flags if f.get("anchor") in (None, a["name"])]
                 if a["name"] == fit.get("clean_anchor"):
                     # As the command shows it, "0 (assumed)": the trusted anchor is not estimated.
-                    rows.append(_row(key, a["name"], 0.0, None, a.get("ci"), [f["code"] for f in mine], ASSUMED))
+                    rows.append(_row(key, a["name"], 0.0, None, None, [f["code"] for f in mine], ASSUMED))
                     continue
                 why = "; ".join(f.get("message") or f["code"] for f in mine) if a.get("rho") is None else None
                 own = [f["code"] for f in mine]

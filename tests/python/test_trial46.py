@@ -79,3 +79,22 @@ def test_a_correction_that_cannot_run_says_why(three):
     rows = t[t["estimator"] == "free_scale_bias_corrected"]
     assert len(rows) and rows["estimate"].map(math.isnan).all()
     assert rows["reason"].str.startswith("bias correction not possible").all()
+
+
+def test_the_trusted_ordinal_anchor_has_no_interval(three):
+    _, df = three
+    o = df.copy()
+    o["A1"] = o["A1"].add(3).round().clip(1, 5).astype(int)
+    for r in (
+        rhoscope.estimate(o, designated_clean="A1", seed=1),
+        rhoscope.battery(o, designated_clean="A1", bootstrap=100, null_draws=100, seed=1),
+    ):
+        t = r.tidy()
+        row = t[(t["estimator"] == "designated_clean_latent") & (t["anchor"] == "A1")].iloc[0]
+        assert row["estimate"] == 0.0 and "assumed" in row["reason"]
+        assert math.isnan(row["ci_low"]) and math.isnan(row["ci_high"]), row
+        fit = r.to_dict()["designated_clean_latent"]
+        assert fit["clean_anchor"] == "A1"
+        assert fit["anchors"][0]["ci"] is None, fit["anchors"][0]
+        others = [a["ci"] for a in fit["anchors"][1:]]
+        assert all(ci is None or ci[0] < ci[1] for ci in others), others
