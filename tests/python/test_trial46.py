@@ -98,3 +98,23 @@ def test_the_trusted_ordinal_anchor_has_no_interval(three):
         assert fit["anchors"][0]["ci"] is None, fit["anchors"][0]
         others = [a["ci"] for a in fit["anchors"][1:]]
         assert all(ci is None or ci[0] < ci[1] for ci in others), others
+
+
+def test_a_frame_read_from_a_file_is_the_panel_the_command_reads(three, tmp_path):
+    """`pd.read_csv` keeps the spaces around a header's names; the command's reader trims
+    them. One rule: the frame's columns are named as the command names the file's."""
+    path, df = three
+    spaced = tmp_path / "spaces.csv"
+    text = path.read_text(encoding="utf-8").splitlines()
+    header = ",".join(f" {n}" if n == "J1" else (f"{n} " if n == "A3" else n) for n in text[0].split(","))
+    spaced.write_text("\n".join([header, *text[1:]]) + "\n", encoding="utf-8")
+    frame = pd.read_csv(spaced)
+    assert " J1" in frame.columns and "A3 " in frame.columns
+    got = rhoscope.estimate(frame)
+    want = rhoscope.estimate(spaced)
+    assert got.judges == want.judges == [f"J{j}" for j in range(1, 7)]
+    assert got.anchors == want.anchors == ["A1", "A2", "A3"]
+    assert got.to_dict()["estimate"] == want.to_dict()["estimate"]
+    assert not [n for n in got.notes if "in-memory" in n or "invisible" in n], got.notes
+    # A name typed with its spaces still finds the column.
+    assert rhoscope.estimate(frame, judges=[" J1", "J2", "J3"], anchors=["A1", "A3 "]).judges == ["J1", "J2", "J3"]
