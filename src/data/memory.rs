@@ -318,7 +318,7 @@ fn read_wide(
         return Err(unordered(path, &names[c], role, !given));
     }
     if let Some(c) = id {
-        let mut ids = ItemIds::default();
+        let mut ids = ItemIds::indexed();
         let mut buf = String::new();
         for i in 0..rows {
             ids.add(path, table.columns[c].id(i, &mut buf), line(i), &names[c])?;

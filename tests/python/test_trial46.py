@@ -118,3 +118,18 @@ def test_a_frame_read_from_a_file_is_the_panel_the_command_reads(three, tmp_path
     assert not [n for n in got.notes if "in-memory" in n or "invisible" in n], got.notes
     # A name typed with its spaces still finds the column.
     assert rhoscope.estimate(frame, judges=[" J1", "J2", "J3"], anchors=["A1", "A3 "]).judges == ["J1", "J2", "J3"]
+
+
+def test_a_duplicate_id_names_both_rows_on_one_base(three):
+    _, df = three
+    items = [0, 5, 0, *range(10, 10 + len(df) - 3)]
+    with pytest.raises(rhoscope.InputError) as e:
+        rhoscope.estimate(df.assign(item=items), id="item")
+    assert e.value.message == (
+        "<DataFrame>: row index 2, column 'item': a second row for item '0' (the first is row index 0)"
+    )
+    d = df.assign(item=[i // 2 for i in range(len(df))])
+    d.index = [f"s{i}" for i in range(len(df))]
+    with pytest.raises(rhoscope.InputError) as e:
+        rhoscope.estimate(d, id="item")
+    assert e.value.message == "<DataFrame>: row 's1', column 'item': a second row for item '0' (the first is row 's0')"
