@@ -64,6 +64,7 @@ def _failure(f: Exception, prepared: Any, families: Any = None, scenario: Any = 
             if message.startswith(said):
                 message = f"{key}= {message[len(said) - 1 :]}"
                 break
+    message = c.scenario_words(message, scenario)
     if isinstance(families, (str, os.PathLike)) and message.startswith(os.fspath(families) + ":"):
         # A families file's error, named by the keyword that gave its path.
         return from_failure(code, f"families=: {message}")
@@ -252,7 +253,9 @@ def power(
     skewed: bool = False,
     threads: int | None = None,
 ) -> Power:
-    """A test's false-positive rate and power by simulation."""
+    """A test's false-positive rate and power by simulation. ``ordinal=`` here is a number of
+    levels L (every judge observed on L ordinal levels), not the ``"COLS:LEVELS"`` text the
+    scenario functions (simulate, plan, plot) take."""
     options = {
         "design": c.text("design", design),
         "strength": c.numbers_("strength", strength),
@@ -341,7 +344,9 @@ def simulate(
 ) -> Any:
     """A panel drawn from a scenario, as a pandas DataFrame (the numbers of the command's CSV,
     bit for bit); further keyword arguments override the preset's parameters. Judge
-    families, when the design has them, are in ``df.attrs["families"]``."""
+    families, when the design has them, are in ``df.attrs["families"]``. A scenario's
+    ``ordinal=`` is ``"COLS:LEVELS"`` text (COLS judges, anchors, all or one column: e.g.
+    ``ordinal="anchors:5"``), and its ``families=`` a count or a list of one label per judge."""
     import tempfile
 
     import pandas as pd

@@ -146,8 +146,10 @@ def _undeclared(name: str, labels: list, how: str, hints: dict[str, Any]) -> _Un
 
 
 def _words(name: str, cells: list, how: str, hints: dict[str, Any]) -> list:
-    """Text cells; a column with no number among them gets the refusal that names the fix."""
-    if not any(c is not None and _is_number(c) for c in cells):
+    """Text cells; a column of labels (no cell a number, even written with a decimal comma or
+    a percent sign) gets the refusal that names the fix; numbers written otherwise keep the
+    library's own refusal, which names the first cell, its row and its value."""
+    if not any(c is not None and _is_number(c.replace(",", ".").rstrip("% ")) for c in cells):
         fix = (
             f"pd.Categorical(df[{name!r}], categories=[...], ordered=True)"
             if how == "pandas"

@@ -133,3 +133,66 @@ def test_a_duplicate_id_names_both_rows_on_one_base(three):
     with pytest.raises(rhoscope.InputError) as e:
         rhoscope.estimate(d, id="item")
     assert e.value.message == "<DataFrame>: row 's1', column 'item': a second row for item '0' (the first is row 's0')"
+
+
+@pytest.mark.parametrize(
+    ("call", "start"),
+    [
+        (lambda: rhoscope.simulate("mid", n=50, seed=1, ordinal="J1,J2:5"), "ordinal=: no column 'J1,J2'"),
+        (
+            lambda: rhoscope.simulate("mid", n=50, seed=1, ordinal=5),
+            'ordinal= takes "COLS:LEVELS" text (COLS is judges, anchors, all or one column (J1, A2, …); '
+            'e.g. ordinal="anchors:5"), not 5',
+        ),
+        (
+            lambda: rhoscope.plot("rho", families=2.5, preset="families", n=200),
+            "families= '2.5' is not a count; give a count of families (0 to 256) or a list of one label per judge",
+        ),
+        (
+            lambda: rhoscope.plan(target="ci-width=0.5", preset="families", families={"J1": "F1"}),
+            "families= in a scenario is a count of judge families or one label per judge (a list), not a dict",
+        ),
+        (
+            lambda: rhoscope.simulate("families", n=50, seed=1, families=["a", "b,c"]),
+            "families=: a family label has no comma in it, not 'b,c'",
+        ),
+    ],
+)
+def test_scenario_parameters_are_refused_naming_the_keyword(call, start):
+    with pytest.raises(rhoscope.UsageError) as e:
+        call()
+    assert e.value.message.startswith(start), e.value.message
+    assert "--" not in e.value.message
+
+
+def test_a_scenarios_family_labels_are_a_list():
+    labels = ["a", "a", "b", "b", "c", "c"]
+    got = rhoscope.simulate("families", n=50, seed=1, families=labels)
+    want = rhoscope.simulate("families", n=50, seed=1, families=",".join(labels))
+    assert got.equals(want) and got.attrs["families"] == want.attrs["families"]
+
+
+def test_a_polars_series_of_families_is_told_what_it_lacks(three):
+    pl = pytest.importorskip("polars")
+    _, df = three
+    with pytest.raises(rhoscope.UsageError) as e:
+        rhoscope.estimate(df, blocked=True, families=pl.Series(["a"] * 6))
+    assert e.value.message.startswith("families= is a polars Series, which has no judge names: give a dict")
+
+
+@pytest.mark.parametrize("written", [lambda x: f"{x:.3f}".replace(".", ","), lambda x: f"{x:.2f}%"])
+def test_numbers_written_otherwise_are_refused_by_cell_not_called_labels(three, written):
+    _, df = three
+    e_ = df.assign(J1=[written(x) for x in df.J1])
+    with pytest.raises(rhoscope.InputError) as e:
+        rhoscope.estimate(e_)
+    first = written(df.J1[0])
+    assert e.value.message == f"<DataFrame>: row index 0, column 'J1': not a number (value '{first}')"
+
+
+def test_labels_are_still_told_to_declare_their_order(three):
+    _, df = three
+    words = df.assign(A1=["good" if x > 0 else "poor" for x in df.A1])
+    with pytest.raises(rhoscope.InputError) as e:
+        rhoscope.estimate(words)
+    assert "pd.Categorical(df['A1'], categories=[...], ordered=True)" in e.value.message
