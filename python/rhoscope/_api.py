@@ -302,36 +302,15 @@ def plan(
 def _write(
     command: str, prepared: Any, request: Any, options: dict, threads: Any, scenario: Any = (), families: Any = None
 ) -> list:
-    """Runs a file-writing command; returns the notes it wrote on stderr (the panel's path
-    replaced by its shown name, the "wrote FILE" line left out)."""
-    import sys
-    import tempfile
-
+    """Runs a file-writing command; returns its notes, collected by the library for this call
+    alone (the panel's path replaced by its shown name, the "wrote FILE" line left out)."""
     threads = c.count("threads", threads, signed=True)
-    failure = None
     path = prepared.path if prepared is not None else None
-    with tempfile.TemporaryFile() as err:
-        saved = os.dup(2)
-        try:
-            sys.stderr.flush()
-            os.dup2(err.fileno(), 2)
-            try:
-                _rhoscope.write(command, path, request, options, threads)
-            except _rhoscope.Failure as f:
-                failure = f
-        finally:
-            os.dup2(saved, 2)
-            os.close(saved)
-        err.seek(0)
-        lines = err.read().decode("utf-8", "replace").splitlines()
-    notes = []
-    for line in lines:
-        line = line[len("rhoscope: ") :] if line.startswith("rhoscope: ") else line
-        if line and not line.startswith("wrote "):
-            notes.append(prepared.message(line) if prepared is not None else line)
-    if failure is not None:
-        raise _failure(failure, prepared, families, scenario=scenario)
-    return notes
+    try:
+        lines = _rhoscope.write(command, path, request, options, threads)
+    except _rhoscope.Failure as f:
+        raise _failure(f, prepared, families, scenario=scenario) from None
+    return [prepared.message(line) if prepared is not None else line for line in lines if line and not line.startswith("wrote ")]
 
 
 def simulate(

@@ -196,3 +196,28 @@ def test_labels_are_still_told_to_declare_their_order(three):
     with pytest.raises(rhoscope.InputError) as e:
         rhoscope.estimate(words)
     assert "pd.Categorical(df['A1'], categories=[...], ordered=True)" in e.value.message
+
+
+def test_calls_from_threads_print_nothing_on_the_process_stderr(tmp_path):
+    """Each file-writing call's notes are its own (collected by the library), not lines
+    caught from the process's stderr, which every thread shares."""
+    import subprocess
+    import sys
+
+    script = tmp_path / "threads.py"
+    script.write_text(
+        "import threading, rhoscope\n"
+        "df = rhoscope.simulate('three-anchor', n=300, seed=1)\n"
+        "frames = [df.sample(frac=1, random_state=i).reset_index(drop=True) for i in range(4)]\n"
+        "svgs = [None] * 4\n"
+        "def run(i):\n"
+        "    svgs[i] = rhoscope.plot('rho', frames[i], bootstrap=100)\n"
+        "ts = [threading.Thread(target=run, args=(i,)) for i in range(4)]\n"
+        "[t.start() for t in ts]; [t.join() for t in ts]\n"
+        "assert all(s and s.lstrip().startswith('<') for s in svgs)\n",
+        encoding="utf-8",
+    )
+    for _ in range(3):
+        run = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, check=False)
+        assert run.returncode == 0, run.stderr
+        assert run.stderr == "", run.stderr
