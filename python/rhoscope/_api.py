@@ -11,7 +11,7 @@ from typing import Any, Optional, Union
 from . import _checks as c
 from . import _rhoscope
 from ._designs import Identify, Plan, Power, Validate
-from ._errors import from_failure
+from ._errors import UsageError, from_failure
 from ._results import Battery, Estimate
 
 #: A panel: a pandas or polars DataFrame (or LazyFrame), a 2-D numpy array with `names=`, a
@@ -380,7 +380,13 @@ def export(
     prepared = Prepared(os.fspath(data), None)
     options = {"syntax": c.text("syntax", syntax), "force": c.flag("force", force)}
     if output is not None:
-        _write("export", prepared, request, {**options, "output": os.fspath(output)}, None, families=families)
+        try:
+            _write("export", prepared, request, {**options, "output": os.fspath(output)}, None, families=families)
+        except UsageError as e:
+            # The script or the data written beside it (refit.R, refit.data.csv): output= gave both.
+            if str(e).startswith(os.path.splitext(os.fspath(output))[0]):
+                raise UsageError(f"output=: {e}", e.exit_code) from None
+            raise
         with open(os.fspath(output), encoding="utf-8") as f:
             return f.read()
     with tempfile.TemporaryDirectory(prefix="rhoscope-") as d:

@@ -221,3 +221,13 @@ def test_calls_from_threads_print_nothing_on_the_process_stderr(tmp_path):
         run = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, check=False)
         assert run.returncode == 0, run.stderr
         assert run.stderr == "", run.stderr
+
+
+def test_an_export_onto_an_existing_file_names_output(three, tmp_path):
+    path, _ = three
+    out = tmp_path / "refit.R"
+    rhoscope.export(path, output=out)
+    with pytest.raises(rhoscope.UsageError) as e:
+        rhoscope.export(path, output=out)
+    assert e.value.message.startswith(f"output=: {out} already exists"), e.value.message
+    assert "force=True" in e.value.message
