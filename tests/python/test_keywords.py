@@ -98,7 +98,7 @@ def test_families_as_a_mapping_a_series_a_frame_or_a_path(tmp_path):
         ({"judges": [True, 2]}, "judges= takes column names (str) or 1-based positions (int), not True"),
         ({"judges": {"a": 1}}, "judges= takes a list, not a dict"),
         ({"anchors": ["anchor 1", None]}, "anchors= takes column names (str) or 1-based positions (int), not None"),
-        ({"id": 0}, "id= names no column '0'"),
+        ({"id": 0}, "id=: 0 is no column's name or position (positions count from 1: 1 to "),
         ({"continuous": [3]}, 'continuous= takes column names, or "all"'),
         ({"method": "mle"}, "method= takes one of closed, ml, both"),
         ({"method": 3}, "method= takes a string, not 3"),
