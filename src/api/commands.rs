@@ -82,7 +82,11 @@ pub fn write(call: &Call, threads: Option<i64>) -> Result<Vec<String>, Error> {
                 done.map(|()| {
                     notes
                         .iter()
-                        .map(|l| reword(l, &Keywords).trim_start_matches("note: ").to_string())
+                        .map(|l| {
+                            reword(l, &Keywords)
+                                .trim_start_matches("note: ")
+                                .to_string()
+                        })
                         .collect()
                 })
             })

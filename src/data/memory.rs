@@ -216,7 +216,11 @@ fn header(path: &Path, table: &Table<'_>) -> Result<(Vec<String>, usize), DataEr
     }
     // The CSV reader's rule (`Trim::All`): a frame read from a file names the columns the
     // command reads in that file, spaces around a header's names and all.
-    let names: Vec<String> = table.names.iter().map(|n| sanitize(n.trim_ascii())).collect();
+    let names: Vec<String> = table
+        .names
+        .iter()
+        .map(|n| sanitize(n.trim_ascii()))
+        .collect();
     // A table has no header row: its name errors name the column alone.
     check_header(path, &names).map_err(|e| match e {
         DataError::Data { path, at, message } => DataError::Data {
