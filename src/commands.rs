@@ -30,7 +30,7 @@ pub(crate) use output::stdout_closed;
 pub use output::{
     guard_standard_streams, install_panic_line, install_signal_cleanup, write_json, write_stdout,
 };
-pub use shared::load_panel;
+pub use shared::{collecting, load_panel};
 
 /// Runs a parsed command line.
 ///

@@ -287,7 +287,10 @@ fn unknown_name_in_judges() {
         GOOD.as_bytes(),
         &["--judges", "1,99"],
         2,
-        &["no column '99'"],
+        &[
+            "--judges: 99 is no column's name or position",
+            "(positions count from 1: 1 to 5)",
+        ],
     );
 }
 

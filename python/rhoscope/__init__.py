@@ -32,8 +32,9 @@ if TYPE_CHECKING:
         simulate,
         validate,
     )
+    from ._designs import Identify, Plan, Power, Validate
     from ._errors import IdentificationError, InputError, RhoscopeError, UsageError
-    from ._results import Battery, Estimate, Identify, Plan, Power, Result, Validate
+    from ._results import Battery, Estimate, Result
 
 #: Each public name and the module that defines it.
 _HOME = {
@@ -41,7 +42,8 @@ _HOME = {
         ["battery", "estimate", "export", "identify", "plan", "plot", "power", "simulate", "validate"], "._api"
     ),
     **dict.fromkeys(["IdentificationError", "InputError", "RhoscopeError", "UsageError"], "._errors"),
-    **dict.fromkeys(["Battery", "Estimate", "Identify", "Plan", "Power", "Result", "Validate"], "._results"),
+    **dict.fromkeys(["Battery", "Estimate", "Result"], "._results"),
+    **dict.fromkeys(["Identify", "Plan", "Power", "Validate"], "._designs"),
 }
 
 __all__ = [

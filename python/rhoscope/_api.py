@@ -10,8 +10,9 @@ from typing import Any, Optional, Union
 
 from . import _checks as c
 from . import _rhoscope
-from ._errors import from_failure
-from ._results import Battery, Estimate, Identify, Plan, Power, Validate
+from ._designs import Identify, Plan, Power, Validate
+from ._errors import UsageError, from_failure
+from ._results import Battery, Estimate
 
 #: A panel: a pandas or polars DataFrame (or LazyFrame), a 2-D numpy array with `names=`, a
 #: mapping of columns, or a path.
@@ -63,6 +64,7 @@ def _failure(f: Exception, prepared: Any, families: Any = None, scenario: Any = 
             if message.startswith(said):
                 message = f"{key}= {message[len(said) - 1 :]}"
                 break
+    message = c.scenario_words(message, scenario)
     if isinstance(families, (str, os.PathLike)) and message.startswith(os.fspath(families) + ":"):
         # A families file's error, named by the keyword that gave its path.
         return from_failure(code, f"families=: {message}")
@@ -251,7 +253,9 @@ def power(
     skewed: bool = False,
     threads: int | None = None,
 ) -> Power:
-    """A test's false-positive rate and power by simulation."""
+    """A test's false-positive rate and power by simulation. ``ordinal=`` here is a number of
+    levels L (every judge observed on L ordinal levels), not the ``"COLS:LEVELS"`` text the
+    scenario functions (simulate, plan, plot) take."""
     options = {
         "design": c.text("design", design),
         "strength": c.numbers_("strength", strength),
@@ -298,36 +302,15 @@ def plan(
 def _write(
     command: str, prepared: Any, request: Any, options: dict, threads: Any, scenario: Any = (), families: Any = None
 ) -> list:
-    """Runs a file-writing command; returns the notes it wrote on stderr (the panel's path
-    replaced by its shown name, the "wrote FILE" line left out)."""
-    import sys
-    import tempfile
-
+    """Runs a file-writing command; returns its notes, collected by the library for this call
+    alone (the panel's path replaced by its shown name, the "wrote FILE" line left out)."""
     threads = c.count("threads", threads, signed=True)
-    failure = None
     path = prepared.path if prepared is not None else None
-    with tempfile.TemporaryFile() as err:
-        saved = os.dup(2)
-        try:
-            sys.stderr.flush()
-            os.dup2(err.fileno(), 2)
-            try:
-                _rhoscope.write(command, path, request, options, threads)
-            except _rhoscope.Failure as f:
-                failure = f
-        finally:
-            os.dup2(saved, 2)
-            os.close(saved)
-        err.seek(0)
-        lines = err.read().decode("utf-8", "replace").splitlines()
-    notes = []
-    for line in lines:
-        line = line[len("rhoscope: ") :] if line.startswith("rhoscope: ") else line
-        if line and not line.startswith("wrote "):
-            notes.append(prepared.message(line) if prepared is not None else line)
-    if failure is not None:
-        raise _failure(failure, prepared, families, scenario=scenario)
-    return notes
+    try:
+        lines = _rhoscope.write(command, path, request, options, threads)
+    except _rhoscope.Failure as f:
+        raise _failure(f, prepared, families, scenario=scenario) from None
+    return [prepared.message(line) if prepared is not None else line for line in lines if line and not line.startswith("wrote ")]
 
 
 def simulate(
@@ -340,7 +323,9 @@ def simulate(
 ) -> Any:
     """A panel drawn from a scenario, as a pandas DataFrame (the numbers of the command's CSV,
     bit for bit); further keyword arguments override the preset's parameters. Judge
-    families, when the design has them, are in ``df.attrs["families"]``."""
+    families, when the design has them, are in ``df.attrs["families"]``. A scenario's
+    ``ordinal=`` is ``"COLS:LEVELS"`` text (COLS judges, anchors, all or one column: e.g.
+    ``ordinal="anchors:5"``), and its ``families=`` a count or a list of one label per judge."""
     import tempfile
 
     import pandas as pd
@@ -395,7 +380,13 @@ def export(
     prepared = Prepared(os.fspath(data), None)
     options = {"syntax": c.text("syntax", syntax), "force": c.flag("force", force)}
     if output is not None:
-        _write("export", prepared, request, {**options, "output": os.fspath(output)}, None, families=families)
+        try:
+            _write("export", prepared, request, {**options, "output": os.fspath(output)}, None, families=families)
+        except UsageError as e:
+            # The script or the data written beside it (refit.R, refit.data.csv): output= gave both.
+            if str(e).startswith(os.path.splitext(os.fspath(output))[0]):
+                raise UsageError(f"output=: {e}", e.exit_code) from None
+            raise
         with open(os.fspath(output), encoding="utf-8") as f:
             return f.read()
     with tempfile.TemporaryDirectory(prefix="rhoscope-") as d:

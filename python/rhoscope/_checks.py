@@ -160,10 +160,15 @@ def families(v: Any) -> dict:
         pairs = list(v.items())
     elif isinstance(v, Mapping):
         pairs = list(v.items())
+    elif mod == "polars":
+        raise refuse(
+            "families= is a polars Series, which has no judge names: give a dict of judge to family, "
+            "a pandas Series indexed by judge, a two-column frame (judge, family) or a path"
+        )
     else:
         raise refuse(
-            "families= takes a mapping of judge to family, a Series, a two-column DataFrame or a path, "
-            f"not a {type(v).__name__}"
+            "families= takes a dict of judge to family, a pandas Series indexed by judge, a two-column "
+            f"frame (judge, family) or a path, not a {type(v).__name__}"
         )
     if not pairs:
         raise refuse("families= is empty: give judge → family pairs, or leave it out")
@@ -195,9 +200,30 @@ def overrides(set: Mapping[str, Any], what: str) -> list:
             continue
         if isinstance(v, str):
             out.append((key, v))  # the scenario's own text ("0.2,0.5")
+        elif key == "families":
+            out.append((key, _scenario_families(v)))
         else:
             out.append((key, ",".join(setting(x) for x in numbers_(key, v) or [])))
     return out
+
+
+def _scenario_families(v: Any) -> str:
+    """A scenario's `families=`: a count of judge families, or one label per judge (a list of
+    names, none with a comma in it), as the scenario's text."""
+    v = _scalar(v)
+    if isinstance(v, numbers.Real) and not isinstance(v, bool):
+        return setting(number("families", v) or 0.0)
+    if isinstance(v, (Mapping, str, bytes)) or hasattr(v, "columns"):
+        raise refuse(
+            f"families= in a scenario is a count of judge families or one label per judge (a list), "
+            f"not a {type(v).__name__}; a panel's judge → family mapping goes to estimate() or battery()"
+        )
+    labels = items("families", v)
+    if not labels or not all(isinstance(x, str) for x in labels):
+        raise refuse("families= in a scenario is a count of judge families or a list of one label (str) per judge")
+    if any("," in x for x in labels):
+        raise refuse(f"families=: a family label has no comma in it, not {next(x for x in labels if ',' in x)!r}")
+    return ",".join(labels)
 
 
 def setting(x: float) -> str:
@@ -212,3 +238,22 @@ def family_count(v: Any) -> bool:
     """Whether `families=` is a number (the scenario parameter), not a panel's families."""
     v = _scalar(v)
     return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+#: What the COLS part of a scenario's ``ordinal=``/``thresholds=`` may be.
+_COLS = "COLS is judges, anchors, all or one column (J1, A2, …)"
+
+
+def scenario_words(message: str, scenario: Any) -> str:
+    """A scenario parameter's refusal in Python's terms: the keyword that gave a column,
+    what ``COLS`` may be, labels as a list."""
+    keys = [k for k in ("ordinal", "thresholds") if k in scenario]
+    if keys and message.startswith("no column '") and "(columns are J1.." in message:
+        message = f"{'= or '.join(keys)}=: {message}"
+    for key in keys:
+        if message.startswith(f"{key}=") and message.endswith(("expected COLS:LEVELS", "expected COLS:p1/p2/…")):
+            example = 'ordinal="anchors:5"' if key == "ordinal" else 'thresholds="A1:0.2/0.5/0.8"'
+            message = f'{key}= takes "COLS:{message.rsplit(":", 1)[1]}" text ({_COLS}; e.g. {example}), not {message.split(":")[0][len(key) + 1 :]}'
+    if "families" in scenario and message.startswith("families= '"):
+        message = message.replace("or one label per judge, comma-separated", 'or a list of one label per judge (families=["a", "a", "b", "b", "c", "c"])')
+    return message

@@ -146,8 +146,10 @@ def _undeclared(name: str, labels: list, how: str, hints: dict[str, Any]) -> _Un
 
 
 def _words(name: str, cells: list, how: str, hints: dict[str, Any]) -> list:
-    """Text cells; a column with no number among them gets the refusal that names the fix."""
-    if not any(c is not None and _is_number(c) for c in cells):
+    """Text cells; a column of labels (no cell a number, even written with a decimal comma or
+    a percent sign) gets the refusal that names the fix; numbers written otherwise keep the
+    library's own refusal, which names the first cell, its row and its value."""
+    if not any(c is not None and _is_number(c.replace(",", ".").rstrip("% ")) for c in cells):
         fix = (
             f"pd.Categorical(df[{name!r}], categories=[...], ordered=True)"
             if how == "pandas"
@@ -197,28 +199,17 @@ def _whole(values: Any, low: Any, high: Any) -> Any:
 
 
 def _decimals(name: str, values: list) -> Any:
-    """Exact decimals as float64 when a double holds each one (its shortest form is the
-    decimal); a whole number beyond 2^53 goes as text, refused where it is used as an integer
-    is; any other decimal a double would round is refused, never rounded in silence."""
-    import decimal
-
+    """Decimals read as the loader reads the same digits in a file (and as pandas' Decimal
+    objects are read): each to its nearest double; a whole number beyond 2^53, which a
+    double cannot hold, goes as text, refused where it is used as an integer is."""
     out = np.full(len(values), np.nan)
     text = False
     for i, d in enumerate(values):
         if d is None or d.is_nan():
             continue
-        x = float(d)
-        if decimal.Decimal(repr(x)) == d:
-            out[i] = x
-        elif d == d.to_integral_value():
+        out[i] = float(d)
+        if d == d.to_integral_value() and abs(d) > _EXACT:
             text = True
-        else:
-            raise InputError(
-                f"data=: row index {i}, column {name!r}: {d} has more digits than a double holds "
-                f"(it would read as {x!r}); round the column to fewer digits, or rescale it "
-                "(ρ does not depend on its units)",
-                65,
-            )
     if text:
         return [None if d is None or d.is_nan() else (str(int(d)) if d == d.to_integral_value() else repr(float(d))) for d in values]
     return out

@@ -7,6 +7,15 @@ import html
 import json
 from typing import TYPE_CHECKING, Any
 
+from ._freescale import (
+    CORRECTED,
+    bias_lines,
+    corrected_rows,
+    identified_line,
+    neff_line,
+    sets,
+)
+
 #: The columns of ``tidy()`` on an estimate or a battery.
 TIDY_COLUMNS = [
     "estimator",
@@ -18,6 +27,8 @@ TIDY_COLUMNS = [
     "admissible",
     "flag_list",
     "reason",
+    "set_low",
+    "set_high",
 ]
 #: The columns of ``verdicts()``.
 VERDICT_COLUMNS = ["test", "applicable", "statistic", "threshold", "threshold_mc_sd", "p_value", "verdict", "message"]
@@ -29,6 +40,7 @@ ESTIMATORS = {
     "blocked": "family-blocked",
     "designated_clean": "designated clean",
     "designated_clean_latent": "designated clean on latent scales",
+    CORRECTED: "free-scale, bias-corrected (ρ̃)",
 }
 #: The weak-identification screen's verdict (the reading's ``evidence.weak_id.verdict``) in words.
 WEAK_ID = {
@@ -239,18 +251,28 @@ class _Fits(_Panel):
                 why = fit.get("refused") or "no estimate on this panel"
                 rows += [_row(key, a, None, None, None, [], why) for a in self._doc.get("anchors", [])]
                 continue
-            flags = fit.get("flags") or []
+            flags, start = fit.get("flags") or [], len(rows)
             se = (fit.get("se") or {}).get("rho") or []
             for i, a in enumerate(fit["anchors"]):
                 mine = [f for f in flags if f.get("anchor") in (None, a["name"])]
                 if a["name"] == fit.get("clean_anchor"):
                     # As the command shows it, "0 (assumed)": the trusted anchor is not estimated.
-                    rows.append(_row(key, a["name"], 0.0, None, a.get("ci"), [f["code"] for f in mine], ASSUMED))
+                    rows.append(_row(key, a["name"], 0.0, None, None, [f["code"] for f in mine], ASSUMED))
                     continue
                 why = "; ".join(f.get("message") or f["code"] for f in mine) if a.get("rho") is None else None
                 own = [f["code"] for f in mine]
                 rows.append(_row(key, a["name"], a.get("rho"), se[i] if i < len(se) else None, a.get("ci"), own, why))
+            for r in rows[start:] if key == "free_scale" else []:
+                r["set_low"], r["set_high"] = map(_float, sets(fit).get(r["anchor"], [None, None]))
+            rows += corrected_rows(fit, _row) if key == "free_scale" else []
         return _frame(rows, TIDY_COLUMNS)
+
+    def _free_scale_lines(self) -> list[str]:
+        """Under the estimates, as the command: the identified set, ρ̃ when asked for, n_eff."""
+        fit = self._doc.get("free_scale")
+        fit = fit if isinstance(fit, dict) else {}
+        lines = [line for line in [identified_line(fit)] if line] + bias_lines(fit)
+        return lines + [line for line in [neff_line(self._doc.get("n_eff"))] if line]
 
     def _flags_in_words(self) -> list[str]:
         out = []
@@ -274,6 +296,8 @@ def _row(key: str, anchor: str, rho: Any, se: Any, ci: Any, flags: list[str], wh
         "admissible": rho is not None and -1.0 <= rho <= 1.0,
         "flag_list": flags,
         "reason": why,
+        "set_low": float("nan"),
+        "set_high": float("nan"),
     }
 
 
@@ -284,7 +308,10 @@ class Estimate(_Fits):
 
     def _body(self) -> list[str]:
         flags = self._flags_in_words()
-        return [*_table(self.tidy()), *(["flags:"] + [f"  {f}" for f in flags] if flags else ["flags: none"])]
+        flagged = ["flags:"] + [f"  {f}" for f in flags] if flags else ["flags: none"]
+        # The sets have a line of their own below the table, as in the command.
+        table = _table(self.tidy().drop(columns=["set_low", "set_high"]))
+        return [*table, *flagged, *self._free_scale_lines()]
 
 
 class Battery(_Fits):
@@ -383,118 +410,3 @@ def _answer(a: dict[str, Any], trusted: Any) -> str:
         value = f"ρ̂ = {_num(a['rho'], 4)} " + (f"[{_num(ci[0], 4)}, {_num(ci[1], 4)}]" if ci else "[—]")
     said = STATUS.get(a.get("undefined_because") or status or "", str(status or "").replace("_", " "))
     return f"{a['anchor']}: {value} — {said}" if said else f"{a['anchor']}: {value}"
-
-
-class Identify(_Panel):
-    """``rhoscope identify``: Section 7's identification hierarchy."""
-
-    command = "identify"
-    n_items: int
-    n_dropped: int
-    judges: list[str]
-    anchors: list[str]
-    point: dict[str, Any]
-    data_identification: dict[str, Any] | None
-    all_ordinal: dict[str, Any]
-    mixed_scale: dict[str, Any]
-    family: dict[str, Any]
-
-    def tidy(self) -> Any:
-        """One row per check: all columns ordinal, then ordinal judges with continuous anchors."""
-        rows = []
-        for check in ("all_ordinal", "mixed_scale"):
-            c = self._doc.get(check) or {}
-            rows.append(
-                {
-                    "check": check,
-                    "parameters": c.get("n_params"),
-                    "moments": c.get("n_correlations", c.get("n_moments")),
-                    "rank": c.get("rank"),
-                    "null_dim": c.get("null_dim"),
-                    "identified": c.get("identified"),
-                }
-            )
-        return _frame(rows, ["check", "parameters", "moments", "rank", "null_dim", "identified"])
-
-
-class Validate(Result):
-    """``rhoscope validate``: recovery of injected ρ on panels with the judges' own textures."""
-
-    command = "validate"
-    panel: dict[str, Any]
-    inject: list[float]
-    reps: int
-    seed: int
-    bootstrap: int
-    null_draws: int
-    thresholds: str
-    design: dict[str, Any]
-    cells: list[dict[str, Any]]
-
-    def tidy(self) -> Any:
-        """One row per N × estimator × anchor: mean, SD and RMSE of ρ̂, coverage, defined."""
-        rows = []
-        for cell in self._doc.get("cells") or []:
-            for est in cell.get("estimators") or []:
-                for i, a in enumerate(est.get("anchors") or []):
-                    rows.append(
-                        {
-                            "n": cell.get("n"),
-                            "estimator": est.get("estimator"),
-                            "anchor": a.get("name", i + 1) if isinstance(a, dict) else i + 1,
-                            **{k: _float(a.get(k)) for k in ("injected", "mean", "sd", "rmse", "coverage")},
-                            "defined": a.get("defined"),
-                        }
-                    )
-        cols = ["n", "estimator", "anchor", "injected", "mean", "sd", "rmse", "coverage", "defined"]
-        return _frame(rows, cols)
-
-
-class Power(Result):
-    """``rhoscope power``: each test's false-positive rate and power."""
-
-    command = "power"
-    design: str
-    description: str
-    target_test: str
-    reps: int
-    null_draws: int
-    seed: int
-    cells: list[dict[str, Any]]
-
-    def tidy(self) -> Any:
-        """One row per (N, strength): the target test's rate and its Monte-Carlo SE."""
-        rows = [
-            {"n": c.get("n"), "strength": c.get("strength"), "rate": _float(c.get("rate")), "mc_se": _float(c.get("mc_se"))}
-            for c in self._doc.get("cells") or []
-        ]
-        return _frame(rows, ["n", "strength", "rate", "mc_se"])
-
-
-class Plan(Result):
-    """``rhoscope plan``: the N a design needs."""
-
-    command = "plan"
-    scenario: dict[str, Any]
-    target: str
-    quantity: str
-    n: int | None
-    reps: int
-    null_draws: int
-    resamples: int
-    seed: int
-    max_n: int
-    evaluations: list[dict[str, Any]]
-
-    def tidy(self) -> Any:
-        """One row per N tried: the target quantity, its Monte-Carlo SE, whether it is reached."""
-        rows = [
-            {"n": e.get("n"), "value": _float(e.get("value")), "mc_se": _float(e.get("mc_se")), "reached": e.get("reached")}
-            for e in self._doc.get("evaluations") or []
-        ]
-        return _frame(rows, ["n", "value", "mc_se", "reached"])
-
-    def _body(self) -> list[str]:
-        n = self._doc.get("n")
-        head = f"N = {n} reaches {self._doc.get('target')}" if n is not None else f"{self._doc.get('target')} not reached"
-        return [head, *_table(self.tidy())]

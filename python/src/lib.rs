@@ -303,7 +303,8 @@ fn report(
     out.map_err(|e| failure(&e))
 }
 
-/// A file-writing command (`simulate`, `export`, `plot`), its arguments as for [`report`].
+/// A file-writing command (`simulate`, `export`, `plot`), its arguments as for [`report`];
+/// returns the notes it would print.
 #[pyfunction]
 #[pyo3(signature = (command, path, panel, options, threads=None))]
 fn write(
@@ -313,7 +314,7 @@ fn write(
     panel: Option<Bound<'_, PyDict>>,
     options: Bound<'_, PyDict>,
     threads: Option<i64>,
-) -> PyResult<()> {
+) -> PyResult<Vec<String>> {
     let call = typed_call(command, panel_of(path, panel.as_ref())?, &options)?;
     detached(py, move |_| api::write(&call, threads))?.map_err(|e| failure(&e))
 }

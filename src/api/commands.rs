@@ -67,15 +67,29 @@ pub fn call(
     report(call.command()?, threads, shown, cancel)
 }
 
-/// Runs a typed file-writing call (`simulate`, `export`, `plot`) on `threads` workers.
+/// Runs a typed file-writing call (`simulate`, `export`, `plot`) on `threads` workers;
+/// returns the notes the command would print (the "wrote FILE" line among them), collected
+/// from this call alone, never through the process's stderr, which other threads share.
 ///
 /// # Errors
 /// As [`files`], and [`Error::Usage`] naming the keyword of a value out of range.
-pub fn write(call: &Call, threads: Option<i64>) -> Result<(), Error> {
+pub fn write(call: &Call, threads: Option<i64>) -> Result<Vec<String>, Error> {
     let threads = super::options::threads(threads)?;
     match call.command()? {
         c @ (Command::Simulate(_) | Command::Export(_) | Command::Plot(_)) => {
-            threads::scoped(threads, || crate::commands::dispatch(c))
+            threads::scoped(threads, || {
+                let (done, notes) = crate::commands::collecting(|| crate::commands::dispatch(c));
+                done.map(|()| {
+                    notes
+                        .iter()
+                        .map(|l| {
+                            reword(l, &Keywords)
+                                .trim_start_matches("note: ")
+                                .to_string()
+                        })
+                        .collect()
+                })
+            })
         }
         _ => Err(Error::Usage("write runs simulate, export and plot".into())),
     }

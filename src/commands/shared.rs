@@ -64,9 +64,27 @@ pub fn output_target(
     })
 }
 
-/// One line on stderr; a stderr that cannot be written is no reason to fail the command.
+thread_local! {
+    /// The notes of a call that collects them (the Python package's file-writing calls):
+    /// the process's stderr is shared by every thread, so it is not theirs to print on.
+    static COLLECTED: std::cell::RefCell<Option<Vec<String>>> = const { std::cell::RefCell::new(None) };
+}
+
+/// One line on stderr, or into the notes this thread collects; a stderr that cannot be
+/// written is no reason to fail the command.
 pub fn note(line: &str) {
-    let _ = writeln!(io::stderr(), "rhoscope: {line}");
+    let kept = COLLECTED.with_borrow_mut(|c| c.as_mut().map(|v| v.push(line.to_string())));
+    if kept.is_none() {
+        let _ = writeln!(io::stderr(), "rhoscope: {line}");
+    }
+}
+
+/// Runs `work` with the notes it says on this thread collected instead of printed.
+#[must_use]
+pub fn collecting<T>(work: impl FnOnce() -> T) -> (T, Vec<String>) {
+    let before = COLLECTED.replace(Some(Vec::new()));
+    let out = work();
+    (out, COLLECTED.replace(before).unwrap_or_default())
 }
 
 /// Says through the console, before it starts, that a computation will take more than

@@ -214,7 +214,13 @@ fn header(path: &Path, table: &Table<'_>) -> Result<(Vec<String>, usize), DataEr
     if table.names.is_empty() {
         return Err(DataError::data(path, "the file is empty (no header row)"));
     }
-    let names: Vec<String> = table.names.iter().map(|n| sanitize(n)).collect();
+    // The CSV reader's rule (`Trim::All`): a frame read from a file names the columns the
+    // command reads in that file, spaces around a header's names and all.
+    let names: Vec<String> = table
+        .names
+        .iter()
+        .map(|n| sanitize(n.trim_ascii()))
+        .collect();
     // A table has no header row: its name errors name the column alone.
     check_header(path, &names).map_err(|e| match e {
         DataError::Data { path, at, message } => DataError::Data {
@@ -316,7 +322,7 @@ fn read_wide(
         return Err(unordered(path, &names[c], role, !given));
     }
     if let Some(c) = id {
-        let mut ids = ItemIds::default();
+        let mut ids = ItemIds::indexed();
         let mut buf = String::new();
         for i in 0..rows {
             ids.add(path, table.columns[c].id(i, &mut buf), line(i), &names[c])?;

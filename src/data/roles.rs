@@ -99,6 +99,14 @@ pub(super) fn resolve_list(
                     " gives position {p}, outside the header's 1 to {}",
                     names.len()
                 ),
+                // A whole number that is no name: a Python user's 0 or −1 is no position either.
+                ColumnRef::NameOrPosition(t) if by_index && t.trim().parse::<i128>().is_ok() => {
+                    format!(
+                        ": {} is no column's name or position (positions count from 1: 1 to {})",
+                        escape(t.trim()),
+                        names.len()
+                    )
+                }
                 _ => format!(
                     " names no column {} (columns: {})",
                     shown(col),

@@ -147,9 +147,15 @@ pub(super) fn read_wide_csv(src: &mut Source, w: &Wide) -> Result<(Vec<f64>, Vec
 /// Item ids seen so far in an id column: a second row for one item is refused, as the long
 /// layout refuses a second score (a merge gone wrong would count the item twice).
 #[derive(Default)]
-pub(super) struct ItemIds(HashMap<Vec<u8>, u64>);
+pub(super) struct ItemIds(HashMap<Vec<u8>, u64>, bool);
 
 impl ItemIds {
+    /// A table's ids, whose lines are row index + 1: the first row is named by its index, as
+    /// the second's place is.
+    pub(super) fn indexed() -> Self {
+        ItemIds(HashMap::new(), true)
+    }
+
     /// Records `id` at `line`; fails naming both rows when the item was seen before. A blank
     /// id names no item.
     pub(super) fn add(
@@ -174,11 +180,19 @@ impl ItemIds {
                     column: Some(column.to_string()),
                     value: None,
                 },
-                format!(
-                    "a second row for item '{}' (the first is row {})",
-                    escape_bytes(id.trim_ascii()),
-                    first.get()
-                ),
+                if self.1 {
+                    format!(
+                        "a second row for item '{}' (the first is row index {})",
+                        escape_bytes(id.trim_ascii()),
+                        first.get() - 1
+                    )
+                } else {
+                    format!(
+                        "a second row for item '{}' (the first is row {})",
+                        escape_bytes(id.trim_ascii()),
+                        first.get()
+                    )
+                },
             )),
         }
     }

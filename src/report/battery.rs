@@ -62,6 +62,10 @@ pub fn json(
         {
             obj["clean_anchor"] = json!(anchors.get(d));
             obj["assumption"] = json!(crate::estimate::latent::ASSUMPTION);
+            // Its 0 is assumed, not measured: the bootstrap's [0, 0] is no interval.
+            if let Some(ci) = obj["anchors"][d].get_mut("ci") {
+                *ci = Value::Null;
+            }
         }
         doc[f.estimator.key()] = obj;
     }

@@ -69,6 +69,10 @@ pub fn json(r: &EstimateReport<'_>) -> Value {
                     (fit.estimator, r.ctx.clean)
                 {
                     obj["clean_anchor"] = json!(panel.anchors[d]);
+                    // Its 0 is assumed, not measured: the bootstrap's [0, 0] is no interval.
+                    if let Some(ci) = obj["anchors"][d].get_mut("ci") {
+                        *ci = Value::Null;
+                    }
                 }
                 if latent {
                     obj["assumption"] = json!(crate::estimate::latent::ASSUMPTION);

@@ -79,3 +79,21 @@ def hanna_long() -> Path:
     if not path.exists():
         pytest.skip(f"{path} is not here")
     return path
+
+
+@pytest.fixture(scope="session")
+def _likert_panel():
+    """The Likert panel, simulated once for the session."""
+    import numpy as np
+    import rhoscope
+
+    s = rhoscope.simulate("families", n=500, seed=7)
+    s["A1"] = np.clip(np.round(s.A1) + 3, 1, 5).astype(np.int64)
+    return s
+
+
+@pytest.fixture
+def likert(_likert_panel):
+    """Six judges and two anchors; A1 a five-level Likert column of int64 codes 1..5 (a fresh
+    copy for each test, which may change it)."""
+    return _likert_panel.copy()

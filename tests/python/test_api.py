@@ -64,7 +64,8 @@ def test_estimate_every_method():
     tidy = result.tidy()
     assert set(tidy["estimator"]) >= {"estimate", "ml", "free_scale", "designated_clean"}
     assert list(tidy.columns) == [
-        "estimator", "anchor", "estimate", "std_error", "ci_low", "ci_high", "admissible", "flag_list", "reason"
+        "estimator", "anchor", "estimate", "std_error", "ci_low", "ci_high", "admissible", "flag_list", "reason",
+        "set_low", "set_high",
     ]
 
 

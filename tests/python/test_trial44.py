@@ -12,15 +12,6 @@ import rhoscope
 BIG = 2**53
 
 
-@pytest.fixture(scope="module")
-def likert() -> pd.DataFrame:
-    """Six judges and two anchors; A1 a five-level Likert column of int64 codes 1..5."""
-    s = rhoscope.simulate("families", n=500, seed=7)
-    lik = s.copy()
-    lik["A1"] = np.clip(np.round(s.A1) + 3, 1, 5).astype(np.int64)
-    return lik
-
-
 def _refused_beyond_2_53(call) -> None:
     with pytest.raises(rhoscope.InputError) as e:
         call()
