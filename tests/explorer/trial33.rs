@@ -160,7 +160,7 @@ fn tab_lists_what_each_candidate_adds_so_both_fit_at_80x24() {
 }
 
 /// The preset `name` opened from the data pane, its battery settled.
-fn preset(name: &str) -> App {
+pub(super) fn preset(name: &str) -> App {
     let mut app = started(Start::Default);
     app.cursor = app
         .entries

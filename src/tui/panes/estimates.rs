@@ -22,17 +22,19 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
     if super::validation::render(frame, area, app, theme) {
         return;
     }
-    let legend = if app.source == crate::tui::app::Source::Scenario {
-        "● estimate ═ 95% CI ◆ truth"
-    } else {
-        "● estimate ═ 95% CI" // a real panel has no truth to mark
-    };
-    let block = pane_block(Pane::Estimates, app, theme, legend, area);
     let width = usize::from(area.width.saturating_sub(2));
+    // The worlds of a talk scene draw no marker; a scene without a panel draws nothing.
     if let Some(lines) = crate::tui::trust::worlds_lines(app, width) {
+        let block = pane_block(Pane::Estimates, app, theme, "", area);
         render_text(frame, area, app, Paragraph::new(lines).block(block));
         return;
     }
+    let legend = match app.source {
+        Source::Scenario if app.panel.is_some() => "● estimate ═ 95% CI ◆ truth",
+        Source::Scenario => "",
+        Source::File(_) => "● estimate ═ 95% CI", // a real panel has no truth to mark
+    };
+    let block = pane_block(Pane::Estimates, app, theme, legend, area);
     let Some((fits, e)) = app
         .fit
         .as_ref()
@@ -71,11 +73,14 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
         ));
     }
     lines.extend(crate::tui::trust::unread_line(app, &names, theme));
+    let head = lines.len();
     let (shown, shown_boot) = lead.as_ref().map_or((e, boot), |(_, le, lb)| (*le, *lb));
     let rows = (truths.as_slice(), read.and_then(|r| r.reading.assumed()));
     lines.extend(anchor_lines(
         shown, shown_boot, rows, &names, stale, width, theme,
     ));
+    // Right under the rows it qualifies, in view with them at every size.
+    lines.extend(no_read_line(app, &names, theme));
     // The moments of the estimate the rows show, named by fit when another leads; a
     // scenario's truth is on the closed form's scale, so it stands beside the closed form only.
     let truth_beside = truth.as_ref().filter(|_| lead.is_none());
@@ -105,7 +110,7 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
     let (comparisons, pointed) = comparison_lines(app, fits, stale, &names, led);
     lines.extend(comparisons);
     if let Some(line) = pointed {
-        lines.insert(shown.anchors.len() + usize::from(led.is_some()), line);
+        lines.insert(head + shown.anchors.len(), line);
     }
     let paragraph = Paragraph::new(lines)
         .block(block)
@@ -143,6 +148,20 @@ fn render_unfitted(
         .collect();
     lines.push(Line::raw(no_estimate(app)));
     render_text(frame, area, app, Paragraph::new(lines).block(block));
+}
+
+/// The reading's own headline when it reads no ρ̂ and no anchor is trusted (a trusted
+/// anchor's line says it): the rows below are the raw fit, not an answer.
+fn no_read_line(app: &App, names: &[String], theme: Theme) -> Option<Line<'static>> {
+    let r = app.battery.as_deref().filter(|_| !app.battery_stale())?;
+    if r.reading.answer.read.is_some() || app.designated().is_some() {
+        return None;
+    }
+    let said = crate::battery::phrase::headline(&r.reading.answer, names);
+    Some(Line::styled(
+        reword(&said, &Keys).into_owned(),
+        theme.warn(),
+    ))
 }
 
 /// Why the pane has no estimate to show: the decision table's refusal for the panel, or
