@@ -258,6 +258,10 @@ impl App {
             }
             Action::Worker(msg) => self.receive(msg),
             Action::Elsewhere { keys, pane } => self.elsewhere(keys, pane),
+            Action::Unbound(c) => {
+                self.status = format!("{c} does nothing here (? lists the keys)");
+                Vec::new()
+            }
             // Handled by `transition`.
             Action::Quit
             | Action::Suspend

@@ -107,6 +107,12 @@ impl App {
             self.status = format!("assumed ρ at its bound ({lo:.2} … {hi:.2})");
         }
         f.assumed = Some(next);
+        // The presentation layout hides the slider: the status line names the move.
+        if self.present && self.status.is_empty() {
+            let name = self.panel.as_ref().and_then(|p| p.anchors.get(k).cloned());
+            let name = crate::error::sanitize(&name.unwrap_or_else(|| "?".into()));
+            self.status = format!("assumed ρ of {name} = {next:.2} (v shows the sliders)");
+        }
         true
     }
 }
