@@ -78,5 +78,6 @@ pub fn render(
         .borders(Borders::ALL)
         .border_style(theme.border(true))
         .title(title);
+    let block = crate::tui::widgets::more_below(block, offset, end.get(), theme.warn());
     frame.render_widget(Paragraph::new(lines).block(block).scroll((offset, 0)), r);
 }
