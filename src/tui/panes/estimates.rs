@@ -73,28 +73,29 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
         ));
     }
     lines.extend(crate::tui::trust::unread_line(app, &names, theme));
+    // Above the rows it qualifies, one short line, so the rows' numbers stay in view.
+    lines.extend(no_read_line(app, &names, theme));
     let head = lines.len();
     let (shown, shown_boot) = lead.as_ref().map_or((e, boot), |(_, le, lb)| (*le, *lb));
     let rows = (truths.as_slice(), read.and_then(|r| r.reading.assumed()));
     lines.extend(anchor_lines(
         shown, shown_boot, rows, &names, stale, width, theme,
     ));
-    // Right under the rows it qualifies, in view with them at every size.
-    lines.extend(no_read_line(app, &names, theme));
     // The moments of the estimate the rows show, named by fit when another leads; a
     // scenario's truth is on the closed form's scale, so it stands beside the closed form only.
     let truth_beside = truth.as_ref().filter(|_| lead.is_none());
     let led = lead.as_ref().map(|(l, _, _)| *l);
     let fit = (led, app.designated());
     lines.extend(moment_lines(shown, truth_beside, fit, &names, width));
-    lines.extend(neff_line(app, stale, width));
-    // A real panel's judges load as they do; the walkthrough's Test J step points here.
+    // A real panel's judges load as they do; the walkthrough's Test J step points here, so
+    // it comes before the votes line, in view at 80×24 under a no-read line.
     if matches!(app.source, Source::File(_))
         && let Some(l) = crate::tui::readout::loadings(Some(fits), app.battery.as_deref())
         && let Some(p) = app.panel.as_deref()
     {
         lines.push(Line::raw(crate::tui::readout::loading_line(p, &l, width)));
     }
+    lines.extend(neff_line(app, stale, width));
     // The closed form's flags, named as its own when another estimate leads.
     let whose = if lead.is_some() { "closed form " } else { "" };
     for f in &e.flags {
@@ -150,18 +151,27 @@ fn render_unfitted(
     render_text(frame, area, app, Paragraph::new(lines).block(block));
 }
 
-/// The reading's own headline when it reads no ρ̂ and no anchor is trusted (a trusted
-/// anchor's line says it): the rows below are the raw fit, not an answer.
+/// The reading's answer when it reads no ρ̂ and no anchor is trusted (a trusted anchor's
+/// line says it), in a few words: the rows below are the raw fit, not an answer, and the
+/// battery's full view gives each reason whole.
 fn no_read_line(app: &App, names: &[String], theme: Theme) -> Option<Line<'static>> {
     let r = app.battery.as_deref().filter(|_| !app.battery_stale())?;
     if r.reading.answer.read.is_some() || app.designated().is_some() {
         return None;
     }
-    let said = crate::battery::phrase::headline(&r.reading.answer, names);
-    Some(Line::styled(
-        reword(&said, &Keys).into_owned(),
-        theme.warn(),
-    ))
+    let mut why: Vec<String> = Vec::new();
+    for o in &r.reading.answer.obstacles {
+        let said = crate::tui::trust::short_obstacle(o, names);
+        if !why.contains(&said) {
+            why.push(said);
+        }
+    }
+    let why = if why.is_empty() {
+        String::new()
+    } else {
+        format!(": {}", why.join("; "))
+    };
+    Some(Line::styled(format!("no ρ̂ to read{why}"), theme.warn()))
 }
 
 /// Why the pane has no estimate to show: the decision table's refusal for the panel, or
