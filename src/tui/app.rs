@@ -151,7 +151,8 @@ impl App {
     }
 
     fn transition(&mut self, action: Action) -> Vec<Effect> {
-        if !matches!(action, Action::Worker(_)) {
+        // `?` keeps the message: its box shows it whole where the status rows cut it.
+        if !matches!(action, Action::Worker(_) | Action::ToggleHelp) {
             self.status.clear();
             if !matches!(action, Action::CloseOrQuit) {
                 self.confirm_quit = false;
