@@ -200,9 +200,10 @@ impl App {
 
     fn failed_load(&mut self, failure: LoadFailure) -> Vec<Effect> {
         // The pane has a few rows: the file's name, not its whole path, but a path just typed
-        // is whole, as its wrong part may be its folder (trial 45, #14).
+        // that names no file is whole, as its wrong part may be its folder (trial 45, #14).
         let typed = self.fallback.is_some() && !failure.fixable_by_roles;
         let message = match &self.source {
+            Source::File(f) if typed && f.path.exists() => short_path(&failure.message, &f.path),
             Source::File(f) if !typed => short_path(&failure.message, &f.path),
             _ => failure.message.clone(),
         };

@@ -238,12 +238,10 @@ impl App {
             return effects;
         }
         // One row per file, however it is spelled (relative or absolute): the typed one.
-        let same = |e: &Entry| match e {
-            Entry::File(p) => p == &path || same_file(p, &path),
-            _ => false,
-        };
-        let entry = Entry::File(path.clone());
-        self.cursor = if let Some(i) = self.entries.iter().position(same) {
+        let same = |e: &Entry| matches!(e, Entry::File(p) if *p == path || same_file(p, &path));
+        let listed = self.entries.iter().position(same);
+        let entry = Entry::File(path);
+        self.cursor = if let Some(i) = listed {
             self.entries[i] = entry;
             i
         } else {
