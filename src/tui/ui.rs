@@ -285,28 +285,13 @@ pub fn status_lines(app: &App, theme: Theme, width: usize) -> Vec<Line<'static>>
         lines.push(status_line(app, theme, width, false));
     } else if rows.len() > STATUS_ROWS {
         rows.truncate(STATUS_ROWS);
-        rows[STATUS_ROWS - 1] = ended(&rows[STATUS_ROWS - 1], inner);
+        rows[STATUS_ROWS - 1] = super::widgets::ended(&rows[STATUS_ROWS - 1], inner);
     }
     lines.extend(
         rows.into_iter()
             .map(|l| Line::styled(format!(" {l} "), theme.warn())),
     );
     lines
-}
-
-/// What a cut message's last row ends with: the key whose box shows the message whole.
-const CUT_MARK: &str = "… (? shows it whole)";
-
-/// A message's last row shortened at a word so that [`CUT_MARK`] follows it in `inner` cells.
-fn ended(row: &str, inner: usize) -> String {
-    let room = inner.saturating_sub(CUT_MARK.chars().count() + 1);
-    let mut kept: String = row.chars().take(room).collect();
-    if kept.chars().count() < row.chars().count()
-        && let Some(at) = kept.rfind(' ')
-    {
-        kept.truncate(at);
-    }
-    format!("{} {CUT_MARK}", kept.trim_end())
 }
 
 /// The most rows the status line and its message take.

@@ -431,6 +431,22 @@ pub fn clamp_scroll(want: u16, lines: usize, rows: u16, end: &std::cell::Cell<u1
     want.min(max)
 }
 
+/// What a cut message's last row ends with: the key whose box shows the message whole.
+const CUT_MARK: &str = "… (? shows it whole)";
+
+#[must_use]
+/// A message's last row shortened at a word so that [`CUT_MARK`] follows it in `inner` cells.
+pub fn ended(row: &str, inner: usize) -> String {
+    let room = inner.saturating_sub(CUT_MARK.chars().count() + 1);
+    let mut kept: String = row.chars().take(room).collect();
+    if kept.chars().count() < row.chars().count()
+        && let Some(at) = kept.rfind(' ')
+    {
+        kept.truncate(at);
+    }
+    format!("{} {CUT_MARK}", kept.trim_end())
+}
+
 /// An overlay's block with the panes' "↓ more" mark on its bottom border while rows lie
 /// below the `offset` shown (`end` is the last offset [`clamp_scroll`] allows).
 #[must_use]

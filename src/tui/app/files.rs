@@ -160,12 +160,9 @@ impl App {
             });
         // A reload a key asked for keeps what the key did, the notes after it (trial 45, #20).
         if let Some(n) = &notes {
-            let reload = !before.is_empty() && !self.status.is_empty();
-            self.status = if reload {
-                format!("{} · {n}", self.status)
-            } else {
-                n.clone()
-            };
+            let keep = !before.is_empty() && !self.status.is_empty();
+            let key = keep.then(|| std::mem::take(&mut self.status));
+            self.status = key.map_or_else(|| n.clone(), |k| format!("{k} · {n}"));
         }
         // Families from `families.csv` that the loaded panel does not carry yet: reload with them.
         let missing =
@@ -203,8 +200,7 @@ impl App {
         // that names no file is whole, as its wrong part may be its folder (trial 45, #14).
         let typed = self.fallback.is_some() && !failure.fixable_by_roles;
         let message = match &self.source {
-            Source::File(f) if typed && f.path.exists() => short_path(&failure.message, &f.path),
-            Source::File(f) if !typed => short_path(&failure.message, &f.path),
+            Source::File(f) if !typed || f.path.exists() => short_path(&failure.message, &f.path),
             _ => failure.message.clone(),
         };
         if let Some(before) = self.fallback.take().filter(|_| !failure.fixable_by_roles) {

@@ -65,16 +65,7 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
     // The marker rows show the estimate the reading names, with its intervals; the closed
     // form is then one of the comparisons below.
     let lead = lead(app, fits);
-    let mut lines = Vec::new();
-    if let Some((l, _, _)) = &lead {
-        lines.push(Line::styled(
-            format!("read: {}", crate::tui::trust::lead_label(app, *l, &names)),
-            theme.highlight(),
-        ));
-    }
-    lines.extend(crate::tui::trust::unread_line(app, &names, theme));
-    // Above the rows it qualifies, one short line, so the rows' numbers stay in view.
-    lines.extend(no_read_line(app, &names, theme));
+    let mut lines = head_lines(app, lead.as_ref().map(|l| l.0), &names, theme);
     let head = lines.len();
     let (shown, shown_boot) = lead.as_ref().map_or((e, boot), |(_, le, lb)| (*le, *lb));
     let rows = (truths.as_slice(), read.and_then(|r| r.reading.assumed()));
@@ -149,6 +140,26 @@ fn render_unfitted(
         .collect();
     lines.push(Line::raw(no_estimate(app)));
     render_text(frame, area, app, Paragraph::new(lines).block(block));
+}
+
+/// The lines above the marker rows: the estimate they show when another than the closed
+/// form leads, why a trusted anchor gives none, or, in one short line, why no ρ̂ reads.
+fn head_lines(
+    app: &App,
+    lead: Option<Estimator>,
+    names: &[String],
+    theme: Theme,
+) -> Vec<Line<'static>> {
+    let mut lines = Vec::new();
+    if let Some(l) = lead {
+        lines.push(Line::styled(
+            format!("read: {}", crate::tui::trust::lead_label(app, l, names)),
+            theme.highlight(),
+        ));
+    }
+    lines.extend(crate::tui::trust::unread_line(app, names, theme));
+    lines.extend(no_read_line(app, names, theme));
+    lines
 }
 
 /// The reading's answer when it reads no ρ̂ and no anchor is trusted (a trusted anchor's
