@@ -245,6 +245,10 @@ pub(super) fn designated(
         }
     };
     let mut obstacles = vec![obstacle];
+    // A flagged fit that a firing test guards as well: both reasons, the test's too.
+    if let Some(&test) = guard.filter(|_| !matches!(obstacles[0], Obstacle::Guarded { .. })) {
+        obstacles.push(Obstacle::Guarded { estimator: e, test });
+    }
     obstacles.extend(routed.obstacles);
     Routed {
         obstacles,

@@ -154,6 +154,9 @@ pub enum Action {
         keys: &'static str,
         pane: Pane,
     },
+    /// A printable key bound nowhere: the status says so, so no earlier key's message stays
+    /// as if this one had said it.
+    Unbound(char),
 }
 
 /// Which figure a key asks for.

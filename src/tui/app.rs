@@ -151,7 +151,8 @@ impl App {
     }
 
     fn transition(&mut self, action: Action) -> Vec<Effect> {
-        if !matches!(action, Action::Worker(_)) {
+        // `?` keeps the message: its box shows it whole where the status rows cut it.
+        if !matches!(action, Action::Worker(_) | Action::ToggleHelp) {
             self.status.clear();
             if !matches!(action, Action::CloseOrQuit) {
                 self.confirm_quit = false;
@@ -258,6 +259,10 @@ impl App {
             }
             Action::Worker(msg) => self.receive(msg),
             Action::Elsewhere { keys, pane } => self.elsewhere(keys, pane),
+            Action::Unbound(c) => {
+                self.status = format!("{c} does nothing here (? lists the keys)");
+                Vec::new()
+            }
             // Handled by `transition`.
             Action::Quit
             | Action::Suspend

@@ -344,10 +344,17 @@ pub fn action_for(key: &KeyEvent, focus: Pane) -> Option<Action> {
         .or_else(|| KEYMAP.iter().filter(|b| b.context == Global).find(matches))
     else {
         // A key of another pane: say where it acts rather than nothing.
-        return KEYMAP.iter().find(matches).and_then(|b| match b.context {
-            Context::Pane(pane) => Some(Action::Elsewhere { keys: b.keys, pane }),
-            Global => None,
-        });
+        return match KEYMAP.iter().find(matches).map(|b| b.context) {
+            Some(Context::Pane(pane)) => {
+                let b = KEYMAP.iter().find(matches)?;
+                Some(Action::Elsewhere { keys: b.keys, pane })
+            }
+            Some(Global) => None,
+            None => match key.code {
+                Char(c) if !ctrl && !c.is_control() => Some(Action::Unbound(c)),
+                _ => None,
+            },
+        };
     };
     Some(match (&pane_first.action, key.code) {
         (Action::Family(_), Char('-')) => Action::Family(-1),
@@ -421,7 +428,7 @@ mod tests {
         );
         assert_eq!(
             action_for(&key(Char('x'), KeyModifiers::NONE), Pane::Sliders),
-            None
+            Some(Action::Unbound('x'))
         );
         assert_eq!(
             action_for(&key(Char('c'), KeyModifiers::NONE), Pane::Data),

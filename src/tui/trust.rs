@@ -49,10 +49,26 @@ pub fn unread_line(app: &App, names: &[String], theme: Theme) -> Option<Line<'st
     if r.reading.answer.read.is_some_and(designated) {
         return None;
     }
-    let why = r.reading.answer.obstacles.first().map_or_else(
-        || "no reason given".to_string(),
-        |o| crate::battery::phrase::obstacle(o, names),
-    );
+    // Every reason the trusted fit is not read (a flag and Test J, say), as the core gives them.
+    let obstacles = &r.reading.answer.obstacles;
+    let own: Vec<_> = obstacles
+        .iter()
+        .filter(|o| obstacle_estimator(o).is_some_and(designated))
+        .collect();
+    let shown = if own.is_empty() {
+        obstacles.iter().take(1).collect()
+    } else {
+        own
+    };
+    let why: Vec<String> = shown
+        .iter()
+        .map(|o| crate::battery::phrase::obstacle(o, names))
+        .collect();
+    let why = if why.is_empty() {
+        "no reason given".to_string()
+    } else {
+        why.join("; and ")
+    };
     let name = names.get(d).map_or("?", String::as_str);
     Some(Line::styled(
         format!(
@@ -62,6 +78,42 @@ pub fn unread_line(app: &App, names: &[String], theme: Theme) -> Option<Line<'st
         ),
         theme.warn(),
     ))
+}
+
+/// An obstacle in the few words a pane's head line or the status rows have room for (the
+/// estimates pane and the battery's full view give it whole).
+#[must_use]
+pub fn short_obstacle(o: &crate::battery::reading::Obstacle, names: &[String]) -> String {
+    use crate::battery::reading::Obstacle;
+    let fit = |e| crate::battery::phrase::estimator(e).trim_start_matches("the ");
+    match o {
+        Obstacle::NotIdentified(_) => "ρ is not identified here".into(),
+        Obstacle::OrdinalAnchors(_) => "the anchors are ordinal".into(),
+        Obstacle::Guarded { test, .. } => format!("Test {} fires", test.name()),
+        Obstacle::Flagged { estimator, .. } => format!("{} out of range", fit(*estimator)),
+        Obstacle::DidNotRun { estimator, .. } => format!("{} does not run", fit(*estimator)),
+        Obstacle::WeaklyIdentified { no_interval } if no_interval.is_empty() => {
+            "weak-ID fires (intervals only)".into()
+        }
+        Obstacle::WeaklyIdentified { no_interval } => {
+            let who: Vec<&str> = no_interval
+                .iter()
+                .map(|&k| names.get(k).map_or("?", String::as_str))
+                .collect();
+            format!("weak-ID fires; {} has no CI", who.join(", "))
+        }
+    }
+}
+
+/// The estimator an obstacle concerns, where it names one.
+fn obstacle_estimator(o: &crate::battery::reading::Obstacle) -> Option<Estimator> {
+    use crate::battery::reading::Obstacle;
+    match o {
+        Obstacle::Guarded { estimator, .. }
+        | Obstacle::Flagged { estimator, .. }
+        | Obstacle::DidNotRun { estimator, .. } => Some(*estimator),
+        _ => None,
+    }
 }
 
 /// What a family of worlds is traced on: a panel's latent frame (ordinal anchors), or the

@@ -232,7 +232,7 @@ pub fn render(frame: &mut Frame<'_>, app: &App) {
         panes::detail::render(frame, area, app, theme);
     }
     if app.help() {
-        panes::help::render(frame, area, theme, app.overlay_scroll, &app.overlay_end);
+        panes::help::render(frame, area, theme, app, &app.overlay_end);
     }
 }
 
@@ -265,8 +265,10 @@ fn validating_text(app: &App) -> Option<String> {
         .map(|v| format!(" validating {}/{} (V stops) ", v.done, v.total))
 }
 
-/// The status line, and below it the status message when it cannot share that line whole:
-/// a message is never cut, and the panel's size and seed (or its file) stay in view.
+/// The status line, and below it the status message when it cannot share that line whole.
+/// A message too long for the rows under the status line takes the status line's row too,
+/// until the next key; one longer still ends with where to read it whole (`?`), so no
+/// message is cut before its point and the layout never gives it more rows.
 #[must_use]
 pub fn status_lines(app: &App, theme: Theme, width: usize) -> Vec<Line<'static>> {
     if let Some(prompt) = app.overlay.prompt() {
@@ -275,13 +277,18 @@ pub fn status_lines(app: &App, theme: Theme, width: usize) -> Vec<Line<'static>>
     if app.status.is_empty() || message_fits(app, width) {
         return vec![status_line(app, theme, width, true)];
     }
-    let mut lines = vec![status_line(app, theme, width, false)];
     let text = crate::error::sanitize(&app.status);
-    let wrapped = super::widgets::wrap_words(&text, width.saturating_sub(2).max(1));
+    let inner = width.saturating_sub(2).max(1);
+    let mut rows = super::widgets::wrap_words(&text, inner);
+    let mut lines = Vec::new();
+    if rows.len() < STATUS_ROWS {
+        lines.push(status_line(app, theme, width, false));
+    } else if rows.len() > STATUS_ROWS {
+        rows.truncate(STATUS_ROWS);
+        rows[STATUS_ROWS - 1] = super::widgets::ended(&rows[STATUS_ROWS - 1], inner);
+    }
     lines.extend(
-        wrapped
-            .into_iter()
-            .take(STATUS_ROWS - 1)
+        rows.into_iter()
             .map(|l| Line::styled(format!(" {l} "), theme.warn())),
     );
     lines

@@ -44,7 +44,10 @@ pub fn wrap_words(text: &str, width: usize) -> Vec<String> {
             if !line.is_empty() {
                 lines.push(std::mem::take(&mut line));
             }
-            lines.push(word.drain(..width).collect());
+            // A path breaks after a '/', not inside a name (trial 45, #5).
+            let slash = word[..width].iter().rposition(|&c| c == '/');
+            let cut = slash.filter(|&p| p > 0).map_or(width, |p| p + 1);
+            lines.push(word.drain(..cut).collect());
         }
         let len = line.chars().count();
         if len > 0 && len + 1 + word.len() > width {
@@ -428,6 +431,37 @@ pub fn clamp_scroll(want: u16, lines: usize, rows: u16, end: &std::cell::Cell<u1
     want.min(max)
 }
 
+/// What a cut message's last row ends with: the key whose box shows the message whole.
+const CUT_MARK: &str = "… (? shows it whole)";
+
+#[must_use]
+/// A message's last row shortened at a word so that [`CUT_MARK`] follows it in `inner` cells.
+pub fn ended(row: &str, inner: usize) -> String {
+    let room = inner.saturating_sub(CUT_MARK.chars().count() + 1);
+    let mut kept: String = row.chars().take(room).collect();
+    if kept.chars().count() < row.chars().count()
+        && let Some(at) = kept.rfind(' ')
+    {
+        kept.truncate(at);
+    }
+    format!("{} {CUT_MARK}", kept.trim_end())
+}
+
+/// An overlay's block with the panes' "↓ more" mark on its bottom border while rows lie
+/// below the `offset` shown (`end` is the last offset [`clamp_scroll`] allows).
+#[must_use]
+pub fn more_below(
+    block: ratatui::widgets::Block<'static>,
+    offset: u16,
+    end: u16,
+    style: ratatui::style::Style,
+) -> ratatui::widgets::Block<'static> {
+    if offset >= end {
+        return block;
+    }
+    block.title_bottom(ratatui::text::Line::styled(" ↓ more · j/k ", style).right_aligned())
+}
+
 /// A wrapped paragraph in a pane of `area` bordered on every side, scrolled to `want` rows:
 /// the rows wrapping makes are counted, not the lines, so the last of them can be reached.
 #[must_use]
@@ -446,6 +480,22 @@ pub fn scroll_wrapped<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_long_path_wraps_after_a_slash() {
+        let lines = wrap_words(
+            "read from /work/shared/data/hanna-llm/families.csv beside",
+            30,
+        );
+        assert_eq!(
+            lines,
+            [
+                "read from",
+                "/work/shared/data/hanna-llm/",
+                "families.csv beside"
+            ]
+        );
+    }
 
     #[test]
     fn wide_names_fit_their_cells() {

@@ -327,6 +327,10 @@ fn a_path_that_is_not_a_panel_keeps_the_panel_on_screen() {
             "{error}"
         );
         assert!(!error.contains("Space on a column"), "{error}");
+        // Trial 45, finding 14: the path as typed, folder and all, not its file name alone.
+        if bad.starts_with("/no/") {
+            assert!(error.contains("/no/such/panel.csv"), "{error}");
+        }
         // The screen still shows the old verdicts, not "recomputing…".
         let text = rows_of(
             &screen(&app, 100, 30),

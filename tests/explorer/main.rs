@@ -16,6 +16,7 @@ mod suspend;
 mod talk;
 mod trial33;
 mod trial44;
+mod trial45;
 mod trust;
 mod usability;
 

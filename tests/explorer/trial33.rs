@@ -59,7 +59,12 @@ fn family_keys_on_an_anchor_or_a_judge_without_family_say_why() {
     act(&mut app, Action::Family(-1));
     assert!(app.status.contains("has no family"), "{}", app.status);
     act(&mut app, Action::Family(1));
-    assert!(app.status.contains("'J2' in family"), "{}", app.status);
+    // A label no other judge has is named as a new family (trial 45, #20: "F1" from nowhere).
+    assert!(
+        app.status.contains("'J2' in a new family F1 of its own"),
+        "{}",
+        app.status
+    );
     act(&mut app, Action::Family(-1));
     assert!(app.status.contains("'J2' in no family"), "{}", app.status);
 }
@@ -160,7 +165,7 @@ fn tab_lists_what_each_candidate_adds_so_both_fit_at_80x24() {
 }
 
 /// The preset `name` opened from the data pane, its battery settled.
-fn preset(name: &str) -> App {
+pub(super) fn preset(name: &str) -> App {
     let mut app = started(Start::Default);
     app.cursor = app
         .entries

@@ -79,7 +79,17 @@ impl App {
             && self.status.is_empty()
         {
             let name = crate::error::sanitize(&file.header[c]);
+            // A label no other judge nor families.csv has is a family of its own, said so.
+            let shared = |f: &String| {
+                let others = file.families.iter().enumerate().filter(|&(i, _)| i != c);
+                others.filter_map(|(_, l)| l.as_ref()).any(|l| l == f)
+                    || file.family_file.iter().any(|(_, l)| l == f)
+            };
             self.status = match family {
+                Some(f) if !shared(f) => format!(
+                    "'{name}' in a new family {} of its own",
+                    crate::error::sanitize(f)
+                ),
                 Some(f) => format!("'{name}' in family {}", crate::error::sanitize(f)),
                 None => format!("'{name}' in no family"),
             };

@@ -158,8 +158,11 @@ impl App {
                 1 => "1 note: see the data pane".to_string(),
                 k => format!("{k} notes: see the data pane"),
             });
+        // A reload a key asked for keeps what the key did, the notes after it (trial 45, #20).
         if let Some(n) = &notes {
-            self.status.clone_from(n);
+            let keep = !before.is_empty() && !self.status.is_empty();
+            let key = keep.then(|| std::mem::take(&mut self.status));
+            self.status = key.map_or_else(|| n.clone(), |k| format!("{k} · {n}"));
         }
         // Families from `families.csv` that the loaded panel does not carry yet: reload with them.
         let missing =
@@ -193,10 +196,12 @@ impl App {
     }
 
     fn failed_load(&mut self, failure: LoadFailure) -> Vec<Effect> {
-        // The pane has a few rows for this: the file's name, not its whole path.
+        // The pane has a few rows: the file's name, not its whole path, but a path just typed
+        // that names no file is whole, as its wrong part may be its folder (trial 45, #14).
+        let typed = self.fallback.is_some() && !failure.fixable_by_roles;
         let message = match &self.source {
-            Source::File(f) => short_path(&failure.message, &f.path),
-            Source::Scenario => failure.message.clone(),
+            Source::File(f) if !typed || f.path.exists() => short_path(&failure.message, &f.path),
+            _ => failure.message.clone(),
         };
         if let Some(before) = self.fallback.take().filter(|_| !failure.fixable_by_roles) {
             let had_panel = before.panel.is_some();
@@ -255,6 +260,8 @@ impl App {
         }
         if let Source::File(f) = &mut self.source {
             f.loading = false;
+            // The last panel's notes (items dropped, say) would contradict this error.
+            f.notes.retain(|_| !failure.fixable_by_roles);
             if f.header.is_empty() && failure.fixable_by_roles {
                 // The roles the loader gave the names (J1, A1, judge_…), not all "—": a load
                 // that failed for another reason (a column all missing) keeps them.
@@ -481,13 +488,7 @@ fn roles_missing(roles: &[Role]) -> Option<String> {
     if judges >= 2 {
         return None;
     }
-    let more = |k: usize, what: &str| {
-        if k == 1 {
-            format!("1 more {what}")
-        } else {
-            format!("{k} more {what}s")
-        }
-    };
+    let more = |k: usize, what: &str| format!("{k} more {what}{}", if k == 1 { "" } else { "s" });
     let mut wanted = vec![more(2 - judges, "judge")];
     if anchors < 2 {
         wanted.push(more(2 - anchors, "anchor"));

@@ -237,8 +237,12 @@ impl App {
             // Refused at once (a FIFO): what was open stays, and the path is not listed.
             return effects;
         }
+        // One row per file, however it is spelled (relative or absolute): the typed one.
+        let same = |e: &Entry| matches!(e, Entry::File(p) if *p == path || same_file(p, &path));
+        let listed = self.entries.iter().position(same);
         let entry = Entry::File(path);
-        self.cursor = if let Some(i) = self.entries.iter().position(|e| *e == entry) {
+        self.cursor = if let Some(i) = listed {
+            self.entries[i] = entry;
             i
         } else {
             self.entries.push(entry);
@@ -246,4 +250,9 @@ impl App {
         };
         effects
     }
+}
+
+/// Whether two spellings name one file (both resolve to the same path).
+fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
+    matches!((std::fs::canonicalize(a), std::fs::canonicalize(b)), (Ok(x), Ok(y)) if x == y)
 }

@@ -60,8 +60,8 @@ impl App {
 
 impl App {
     /// The battery of `generation` has arrived: if it answers a `t`, the status line says
-    /// what the trust gave, in the core's words ([`crate::battery::phrase::trusted`]), as the
-    /// estimates pane shows it: the others' ρ read relative to the anchor, or why none is.
+    /// what the trust gave: the others' ρ read relative to the anchor, in the core's words
+    /// ([`crate::battery::phrase::trusted`]), or the first reason none is, in a few words.
     pub(super) fn trust_answered(&mut self, generation: u64) {
         let Source::File(f) = &mut self.source else {
             return;
@@ -82,8 +82,19 @@ impl App {
             .iter()
             .map(|n| crate::error::sanitize(n))
             .collect();
-        let said = crate::battery::phrase::trusted(&report.reading, d, &names);
-        self.status = crate::wording::reword(&said, &crate::tui::text::Keys).into_owned();
+        // No ρ̂: the reason in a few words, so the status rows keep it whole at 80 columns;
+        // the estimates pane's first line gives it in full.
+        let first = report.reading.answer.obstacles.first();
+        self.status = if let Some(o) = first.filter(|_| report.reading.answer.read.is_none()) {
+            format!(
+                "'{}' trusted as clean, but no ρ̂ can be read: {} (the estimates pane says why)",
+                names.get(d).map_or("?", String::as_str),
+                crate::tui::trust::short_obstacle(o, &names)
+            )
+        } else {
+            let said = crate::battery::phrase::trusted(&report.reading, d, &names);
+            crate::wording::reword(&said, &crate::tui::text::Keys).into_owned()
+        };
     }
 }
 
@@ -107,6 +118,12 @@ impl App {
             self.status = format!("assumed ρ at its bound ({lo:.2} … {hi:.2})");
         }
         f.assumed = Some(next);
+        // The presentation layout hides the slider: the status line names the move.
+        if self.present && self.status.is_empty() {
+            let name = self.panel.as_ref().and_then(|p| p.anchors.get(k).cloned());
+            let name = crate::error::sanitize(&name.unwrap_or_else(|| "?".into()));
+            self.status = format!("assumed ρ of {name} = {next:.2} (v shows the sliders)");
+        }
         true
     }
 }

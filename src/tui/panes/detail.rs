@@ -202,6 +202,8 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
         r.height.saturating_sub(2),
         &app.overlay_end,
     );
+    let end = app.overlay_end.get();
+    let block = crate::tui::widgets::more_below(block, offset, end, theme.warn());
     frame.render_widget(Paragraph::new(lines).block(block).scroll((offset, 0)), r);
 }
 

@@ -22,17 +22,19 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
     if super::validation::render(frame, area, app, theme) {
         return;
     }
-    let legend = if app.source == crate::tui::app::Source::Scenario {
-        "● estimate ═ 95% CI ◆ truth"
-    } else {
-        "● estimate ═ 95% CI" // a real panel has no truth to mark
-    };
-    let block = pane_block(Pane::Estimates, app, theme, legend, area);
     let width = usize::from(area.width.saturating_sub(2));
+    // The worlds of a talk scene draw no marker; a scene without a panel draws nothing.
     if let Some(lines) = crate::tui::trust::worlds_lines(app, width) {
+        let block = pane_block(Pane::Estimates, app, theme, "", area);
         render_text(frame, area, app, Paragraph::new(lines).block(block));
         return;
     }
+    let legend = match app.source {
+        Source::Scenario if app.panel.is_some() => "● estimate ═ 95% CI ◆ truth",
+        Source::Scenario => "",
+        Source::File(_) => "● estimate ═ 95% CI", // a real panel has no truth to mark
+    };
+    let block = pane_block(Pane::Estimates, app, theme, legend, area);
     let Some((fits, e)) = app
         .fit
         .as_ref()
@@ -63,14 +65,8 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
     // The marker rows show the estimate the reading names, with its intervals; the closed
     // form is then one of the comparisons below.
     let lead = lead(app, fits);
-    let mut lines = Vec::new();
-    if let Some((l, _, _)) = &lead {
-        lines.push(Line::styled(
-            format!("read: {}", crate::tui::trust::lead_label(app, *l, &names)),
-            theme.highlight(),
-        ));
-    }
-    lines.extend(crate::tui::trust::unread_line(app, &names, theme));
+    let mut lines = head_lines(app, lead.as_ref().map(|l| l.0), &names, theme);
+    let head = lines.len();
     let (shown, shown_boot) = lead.as_ref().map_or((e, boot), |(_, le, lb)| (*le, *lb));
     let rows = (truths.as_slice(), read.and_then(|r| r.reading.assumed()));
     lines.extend(anchor_lines(
@@ -82,14 +78,15 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
     let led = lead.as_ref().map(|(l, _, _)| *l);
     let fit = (led, app.designated());
     lines.extend(moment_lines(shown, truth_beside, fit, &names, width));
-    lines.extend(neff_line(app, stale, width));
-    // A real panel's judges load as they do; the walkthrough's Test J step points here.
+    // A real panel's judges load as they do; the walkthrough's Test J step points here, so
+    // it comes before the votes line, in view at 80×24 under a no-read line.
     if matches!(app.source, Source::File(_))
         && let Some(l) = crate::tui::readout::loadings(Some(fits), app.battery.as_deref())
         && let Some(p) = app.panel.as_deref()
     {
         lines.push(Line::raw(crate::tui::readout::loading_line(p, &l, width)));
     }
+    lines.extend(neff_line(app, stale, width));
     // The closed form's flags, named as its own when another estimate leads.
     let whose = if lead.is_some() { "closed form " } else { "" };
     for f in &e.flags {
@@ -105,7 +102,7 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: Theme) {
     let (comparisons, pointed) = comparison_lines(app, fits, stale, &names, led);
     lines.extend(comparisons);
     if let Some(line) = pointed {
-        lines.insert(shown.anchors.len() + usize::from(led.is_some()), line);
+        lines.insert(head + shown.anchors.len(), line);
     }
     let paragraph = Paragraph::new(lines)
         .block(block)
@@ -143,6 +140,49 @@ fn render_unfitted(
         .collect();
     lines.push(Line::raw(no_estimate(app)));
     render_text(frame, area, app, Paragraph::new(lines).block(block));
+}
+
+/// The lines above the marker rows: the estimate they show when another than the closed
+/// form leads, why a trusted anchor gives none, or, in one short line, why no ρ̂ reads.
+fn head_lines(
+    app: &App,
+    lead: Option<Estimator>,
+    names: &[String],
+    theme: Theme,
+) -> Vec<Line<'static>> {
+    let mut lines = Vec::new();
+    if let Some(l) = lead {
+        lines.push(Line::styled(
+            format!("read: {}", crate::tui::trust::lead_label(app, l, names)),
+            theme.highlight(),
+        ));
+    }
+    lines.extend(crate::tui::trust::unread_line(app, names, theme));
+    lines.extend(no_read_line(app, names, theme));
+    lines
+}
+
+/// The reading's answer when it reads no ρ̂ and no anchor is trusted (a trusted anchor's
+/// line says it), in a few words: the rows below are the raw fit, not an answer, and the
+/// battery's full view gives each reason whole.
+fn no_read_line(app: &App, names: &[String], theme: Theme) -> Option<Line<'static>> {
+    let r = app.battery.as_deref().filter(|_| !app.battery_stale())?;
+    if r.reading.answer.read.is_some() || app.designated().is_some() {
+        return None;
+    }
+    let mut why: Vec<String> = Vec::new();
+    for o in &r.reading.answer.obstacles {
+        let said = crate::tui::trust::short_obstacle(o, names);
+        if !why.contains(&said) {
+            why.push(said);
+        }
+    }
+    let why = if why.is_empty() {
+        String::new()
+    } else {
+        format!(": {}", why.join("; "))
+    };
+    Some(Line::styled(format!("no ρ̂ to read{why}"), theme.warn()))
 }
 
 /// Why the pane has no estimate to show: the decision table's refusal for the panel, or

@@ -18,9 +18,10 @@ pub fn render(
     frame: &mut Frame<'_>,
     area: Rect,
     theme: Theme,
-    scroll: u16,
+    app: &crate::tui::app::App,
     end: &std::cell::Cell<u16>,
 ) {
+    let scroll = app.overlay_scroll;
     let entries = help_lines();
     let longest = entries
         .iter()
@@ -63,6 +64,7 @@ pub fn render(
         }
         (lines, width + 2)
     };
+    let lines = with_message(lines, &app.status, width.saturating_sub(2), theme);
     let w = u16::try_from(width).unwrap_or(u16::MAX);
     let h = u16::try_from(lines.len() + 2).unwrap_or(u16::MAX);
     let r = centred(area, w, h);
@@ -78,5 +80,26 @@ pub fn render(
         .borders(Borders::ALL)
         .border_style(theme.border(true))
         .title(title);
+    let block = crate::tui::widgets::more_below(block, offset, end.get(), theme.warn());
     frame.render_widget(Paragraph::new(lines).block(block).scroll((offset, 0)), r);
+}
+
+/// The keys under the last message, whole: the status rows may have had to cut it.
+fn with_message(
+    keys: Vec<Line<'static>>,
+    message: &str,
+    width: usize,
+    theme: Theme,
+) -> Vec<Line<'static>> {
+    if message.is_empty() {
+        return keys;
+    }
+    let text = format!("last message: {}", crate::error::sanitize(message));
+    let mut lines: Vec<Line<'static>> = wrap_words(&text, width.max(8))
+        .into_iter()
+        .map(|l| Line::styled(l, theme.warn()))
+        .collect();
+    lines.push(Line::raw(""));
+    lines.extend(keys);
+    lines
 }
