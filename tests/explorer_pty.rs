@@ -464,7 +464,10 @@ fn a_likert_panel_reaches_the_free_scale_estimate_and_test_o_from_the_data_pane(
         t.contains("roles needed") && t.contains("story_id")
     });
     keys(b"n");
-    screen.wait_for("roles asked for first", |t| t.contains("set roles first"));
+    // The battery pane already says it; `n` says it again on the status line.
+    screen.wait_for("roles asked for first", |t| {
+        t.matches("at least 2 judges").count() >= 2
+    });
     // The cursor starts on story_id: skip two, five judges, then three anchors.
     keys(b"jj");
     for _ in 0..5 {

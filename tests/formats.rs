@@ -351,6 +351,9 @@ mod cli {
             .unwrap()
             .lines()
             .filter(|l| !l.trim_start().starts_with("\"source\""))
+            // The drop note names its file and that file's own row (a text header counts), so it
+            // differs by format by design; tests/cli_edges46.rs checks the note itself.
+            .filter(|l| !l.contains("items dropped for missing values"))
             .collect::<Vec<_>>()
             .join("\n")
     }

@@ -347,7 +347,7 @@ fn ml_above_its_column_limit_is_refused_and_a_slow_fit_is_announced() {
     let first = r.stderr.lines().next().unwrap_or_default();
     assert!(
         first.starts_with(
-            "rhoscope: note: maximum likelihood on 110 judges and 2 anchors will take about "
+            "rhoscope: note: maximum likelihood on 110 judges and 2 anchors may take up to about "
         ),
         "{}",
         r.stderr

@@ -400,7 +400,7 @@ fn numbers_in_column_lists_follow_one_rule_said_in_every_refusal() {
         ],
     );
     assert_eq!(r.code, 2, "{}", r.stderr);
-    assert!(r.stderr.contains("'+1'"), "{}", r.stderr);
+    assert!(r.stderr.contains("+1 is no column's name"), "{}", r.stderr);
     assert!(!r.stderr.contains("twice"), "{}", r.stderr);
     // A position and a name reaching one column: both tokens named.
     let r = run(
