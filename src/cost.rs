@@ -287,6 +287,9 @@ mod tests {
         assert!(ml_seconds(120, 2) >= 2.0 * 2.6);
         assert!((19.0..76.0).contains(&ml_seconds(120, 3)));
         assert!((ml_seconds(40, 0) / ml_seconds(20, 0) - 16.0).abs() < 1e-9);
+        // The figure MAX_VARIABLES' doc quotes for the ceiling: 5e-8 × 128⁴ × 2 starts.
+        let ceiling = ml_seconds(crate::estimate::ml::MAX_VARIABLES, 0);
+        assert_eq!(ceiling.round(), 27.0, "{ceiling}");
         // The paper's designs never warn; the ML ceiling does.
         assert!(warning(ml_seconds(6, 3), "ML").is_none());
         let w = warning_up_to(ml_seconds(126, 2), "ML").unwrap();

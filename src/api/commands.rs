@@ -216,15 +216,7 @@ fn load(a: &PanelArgs, min_anchors: usize, notes: &mut Vec<String>) -> Result<Lo
             .iter()
             .map(|l| l.worded(&Keywords).trim_start_matches("note: ").to_string()),
     );
-    if let Some(at) = &loaded.first_dropped {
-        let place = Error::data_at(&a.panel, at.clone(), String::new()).worded(&Keywords);
-        notes.push(format!(
-            "{} of {} items dropped for missing values (the first at {})",
-            loaded.panel.n_dropped,
-            loaded.panel.n + loaded.panel.n_dropped,
-            place.trim_end_matches([':', ' '])
-        ));
-    }
+    notes.extend(loaded.drop_note.iter().map(|n| n.worded(&Keywords)));
     Ok(loaded)
 }
 

@@ -115,7 +115,7 @@ pub(super) fn finish(path: &Path, raw: &mut Raw, opts: &PanelRequest) -> Result<
 /// The note that `dropped` of `total` items were dropped for missing values, at the first
 /// one: its row and column (wide), or its item and the rater with no score (long, where the
 /// score has no row of its own and the rater is no column).
-fn drop_note(
+pub(super) fn drop_note(
     path: &Path,
     raw: &Raw,
     first: Option<&Location>,

@@ -249,17 +249,29 @@ pub fn load_table(
             Some(spec) => read_long(path, table, &names, rows, spec, opts)?,
             None => read_wide(path, table, &names, rows, opts)?,
         };
-        assemble(path, &mut raw, names, b',', opts)
+        let mut l = assemble(path, &mut raw, names, b',', opts)?;
+        by_index_dropped(path, &mut raw, &mut l);
+        Ok(l)
     })();
-    result
-        .map(|mut l| {
-            l.first_dropped = l.first_dropped.take().map(|at| Location {
-                row: at.row.map(|r| r - 1),
-                ..at
-            });
-            l
-        })
-        .map_err(|e| by_index(e, path))
+    result.map_err(|e| by_index(e, path))
+}
+
+/// The first dropped item's row as the row index, in its location and in the drop note
+/// every front end prints, so they count rows on one base.
+fn by_index_dropped(path: &Path, raw: &mut Raw, l: &mut Loaded) {
+    let Some(at) = l.first_dropped.take() else {
+        return;
+    };
+    let at = Location {
+        row: at.row.map(|r| r - 1),
+        ..at
+    };
+    for line in &mut raw.lines {
+        *line = line.saturating_sub(1);
+    }
+    let total = l.panel.n + l.panel.n_dropped;
+    l.drop_note = super::checks::drop_note(path, raw, Some(&at), (l.panel.n_dropped, total));
+    l.first_dropped = Some(at);
 }
 
 /// A located error's row in the table (index + 1 while loading) as the row index, before

@@ -71,9 +71,9 @@ fn fit_entry(
 pub const MAX_ITER: usize = 200;
 /// Most judge + anchor columns ML accepts. Each scoring step forms the expected information,
 /// (p + 2m + 2)² traces of q × q products, so a fit costs about q⁴ (see
-/// [`crate::cost::ml_seconds`]): 122 columns take about 2.6 s per start on a 2-core machine
-/// (two starts above 40 columns), 300 took two minutes. Above this the closed form (Theorem 1)
-/// still answers at once.
+/// [`crate::cost::ml_seconds`]): its bound at this ceiling is about 27 s (two starts above 40
+/// columns, each up to 13 s; the real 120-judge HANNA-LLM panel took 38 CPU s under load), 300
+/// took two minutes. Above this the closed form (Theorem 1) still answers at once.
 pub const MAX_VARIABLES: usize = 128;
 /// Convergence: the largest |gradient| entry below this.
 pub const GRAD_TOL: f64 = 1e-9;

@@ -91,6 +91,15 @@ pub fn scales_summary(panel: &Panel) -> String {
         .join("; ")
 }
 
+/// Column names joined, or "none", so an empty role ends no line in a space.
+fn listed(names: &[String]) -> String {
+    if names.is_empty() {
+        "none".to_string()
+    } else {
+        names.join(", ")
+    }
+}
+
 /// The panel header of every text report: source, items, roles, families, scales, notes.
 #[must_use]
 pub fn panel_text(
@@ -106,8 +115,8 @@ pub fn panel_text(
         "items: {} used, {} dropped for missing values",
         panel.n, panel.n_dropped
     );
-    let _ = writeln!(out, "judges ({}): {}", panel.p(), panel.judges.join(", "));
-    let _ = writeln!(out, "anchors ({}): {}", panel.m(), panel.anchors.join(", "));
+    let _ = writeln!(out, "judges ({}): {}", panel.p(), listed(&panel.judges));
+    let _ = writeln!(out, "anchors ({}): {}", panel.m(), listed(&panel.anchors));
     if let Some(f) = &panel.families {
         let from = families_source
             .map(|p| format!(" (from {})", sanitize(&p.display().to_string())))
@@ -125,4 +134,16 @@ pub fn panel_text(
         let _ = writeln!(out, "note: {note}");
     }
     out
+}
+
+#[cfg(test)]
+mod listed_tests {
+    #[test]
+    fn a_judge_only_panel_says_it_has_no_anchors() {
+        let judges: Vec<String> = ["J1", "J2"].map(String::from).to_vec();
+        let panel = crate::panel::Panel::new(3, vec![1.0, 2.0, 3.0, 2.0, 1.0, 3.0], judges, vec![]);
+        let text = super::panel_text("battery", "x.csv", &panel, None);
+        assert!(text.contains("anchors (0): none\n"), "{text}");
+        assert!(!text.contains(" \n"), "{text}");
+    }
 }

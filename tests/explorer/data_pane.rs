@@ -233,11 +233,11 @@ fn the_loaders_notes_are_shown_whole_in_the_data_pane_and_announced() {
     let mut app = started(Start::File(path, rhoscope::data::PanelRequest::default()));
     let notes = file_state(&app).notes.clone();
     assert_eq!(notes.len(), 2, "{notes:?}");
+    assert!(notes[0].starts_with("warning: identical judge columns 'J2' = 'J3'"));
     assert_eq!(
-        notes[0],
-        "note: 2 of 30 items dropped for missing values (first: row 5, column 'A1')"
+        notes[1],
+        "row 5, column 'A1': note: 2 of 30 items dropped for missing values (first here)"
     );
-    assert!(notes[1].starts_with("warning: identical judge columns 'J2' = 'J3'"));
     assert_eq!(app.status, "2 notes: see the data pane");
     // The status line shows the message whole even with a long path before it.
     let area = ratatui::layout::Rect::new(0, 0, 80, 24);
@@ -402,11 +402,11 @@ fn the_first_load_that_succeeds_says_how_many_notes_it_brought() {
     assert!(app.panel.is_some(), "{:?}", app.load_error);
     let notes = file_state(&app).notes.clone();
     assert!(
-        notes[0].contains("items dropped for missing values"),
+        notes[1].contains("items dropped for missing values"),
         "{notes:?}"
     );
     // The families sidecar beside it is adopted, and says so.
-    assert!(notes[1].contains("judge families read from"), "{notes:?}");
+    assert!(notes[0].contains("judge families read from"), "{notes:?}");
     assert!(
         app.status.contains("2 notes: see the data pane"),
         "{}",
@@ -745,4 +745,36 @@ fn a_long_load_error_is_shown_whole_at_80x24() {
         "{error}\n{rows:#?}"
     );
     assert!(rows.iter().any(|r| r.contains('▸')), "{rows:#?}");
+}
+
+#[test]
+fn the_drop_note_is_one_string_in_the_explorer_the_json_and_the_api() {
+    // The loader words the note once; each front end prints it (the explorer without the
+    // file name, which the data pane shows above it).
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("notes.csv");
+    std::fs::copy(common::root().join("tests/fixtures/notes.csv"), &path).unwrap();
+    let shown = path.display().to_string();
+    let app = started(Start::File(
+        path.clone(),
+        rhoscope::data::PanelRequest::default(),
+    ));
+    let explorer = file_state(&app).notes[1].clone();
+    let expected = format!("{shown}: {explorer}");
+    assert!(explorer.contains("2 of 30 items dropped"), "{explorer}");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_rhoscope"))
+        .args(["estimate", &shown, "--json"])
+        .output()
+        .unwrap();
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let json: Vec<&str> = doc["notes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|n| n.as_str())
+        .collect();
+    assert!(json.contains(&expected.as_str()), "{json:?}\n{expected}");
+    let argv = ["rhoscope", "estimate", &shown].map(std::ffi::OsString::from);
+    let api = rhoscope::api::json(argv.to_vec(), None, None, &|| false).unwrap();
+    assert!(api.notes.contains(&expected), "{:?}\n{expected}", api.notes);
 }

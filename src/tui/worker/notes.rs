@@ -1,8 +1,6 @@
 //! What a load tells the explorer besides its panel: the notes under the file's path, and a
 //! families file that does not fit set aside with a note rather than the panel lost.
 
-use std::fmt::Write as _;
-
 use super::LoadJob;
 
 /// The load of `j`; when a families file given for it is what fails (it names judges the
@@ -39,35 +37,18 @@ pub(super) fn load_keeping_the_panel(
 }
 
 /// The loader's notes as the explorer shows them (the command line prints the same on
-/// stderr): the dropped items first, then the loader's own notes, each sanitised and without
-/// the leading file name, which the data pane shows above them.
+/// stderr): the loader's own notes, then its note on dropped items, each sanitised and
+/// without the leading file name, which the data pane shows above them.
 pub(super) fn load_notes(path: &std::path::Path, loaded: &crate::data::Loaded) -> Vec<String> {
     let prefix = format!("{}: ", crate::error::sanitize(&path.display().to_string()));
-    let mut notes = Vec::new();
-    let p = &loaded.panel;
-    if p.n_dropped > 0 {
-        let mut note = format!(
-            "note: {} of {} items dropped for missing values",
-            p.n_dropped,
-            p.n + p.n_dropped
-        );
-        if let Some(at) = &loaded.first_dropped
-            && let Some(row) = at.row
-        {
-            let _ = write!(note, " (first: row {row}");
-            if let Some(col) = &at.column {
-                let _ = write!(note, ", column '{}'", crate::error::sanitize(col));
-            }
-            note.push(')');
-        }
-        notes.push(note);
-    }
-    notes.extend(loaded.notes.iter().map(|n| {
-        let n = crate::error::sanitize(&n.worded(&crate::tui::text::Keys));
-        n.strip_prefix(&prefix)
-            .map_or_else(|| n.clone(), str::to_string)
-    }));
+    let notes = loaded.notes.iter().chain(&loaded.drop_note);
     notes
+        .map(|n| {
+            let n = crate::error::sanitize(&n.worded(&crate::tui::text::Keys));
+            n.strip_prefix(&prefix)
+                .map_or_else(|| n.clone(), str::to_string)
+        })
+        .collect()
 }
 
 /// A note when a `families.csv` beside the file names none of its columns: its families
