@@ -576,7 +576,7 @@ fn the_verdicts_arrive_before_the_steps_are_rechecked() {
     let (tx, rx) = mpsc::channel();
     let w = worker::Worker::start(tx, |m| m);
     w.battery(job.clone());
-    let mut next = || rx.recv_timeout(Duration::from_mins(2)).expect("a result");
+    let next = || rx.recv_timeout(Duration::from_mins(2)).expect("a result");
     let (first, second) = (next(), next());
     drop(w);
     let opts = Options {
