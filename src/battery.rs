@@ -178,9 +178,43 @@ pub fn run_in(
     conventions: Conventions,
     progress: &(dyn Fn(Progress) -> Flow + Sync),
 ) -> Option<BatteryReport> {
-    // A next step that changes the roles is offered only if the battery on the roles it leads
-    // to reads a ρ̂: that run, on the matched null with the same seed and null draws, is the
-    // check; its bootstrap (which only the weak-ID screen reads here) is cut to 100 resamples.
+    let mut report = run_unchecked(panel, room, spec, opts, conventions, progress)?;
+    check_steps(&mut report, panel, room, opts, conventions, &|_| {
+        Flow::Continue
+    })?;
+    Some(report)
+}
+
+/// [`run_in`]'s verdicts, fits and answer, without re-running the battery on the roles each
+/// role-changing next step leads to: those steps are left out and `reading.checking` is set
+/// until [`check_steps`] settles them, so a front end can show the verdicts first.
+#[must_use]
+pub fn run_unchecked(
+    panel: &Panel,
+    room: &Room,
+    spec: &NullSpec,
+    opts: &Options,
+    conventions: Conventions,
+    progress: &(dyn Fn(Progress) -> Flow + Sync),
+) -> Option<BatteryReport> {
+    let mut report = run_checked(panel, (room, spec), opts, conventions, progress, None)?;
+    report.reading.checking = true;
+    Some(report)
+}
+
+/// Settles the next steps of a [`run_unchecked`] report as [`run_in`] gives them: a step that
+/// changes the roles is offered only if the battery on the roles it leads to reads a ρ̂ (that
+/// run, on the matched null with the same seed and null draws, is the check; its bootstrap,
+/// which only the weak-ID screen reads here, is cut to 100 resamples). `None` when `progress`
+/// stops a re-run; the report is then left as it was.
+pub fn check_steps(
+    report: &mut BatteryReport,
+    panel: &Panel,
+    room: &Room,
+    opts: &Options,
+    conventions: Conventions,
+    progress: &(dyn Fn(Progress) -> Flow + Sync),
+) -> Option<()> {
     let plain = Conventions {
         designated_clean: None,
         ..conventions
@@ -189,24 +223,35 @@ pub fn run_in(
         resamples: opts.resamples.min(100),
         ..*opts
     };
+    let stopped = std::sync::atomic::AtomicBool::new(false);
     let confirm = |changed: &Panel| {
         // The point fits first: with none readable no verdict can make one read.
         if !calibration::some_fit_reads(changed) {
             return None;
         }
-        let (none, quiet) = (Room::default(), |_: Progress| Flow::Continue);
-        let s = NullSpec::Matched;
-        run_checked(changed, (&none, &s), &quick, plain, &quiet, None)
-            .and_then(|r| r.reading.answer.read)
+        let (none, s) = (Room::default(), NullSpec::Matched);
+        let run = run_checked(changed, (&none, &s), &quick, plain, progress, None);
+        if run.is_none() {
+            stopped.store(true, std::sync::atomic::Ordering::SeqCst);
+        }
+        run.and_then(|r| r.reading.answer.read)
     };
-    run_checked(
+    let reading = reading::read(&reading::Inputs {
         panel,
-        (room, spec),
-        opts,
-        conventions,
-        progress,
-        Some(&confirm),
-    )
+        tests: &report.tests,
+        fits: &report.fits,
+        weak_id: report.weak_id.as_ref(),
+        refused: &report.refused,
+        room,
+        designated: report.designated,
+        confirm: Some(&confirm),
+    });
+    if stopped.load(std::sync::atomic::Ordering::SeqCst) {
+        return None;
+    }
+    report.route = reading.route(&panel.anchors);
+    report.reading = reading;
+    Some(())
 }
 
 /// [`run_in`], with the next steps confirmed by `confirm` (the reading on a changed panel).

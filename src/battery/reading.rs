@@ -29,6 +29,9 @@ pub struct Reading {
     pub next: Vec<NextStep>,
     /// The anchor the user trusts as clean, if any: the designated-clean estimates are its.
     pub designated: Option<usize>,
+    /// The steps that change the roles are still being checked (the battery re-run on the
+    /// roles each leads to): `next` holds only the others until they are.
+    pub checking: bool,
 }
 
 /// The answer: the estimator to read (or none), why, and what it says of each anchor.
@@ -405,6 +408,7 @@ pub fn read(inputs: &Inputs<'_>) -> Reading {
         evidence,
         next,
         designated: inputs.designated,
+        checking: false,
     }
 }
 

@@ -183,6 +183,17 @@ fn list(items: impl Iterator<Item = String>) -> String {
 /// drops a step `battery` prints (trial 44, findings 3 and 6).
 #[must_use]
 pub fn next_steps(r: &Reading, panel: &Panel) -> Option<String> {
+    // The steps that change the roles are re-checked after the verdicts arrive: until then
+    // only the others are shown, and none is said to be missing.
+    if r.checking {
+        let checked: Vec<String> = r.next.iter().map(|s| step(s, panel)).collect();
+        let pending = "steps that change the roles are still being checked…";
+        return Some(if checked.is_empty() {
+            format!("Next: {pending}")
+        } else {
+            format!("Next: {}; {pending}", checked.join("; "))
+        });
+    }
     match r.next.as_slice() {
         [] if r.answer.read.is_none() => Some(format!(
             "Next: {}",

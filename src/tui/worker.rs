@@ -208,8 +208,19 @@ fn work(s: &Shared, send: &(dyn Fn(WorkerMsg) + Sync)) {
                         Flow::Stop
                     }
                 };
-                if let Some(msg) = run_battery(&j, &stop) {
-                    send(msg);
+                // The verdicts first; the next steps' re-checks follow, for the same generation.
+                let Some(mut report) = run_verdicts(&j, &stop) else {
+                    continue;
+                };
+                send(WorkerMsg::Battery {
+                    generation: j.generation,
+                    report: Box::new(report.clone()),
+                });
+                if check_steps(&j, &mut report, &stop).is_some() {
+                    send(WorkerMsg::Battery {
+                        generation: j.generation,
+                        report: Box::new(report),
+                    });
                 }
             }
             Job::Validate(j, ticket) => {
@@ -373,12 +384,22 @@ pub fn family_file(panel: &std::path::Path) -> Vec<(String, String)> {
         .collect()
 }
 
-/// Runs the battery of a job; `None` when it was superseded.
+/// Runs the battery of a job, its next steps checked; `None` when it was superseded.
 #[must_use]
 pub fn run_battery(
     j: &BatteryJob,
     progress: &(dyn Fn(Progress) -> Flow + Sync),
 ) -> Option<WorkerMsg> {
+    let mut report = run_verdicts(j, progress)?;
+    check_steps(j, &mut report, progress)?;
+    Some(WorkerMsg::Battery {
+        generation: j.generation,
+        report: Box::new(report),
+    })
+}
+
+/// The options and conventions a job's battery runs under.
+fn settings(j: &BatteryJob) -> (battery::Options, battery::Conventions) {
     let opts = battery::Options {
         seed: j.seed,
         ..battery::Options::default()
@@ -387,11 +408,31 @@ pub fn run_battery(
         designated_clean: j.designated,
         ..battery::Conventions::default()
     };
-    let report = battery::run_with(&j.panel, &j.null, &opts, conventions, progress)?;
-    Some(WorkerMsg::Battery {
-        generation: j.generation,
-        report: Box::new(report),
-    })
+    (opts, conventions)
+}
+
+/// A job's verdicts, fits and answer, its role-changing next steps still to check
+/// ([`battery::run_unchecked`]); `None` when it was superseded.
+#[must_use]
+pub fn run_verdicts(
+    j: &BatteryJob,
+    progress: &(dyn Fn(Progress) -> Flow + Sync),
+) -> Option<battery::BatteryReport> {
+    let (opts, conventions) = settings(j);
+    let room = battery::reading::Room::default();
+    battery::run_unchecked(&j.panel, &room, &j.null, &opts, conventions, progress)
+}
+
+/// Settles the next steps of [`run_verdicts`]'s report as `battery --seed` gives them;
+/// `None` when it was superseded.
+pub fn check_steps(
+    j: &BatteryJob,
+    report: &mut battery::BatteryReport,
+    progress: &(dyn Fn(Progress) -> Flow + Sync),
+) -> Option<()> {
+    let (opts, conventions) = settings(j);
+    let room = battery::reading::Room::default();
+    battery::check_steps(report, &j.panel, &room, &opts, conventions, progress)
 }
 
 /// The live power study of a job's configuration ([`crate::power::summary`]); `None` when it

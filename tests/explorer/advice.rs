@@ -556,3 +556,62 @@ fn coherence_offers_trusting_an_anchor_and_taking_it_answers() {
     let est = pane_rows(&taken, Pane::Estimates, 100, 30).join("\n");
     assert!(est.contains("trusting"), "{est}");
 }
+
+/// Issue 36: the worker sends the battery's verdicts first, its role-changing next steps
+/// still being checked (none shown as advice), then the same report with them settled as
+/// the library's battery on that panel and seed gives them.
+#[test]
+fn the_verdicts_arrive_before_the_steps_are_rechecked() {
+    use rhoscope::battery::{Conventions, Options};
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = one_ordinal_anchor(dir.path());
+    let job = app
+        .update(Action::Rerun)
+        .into_iter()
+        .find_map(|e| match e {
+            Effect::Battery(j) => Some(j),
+            _ => None,
+        })
+        .expect("a battery job");
+    let (tx, rx) = mpsc::channel();
+    let w = worker::Worker::start(tx, |m| m);
+    w.battery(job.clone());
+    let next = || rx.recv_timeout(Duration::from_mins(2)).expect("a result");
+    let (first, second) = (next(), next());
+    drop(w);
+    let opts = Options {
+        seed: job.seed,
+        ..Options::default()
+    };
+    let conventions = Conventions {
+        designated_clean: job.designated,
+        ..Conventions::default()
+    };
+    let want = rhoscope::battery::run_with(&job.panel, &job.null, &opts, conventions, &silent)
+        .expect("a report");
+    let leave_out = Remedy::LeaveOutAnchors(vec![2]);
+    assert!(want.reading.next.iter().any(|s| s.remedy == leave_out));
+    let WorkerMsg::Battery { report: early, .. } = &first else {
+        panic!("the verdicts first, got {first:?}");
+    };
+    assert!(early.reading.checking);
+    assert_eq!(format!("{:?}", early.tests), format!("{:?}", want.tests));
+    assert_eq!(early.reading.answer, want.reading.answer);
+    assert!(!early.reading.next.iter().any(|s| s.remedy == leave_out));
+    let WorkerMsg::Battery { report: late, .. } = &second else {
+        panic!("the checked steps second, got {second:?}");
+    };
+    assert_eq!(format!("{late:?}"), format!("{want:?}"));
+    // On screen: the verdicts stand (nothing recomputing), the step not yet offered.
+    let panel = job.panel.as_ref();
+    let offered = rhoscope::tui::reading::step(&want.reading.next[0], panel);
+    let _ = app.update(Action::Worker(first));
+    assert!(!app.battery_stale());
+    let text = last_step(&app);
+    assert!(text.contains("still being checked"), "{text}");
+    assert!(!text.contains(&offered), "{text}");
+    let _ = app.update(Action::Worker(second));
+    let text = last_step(&app);
+    assert!(!text.contains("still being checked"), "{text}");
+    assert!(text.contains(&offered), "{text}");
+}

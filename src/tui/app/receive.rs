@@ -9,7 +9,11 @@ impl App {
     pub(super) fn receive(&mut self, msg: WorkerMsg) -> Vec<Effect> {
         match msg {
             WorkerMsg::Battery { generation, report } => {
-                if generation == self.generation {
+                // The same run's next steps, checked: they replace the report's unchecked ones.
+                let held = self.battery.as_ref().is_some_and(|b| b.reading.checking);
+                if generation == self.generation && self.battery_generation == generation && held {
+                    self.battery = Some(report);
+                } else if generation == self.generation {
                     for t in TestId::ALL {
                         let r = &report.tests[t];
                         let x = match (r.statistic, r.threshold) {
