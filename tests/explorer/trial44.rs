@@ -279,3 +279,27 @@ fn a_refused_panel_gives_one_reason_to_every_key() {
     let pane = pane_rows(&app, Pane::Battery, 100, 30).join(" ");
     assert!(pane.contains("these roles make none"), "{pane}");
 }
+
+/// The overlay's range screen says what it caught by the flags' kinds: on hanna-llm's Likert
+/// anchors the closed form reads codes as numbers (a scale flag), which is no admissible-range
+/// violation, and the heading does not call it one.
+#[test]
+fn the_range_screen_words_its_flags_by_kind() {
+    let llm = llm_assigned();
+    let r = llm.battery.as_deref().unwrap();
+    let rhoscope::battery::reading::RangeVerdict::OutOfRange(codes) = &r.reading.evidence.range
+    else {
+        panic!("{:?}", r.reading.evidence.range)
+    };
+    let kinds: Vec<_> = codes.iter().map(|c| c.kind()).collect();
+    assert!(kinds.contains(&rhoscope::estimate::FlagKind::Scale), "{kinds:?}");
+    let full = overlay(&llm);
+    let guard = full
+        .split("\nrange ")
+        .nth(1)
+        .and_then(|t| t.lines().find(|l| l.starts_with("guards against:")))
+        .unwrap_or_else(|| panic!("{full}"))
+        .to_string();
+    assert!(guard.contains("a scale it cannot use"), "{guard}");
+    assert!(!guard.contains("outside the admissible range"), "{guard}");
+}
