@@ -185,10 +185,22 @@ fn a_trusted_anchor_is_advised_only_where_it_reads() {
     let bat = common::run(&dir, &[&coh[..], &["--anchors", "8,9,10"]].concat());
     assert_eq!(bat.code, 0, "{}", bat.stderr);
     let v: serde_json::Value = serde_json::from_str(&bat.stdout).unwrap();
-    assert_eq!(v["reading"]["next"], serde_json::json!([]), "{}", v["reading"]);
+    assert_eq!(
+        v["reading"]["next"],
+        serde_json::json!([]),
+        "{}",
+        v["reading"]
+    );
     let why = v["reading"]["no_next_step"].as_str().unwrap();
-    assert!(why.contains("Test J fires, so no trusted fit can be read"), "{why}");
-    let args = [&coh[..], &["--anchors", "8,9,10", "--designated-clean", "human1"]].concat();
+    assert!(
+        why.contains("Test J fires, so no trusted fit can be read"),
+        "{why}"
+    );
+    let args = [
+        &coh[..],
+        &["--anchors", "8,9,10", "--designated-clean", "human1"],
+    ]
+    .concat();
     let taken = common::run(&dir, &args);
     assert_eq!(taken.code, 0, "{}", taken.stderr);
     let t: serde_json::Value = serde_json::from_str(&taken.stdout).unwrap();
@@ -208,7 +220,11 @@ fn a_trusted_anchor_is_advised_only_where_it_reads() {
         "{}",
         w["reading"]["next"]
     );
-    let likert = [&["battery", "tests/fixtures/likert_anchors.csv"][..], &opts[..]].concat();
+    let likert = [
+        &["battery", "tests/fixtures/likert_anchors.csv"][..],
+        &opts[..],
+    ]
+    .concat();
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let bat = common::run(root, &likert);
     let v: serde_json::Value = serde_json::from_str(&bat.stdout).unwrap();
@@ -222,7 +238,10 @@ fn a_trusted_anchor_is_advised_only_where_it_reads() {
     let name = step["columns"][0].as_str().unwrap();
     let cli = step["cli"].as_str().unwrap();
     assert!(cli.contains(&format!("--designated-clean {name}")), "{cli}");
-    assert!(step["text"].as_str().unwrap().contains("cannot test"), "{step}");
+    assert!(
+        step["text"].as_str().unwrap().contains("cannot test"),
+        "{step}"
+    );
     let taken = common::run(root, &[&likert[..], &["--designated-clean", name]].concat());
     let t: serde_json::Value = serde_json::from_str(&taken.stdout).unwrap();
     assert!(!t["reading"]["read"].is_null(), "{}", t["reading"]);
@@ -230,12 +249,20 @@ fn a_trusted_anchor_is_advised_only_where_it_reads() {
         assert!(a["anchor"] == name || a["ci"].is_array(), "{a}");
     }
     // The latent path's detail block words the trusted anchor as assumed, with no interval.
-    let est = ["estimate", "tests/fixtures/likert_anchors.csv", "--designated-clean", name];
+    let est = [
+        "estimate",
+        "tests/fixtures/likert_anchors.csv",
+        "--designated-clean",
+        name,
+    ];
     let est = common::run(root, &est);
     let row = est
         .stdout
         .lines()
         .find(|l| l.trim_start().starts_with(&format!("{name} ")) && l.contains("assumed"))
         .unwrap_or_else(|| panic!("{}", est.stdout));
-    assert!(row.contains("none: assumed") && !row.contains("0.0000]"), "{row}");
+    assert!(
+        row.contains("none: assumed") && !row.contains("0.0000]"),
+        "{row}"
+    );
 }

@@ -103,7 +103,13 @@ fn the_command_line_reports_the_correction_and_refuses_it_without_free_scale() {
     let advice = rhoscope::report::estimate::BIAS_READ_ADVICE;
     assert!(advice.starts_with("Read ρ̃ when") && advice.contains("otherwise read ρ̂"));
     assert_eq!(bc["advice"], advice);
-    let text = run(&["--method", "free-scale", "--bias-correct", "--bias-reps", "20"]);
+    let text = run(&[
+        "--method",
+        "free-scale",
+        "--bias-correct",
+        "--bias-reps",
+        "20",
+    ]);
     assert!(String::from_utf8_lossy(&text.stdout).contains(advice));
     let mut small = Vec::new();
     panel(&pm, 800, 3).write_csv(&mut small).unwrap();

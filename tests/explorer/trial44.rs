@@ -292,7 +292,10 @@ fn the_range_screen_words_its_flags_by_kind() {
         panic!("{:?}", r.reading.evidence.range)
     };
     let kinds: Vec<_> = codes.iter().map(|c| c.kind()).collect();
-    assert!(kinds.contains(&rhoscope::estimate::FlagKind::Scale), "{kinds:?}");
+    assert!(
+        kinds.contains(&rhoscope::estimate::FlagKind::Scale),
+        "{kinds:?}"
+    );
     let full = overlay(&llm);
     let guard = full
         .split("\nrange ")
