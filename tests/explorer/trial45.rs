@@ -81,7 +81,7 @@ fn a_trusted_fit_names_test_j_beside_its_flags() {
     app.cursor = app.entries.len() + 7;
     act(&mut app, Action::TrustAnchor);
     let rows = pane_rows(&app, Pane::Estimates, 120, 40).join(" ");
-    assert!(rows.contains("latent_misfit"), "{rows}");
+    assert!(rows.contains("latent misfit"), "{rows}");
     assert!(rows.contains("Test J fires"), "{rows}");
 }
 
