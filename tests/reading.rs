@@ -184,7 +184,9 @@ fn hanna_llm_coherence_with_human_anchors_blames_the_ordinal_anchors_not_a_judge
     // Test J fires, so no trusted anchor's fit can read: trusting one is not offered, and the
     // reason no step is offered says why in its own clause.
     assert!(
-        !g.next.iter().any(|s| matches!(s.remedy, Remedy::TrustAnchor(_))),
+        !g.next
+            .iter()
+            .any(|s| matches!(s.remedy, Remedy::TrustAnchor(_))),
         "{:?}",
         g.next
     );
@@ -798,6 +800,9 @@ fn hanna_continuous_raters_are_not_told_to_collect_anchors_test_a_rules_out() {
     assert!(r.reading.next.is_empty(), "{:?}", r.reading.next);
     let why = rhoscope::battery::phrase::no_next_step(&r.reading, &p);
     assert!(why.contains("Test J") && why.contains("≥ 4"), "{why}");
+    // The report's header gives the count of no anchors with no trailing ": ".
+    let head = rhoscope::report::panel::panel_text("battery", "x.csv", &p, None);
+    assert!(head.lines().any(|l| l == "anchors (0)"), "{head}");
     // The table's row is the panel's own: no anchors, not "2 anchors" (finding 10).
     assert!(
         r.decision

@@ -107,7 +107,12 @@ pub fn panel_text(
         panel.n, panel.n_dropped
     );
     let _ = writeln!(out, "judges ({}): {}", panel.p(), panel.judges.join(", "));
-    let _ = writeln!(out, "anchors ({}): {}", panel.m(), panel.anchors.join(", "));
+    // No anchors: the count alone, with no trailing ": ".
+    if panel.m() == 0 {
+        let _ = writeln!(out, "anchors (0)");
+    } else {
+        let _ = writeln!(out, "anchors ({}): {}", panel.m(), panel.anchors.join(", "));
+    }
     if let Some(f) = &panel.families {
         let from = families_source
             .map(|p| format!(" (from {})", sanitize(&p.display().to_string())))
