@@ -801,7 +801,7 @@ fn hanna_continuous_raters_are_not_told_to_collect_anchors_test_a_rules_out() {
     let why = rhoscope::battery::phrase::no_next_step(&r.reading, &p);
     assert!(why.contains("Test J") && why.contains("≥ 4"), "{why}");
     // The report's header gives the count of no anchors with no trailing ": ".
-    let head = rhoscope::report::panel::panel_text("battery", "x.csv", &p, None);
+    let head = rhoscope::report::panel_text("battery", "x.csv", &p, None);
     assert!(head.lines().any(|l| l == "anchors (0)"), "{head}");
     // The table's row is the panel's own: no anchors, not "2 anchors" (finding 10).
     assert!(
