@@ -99,6 +99,18 @@ fn the_command_line_reports_the_correction_and_refuses_it_without_free_scale() {
     let bc = &doc["free_scale"]["bias_correction"];
     assert_eq!(bc["reps"], 20);
     assert_eq!(bc["corrected"].as_array().unwrap().len(), 3);
+    // Which of ρ̂ and ρ̃ to read is one constant, carried by the JSON and printed by the text.
+    let advice = rhoscope::report::estimate::BIAS_READ_ADVICE;
+    assert!(advice.starts_with("Read ρ̃ when") && advice.contains("otherwise read ρ̂"));
+    assert_eq!(bc["advice"], advice);
+    let text = run(&[
+        "--method",
+        "free-scale",
+        "--bias-correct",
+        "--bias-reps",
+        "20",
+    ]);
+    assert!(String::from_utf8_lossy(&text.stdout).contains(advice));
     let mut small = Vec::new();
     panel(&pm, 800, 3).write_csv(&mut small).unwrap();
     std::fs::write(&file, small).unwrap();

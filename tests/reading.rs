@@ -91,21 +91,12 @@ fn takeable(p: &Panel, r: &Remedy) -> bool {
     }
 }
 
-/// Every remedy is takeable, none but trusting an anchor leaves every ρ̂ undefined (issue 38:
-/// offered with its cost and what it gives, ranked last), and one that reads comes first.
+/// Every remedy is takeable, none leaves every ρ̂ undefined (trusting an anchor included), and
+/// one that reads comes first.
 fn check_next(p: &Panel, g: &Reading) {
-    for (i, s) in g.next.iter().enumerate() {
+    for s in &g.next {
         assert!(takeable(p, &s.remedy), "not takeable: {s:?}");
-        if s.outcome == Outcome::NothingReadable {
-            assert!(matches!(s.remedy, Remedy::TrustAnchor(_)), "{s:?}");
-            assert!(
-                g.next[i..]
-                    .iter()
-                    .all(|t| t.outcome == Outcome::NothingReadable),
-                "{:?}",
-                g.next
-            );
-        }
+        assert_ne!(s.outcome, Outcome::NothingReadable, "{s:?}");
     }
     if g.next
         .iter()
@@ -190,6 +181,20 @@ fn hanna_llm_coherence_with_human_anchors_blames_the_ordinal_anchors_not_a_judge
     // Both judge-side alarms are named beside the answer.
     let fired: Vec<TestId> = g.answer.alarms.iter().map(|a| a.test).collect();
     assert_eq!(fired, [TestId::A, TestId::J]);
+    // Test J fires, so no trusted anchor's fit can read: trusting one is not offered, and the
+    // reason no step is offered says why in its own clause.
+    assert!(
+        !g.next
+            .iter()
+            .any(|s| matches!(s.remedy, Remedy::TrustAnchor(_))),
+        "{:?}",
+        g.next
+    );
+    let why = rhoscope::battery::phrase::no_next_step(g, &p);
+    assert!(
+        why.contains("Trusting an anchor as clean would not help: Test J fires"),
+        "{why}"
+    );
     // Trial 43, findings 1 and 5: the row's list is the row's, told apart from what reads
     // here; a test that cannot run says why in a sentence with its full stop.
     let text = rhoscope::report::battery::text("coherence", &p, None, &r);
@@ -795,6 +800,9 @@ fn hanna_continuous_raters_are_not_told_to_collect_anchors_test_a_rules_out() {
     assert!(r.reading.next.is_empty(), "{:?}", r.reading.next);
     let why = rhoscope::battery::phrase::no_next_step(&r.reading, &p);
     assert!(why.contains("Test J") && why.contains("≥ 4"), "{why}");
+    // The report's header gives the count of no anchors with no trailing ": ".
+    let head = rhoscope::report::panel_text("battery", "x.csv", &p, None);
+    assert!(head.lines().any(|l| l == "anchors (0): none"), "{head}");
     // The table's row is the panel's own: no anchors, not "2 anchors" (finding 10).
     assert!(
         r.decision

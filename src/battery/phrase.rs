@@ -268,11 +268,26 @@ pub fn remedy(r: &Remedy, judges: &[String], anchors: &[String]) -> String {
 }
 
 /// Why a reading that reads nothing offers no next step, as a sentence: judge-side alarms
-/// that no change to the anchors answers, or simply none found.
+/// that no change to the anchors answers, or simply none found; where Likert anchors would
+/// have a trusted anchor offered, why trusting one would not help.
 #[must_use]
 pub fn no_next_step(r: &Reading, panel: &Panel) -> String {
     let fires = |t: TestId| r.evidence.tests[t] == Verdict::Fires;
     let likert_judges = (0..panel.p()).any(|j| panel.scales[j].is_ordinal());
+    let likert_anchors = (0..panel.m()).any(|k| panel.scales[panel.p() + k].is_ordinal());
+    let trust = match super::remedy::trust_cannot_read(&r.evidence.tests) {
+        Some(t)
+            if likert_anchors
+                && r.designated.is_none()
+                && panel.m() >= crate::estimate::latent::MIN_ANCHORS =>
+        {
+            format!(
+                " Trusting an anchor as clean would not help: Test {} fires, so no trusted fit can be read.",
+                t.name()
+            )
+        }
+        _ => String::new(),
+    };
     if fires(TestId::J) && (fires(TestId::A) || likert_judges) {
         let tests = if fires(TestId::A) {
             "Tests A and J fire and read only the judges"
@@ -280,7 +295,7 @@ pub fn no_next_step(r: &Reading, panel: &Panel) -> String {
             "Test J fires and reads only the judges"
         };
         format!(
-            "none found: {tests}, so no change to the anchors makes a ρ̂ readable, and no single judge set aside leaves a readable ρ̂ with Test J passing. Find what splits the judges (their loadings λ) or collect a panel of judges that share one factor."
+            "none found: {tests}, so no change to the anchors makes a ρ̂ readable, and no single judge set aside leaves a readable ρ̂ with Test J passing.{trust} Find what splits the judges (their loadings λ) or collect a panel of judges that share one factor."
         )
     } else if fires(TestId::A) && panel.p() < 4 {
         format!(
@@ -288,7 +303,7 @@ pub fn no_next_step(r: &Reading, panel: &Panel) -> String {
             panel.p()
         )
     } else {
-        "none found that this panel can take and that makes a ρ̂ readable.".into()
+        format!("none found that this panel can take and that makes a ρ̂ readable.{trust}")
     }
 }
 

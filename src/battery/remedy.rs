@@ -42,8 +42,8 @@ pub(super) fn next_steps(a: &About<'_>) -> Vec<NextStep> {
     let judges_block = judges_block_every_estimate(a);
     let mut offer = |remedy: Remedy, outcome: Outcome| {
         let outcome = confirmed(a.panel, a.confirm, &remedy, outcome);
-        // Trusting an anchor is the one step Likert anchors leave (issue 38): offered with
-        // what it gives, whatever that is, ranked by it, so the user can weigh its cost.
+        // Trusting an anchor is the one step Likert anchors leave (issue 38): offered where
+        // its fit gives a ρ̂, even one still flagged, so the user can weigh its cost.
         let trust = matches!(remedy, Remedy::TrustAnchor(_));
         if (trust
             || matches!(outcome, Outcome::Reads(_) | Outcome::Unchecked)
@@ -370,10 +370,10 @@ fn clean_anchor(a: &About<'_>) -> Vec<(Remedy, Outcome)> {
         .unwrap_or_default()
 }
 
-/// Trusting as clean the first anchor with which the latent designated-clean estimate reads
-/// (docs/method.md §7b): Likert anchors, m ≥ 3, none trusted yet. Offered even where it
-/// reads nothing (issue 38), with what it then gives: Test J guards it (its first step is
-/// the judges' one factor), and a fit still flagged says why.
+/// Trusting as clean the first anchor with which the latent designated-clean estimate gives a
+/// ρ̂ (docs/method.md §7b): Likert anchors, m ≥ 3, none trusted yet, and only where the trusted
+/// fit can read ([`trust_cannot_read`]); offered with what it gives (a fit still flagged says so),
+/// never where every ρ̂ stays undefined.
 fn trust_anchor(a: &About<'_>) -> Vec<(Remedy, Outcome)> {
     let e = Estimator::DesignatedCleanLatent;
     let s = a.panel.covariance();
@@ -387,31 +387,32 @@ fn trust_anchor(a: &About<'_>) -> Vec<(Remedy, Outcome)> {
             .cloned()
     };
     // A second trusted anchor would contradict the one the user already trusts.
-    if a.designated.is_some() || a.panel.m() < crate::estimate::latent::MIN_ANCHORS {
+    if a.designated.is_some()
+        || a.panel.m() < crate::estimate::latent::MIN_ANCHORS
+        || trust_cannot_read(&a.evidence.tests).is_some()
+    {
         return Vec::new();
     }
     let fits: Vec<_> = (0..a.panel.m()).map(fit).collect();
     let readable = fits
         .iter()
         .position(|f| f.as_ref().is_some_and(super::answer::readable));
-    let guarded = a.evidence.tests[TestId::J] == Verdict::Fires;
     let step = match readable {
-        Some(k) if guarded => (
-            k,
-            Outcome::DefinedButGuarded {
-                estimator: e,
-                test: TestId::J,
-            },
-        ),
         Some(k) => (k, Outcome::Reads(e)),
-        None => fits
-            .iter()
-            .position(|f| f.as_ref().is_some_and(some_rho))
-            .map_or((0, Outcome::NothingReadable), |k| {
-                (k, Outcome::StillFlagged(e))
-            }),
+        None => match fits.iter().position(|f| f.as_ref().is_some_and(some_rho)) {
+            Some(k) => (k, Outcome::StillFlagged(e)),
+            None => return Vec::new(),
+        },
     };
     vec![(Remedy::TrustAnchor(step.0), step.1)]
+}
+
+/// Why no trusted anchor's fit can be read whatever the data, when that is so: the latent
+/// designated-clean estimate's first step is the judges' one factor, which a firing Test J
+/// rules out. One rule for the offer and for the "none found" sentence.
+#[must_use]
+pub(crate) fn trust_cannot_read(tests: &super::registry::PerTest<Verdict>) -> Option<TestId> {
+    (tests[TestId::J] == Verdict::Fires).then_some(TestId::J)
 }
 
 /// More items when the closed form is weakly identified: T grows as √N, so the planner's

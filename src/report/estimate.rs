@@ -90,6 +90,10 @@ pub fn json(r: &EstimateReport<'_>) -> Value {
     doc
 }
 
+/// Which of ρ̂ and ρ̃ to read, said once: the text under the bias-correction table prints it
+/// and the JSON's `bias_correction.advice` carries it, so every front end words it alike.
+pub const BIAS_READ_ADVICE: &str = "Read ρ̃ when the question is whether an anchor is clean; otherwise read ρ̂: the correction removes most of the upward bias near ρ = 0 at the cost of variance.";
+
 /// The `bias_correction` object of the free-scale fit.
 fn bias_json(b: &Result<BiasCorrection, String>) -> Value {
     match b {
@@ -107,6 +111,7 @@ fn bias_json(b: &Result<BiasCorrection, String>) -> Value {
                 "bias": opt(&b.bias),
                 "bias_se": opt(&b.bias_se),
                 "corrected": opt(&b.corrected),
+                "advice": BIAS_READ_ADVICE,
             })
         }
     }
@@ -149,7 +154,7 @@ fn bias_text(
         })
         .collect();
     format!(
-        "  bias correction (Section 7; {} refits simulated from this fit at the panel's N, seed {}):\n{}  Read ρ̃ when the question is whether an anchor is clean; otherwise read ρ̂: the correction removes most of the upward bias near ρ = 0 at the cost of variance.\n",
+        "  bias correction (Section 7; {} refits simulated from this fit at the panel's N, seed {}):\n{}  {BIAS_READ_ADVICE}\n",
         b.reps,
         b.seed,
         super::format::table(&["anchor", "ρ̂", "bias ± MC SE", "ρ̃ corrected"], &rows)

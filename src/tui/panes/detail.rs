@@ -169,13 +169,15 @@ fn screens(
             })
             .collect(),
     };
-    heading(
-        out,
-        wrap,
-        (theme, stale),
-        ("range ", range_v),
-        "a closed-form fit outside the admissible range (σ̂_c² ≤ 0, |ρ̂| > 1, …)",
-    );
+    // Worded from the flags' kinds: a censored or Likert column is not out of range.
+    let guards = match &r.reading.evidence.range {
+        RangeVerdict::OutOfRange(codes) if !codes.is_empty() => format!(
+            "a flagged closed-form fit; this one {}",
+            crate::battery::phrase::flagged(codes)
+        ),
+        _ => "a flagged closed-form fit: out of range (σ̂_c² ≤ 0, |ρ̂| > 1, …), on a scale it cannot use, not point-identified, or not fitting".to_string(),
+    };
+    heading(out, wrap, (theme, stale), ("range ", range_v), &guards);
     for t in &range_text {
         wrap(t, out);
     }
