@@ -800,7 +800,7 @@ fn hanna_continuous_raters_are_not_told_to_collect_anchors_test_a_rules_out() {
     assert!(r.reading.next.is_empty(), "{:?}", r.reading.next);
     let why = rhoscope::battery::phrase::no_next_step(&r.reading, &p);
     assert!(why.contains("Test J") && why.contains("≥ 4"), "{why}");
-    // The report's header gives the count of no anchors with no trailing ": ".
+    // The report's header gives the count of no anchors as "none", not an empty list.
     let head = rhoscope::report::panel_text("battery", "x.csv", &p, None);
     assert!(head.lines().any(|l| l == "anchors (0): none"), "{head}");
     // The table's row is the panel's own: no anchors, not "2 anchors" (finding 10).

@@ -64,7 +64,9 @@ def bias_lines(fit: dict[str, Any]) -> list[str]:
         rows.append([a["name"], "undefined" if a.get("rho") is None else _n(a["rho"]), said, shown])
     widths = [max(len(r[i]) for r in rows) for i in range(4)]
     table = ["  " + "  ".join(v.ljust(w) for v, w in zip(r, widths)).rstrip() for r in rows]
-    return [head, *table, "  Read ρ̃ when the question is whether an anchor is clean; otherwise read ρ̂."]
+    # The core's one sentence on which of ρ̂ and ρ̃ to read (the command prints the same).
+    advice = b.get("advice")
+    return [head, *table, *([f"  {advice}"] if advice else [])]
 
 
 def corrected_rows(fit: dict[str, Any], row: Any) -> list[dict[str, Any]]:
