@@ -67,7 +67,10 @@ def _said(note: str) -> str:
     """A library note without its place and "note:" (``<DataFrame>: note: X`` is X), to
     find the document's own notes said again on the way out."""
     place, sep, rest = note.partition(": note: ")
-    return rest if sep and "\n" not in place else note
+    if not sep or "\n" in place:
+        return note
+    # A note found at a row (the first dropped item) keeps that row and column.
+    return f"{place}: {rest}" if ": row " in place else rest
 
 
 def _frame(rows: list[dict[str, Any]], columns: list[str]) -> Any:

@@ -22,7 +22,7 @@ def test_a_dropped_item_note_is_one_sentence_naming_the_row_by_label():
     df.loc["story-7", "A2"] = np.nan
     est = rhoscope.estimate(df)
     dropped = [n for n in est.notes if "dropped" in n]
-    assert dropped == ["1 of 200 items dropped for missing values (the first at <DataFrame>: row 'story-7', column 'A2')"]
+    assert dropped == ["<DataFrame>: row 'story-7', column 'A2': 1 of 200 items dropped for missing values (first here)"]
     for note in est.notes:
         assert not note.startswith(("rhoscope", "note:")), note
     assert "note: note:" not in repr(est)
