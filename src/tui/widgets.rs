@@ -435,7 +435,7 @@ pub fn clamp_scroll(want: u16, lines: usize, rows: u16, end: &std::cell::Cell<u1
 const CUT_MARK: &str = "… (? shows it whole)";
 
 #[must_use]
-/// A message's last row shortened at a word so that [`CUT_MARK`] follows it in `inner` cells.
+/// A message's last row shortened at a word so that `CUT_MARK` follows it in `inner` cells.
 pub fn ended(row: &str, inner: usize) -> String {
     let room = inner.saturating_sub(CUT_MARK.chars().count() + 1);
     let mut kept: String = row.chars().take(room).collect();
