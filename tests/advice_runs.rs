@@ -1,6 +1,7 @@
 //! Advice and flag sentences that are one core fact: the battery's "collect more items" step
 //! is a planner request that runs as given, flags are worded by their kind, and an anchor
 //! trusted as clean is worded as the assumption it is.
+#![cfg(feature = "cli")]
 
 mod common;
 

@@ -747,6 +747,8 @@ fn a_long_load_error_is_shown_whole_at_80x24() {
     assert!(rows.iter().any(|r| r.contains('▸')), "{rows:#?}");
 }
 
+// The API half needs the command line's code (the `cli` feature).
+#[cfg(feature = "cli")]
 #[test]
 fn the_drop_note_is_one_string_in_the_explorer_the_json_and_the_api() {
     // The loader words the note once; each front end prints it (the explorer without the
