@@ -241,11 +241,8 @@ fn the_drop_note_is_in_json_notes_and_names_the_long_layouts_item_and_rater() {
     );
 }
 
-#[test]
-fn plot_rho_and_bootstrap_refuse_up_front_as_estimate_does() {
-    let dir = tempfile::tempdir().unwrap();
-    let ta = common::root().join("assets/three-anchor.csv");
-    let ta = ta.to_str().unwrap();
+/// `oj.csv` in `dir`: the mid design with five-level judges, a panel `estimate` refuses.
+fn ordinal_judges_panel(dir: &std::path::Path) {
     let sim = [
         "simulate",
         "--preset",
@@ -259,7 +256,15 @@ fn plot_rho_and_bootstrap_refuse_up_front_as_estimate_does() {
         "-o",
         "oj.csv",
     ];
-    assert_eq!(run(dir.path(), &sim).code, 0);
+    assert_eq!(run(dir, &sim).code, 0);
+}
+
+#[test]
+fn plot_rho_and_bootstrap_refuse_up_front_as_estimate_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let ta = common::root().join("assets/three-anchor.csv");
+    let ta = ta.to_str().unwrap();
+    ordinal_judges_panel(dir.path());
     let cases: [(&[&str], &[&str]); 2] = [
         (&[ta, "--anchors", "A1"], &[ta, "--anchors", "A1"]),
         (&["oj.csv"], &["oj.csv"]),
@@ -283,20 +288,7 @@ fn plot_rho_and_bootstrap_refuse_up_front_as_estimate_does() {
 #[test]
 fn designated_clean_on_a_panel_rho_is_not_identified_on_gives_estimates_reason() {
     let dir = tempfile::tempdir().unwrap();
-    let sim = [
-        "simulate",
-        "--preset",
-        "mid",
-        "--n",
-        "300",
-        "--seed",
-        "1",
-        "--set",
-        "ordinal=judges:5",
-        "-o",
-        "oj.csv",
-    ];
-    assert_eq!(run(dir.path(), &sim).code, 0);
+    ordinal_judges_panel(dir.path());
     let want = run(dir.path(), &["estimate", "oj.csv"]);
     assert_eq!(want.code, 3, "{}", want.stderr);
     let r = run(
